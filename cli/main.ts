@@ -1,0 +1,38 @@
+// `iqm-tools`: the command line of ../shared/docs/CLI.md. Each sub-command lives in its own
+// module and returns its exit status; this file only dispatches.
+import { runCheck } from './check';
+
+type Command = (args: string[]) => Promise<number> | number;
+
+const commands: Record<string, { run: Command; usage: string }> = {
+  check: { run: runCheck, usage: 'check FILE.iqe [--json]       validate an IQE file as the editor does' },
+};
+
+function usage(): string {
+  const lines = Object.values(commands).map((c) => `  iqm-tools ${c.usage}`);
+  return ['usage:', ...lines, ''].join('\n');
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '-h' || name === '--help' || name === 'help') {
+    (name === undefined ? process.stderr : process.stdout).write(usage());
+    return name === undefined ? 2 : 0;
+  }
+  const command = commands[name];
+  if (!command) {
+    process.stderr.write(`iqm-tools: unknown command '${name}'\n${usage()}`);
+    return 2;
+  }
+  return command.run(rest);
+}
+
+main(process.argv.slice(2)).then(
+  (status) => {
+    process.exitCode = status;
+  },
+  (error: unknown) => {
+    process.stderr.write(`iqm-tools: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exitCode = 3;
+  },
+);
