@@ -1,0 +1,438 @@
+// Parses one IQE line the way the reference compiler reads it (IQE-SEMANTICS.md §2-3), and notes
+// the line-local problems of §9.2. The result goes to module-level scratch buffers (no allocation
+// per line): the chunk builder copies what it keeps, and the validator re-parses a flagged line to
+// learn the columns of its problems, so the hot path never tracks more than it must.
+import { Cmd, twoLetterCommand, wordCommand, VERTEXARRAY_FORMATS, VERTEXARRAY_TYPES } from './commands';
+import { isSpace, scanInteger, scanReal, scanned } from './numbers';
+
+/** Line-local problems, one bit each; a line reports each at most once (the first occurrence). */
+export enum LineProblem {
+  Header = 0,
+  NumberInvalid,
+  NumberNonFinite,
+  LineTooLong,
+  UnknownCommand,
+  UnterminatedQuote,
+  QuaternionZero,
+  QuaternionNotUnit,
+  PmDegenerate,
+  PmNotOrthogonal,
+  VertexarrayType,
+  VertexarrayFormat,
+  VertexarraySize,
+  VxW,
+  CommentTrailingText,
+  WeightDropped,
+  WeightDuplicateJoint,
+  WeightNone,
+  BlendInfluences,
+  FaceTooFew,
+  Polygon,
+  FsTooFew,
+  SmoothangleReference,
+  JointParentNegative,
+  ValueMissing,
+  FramerateNegative,
+}
+export const LINE_PROBLEM_COUNT = 26;
+
+/** The most bytes of a line the reference reads at once (fgets into 512 bytes, §2.1). */
+export const MAX_LINE_BYTES = 511;
+
+const MAX_VALUES = 4096;
+
+export const line = {
+  /** Parsed numbers of the line, in order; for `vertexarray`: type, format, size (-1 = unknown/missing). */
+  values: new Float64Array(MAX_VALUES),
+  /** Column span of each value (start, end), relative to the text. */
+  spans: new Int32Array(MAX_VALUES * 2),
+  count: 0,
+  flags: 0,
+  /** Span of the first occurrence of each problem, and a number for its message. */
+  problemStart: new Int32Array(LINE_PROBLEM_COUNT),
+  problemEnd: new Int32Array(LINE_PROBLEM_COUNT),
+  problemArg: new Float64Array(LINE_PROBLEM_COUNT),
+  /** The command word's span. */
+  commandStart: 0,
+  commandEnd: 0,
+  /** Name (mesh, material, joint, animation, vertexarray NAME) span, without quotes; -1 = none. */
+  nameStart: -1,
+  nameEnd: -1,
+  /** vertexarray TYPE and FORMAT word spans. */
+  typeStart: -1,
+  typeEnd: -1,
+  formatStart: -1,
+  formatEnd: -1,
+};
+
+let text = '';
+let cursor = 0;
+let lineEnd = 0;
+
+function flag(problem: LineProblem, start: number, end: number, arg = 0): void {
+  const bit = 1 << problem;
+  if (line.flags & bit) return;
+  line.flags |= bit;
+  line.problemStart[problem] = start;
+  line.problemEnd[problem] = end;
+  line.problemArg[problem] = arg;
+}
+
+function skipSpace(p: number): number {
+  while (p < lineEnd && isSpace(text.charCodeAt(p))) p++;
+  return p;
+}
+
+function tokenEnd(p: number): number {
+  while (p < lineEnd && !isSpace(text.charCodeAt(p))) p++;
+  return p;
+}
+
+function push(value: number, start: number, end: number): void {
+  const i = line.count;
+  if (i >= MAX_VALUES) return;
+  line.values[i] = value;
+  line.spans[2 * i] = start;
+  line.spans[2 * i + 1] = end;
+  line.count = i + 1;
+}
+
+/** After a number at [start, end): it must end its token; a glued suffix (`1,5`, `0/1`) is invalid. */
+function checkNumberEnd(start: number, end: number): void {
+  if (end < lineEnd && !isSpace(text.charCodeAt(end))) flag(LineProblem.NumberInvalid, start, tokenEnd(end));
+}
+
+/** Reads a real at the cursor as strtod does; false when nothing parses (the cursor stays). */
+function readReal(): boolean {
+  const start = skipSpace(cursor);
+  const end = scanReal(text, start, lineEnd);
+  if (end < 0) {
+    if (start < lineEnd) flag(LineProblem.NumberInvalid, start, tokenEnd(start));
+    return false;
+  }
+  const value = scanned.value;
+  if (!Number.isFinite(value)) flag(LineProblem.NumberNonFinite, start, end);
+  push(value, start, end);
+  checkNumberEnd(start, end);
+  cursor = end;
+  return true;
+}
+
+/** Reads a base-10 integer at the cursor as strtol does; false when nothing parses. */
+function readInteger(): boolean {
+  const start = skipSpace(cursor);
+  const end = scanInteger(text, start, lineEnd);
+  if (end < 0) {
+    if (start < lineEnd) flag(LineProblem.NumberInvalid, start, tokenEnd(start));
+    return false;
+  }
+  push(scanned.value, start, end);
+  checkNumberEnd(start, end);
+  cursor = end;
+  return true;
+}
+
+function readReals(max: number): void {
+  for (let i = 0; i < max; i++) if (!readReal()) return;
+}
+
+/** A name as `trimname` reads it (§2.5): quoted up to the next quote, else up to whitespace. */
+function readName(): void {
+  const start = skipSpace(cursor);
+  if (start < lineEnd && text.charCodeAt(start) === 34 /* " */) {
+    const close = text.indexOf('"', start + 1);
+    if (close < 0 || close >= lineEnd) {
+      // Ours (B12): the name ends at the end of the line, without the terminator.
+      flag(LineProblem.UnterminatedQuote, start, lineEnd);
+      line.nameStart = start + 1;
+      line.nameEnd = lineEnd;
+      cursor = lineEnd;
+    } else {
+      line.nameStart = start + 1;
+      line.nameEnd = close;
+      cursor = close + 1;
+    }
+    return;
+  }
+  const end = tokenEnd(start);
+  line.nameStart = start;
+  line.nameEnd = end;
+  cursor = end;
+}
+
+/** A whitespace-delimited word matched case-insensitively against `names`; -1 if absent or unknown. */
+function readKeyword(names: readonly string[], problem: LineProblem): { index: number; start: number; end: number } {
+  const start = skipSpace(cursor);
+  const end = tokenEnd(start);
+  cursor = end;
+  if (start === end) {
+    flag(problem, start, end);
+    return { index: -1, start, end };
+  }
+  const index = names.indexOf(text.slice(start, end).toLowerCase());
+  if (index < 0) flag(problem, start, end);
+  return { index, start, end };
+}
+
+function isLetter(c: number): boolean {
+  const l = c | 0x20;
+  return l >= 97 && l <= 122;
+}
+
+/** True when the first `#` of the line starts `# Inter-Quake Export` (§2.2). */
+function isHeader(start: number): boolean {
+  const hash = text.indexOf('#', start);
+  if (hash < 0 || hash >= lineEnd) return false;
+  return text.startsWith('# Inter-Quake Export', hash) && hash + 20 <= lineEnd;
+}
+
+/** UTF-8 length of text[start, end) (names are raw bytes in the reference's 512-byte buffer). */
+function utf8Length(start: number, end: number): number {
+  let bytes = end - start;
+  for (let i = start; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0x80) bytes += c >= 0x800 && (c < 0xd800 || c > 0xdfff) ? 2 : 1;
+  }
+  return bytes;
+}
+
+/**
+ * Parses text[start, end) (a line without its terminator) and returns its command; numbers,
+ * spans and problems are left in `line`. `first` marks the file's first line (the header).
+ */
+export function parseLine(source: string, start: number, end: number, first: boolean): Cmd {
+  text = source;
+  lineEnd = end;
+  line.count = 0;
+  line.flags = 0;
+  line.nameStart = line.nameEnd = -1;
+  if (end - start > MAX_LINE_BYTES / 3 && utf8Length(start, end) > MAX_LINE_BYTES) {
+    flag(LineProblem.LineTooLong, start + Math.min(MAX_LINE_BYTES, end - start), end, utf8Length(start, end));
+  }
+  let p = skipSpace(start);
+  if (first && !isHeader(start)) flag(LineProblem.Header, p, tokenEnd(p));
+  line.commandStart = p;
+  if (p >= end) {
+    line.commandEnd = p;
+    return Cmd.Blank;
+  }
+  const c0 = text.charCodeAt(p);
+  if (c0 === 35 /* # */) {
+    line.commandEnd = p + 1;
+    return Cmd.Hash;
+  }
+  let kind = Cmd.Unknown;
+  if (isLetter(c0) && p + 1 < end) {
+    const c1 = text.charCodeAt(p + 1);
+    if ((isLetter(c1) || (c1 >= 48 && c1 <= 57)) && (p + 2 === end || isSpace(text.charCodeAt(p + 2)))) {
+      kind = twoLetterCommand(c0, c1);
+      line.commandEnd = p + 2;
+    }
+  }
+  if (kind === Cmd.Unknown) {
+    const wordEnd = tokenEnd(p);
+    line.commandEnd = wordEnd;
+    kind = wordCommand(text.slice(p, wordEnd));
+    if (kind === Cmd.Unknown) {
+      flag(LineProblem.UnknownCommand, p, wordEnd);
+      return kind;
+    }
+  }
+  cursor = line.commandEnd;
+  parseArguments(kind);
+  return kind;
+}
+
+function parseArguments(kind: Cmd): void {
+  switch (kind) {
+    case Cmd.Vp:
+    case Cmd.Vt:
+    case Cmd.Vc:
+      readReals(4);
+      return;
+    case Cmd.Vn:
+      readReals(3);
+      return;
+    case Cmd.Vx:
+      readReals(6);
+      if (line.count === 4 || line.count === 5) {
+        const w = line.values[3];
+        if (w !== 1 && w !== -1) flag(LineProblem.VxW, line.spans[6], line.spans[7], w);
+      }
+      return;
+    case Cmd.V0: case Cmd.V1: case Cmd.V2: case Cmd.V3: case Cmd.V4:
+    case Cmd.V5: case Cmd.V6: case Cmd.V7: case Cmd.V8: case Cmd.V9:
+      readReals(4);
+      return;
+    case Cmd.Vs:
+      if (!readInteger()) valueMissing();
+      return;
+    case Cmd.Vb:
+      parseBlend();
+      return;
+    case Cmd.Pq:
+      readReals(10);
+      checkQuaternion();
+      return;
+    case Cmd.Pm:
+      readReals(15);
+      checkMatrix();
+      return;
+    case Cmd.Pa:
+      readReals(9);
+      return;
+    case Cmd.Fa:
+    case Cmd.Fm:
+      while (readInteger()) {
+        /* every index */
+      }
+      if (line.count < 3) flag(LineProblem.FaceTooFew, line.commandStart, lineEnd, line.count);
+      else if (line.count > 3) flag(LineProblem.Polygon, line.spans[6], line.spans[2 * line.count - 1], line.count);
+      return;
+    case Cmd.Fs:
+      while (readInteger()) {
+        /* every flag */
+      }
+      if (line.count < 3) flag(LineProblem.FsTooFew, line.commandStart, lineEnd, line.count);
+      return;
+    case Cmd.Smoothgroup:
+      if (!readInteger()) valueMissing();
+      return;
+    case Cmd.Smoothuv:
+      readInteger();
+      return;
+    case Cmd.Smoothangle:
+      if (!readReal()) valueMissing();
+      else if (line.values[0] > 90 || line.values[0] === 180) flag(LineProblem.SmoothangleReference, line.spans[0], line.spans[1], line.values[0]);
+      return;
+    case Cmd.Mesh:
+    case Cmd.Material:
+    case Cmd.Animation:
+      readName();
+      return;
+    case Cmd.Joint:
+      readName();
+      if (readInteger() && line.values[0] < -1) flag(LineProblem.JointParentNegative, line.spans[0], line.spans[1], line.values[0]);
+      return;
+    case Cmd.Vertexarray:
+      parseVertexarray();
+      return;
+    case Cmd.Framerate:
+      if (!readReal()) valueMissing();
+      else if (line.values[0] < 0) flag(LineProblem.FramerateNegative, line.spans[0], line.spans[1], line.values[0]);
+      return;
+    case Cmd.Comment: {
+      const rest = skipSpace(cursor);
+      if (rest < lineEnd) flag(LineProblem.CommentTrailingText, rest, lineEnd);
+      return;
+    }
+    default:
+      return;
+  }
+}
+
+function valueMissing(): void {
+  if (!(line.flags & (1 << LineProblem.NumberInvalid))) flag(LineProblem.ValueMissing, line.commandStart, line.commandEnd);
+}
+
+/** `vb i w i w …`: pairs until an index fails; a missing weight is 0 (§3.1, §4.8.4). */
+function parseBlend(): void {
+  while (readInteger()) {
+    if (!readReal()) {
+      const at = line.count - 1;
+      push(0, line.spans[2 * at], line.spans[2 * at + 1]);
+      break;
+    }
+  }
+  let kept = 0;
+  const pairs = line.count >> 1;
+  for (let i = 0; i < pairs; i++) {
+    const weight = line.values[2 * i + 1];
+    if (!(weight > 0.001)) {
+      // Dropping an exact 0 changes nothing (exporters write them as padding); a small or
+      // negative weight is lost data.
+      if (weight !== 0) flag(LineProblem.WeightDropped, line.spans[4 * i], line.spans[4 * i + 3], weight);
+      continue;
+    }
+    kept++;
+    for (let j = 0; j < i; j++) {
+      if (line.values[2 * j] === line.values[2 * i] && line.values[2 * j + 1] > 0.001) {
+        flag(LineProblem.WeightDuplicateJoint, line.spans[4 * i], line.spans[4 * i + 1], line.values[2 * i]);
+      }
+    }
+  }
+  if (pairs > 0 && kept === 0) flag(LineProblem.WeightNone, line.commandStart, lineEnd);
+  if (kept > 4) flag(LineProblem.BlendInfluences, line.spans[16], line.spans[2 * line.count - 1], kept);
+}
+
+/** `pq`: w given (7 values or more) must be unit length; without w, xyz must not exceed 1 (§3.3, B6). */
+function checkQuaternion(): void {
+  if (line.count < 3) return;
+  const v = line.values;
+  const x = line.count > 3 ? v[3] : 0;
+  const y = line.count > 4 ? v[4] : 0;
+  const z = line.count > 5 ? v[5] : 0;
+  const xyz = x * x + y * y + z * z;
+  const start = line.count > 3 ? line.spans[6] : line.commandStart;
+  if (line.count >= 7) {
+    const length = Math.sqrt(xyz + v[6] * v[6]);
+    const end = line.spans[13];
+    if (length === 0) flag(LineProblem.QuaternionZero, start, end);
+    else if (Math.abs(length - 1) > 1e-4) flag(LineProblem.QuaternionNotUnit, start, end, length);
+  } else if (line.count > 3 && Math.sqrt(xyz) > 1 + 1e-4) {
+    flag(LineProblem.QuaternionNotUnit, start, line.spans[2 * line.count - 1], Math.sqrt(xyz));
+  }
+}
+
+/** `pm`: rows A, B, C of R; a zero column gives NaN, shear is lost (§3.3). */
+function checkMatrix(): void {
+  if (line.count < 3) return;
+  const v = line.values;
+  const m = (i: number): number => (3 + i < line.count ? v[3 + i] : 0);
+  const start = line.count > 3 ? line.spans[6] : line.commandStart;
+  const end = line.spans[2 * Math.min(line.count, 12) - 1];
+  const columns = [0, 1, 2].map((c) => [m(c), m(3 + c), m(6 + c)]);
+  const lengths = columns.map((c) => Math.hypot(c[0], c[1], c[2]));
+  if (lengths.some((l) => l === 0)) {
+    flag(LineProblem.PmDegenerate, start, end);
+    return;
+  }
+  for (let a = 0; a < 3; a++) {
+    for (let b = a + 1; b < 3; b++) {
+      const ca = columns[a];
+      const cb = columns[b];
+      const cosine = (ca[0] * cb[0] + ca[1] * cb[1] + ca[2] * cb[2]) / (lengths[a] * lengths[b]);
+      if (Math.abs(cosine) > 1e-3) {
+        flag(LineProblem.PmNotOrthogonal, start, end, (Math.acos(Math.min(1, Math.abs(cosine))) * 180) / Math.PI);
+        return;
+      }
+    }
+  }
+}
+
+/** `vertexarray TYPE FORMAT SIZE NAME` (§3.6): values are type, format, size (-1 = unknown). */
+function parseVertexarray(): void {
+  const type = readKeyword(VERTEXARRAY_TYPES, LineProblem.VertexarrayType);
+  line.typeStart = type.start;
+  line.typeEnd = type.end;
+  const format = readKeyword(VERTEXARRAY_FORMATS, LineProblem.VertexarrayFormat);
+  line.formatStart = format.start;
+  line.formatEnd = format.end;
+  line.count = 0;
+  push(type.index, type.start, type.end);
+  push(format.index, format.start, format.end);
+  const sizeStart = skipSpace(cursor);
+  const sizeEnd = scanInteger(text, sizeStart, lineEnd);
+  if (sizeEnd < 0) {
+    push(-1, sizeStart, tokenEnd(sizeStart));
+    flag(LineProblem.VertexarraySize, sizeStart, tokenEnd(sizeStart), 0);
+    cursor = tokenEnd(sizeStart);
+  } else {
+    const size = scanned.value;
+    push(size, sizeStart, sizeEnd);
+    if (size < 1 || size > 4) flag(LineProblem.VertexarraySize, sizeStart, sizeEnd, size);
+    checkNumberEnd(sizeStart, sizeEnd);
+    cursor = sizeEnd;
+  }
+  readName();
+}
