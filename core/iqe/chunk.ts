@@ -1,12 +1,51 @@
 // A chunk is a run of whole lines parsed into compact typed arrays: no object per line. A document
-// is a list of chunks, so an edit re-parses only the chunks it touches (see document.ts).
-import { Cmd } from './commands';
+// is a list of chunks, so an edit re-parses only the chunks it touches (see document.ts). Each
+// chunk also keeps a summary of what the cross-line analysis needs from it (counts, positions,
+// joints, flagged lines), so that re-validating after an edit does not walk every line again.
+import { attributeSlot, Cmd, isAttribute } from './commands';
 import { parseLine, line } from './line';
 
 /** Target size of a chunk in characters: small enough that re-parsing one is well under 1 ms. */
 export const CHUNK_CHARS = 32 * 1024;
+/** Per-vertex attribute kinds other than `vp` (Vt..Vs). */
+export const ATTRIBUTE_KINDS = 16;
+
+export interface ChunkSummary {
+  vpCount: number;
+  /** x, y, z of each `vp` (defaults 0), in order. */
+  positions: Float64Array;
+  /** Lines (in the chunk) of the first and last `vp`, -1 if none. */
+  firstVp: number;
+  lastVp: number;
+  attributeCount: Int32Array;
+  /** Line (in the chunk) of the first and the last line of each attribute kind, -1 if none. */
+  attributeFirst: Int32Array;
+  attributeLast: Int32Array;
+  /** Lines (in the chunk) of the first 4-value and the first 6-value `vx`, -1 if none. */
+  firstVx4: number;
+  firstVx6: number;
+  /** Lines that matter to the line-by-line analysis: anything but vertex attributes, blanks, comments. */
+  structuralLines: number;
+  /** Lines (in the chunk) of `joint` commands and their parents (-1 when not given). */
+  jointLines: number[];
+  jointParents: number[];
+  hasAnimation: boolean;
+  faceLines: number;
+  /** Number of `vp` before each `mesh` command of the chunk, counted from the chunk's start. */
+  meshVertexOffsets: number[];
+  /** Lines (in the chunk) of `vertexarray` commands. */
+  vertexarrayLines: number[];
+  /** Line (in the chunk) of the first `comment` command, -1 if none. */
+  commentLine: number;
+  /** Smallest and largest joint index of any `vb`, and how many `vb` lines have no pair. */
+  blendJointMin: number;
+  blendJointMax: number;
+  emptyBlends: number;
+}
 
 export interface Chunk {
+  /** The chunk's own text: its lines with their terminators. Offsets below are relative to it. */
+  text: string;
   /** Offset of the chunk's first character in the document text. */
   start: number;
   /** Offset just after the chunk's last line terminator (or the text's end). */
@@ -14,16 +53,19 @@ export interface Chunk {
   /** Document line number of the chunk's first line. */
   firstLine: number;
   lineCount: number;
-  /** Start of each line relative to `start`, and one more entry: `end - start`. */
+  /** Start of each line in `text`, and one more entry: `text.length`. */
   lineStart: Int32Array;
   kind: Uint8Array;
   /** Line-local problem bits (LineProblem). */
   flags: Uint32Array;
+  /** Lines (in the chunk) whose flags are not 0, ascending. */
+  flagged: Int32Array;
   /** Index of each line's first value in `values`, and one more entry: the total. */
   valueStart: Int32Array;
   values: Float64Array;
   /** Names of mesh, material, joint, animation and vertexarray lines, by line index in the chunk. */
   names: Map<number, string>;
+  summary: ChunkSummary;
 }
 
 class Growable<T extends Int32Array | Uint8Array | Uint32Array | Float64Array> {
@@ -45,39 +87,59 @@ class Growable<T extends Int32Array | Uint8Array | Uint32Array | Float64Array> {
 const starts = new Growable(new Int32Array(4096), (n) => new Int32Array(n));
 const kinds = new Growable(new Uint8Array(4096), (n) => new Uint8Array(n));
 const flags = new Growable(new Uint32Array(4096), (n) => new Uint32Array(n));
+const flaggedLines = new Growable(new Int32Array(256), (n) => new Int32Array(n));
 const valueStarts = new Growable(new Int32Array(4096), (n) => new Int32Array(n));
 const values = new Growable(new Float64Array(16384), (n) => new Float64Array(n));
+const positions = new Growable(new Float64Array(4096), (n) => new Float64Array(n));
 
-// The next carriage return at or after crFrom in crText (-1: none). Cached so that a file without
-// CRs is searched once, not once per line.
-let crText = '';
-let crFrom = 0;
-let crPos = -1;
+/**
+ * Finds line ends in one version of a text. Lines end at `\n`, `\r\n` or a lone `\r`, as in LSP.
+ * The next carriage return is cached, so a text without any is searched for one only once.
+ */
+export class LineScanner {
+  private crFrom = 0;
+  private crPos = -1;
+  private searched = false;
 
-function nextCarriageReturn(text: string, p: number): number {
-  if (text !== crText || p < crFrom || (crPos >= 0 && crPos < p)) {
-    crText = text;
-    crFrom = p;
-    crPos = text.indexOf('\r', p);
+  /**
+   * `hasCarriageReturns: false` promises that the text has no `\r` at all, so none is searched
+   * for (the search runs to the end of the text, which an edit of a large LF-only file must not pay).
+   */
+  constructor(readonly text: string, hasCarriageReturns = true) {
+    if (!hasCarriageReturns) this.searched = true;
   }
-  return crPos;
+
+  /** End of the content of the line starting at `p` (before its terminator), at most `limit`. */
+  contentEnd(p: number, limit: number): number {
+    const text = this.text;
+    const lf = text.indexOf('\n', p);
+    const stop = lf < 0 || lf > limit ? limit : lf;
+    if (!this.searched || (this.crPos >= 0 && (p < this.crFrom || this.crPos < p))) {
+      this.searched = true;
+      this.crFrom = p;
+      this.crPos = text.indexOf('\r', p);
+    }
+    const cr = this.crPos;
+    return cr >= 0 && cr < stop ? cr : stop;
+  }
+
+  /** Offset after the terminator of a line whose content ends at `end` (the text's end if none). */
+  afterTerminator(end: number): number {
+    const text = this.text;
+    if (end >= text.length) return end;
+    if (text.charCodeAt(end) === 13 && end + 1 < text.length && text.charCodeAt(end + 1) === 10) return end + 2;
+    return end + 1;
+  }
 }
 
-/** End of the content of the line starting at `p` (before its terminator; `\n`, `\r\n` or `\r`). */
-export function contentEnd(text: string, p: number, limit: number): number {
-  const lf = text.indexOf('\n', p);
-  const stop = lf < 0 || lf > limit ? limit : lf;
-  const cr = nextCarriageReturn(text, p);
-  if (cr >= 0 && cr < stop) return cr;
-  return stop;
-}
-
-/** Offset after the terminator of a line whose content ends at `end` (the text's end if none). */
+/** Offset after the line terminator at `end` (one-shot helper; see LineScanner for loops). */
 export function afterTerminator(text: string, end: number): number {
-  if (end >= text.length) return end;
-  const c = text.charCodeAt(end);
-  if (c === 13 && end + 1 < text.length && text.charCodeAt(end + 1) === 10) return end + 2;
-  return end + 1;
+  return new LineScanner(text).afterTerminator(end);
+}
+
+/** End of the content of the line at `p` (one-shot helper: it may search the rest of the text once). */
+export function contentEnd(text: string, p: number, limit: number): number {
+  return new LineScanner(text).contentEnd(p, limit);
 }
 
 /** Commands whose name the chunk keeps (a lookup table by Cmd). */
@@ -85,37 +147,47 @@ const NAMED = new Uint8Array(64);
 for (const k of [Cmd.Mesh, Cmd.Material, Cmd.Joint, Cmd.Animation, Cmd.Vertexarray]) NAMED[k] = 1;
 
 /**
- * Parses whole lines from `from` into one chunk, stopping after about CHUNK_CHARS or at `limit`
- * (which must be a line start or the text's end). `firstLine` is the document line number of the
- * line at `from`. When the text ends with a terminator, the empty last line is part of the chunk
- * that reaches the end, as in LSP line numbering.
+ * Parses whole lines of scanner.text from `from` into one chunk, stopping after about CHUNK_CHARS
+ * or at the end of the scanned text (which must end after a line terminator unless it is the end
+ * of the document). `firstLine` is the document line number of the line at `from`. `documentEnd`
+ * says the scanned text ends the document: then a final terminator is followed by one more, empty
+ * line, as in LSP line numbering.
  */
-export function parseChunk(text: string, from: number, limit: number, firstLine: number): Chunk {
-  starts.length = kinds.length = flags.length = valueStarts.length = values.length = 0;
+export function parseChunk(scanner: LineScanner, from: number, firstLine: number, documentEnd: boolean): Chunk {
+  const limit = scanner.text.length;
+  const text = scanner.text;
+  starts.length = kinds.length = flags.length = flaggedLines.length = valueStarts.length = values.length = positions.length = 0;
   const names = new Map<number, string>();
+  const summary = emptySummary();
   let p = from;
   const target = from + CHUNK_CHARS;
   for (;;) {
-    const end = contentEnd(text, p, limit);
+    if (p >= limit && !documentEnd && p > from) break;
+    const end = scanner.contentEnd(p, limit);
     const index = starts.length;
     starts.push(p - from);
-    valueStarts.push(values.length);
+    const v = values.length;
+    valueStarts.push(v);
     const kind = parseLine(text, p, end, firstLine + index === 0);
     kinds.push(kind);
     flags.push(line.flags);
-    for (let i = 0; i < line.count; i++) values.push(line.values[i]);
+    if (line.flags !== 0) flaggedLines.push(index);
+    const n = line.count;
+    for (let i = 0; i < n; i++) values.push(line.values[i]);
     if (NAMED[kind] === 1 && line.nameStart >= 0) names.set(index, text.slice(line.nameStart, line.nameEnd));
+    summarise(summary, kind, index, line.values, 0, n);
     if (end >= text.length) {
       p = text.length;
       break;
     }
-    p = afterTerminator(text, end);
-    if (p >= limit && limit < text.length) break;
-    if (p >= target && p < text.length) break;
+    p = scanner.afterTerminator(end);
+    if (p >= target && p < limit) break;
   }
   starts.push(p - from);
   valueStarts.push(values.length);
+  summary.positions = positions.copy();
   return {
+    text: text.slice(from, p),
     start: from,
     end: p,
     firstLine,
@@ -123,8 +195,103 @@ export function parseChunk(text: string, from: number, limit: number, firstLine:
     lineStart: starts.copy(),
     kind: kinds.copy(),
     flags: flags.copy(),
+    flagged: flaggedLines.copy(),
     valueStart: valueStarts.copy(),
     values: values.copy(),
     names,
+    summary,
   };
+}
+
+function emptySummary(): ChunkSummary {
+  return {
+    vpCount: 0,
+    positions: new Float64Array(0),
+    firstVp: -1,
+    lastVp: -1,
+    attributeCount: new Int32Array(ATTRIBUTE_KINDS),
+    attributeFirst: new Int32Array(ATTRIBUTE_KINDS).fill(-1),
+    attributeLast: new Int32Array(ATTRIBUTE_KINDS).fill(-1),
+    firstVx4: -1,
+    firstVx6: -1,
+    structuralLines: 0,
+    jointLines: [],
+    jointParents: [],
+    hasAnimation: false,
+    faceLines: 0,
+    meshVertexOffsets: [],
+    vertexarrayLines: [],
+    commentLine: -1,
+    blendJointMin: Infinity,
+    blendJointMax: -Infinity,
+    emptyBlends: 0,
+  };
+}
+
+/**
+ * The summary of the chunk's lines before line `stop` only: for the chunk that holds the
+ * `comment` command, whose later lines are comment text.
+ */
+export function summariseUpTo(chunk: Chunk, stop: number): ChunkSummary {
+  const summary = emptySummary();
+  positions.length = 0;
+  for (let i = 0; i < stop; i++) {
+    const v = chunk.valueStart[i];
+    summarise(summary, chunk.kind[i] as Cmd, i, chunk.values, v, chunk.valueStart[i + 1] - v);
+  }
+  summary.positions = positions.copy();
+  return summary;
+}
+
+/** Adds a line (its numbers are values[v, v + n)) to a chunk's summary. */
+function summarise(s: ChunkSummary, kind: Cmd, index: number, values: Float64Array, v: number, n: number): void {
+  if (kind >= Cmd.Pq) s.structuralLines++;
+  switch (kind) {
+    case Cmd.Vp:
+      if (s.firstVp < 0) s.firstVp = index;
+      s.lastVp = index;
+      s.vpCount++;
+      positions.push(n > 0 ? values[v] : 0);
+      positions.push(n > 1 ? values[v + 1] : 0);
+      positions.push(n > 2 ? values[v + 2] : 0);
+      return;
+    case Cmd.Vb:
+      if (n === 0) s.emptyBlends++;
+      for (let i = 0; i + 1 < n; i += 2) {
+        const joint = values[v + i];
+        if (joint < s.blendJointMin) s.blendJointMin = joint;
+        if (joint > s.blendJointMax) s.blendJointMax = joint;
+      }
+      break;
+    case Cmd.Vx:
+      if (n >= 5) {
+        if (s.firstVx6 < 0) s.firstVx6 = index;
+      } else if (s.firstVx4 < 0) s.firstVx4 = index;
+      break;
+    case Cmd.Joint:
+      s.jointLines.push(index);
+      s.jointParents.push(n > 0 ? values[v] : -1);
+      return;
+    case Cmd.Animation:
+      s.hasAnimation = true;
+      return;
+    case Cmd.Fa:
+    case Cmd.Fm:
+      s.faceLines++;
+      return;
+    case Cmd.Mesh:
+      s.meshVertexOffsets.push(s.vpCount);
+      return;
+    case Cmd.Vertexarray:
+      s.vertexarrayLines.push(index);
+      return;
+    case Cmd.Comment:
+      if (s.commentLine < 0) s.commentLine = index;
+      return;
+  }
+  if (isAttribute(kind)) {
+    const slot = attributeSlot(kind);
+    if (s.attributeCount[slot]++ === 0) s.attributeFirst[slot] = index;
+    s.attributeLast[slot] = index;
+  }
 }

@@ -1,26 +1,39 @@
-// An IQE document kept parsed across edits: the text is split into chunks of whole lines
-// (chunk.ts), an edit re-parses only the chunks it touches and shifts the rest, and validation is
-// one pass over the chunks' typed arrays (validate.ts). Parsing is lazy and can be done in slices
-// (parseSome) so that a caller can yield and cancel between them.
-import { type Chunk, parseChunk } from './chunk';
+// An IQE document kept parsed across edits. The text is split into chunks of whole lines, each
+// holding its own slice of the text (chunk.ts); an edit replaces the text of the chunks it touches,
+// re-parses only them and shifts the line numbers of the rest, so the whole document string is
+// never rebuilt or scanned again. Validation is one pass over the chunks' typed arrays and
+// summaries (validate.ts). Parsing is lazy and can be done in slices (parseSome) so that a caller
+// can yield and cancel between them.
+import { type Chunk, LineScanner, parseChunk } from './chunk';
 import type { IqeDiagnostic, ValidateOptions } from './diagnostic';
 import { analyse, type Analysis } from './validate';
 import { materialize } from './report';
 
 export class IqeDocument {
-  private source: string;
+  /** The text as given to the constructor or the last full update, and the unparsed part of it. */
+  private initial: string;
+  private initialScanner: LineScanner;
   private chunks: Chunk[] = [];
-  /** Text offset up to which chunks exist, and whether they reach the end of the text. */
+  /** Offset in `initial` up to which chunks exist, while parsing is not complete. */
   private parsedEnd = 0;
   private complete = false;
+  /** The current text when it is known as one string (undefined after edits, until asked for). */
+  private joined: string | undefined;
   private analysis: Analysis | undefined;
 
   constructor(text: string) {
-    this.source = text;
+    this.initial = text;
+    this.initialScanner = new LineScanner(text, text.includes('\r'));
+    this.joined = text;
   }
 
+  /** The whole current text (joined from the chunks after edits; costs a copy of the document). */
   get text(): string {
-    return this.source;
+    if (this.joined === undefined) {
+      this.parseSome(Infinity);
+      this.joined = this.chunks.map((c) => c.text).join('');
+    }
+    return this.joined;
   }
 
   /** Number of lines parsed so far (all of them once parsing is complete). */
@@ -30,58 +43,69 @@ export class IqeDocument {
   }
 
   /**
+   * Applies one LSP-style edit: the text between (startLine, startCharacter) and (endLine,
+   * endCharacter) (0-based; characters are UTF-16 offsets in the line) becomes `newText`. Only the
+   * chunks holding those lines are re-parsed.
+   */
+  edit(startLine: number, startCharacter: number, endLine: number, endCharacter: number, newText: string): void {
+    this.analysis = undefined;
+    if (!this.complete) {
+      // Still parsing the initial text (which no edit has touched yet: an edit resets it): apply
+      // the edit to it and parse again from the start.
+      const text = this.initial;
+      const start = offsetOf(text, startLine, startCharacter);
+      const end = offsetOf(text, endLine, endCharacter);
+      this.reset(text.slice(0, start) + newText + text.slice(Math.max(start, end)));
+      return;
+    }
+    this.joined = undefined;
+    let first = this.chunkIndexOf(startLine);
+    let last = this.chunkIndexOf(endLine);
+    if (first < 0 || last < 0) {
+      // Past the last line: clamp to the end of the document, as LSP does.
+      const lastIndex = this.chunks.length - 1;
+      const lastChunk = this.chunks[lastIndex];
+      const lastLine = lastChunk.firstLine + lastChunk.lineCount - 1;
+      if (first < 0) {
+        first = lastIndex;
+        startLine = lastLine;
+        startCharacter = Number.MAX_SAFE_INTEGER;
+      }
+      if (last < 0) {
+        last = lastIndex;
+        endLine = lastLine;
+        endCharacter = Number.MAX_SAFE_INTEGER;
+      }
+    }
+    const a = this.chunks[first];
+    const b = this.chunks[last];
+    const startOffset = offsetInChunk(a, startLine - a.firstLine, startCharacter);
+    const endOffset = offsetInChunk(b, endLine - b.firstLine, endCharacter);
+    const region = a === b
+      ? a.text.slice(0, startOffset) + newText + a.text.slice(Math.max(startOffset, endOffset))
+      : a.text.slice(0, startOffset) + newText + b.text.slice(endOffset);
+    this.replace(first, last, region);
+  }
+
+  /**
    * Lines startLine..oldEndLine (0-based, inclusive) of the previous text became lines
-   * startLine..newEndLine of `text`. Re-parses only the chunks that held the old lines.
+   * startLine..newEndLine of `text`. Re-parses only the chunks that held the old lines. (edit()
+   * is cheaper: this one reads the new text of those chunks out of the whole new string.)
    */
   update(text: string, startLine: number, oldEndLine: number, newEndLine: number): void {
-    const delta = text.length - this.source.length;
-    this.source = text;
     this.analysis = undefined;
+    this.joined = undefined;
     const first = this.chunkIndexOf(startLine);
-    if (first < 0) {
-      // The edit lies beyond what is parsed: the parsed chunks are untouched.
-      if (this.complete) this.reset();
-      return;
-    }
     const last = this.chunkIndexOf(oldEndLine);
-    if (last < 0) {
-      // The edit reaches into the unparsed tail: drop the chunks from `first` on.
-      this.parsedEnd = this.chunks[first].start;
-      this.chunks.length = first;
-      this.complete = false;
+    const total = this.complete ? this.chunks[this.chunks.length - 1].end : -1;
+    if (!this.complete || first < 0 || last < 0) {
+      this.reset(text);
       return;
     }
-    const lineDelta = newEndLine - oldEndLine;
-    const from = this.chunks[first].start;
-    const oldEnd = this.chunks[last].end;
-    const reachedEnd = last === this.chunks.length - 1 && this.complete;
-    const limit = reachedEnd ? text.length : oldEnd + delta;
-    const expectedLines = this.chunks[last].firstLine + this.chunks[last].lineCount - this.chunks[first].firstLine + lineDelta;
-    const replacement: Chunk[] = [];
-    let p = from;
-    let lineNumber = this.chunks[first].firstLine;
-    for (;;) {
-      const chunk = parseChunk(text, p, limit, lineNumber);
-      replacement.push(chunk);
-      lineNumber += chunk.lineCount;
-      p = chunk.end;
-      if (p >= limit) break;
-    }
-    const parsedLines = lineNumber - this.chunks[first].firstLine;
-    if (parsedLines !== expectedLines || (!reachedEnd && p !== limit)) {
-      // The edit changed line breaks in a way the line numbers do not describe (e.g. it joined
-      // a lone CR with an LF): start again rather than keep wrong line numbers.
-      this.reset();
-      return;
-    }
-    for (let k = last + 1; k < this.chunks.length; k++) {
-      this.chunks[k].start += delta;
-      this.chunks[k].end += delta;
-      this.chunks[k].firstLine += lineDelta;
-    }
-    this.chunks.splice(first, last - first + 1, ...replacement);
-    this.parsedEnd += delta;
-    if (reachedEnd) this.parsedEnd = text.length;
+    const delta = text.length - total;
+    const regionEnd = last === this.chunks.length - 1 ? text.length : this.chunks[last].end + delta;
+    this.replace(first, last, text.slice(this.chunks[first].start, regionEnd), newEndLine - oldEndLine);
+    this.joined = text;
   }
 
   /** Parses up to about maxChars not-yet-parsed characters; true when nothing is left. */
@@ -89,35 +113,91 @@ export class IqeDocument {
     const stop = this.parsedEnd + Math.max(1, maxChars);
     while (!this.complete && this.parsedEnd < stop) {
       const last = this.chunks[this.chunks.length - 1];
-      const chunk = parseChunk(this.source, this.parsedEnd, this.source.length, last ? last.firstLine + last.lineCount : 0);
+      const chunk = parseChunk(this.initialScanner, this.parsedEnd, last ? last.firstLine + last.lineCount : 0, true);
       this.chunks.push(chunk);
       this.parsedEnd = chunk.end;
-      this.complete = chunk.end >= this.source.length;
+      this.complete = chunk.end >= this.initial.length;
+    }
+    if (this.complete && this.initial.length > 0) {
+      // Chunks hold slices of the initial text; nothing else needs the scanner's copy.
+      this.initialScanner = new LineScanner('', false);
     }
     return this.complete;
   }
 
   /** Parses whatever is left and validates the whole document. */
   diagnostics(options: ValidateOptions = {}): IqeDiagnostic[] {
-    return materialize(this.source, this.chunks, this.analyse(), options);
+    return materialize(this.parsedChunks, this.analyse(), options);
   }
 
-  /** The parsed chunks (all of them) and the cross-line analysis, for the compiler and tests. */
+  /** The cross-line analysis (cached until the next edit). */
   analyse(): Analysis {
     this.parseSome(Infinity);
     this.analysis ??= analyse(this.chunks);
     return this.analysis;
   }
 
+  /** All chunks, in order (parses what is left). */
   get parsedChunks(): readonly Chunk[] {
     this.parseSome(Infinity);
     return this.chunks;
   }
 
-  private reset(): void {
+  /**
+   * Replaces chunks first..last by the chunks parsed from `region`, their new text. When the
+   * caller knows how the line count changes (`lineDelta`), a disagreement means line breaks were
+   * joined across the region's border, and the document is parsed again from its whole text.
+   */
+  private replace(first: number, last: number, region: string, lineDelta?: number): void {
+    const atEnd = last === this.chunks.length - 1;
+    // A CR at the region's end and an LF at the next chunk's start are one line break: take the
+    // next chunk in (and likewise an LF at the start after a CR before it).
+    while (!atEnd && region.endsWith('\r') && this.chunks[last + 1].text.startsWith('\n')) {
+      region += this.chunks[++last].text;
+    }
+    while (first > 0 && region.startsWith('\n') && this.chunks[first - 1].text.endsWith('\r')) {
+      region = this.chunks[--first].text + region;
+    }
+    const documentEnd = last === this.chunks.length - 1;
+    const oldStart = this.chunks[first].start;
+    const oldEnd = this.chunks[last].end;
+    const oldLines = this.chunks[last].firstLine + this.chunks[last].lineCount - this.chunks[first].firstLine;
+    const scanner = new LineScanner(region, region.includes('\r'));
+    const replacement: Chunk[] = [];
+    let p = 0;
+    let lineNumber = this.chunks[first].firstLine;
+    do {
+      const chunk = parseChunk(scanner, p, lineNumber, documentEnd);
+      chunk.start += oldStart;
+      chunk.end += oldStart;
+      replacement.push(chunk);
+      lineNumber += chunk.lineCount;
+      p = chunk.end - oldStart;
+    } while (p < region.length);
+    const newLines = lineNumber - this.chunks[first].firstLine;
+    if (lineDelta !== undefined && newLines - oldLines !== lineDelta) {
+      const text = this.chunks.slice(0, first).map((c) => c.text).join('') + region + this.chunks.slice(last + 1).map((c) => c.text).join('');
+      this.reset(text);
+      return;
+    }
+    const charDelta = region.length - (oldEnd - oldStart);
+    for (let k = last + 1; k < this.chunks.length; k++) {
+      const chunk = this.chunks[k];
+      chunk.start += charDelta;
+      chunk.end += charDelta;
+      chunk.firstLine += newLines - oldLines;
+    }
+    this.chunks.splice(first, last - first + 1, ...replacement);
+  }
+
+  private reset(text: string): void {
+    this.initial = text;
+    this.initialScanner = new LineScanner(text, text.includes('\r'));
+    this.joined = text;
     this.chunks = [];
     this.parsedEnd = 0;
     this.complete = false;
+    this.analysis = undefined;
   }
 
   /** Index of the chunk holding `lineNumber`, or -1 when that line is not parsed yet. */
@@ -133,6 +213,30 @@ export class IqeDocument {
     }
     return -1;
   }
+}
+
+/** Offset in chunk.text of (line, character), the character clamped to the line (LSP semantics). */
+function offsetInChunk(chunk: Chunk, lineIndex: number, character: number): number {
+  const start = chunk.lineStart[lineIndex];
+  const next = chunk.lineStart[lineIndex + 1];
+  let end = next;
+  // The line's content ends before its terminator.
+  if (end > start && chunk.text.charCodeAt(end - 1) === 10) end--;
+  if (end > start && chunk.text.charCodeAt(end - 1) === 13) end--;
+  return start + Math.max(0, Math.min(character, end - start));
+}
+
+/** Offset in `text` of (line, character), with LSP line breaks and clamping. */
+function offsetOf(text: string, lineNumber: number, character: number): number {
+  const scanner = new LineScanner(text, text.includes('\r'));
+  let p = 0;
+  for (let l = 0; l < lineNumber; l++) {
+    const end = scanner.contentEnd(p, text.length);
+    if (end >= text.length) return text.length;
+    p = scanner.afterTerminator(end);
+  }
+  const end = scanner.contentEnd(p, text.length);
+  return p + Math.max(0, Math.min(character, end - p));
 }
 
 /** Validates a whole text at once (the CLI and tests). */

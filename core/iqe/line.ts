@@ -166,7 +166,9 @@ function readKeyword(names: readonly string[], problem: LineProblem): { index: n
   const end = tokenEnd(start);
   cursor = end;
   if (start === end) {
-    flag(problem, start, end);
+    // Review fix: a missing word is reported at the command word (as value-missing), not as an
+    // empty range at the end of the line.
+    flag(problem, line.commandStart, line.commandEnd);
     return { index: -1, start, end };
   }
   const index = names.indexOf(text.slice(start, end).toLowerCase());
@@ -196,6 +198,18 @@ function utf8Length(start: number, end: number): number {
   return bytes;
 }
 
+/** Offset of the character that holds UTF-8 byte `byte` of text[start, end) (end if none). */
+function byteColumn(start: number, end: number, byte: number): number {
+  let bytes = 0;
+  for (let i = start; i < end; i++) {
+    const c = text.charCodeAt(i);
+    const size = c < 0x80 ? 1 : c < 0x800 ? 2 : c >= 0xd800 && c <= 0xdbff ? 4 : c >= 0xdc00 && c <= 0xdfff ? 0 : 3;
+    if (bytes + size > byte) return i;
+    bytes += size;
+  }
+  return end;
+}
+
 /**
  * Parses text[start, end) (a line without its terminator) and returns its command; numbers,
  * spans and problems are left in `line`. `first` marks the file's first line (the header).
@@ -207,9 +221,12 @@ export function parseLine(source: string, start: number, end: number, first: boo
   line.flags = 0;
   line.nameStart = line.nameEnd = -1;
   if (end - start > MAX_LINE_BYTES / 3 && utf8Length(start, end) > MAX_LINE_BYTES) {
-    flag(LineProblem.LineTooLong, start + Math.min(MAX_LINE_BYTES, end - start), end, utf8Length(start, end));
+    // Review fix: the tail starts at the character holding byte 511 (UTF-8), not at UTF-16
+    // column 511, which for non-ASCII text was at or past the end (an empty range).
+    flag(LineProblem.LineTooLong, byteColumn(start, end, MAX_LINE_BYTES), end, utf8Length(start, end));
   }
-  let p = skipSpace(start);
+  // Review fix: a UTF-8 BOM before the header is accepted (§2.2); it is not a command word.
+  let p = skipSpace(first && start < end && text.charCodeAt(start) === 0xfeff ? start + 1 : start);
   if (first && !isHeader(start)) flag(LineProblem.Header, p, tokenEnd(p));
   line.commandStart = p;
   if (p >= end) {
@@ -255,7 +272,9 @@ function parseArguments(kind: Cmd): void {
       return;
     case Cmd.Vx:
       readReals(6);
-      if (line.count === 4 || line.count === 5) {
+      // Review fix: only the 4-value form has a w; with a 5th value (4th, 5th, 6th) are the
+      // bitangent and w is computed (§3.1, B2), so a 5-value vx is not checked here.
+      if (line.count === 4) {
         const w = line.values[3];
         if (w !== 1 && w !== -1) flag(LineProblem.VxW, line.spans[6], line.spans[7], w);
       }
@@ -361,7 +380,8 @@ function parseBlend(): void {
       }
     }
   }
-  if (pairs > 0 && kept === 0) flag(LineProblem.WeightNone, line.commandStart, lineEnd);
+  // Review fix: a vb with no usable weight (LineProblem.WeightNone) is reported by validate.ts,
+  // only while joints and animations exist (§9.2 weights-invalid), as for an empty vb.
   if (kept > 4) flag(LineProblem.BlendInfluences, line.spans[16], line.spans[2 * line.count - 1], kept);
 }
 
@@ -425,7 +445,8 @@ function parseVertexarray(): void {
   const sizeEnd = scanInteger(text, sizeStart, lineEnd);
   if (sizeEnd < 0) {
     push(-1, sizeStart, tokenEnd(sizeStart));
-    flag(LineProblem.VertexarraySize, sizeStart, tokenEnd(sizeStart), 0);
+    if (sizeStart < lineEnd) flag(LineProblem.VertexarraySize, sizeStart, tokenEnd(sizeStart), 0);
+    else flag(LineProblem.VertexarraySize, line.commandStart, line.commandEnd, 0); // review fix, as above
     cursor = tokenEnd(sizeStart);
   } else {
     const size = scanned.value;

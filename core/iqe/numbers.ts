@@ -46,7 +46,8 @@ export function scanInteger(text: string, pos: number, end: number): number {
     p++;
   }
   if (p === digitsStart) return -1;
-  scanned.value = negative ? -value : value;
+  // Review fix: strtol has no negative zero (`-0` is 0).
+  scanned.value = negative && value !== 0 ? -value : value;
   return p;
 }
 
@@ -176,6 +177,7 @@ function matchWord(text: string, p: number, end: number, word: string): boolean 
 
 /** Hex float after "0x": hexdigits [. hexdigits] [p [sign] digits]. */
 function scanHex(text: string, p: number, end: number): number {
+  const digitsStart = p;
   let mantissa = 0;
   let any = false;
   let binaryScale = 0;
@@ -200,6 +202,7 @@ function scanHex(text: string, p: number, end: number): number {
     if (any) p = r;
   }
   if (!any) return -1;
+  const digitsEnd = p;
   if (p < end && lower(text.charCodeAt(p)) === 112 /* p */) {
     let q = p + 1;
     let negative = false;
@@ -219,6 +222,12 @@ function scanHex(text: string, p: number, end: number): number {
       binaryScale += negative ? -exponent : exponent;
       p = q;
     }
+  }
+  if (mantissa >= 2 ** 53) {
+    // Review fix: past 53 bits the running sum rounded at every digit (double rounding, e.g.
+    // 0x200000000000018 gave 2^57 instead of 2^57 + 32); BigInt → Number rounds once, correctly.
+    const hex = text.slice(digitsStart, digitsEnd).replace('.', '');
+    mantissa = Number(BigInt(`0x${hex}`));
   }
   scanned.value = mantissa * Math.pow(2, binaryScale);
   return p;

@@ -1,7 +1,7 @@
 // Turns the compact problem lists into diagnostics: re-parses each reported line to find its
 // columns, writes the message, applies the `ignore` and severity settings, and caps the count
 // with one `too-many-problems` entry. Only reported problems cost an object.
-import { type Chunk, contentEnd } from './chunk';
+import { type Chunk, LineScanner } from './chunk';
 import { CODES, defaultSeverity, type Code } from './codes';
 import { ATTRIBUTE_COMMANDS, COMMAND_NAMES, Cmd, suggestCommand, VERTEXARRAY_FORMATS, VERTEXARRAY_TYPES } from './commands';
 import type { IqeDiagnostic, Range, Severity, ValidateOptions } from './diagnostic';
@@ -50,7 +50,9 @@ function show(value: number): string {
 
 /** Where each line of the document is: binary search over chunks. */
 class LineLocator {
-  constructor(private readonly text: string, private readonly chunks: readonly Chunk[]) {}
+  /** The text of the chunk that holds the line last loaded; offsets below are relative to it. */
+  private text = '';
+  constructor(private readonly chunks: readonly Chunk[]) {}
 
   /** Parses line `lineNumber` into `line` and returns its content start (or -1 if absent). */
   load(lineNumber: number): number {
@@ -63,8 +65,9 @@ class LineLocator {
       if (lineNumber < c.firstLine) high = mid - 1;
       else if (lineNumber >= c.firstLine + c.lineCount) low = mid + 1;
       else {
-        const start = c.start + c.lineStart[lineNumber - c.firstLine];
-        const end = contentEnd(this.text, start, c.end);
+        this.text = c.text;
+        const start = c.lineStart[lineNumber - c.firstLine];
+        const end = new LineScanner(c.text, true).contentEnd(start, c.lineStart[lineNumber - c.firstLine + 1]);
         this.kind = parseLine(this.text, start, end, lineNumber === 0);
         this.lineStartOffset = start;
         this.lineEndOffset = end;
@@ -297,7 +300,7 @@ function relatedMessage(code: Code): string {
   }
 }
 
-export function materialize(text: string, chunks: readonly Chunk[], analysis: Analysis, options: ValidateOptions): IqeDiagnostic[] {
+export function materialize(chunks: readonly Chunk[], analysis: Analysis, options: ValidateOptions): IqeDiagnostic[] {
   const ignore = new Set(options.ignore ?? []);
   const severities = options.severity ?? {};
   const max = Math.max(0, Math.floor(options.maxProblems ?? DEFAULT_MAX_PROBLEMS));
@@ -305,7 +308,7 @@ export function materialize(text: string, chunks: readonly Chunk[], analysis: An
   for (let bit = 0; bit < LINE_PROBLEM_COUNT; bit++) if (ignore.has(LINE_PROBLEM_CODES[bit])) ignoredBits |= 1 << bit;
   const { problems, commentLine } = analysis;
   const order = problems.order();
-  const locator = new LineLocator(text, chunks);
+  const locator = new LineLocator(chunks);
   const out: IqeDiagnostic[] = [];
   let omitted = 0;
   let firstOmitted: Range | undefined;
@@ -359,32 +362,33 @@ export function materialize(text: string, chunks: readonly Chunk[], analysis: An
 
   let next = 0;
   for (const chunk of chunks) {
-    for (let i = 0; i < chunk.lineCount; i++) {
+    const { flagged } = chunk;
+    for (let f = 0; f < flagged.length; f++) {
+      const i = flagged[f];
       const lineNumber = chunk.firstLine + i;
       if (commentLine >= 0 && lineNumber > commentLine) break;
+      while (next < order.length && problems.line[order[next]] < lineNumber) emitGlobal(order[next++]);
       const bits = chunk.flags[i] & ~ignoredBits;
-      if (bits !== 0) {
-        if (out.length >= max) {
-          let count = 0;
-          for (let b = bits; b !== 0; b &= b - 1) count++;
-          omitted += count;
-          if (!firstOmitted) {
-            locator.load(lineNumber);
-            firstOmitted = locator.range(lineNumber, Target.Line);
-          }
-        } else {
+      if (bits === 0) continue;
+      if (out.length >= max) {
+        let count = 0;
+        for (let b = bits; b !== 0; b &= b - 1) count++;
+        omitted += count;
+        if (!firstOmitted) {
           locator.load(lineNumber);
-          const kind = chunk.kind[i] as Cmd;
-          for (let bit = 0; bit < LINE_PROBLEM_COUNT; bit++) {
-            if (!(bits & (1 << bit))) continue;
-            const code = LINE_PROBLEM_CODES[bit];
-            const start = line.problemStart[bit] - locator.lineStartOffset;
-            const end = line.problemEnd[bit] - locator.lineStartOffset;
-            emit(code, { line: lineNumber, column: start, endLine: lineNumber, endColumn: end }, lineProblemMessage(bit as LineProblem, kind, locator));
-          }
+          firstOmitted = locator.range(lineNumber, Target.Line);
         }
+        continue;
       }
-      while (next < order.length && problems.line[order[next]] === lineNumber) emitGlobal(order[next++]);
+      locator.load(lineNumber);
+      const kind = chunk.kind[i] as Cmd;
+      for (let bit = 0; bit < LINE_PROBLEM_COUNT; bit++) {
+        if (!(bits & (1 << bit))) continue;
+        const code = LINE_PROBLEM_CODES[bit];
+        const start = line.problemStart[bit] - locator.lineStartOffset;
+        const end = line.problemEnd[bit] - locator.lineStartOffset;
+        emit(code, { line: lineNumber, column: start, endLine: lineNumber, endColumn: end }, lineProblemMessage(bit as LineProblem, kind, locator));
+      }
     }
   }
   while (next < order.length) emitGlobal(order[next++]);

@@ -2,8 +2,8 @@
 // Two passes over the chunks' typed arrays: the first gathers totals (vertex count, joints,
 // declarations), the second checks every line against them in file order. Lines after the first
 // `comment` command are comment text (§3.7) and are not looked at.
-import { type Chunk } from './chunk';
-import { attributeSlot, Cmd, commandOfVertexarrayType, FORMAT_UBYTE, isAttribute, TYPE_BLENDINDEXES, VERTEXARRAY_TYPES } from './commands';
+import { ATTRIBUTE_KINDS, type Chunk, type ChunkSummary, summariseUpTo } from './chunk';
+import { attributeSlot, Cmd, commandOfVertexarrayType, FORMAT_UBYTE, TYPE_BLENDINDEXES, VERTEXARRAY_TYPES } from './commands';
 import { ProblemList, Target } from './problems';
 
 export interface Analysis {
@@ -28,112 +28,105 @@ class IntList {
   }
 }
 
-class RealList {
-  length = 0;
-  data = new Float64Array(192);
-  push3(x: number, y: number, z: number): void {
-    if (this.length + 3 > this.data.length) {
-      const next = new Float64Array(this.data.length * 2);
-      next.set(this.data);
-      this.data = next;
-    }
-    this.data[this.length++] = x;
-    this.data[this.length++] = y;
-    this.data[this.length++] = z;
-  }
-}
-
-const ATTRIBUTE_KINDS = 16;
 const DECLARABLE_TYPES = VERTEXARRAY_TYPES.length;
 /** The joint limit of engines that store joint indices in a byte (DarkPlaces, FTE's GPU path). */
 const ENGINE_MAX_JOINTS = 256;
+const VX = attributeSlot(Cmd.Vx);
+const VS = attributeSlot(Cmd.Vs);
+const VB = attributeSlot(Cmd.Vb);
+
+/** What the analysis reads of each chunk: its summary, cut at the `comment` line where needed. */
+interface Part {
+  chunk: Chunk;
+  summary: ChunkSummary;
+  /** Lines of the chunk that are analysed (all, or those before the comment). */
+  lineCount: number;
+  /** Global index of the chunk's first vertex. */
+  vertexStart: number;
+}
 
 interface Totals {
+  parts: Part[];
   vertexCount: number;
-  lastVpLine: number;
+  positions: Float64Array;
   firstVpLine: number;
+  lastVpLine: number;
   attributeCount: Int32Array;
+  attributeFirstLine: Int32Array;
   attributeLastLine: Int32Array;
-  vpLines: IntList;
-  positions: RealList;
-  jointLines: IntList;
+  firstVx4Line: number;
+  firstVx6Line: number;
+  jointLines: number[];
   jointParents: number[];
   hasAnimation: boolean;
   faceLines: number;
-  meshStarts: IntList;
-  declarationLine: Int32Array;
-  declarationFormat: Int32Array;
+  /** Global vertex count before each `mesh` command. */
+  meshStarts: number[];
   blendIndexFormat: number;
   commentLine: number;
 }
 
 function gatherTotals(chunks: readonly Chunk[]): Totals {
+  const parts: Part[] = [];
+  let commentLine = -1;
+  let vertexCount = 0;
+  for (const chunk of chunks) {
+    const cut = chunk.summary.commentLine;
+    const summary = cut >= 0 ? summariseUpTo(chunk, cut) : chunk.summary;
+    parts.push({ chunk, summary, lineCount: cut >= 0 ? cut + 1 : chunk.lineCount, vertexStart: vertexCount });
+    vertexCount += summary.vpCount;
+    if (cut >= 0) {
+      commentLine = chunk.firstLine + cut;
+      break;
+    }
+  }
   const t: Totals = {
-    vertexCount: 0,
-    lastVpLine: -1,
+    parts,
+    vertexCount,
+    positions: new Float64Array(3 * vertexCount),
     firstVpLine: -1,
+    lastVpLine: -1,
     attributeCount: new Int32Array(ATTRIBUTE_KINDS),
+    attributeFirstLine: new Int32Array(ATTRIBUTE_KINDS).fill(-1),
     attributeLastLine: new Int32Array(ATTRIBUTE_KINDS).fill(-1),
-    vpLines: new IntList(),
-    positions: new RealList(),
-    jointLines: new IntList(),
+    firstVx4Line: -1,
+    firstVx6Line: -1,
+    jointLines: [],
     jointParents: [],
     hasAnimation: false,
     faceLines: 0,
-    meshStarts: new IntList(),
-    declarationLine: new Int32Array(DECLARABLE_TYPES).fill(-1),
-    declarationFormat: new Int32Array(DECLARABLE_TYPES).fill(-1),
+    meshStarts: [],
     blendIndexFormat: FORMAT_UBYTE,
-    commentLine: -1,
+    commentLine,
   };
-  for (const chunk of chunks) {
-    const { kind, valueStart, values } = chunk;
-    for (let i = 0; i < chunk.lineCount; i++) {
-      const k = kind[i] as Cmd;
-      const lineNumber = chunk.firstLine + i;
-      const v = valueStart[i];
-      const n = valueStart[i + 1] - v;
-      switch (k) {
-        case Cmd.Vp:
-          if (t.firstVpLine < 0) t.firstVpLine = lineNumber;
-          t.lastVpLine = lineNumber;
-          t.vertexCount++;
-          t.vpLines.push(lineNumber);
-          t.positions.push3(n > 0 ? values[v] : 0, n > 1 ? values[v + 1] : 0, n > 2 ? values[v + 2] : 0);
-          break;
-        case Cmd.Joint:
-          t.jointLines.push(lineNumber);
-          t.jointParents.push(n > 0 ? values[v] : -1);
-          break;
-        case Cmd.Animation:
-          t.hasAnimation = true;
-          break;
-        case Cmd.Fa:
-        case Cmd.Fm:
-          t.faceLines++;
-          break;
-        case Cmd.Mesh:
-          t.meshStarts.push(t.vertexCount);
-          break;
-        case Cmd.Vertexarray: {
-          const type = values[v];
-          const format = values[v + 1];
-          if (type >= 0 && format >= 0 && t.declarationLine[type] < 0) {
-            t.declarationLine[type] = lineNumber;
-            t.declarationFormat[type] = format;
-            if (type === TYPE_BLENDINDEXES) t.blendIndexFormat = format;
-          }
-          break;
-        }
-        case Cmd.Comment:
-          t.commentLine = lineNumber;
-          return t;
-        default:
-          if (isAttribute(k)) {
-            const slot = attributeSlot(k);
-            t.attributeCount[slot]++;
-            t.attributeLastLine[slot] = lineNumber;
-          }
+  let blendDeclared = false;
+  for (const { chunk, summary: s, vertexStart } of parts) {
+    const base = chunk.firstLine;
+    t.positions.set(s.positions, 3 * vertexStart);
+    if (s.firstVp >= 0) {
+      if (t.firstVpLine < 0) t.firstVpLine = base + s.firstVp;
+      t.lastVpLine = base + s.lastVp;
+    }
+    for (let slot = 0; slot < ATTRIBUTE_KINDS; slot++) {
+      if (s.attributeCount[slot] === 0) continue;
+      if (t.attributeCount[slot] === 0) t.attributeFirstLine[slot] = base + s.attributeFirst[slot];
+      t.attributeCount[slot] += s.attributeCount[slot];
+      t.attributeLastLine[slot] = base + s.attributeLast[slot];
+    }
+    if (t.firstVx4Line < 0 && s.firstVx4 >= 0) t.firstVx4Line = base + s.firstVx4;
+    if (t.firstVx6Line < 0 && s.firstVx6 >= 0) t.firstVx6Line = base + s.firstVx6;
+    for (let j = 0; j < s.jointLines.length; j++) {
+      t.jointLines.push(base + s.jointLines[j]);
+      t.jointParents.push(s.jointParents[j]);
+    }
+    t.hasAnimation ||= s.hasAnimation;
+    t.faceLines += s.faceLines;
+    for (const offset of s.meshVertexOffsets) t.meshStarts.push(vertexStart + offset);
+    for (const i of s.vertexarrayLines) {
+      const v = chunk.valueStart[i];
+      if (!blendDeclared && chunk.values[v] === TYPE_BLENDINDEXES && chunk.values[v + 1] >= 0) {
+        blendDeclared = true;
+        t.blendIndexFormat = chunk.values[v + 1];
       }
     }
   }
@@ -166,24 +159,17 @@ function jointsOnCycles(parents: readonly number[]): Uint8Array {
 export function analyse(chunks: readonly Chunk[]): Analysis {
   const t = gatherTotals(chunks);
   const problems = new ProblemList();
-  const vertexCount = t.vertexCount;
+  const { vertexCount, positions } = t;
   const jointCount = t.jointLines.length;
   const onCycle = jointsOnCycles(t.jointParents);
   const referenced = new Uint8Array(vertexCount);
-  const positions = t.positions.data;
 
-  // Running state of the second pass, as the reference compiler keeps it (§3).
+  // Running state of the line-by-line pass, as the reference compiler keeps it (§3).
   let verticesSoFar = 0;
   let fmOffset = 0;
   let meshOrdinal = -1;
-  const attributeSeen = new Int32Array(ATTRIBUTE_KINDS);
-  let vx4Line = -1;
-  let vx6Line = -1;
-  let firstVxLine = -1;
-  let firstVsLine = -1;
   let jointOrdinal = 0;
-  // Sections: the current names, whether a new section is pending, and each (mesh, material)
-  // pair's first section.
+  // Sections: the current names, whether a new section is pending, each pair's first section.
   let meshName = '';
   let materialName = '';
   let meshLine = -1;
@@ -207,9 +193,7 @@ export function analyse(chunks: readonly Chunk[]): Analysis {
   const declaredAt = new Int32Array(DECLARABLE_TYPES).fill(-1);
 
   const closeFrame = (): void => {
-    if (framePoses > 0 && framePoses !== jointCount) {
-      problems.add(frameStartLine, 'frame-pose-count', Target.Command, framePoses, jointCount);
-    }
+    if (framePoses > 0 && framePoses !== jointCount) problems.add(frameStartLine, 'frame-pose-count', Target.Command, framePoses, jointCount);
     framePoses = 0;
   };
   const closeAnimation = (): void => {
@@ -219,37 +203,88 @@ export function analyse(chunks: readonly Chunk[]): Analysis {
     animationPoses = 0;
   };
 
-  outer: for (const chunk of chunks) {
+  const checkFace = (fm: boolean, lineNumber: number, values: Float64Array, v: number, n: number): void => {
+    const meshEnd = fm && meshOrdinal + 1 < t.meshStarts.length ? t.meshStarts[meshOrdinal + 1] : vertexCount;
+    const meshStart = fm ? fmOffset : 0;
+    let i0 = -1;
+    let i1 = -1;
+    let reportedDegenerate = false;
+    for (let a = 0; a < n; a++) {
+      const raw = values[v + a];
+      let index: number;
+      if (raw < 0) {
+        index = verticesSoFar + raw;
+        if (index < 0) {
+          problems.add(lineNumber, 'face-index-clamped', a, raw, verticesSoFar);
+          index = 0;
+        }
+      } else {
+        index = fm ? fmOffset + raw : raw;
+      }
+      if (index >= vertexCount) {
+        problems.add(lineNumber, 'face-index-range', a, index, vertexCount);
+        index = -1;
+      } else {
+        referenced[index] = 1;
+        if (fm && (index < meshStart || index >= meshEnd)) {
+          problems.add(lineNumber, 'face-index-mesh', a, index, meshStart, meshLine, Target.Name, -1, undefined, meshEnd);
+        }
+      }
+      if (a === 0) i0 = index;
+      else if (a === 1) i1 = index;
+      else {
+        // Fan triangle (i0, i1, index) (§3.2).
+        if (!reportedDegenerate && i0 >= 0 && i1 >= 0 && index >= 0) {
+          if (i0 === i1 || i1 === index || i0 === index) {
+            problems.add(lineNumber, 'degenerate-triangle', Target.Line, a - 2, 0);
+            reportedDegenerate = true;
+          } else if (zeroArea(positions, i0, i1, index)) {
+            problems.add(lineNumber, 'degenerate-triangle', Target.Line, a - 2, 1);
+            reportedDegenerate = true;
+          }
+        }
+        i1 = index;
+      }
+    }
+  };
+
+  for (const part of t.parts) {
+    const { chunk, summary } = part;
+    if (summary.structuralLines === 0) {
+      // Only vertex attributes: nothing here depends on the running state but the vertex count.
+      verticesSoFar += summary.vpCount;
+      continue;
+    }
     const { kind, valueStart, values, names } = chunk;
-    for (let i = 0; i < chunk.lineCount; i++) {
+    for (let i = 0; i < part.lineCount; i++) {
       const k = kind[i] as Cmd;
+      if (k === Cmd.Vp) {
+        verticesSoFar++;
+        continue;
+      }
+      if (k < Cmd.Pq) continue;
       const lineNumber = chunk.firstLine + i;
       const v = valueStart[i];
       const n = valueStart[i + 1] - v;
       switch (k) {
-        case Cmd.Vp:
-          verticesSoFar++;
-          break;
         case Cmd.Fa:
-        case Cmd.Fm: {
+        case Cmd.Fm:
           if (n >= 3) {
             faceArity.push(n);
             faceArityLine.push(lineNumber);
           }
           if (n < 2) break;
-          if (sectionPending || lastSectionMesh === undefined) {
+          if (sectionPending) {
             const key = `${meshName}\u0000${materialName}`;
             const first = sectionFirstLine.get(key);
-            const here = meshLine >= 0 ? meshLine : lineNumber;
-            if (first === undefined) sectionFirstLine.set(key, here);
-            else problems.add(lineNumber, 'repeated-section', Target.Command, 0, 0, first, Target.Line, -1, `${meshName}\u0000${materialName}`);
+            if (first === undefined) sectionFirstLine.set(key, meshLine >= 0 ? meshLine : lineNumber);
+            else problems.add(lineNumber, 'repeated-section', Target.Command, 0, 0, first, Target.Line, -1, key);
             lastSectionMesh = meshName;
             lastSectionMaterial = materialName;
             sectionPending = false;
           }
           checkFace(k === Cmd.Fm, lineNumber, values, v, n);
           break;
-        }
         case Cmd.Fs:
           if (n >= 3) {
             fsArity.push(n);
@@ -261,41 +296,17 @@ export function analyse(chunks: readonly Chunk[]): Analysis {
           fmOffset = verticesSoFar;
           meshName = names.get(i) ?? '';
           meshLine = lineNumber;
-          if (lastSectionMesh === undefined || lastSectionMesh !== meshName) sectionPending = true;
+          if (lastSectionMesh !== meshName) sectionPending = true;
           break;
         case Cmd.Material:
           materialName = names.get(i) ?? '';
-          if (lastSectionMaterial === undefined || lastSectionMaterial !== materialName) sectionPending = true;
-          break;
-        case Cmd.Vb:
-          checkBlend(lineNumber, values, v, n);
-          countAttribute(k, lineNumber);
-          break;
-        case Cmd.Vx:
-          if (n >= 5) {
-            if (vx6Line < 0) vx6Line = lineNumber;
-          } else if (vx4Line < 0) vx4Line = lineNumber;
-          if (vx4Line >= 0 && vx6Line >= 0 && (vx4Line === lineNumber || vx6Line === lineNumber)) {
-            problems.add(lineNumber, 'vx-mixed-forms', Target.Line, n >= 5 ? 6 : 4, 0, vx4Line === lineNumber ? vx6Line : vx4Line);
-          }
-          if (firstVxLine < 0) {
-            firstVxLine = lineNumber;
-            problems.add(lineNumber, 'reference-vx', Target.Command);
-          }
-          countAttribute(k, lineNumber);
-          break;
-        case Cmd.Vs:
-          if (firstVsLine < 0) {
-            firstVsLine = lineNumber;
-            problems.add(lineNumber, 'reference-smoothing', Target.Command, -1);
-          }
-          countAttribute(k, lineNumber);
+          if (lastSectionMaterial !== materialName) sectionPending = true;
           break;
         case Cmd.Joint: {
           const parent = n > 0 ? values[v] : -1;
           const j = jointOrdinal++;
           if (parent >= 0 && (parent >= j || parent >= jointCount || onCycle[j])) {
-            const related = parent < jointCount ? t.jointLines.data[parent] : -1;
+            const related = parent < jointCount ? t.jointLines[parent] : -1;
             problems.add(lineNumber, 'joint-parent', 0, parent, j + (onCycle[j] ? 0.5 : 0), related, Target.Name);
           }
           if (j === ENGINE_MAX_JOINTS) problems.add(lineNumber, 'engine-compat', Target.Line, 1, jointCount);
@@ -344,101 +355,26 @@ export function analyse(chunks: readonly Chunk[]): Analysis {
           else if (format !== FORMAT_UBYTE && format !== 7 /* float */) problems.add(lineNumber, 'engine-compat', Target.Line, 2, format);
           break;
         }
-        case Cmd.Comment:
-          break outer;
-        default:
-          if (isAttribute(k)) countAttribute(k, lineNumber);
       }
     }
   }
   closeAnimation();
 
-  function countAttribute(k: Cmd, lineNumber: number): void {
-    const slot = attributeSlot(k);
-    const seen = ++attributeSeen[slot];
-    if (seen === vertexCount + 1) {
-      // The first line of this kind with no matching vp (§9.2 attribute-count).
-      problems.add(lineNumber, 'attribute-count', Target.Command, t.attributeCount[slot], vertexCount, t.lastVpLine, Target.Command);
-    }
-  }
+  checkBlends(t, jointCount, problems);
+  checkAttributeCounts(t, problems);
 
-  function checkFace(fm: boolean, lineNumber: number, values: Float64Array, v: number, n: number): void {
-    const meshEnd = fm && meshOrdinal + 1 < t.meshStarts.length ? t.meshStarts.data[meshOrdinal + 1] : vertexCount;
-    const meshStart = fm ? fmOffset : 0;
-    let i0 = -1;
-    let i1 = -1;
-    let reportedDegenerate = false;
-    for (let a = 0; a < n; a++) {
-      const raw = values[v + a];
-      let index: number;
-      if (raw < 0) {
-        index = verticesSoFar + raw;
-        if (index < 0) {
-          problems.add(lineNumber, 'face-index-clamped', a, raw, verticesSoFar);
-          index = 0;
-        }
-      } else {
-        index = fm ? fmOffset + raw : raw;
-      }
-      if (index >= vertexCount) {
-        problems.add(lineNumber, 'face-index-range', a, index, vertexCount);
-        index = -1;
-      } else {
-        referenced[index] = 1;
-        if (fm && (index < meshStart || index >= meshEnd)) problems.add(lineNumber, 'face-index-mesh', a, index, meshStart, meshLine, Target.Name, -1, undefined, meshEnd);
-      }
-      if (a === 0) i0 = index;
-      else if (a === 1) i1 = index;
-      else {
-        // Fan triangle (i0, i1, index) (§3.2).
-        if (!reportedDegenerate && i0 >= 0 && i1 >= 0 && index >= 0) {
-          if (i0 === i1 || i1 === index || i0 === index) {
-            problems.add(lineNumber, 'degenerate-triangle', Target.Line, a - 2, 0);
-            reportedDegenerate = true;
-          } else if (zeroArea(i0, i1, index)) {
-            problems.add(lineNumber, 'degenerate-triangle', Target.Line, a - 2, 1);
-            reportedDegenerate = true;
-          }
-        }
-        i1 = index;
-      }
-    }
+  // Explicit tangents: the forms must not mix; the reference mishandles them all (B2).
+  if (t.firstVx4Line >= 0 && t.firstVx6Line >= 0) {
+    const second = Math.max(t.firstVx4Line, t.firstVx6Line);
+    const other = Math.min(t.firstVx4Line, t.firstVx6Line);
+    problems.add(second, 'vx-mixed-forms', Target.Line, second === t.firstVx6Line ? 6 : 4, 0, other);
   }
-
-  function zeroArea(a: number, b: number, c: number): boolean {
-    const ax = positions[3 * a], ay = positions[3 * a + 1], az = positions[3 * a + 2];
-    const e1x = positions[3 * b] - ax, e1y = positions[3 * b + 1] - ay, e1z = positions[3 * b + 2] - az;
-    const e2x = positions[3 * c] - ax, e2y = positions[3 * c + 1] - ay, e2z = positions[3 * c + 2] - az;
-    const cx = e2y * e1z - e2z * e1y;
-    const cy = e2z * e1x - e2x * e1z;
-    const cz = e2x * e1y - e2y * e1x;
-    return cx === 0 && cy === 0 && cz === 0;
-  }
-
-  function checkBlend(lineNumber: number, values: Float64Array, v: number, n: number): void {
-    for (let a = 0; a + 1 < n; a += 2) {
-      const joint = values[v + a];
-      if (joint < 0 || (jointCount > 0 && joint >= jointCount)) {
-        problems.add(lineNumber, 'blend-joint-range', a, joint, jointCount);
-      } else if (joint >= 256 && t.blendIndexFormat === FORMAT_UBYTE) {
-        problems.add(lineNumber, 'blend-joint-range', a, joint, -1);
-      }
-    }
-    if (n === 0 && jointCount > 0 && t.hasAnimation) problems.add(lineNumber, 'weights-invalid', Target.Command, 0);
-  }
-
-  // Attribute arrays shorter than the vp array: reported at the last vp (§9.2).
-  for (let slot = 0; slot < ATTRIBUTE_KINDS; slot++) {
-    const count = t.attributeCount[slot];
-    if (count > 0 && count < vertexCount) {
-      problems.add(t.lastVpLine, 'attribute-count', Target.Command, count, vertexCount, t.attributeLastLine[slot], Target.Command, -1, undefined, slot);
-    }
-  }
-  // Attributes with no vp at all are caught by countAttribute (seen === 1 when vertexCount is 0).
+  if (t.attributeFirstLine[VX] >= 0) problems.add(t.attributeFirstLine[VX], 'reference-vx', Target.Command);
+  if (t.attributeFirstLine[VS] >= 0) problems.add(t.attributeFirstLine[VS], 'reference-smoothing', Target.Command, -1);
 
   // Base poses (§9.2 base-pose-missing; B10).
   if (jointCount > 0 && basePoses < jointCount && t.faceLines > 0) {
-    problems.add(t.jointLines.data[basePoses], 'base-pose-missing', Target.Line, basePoses, jointCount);
+    problems.add(t.jointLines[basePoses], 'base-pose-missing', Target.Line, basePoses, jointCount);
   }
   if (firstExtraBasePoseLine >= 0) problems.add(firstExtraBasePoseLine, 'base-pose-missing', Target.Line, basePoses, jointCount);
 
@@ -466,7 +402,7 @@ export function analyse(chunks: readonly Chunk[]): Analysis {
       const used = index === vertexCount || referenced[index] === 1;
       if (!used && run < 0) run = index;
       else if (used && run >= 0) {
-        problems.add(t.vpLines.data[run], 'unreferenced-vertex', Target.Line, run, index - 1, -1, Target.Line, t.vpLines.data[index - 1]);
+        problems.add(vertexLine(t, run), 'unreferenced-vertex', Target.Line, run, index - 1, -1, Target.Line, vertexLine(t, index - 1));
         run = -1;
       }
     }
@@ -485,4 +421,77 @@ export function analyse(chunks: readonly Chunk[]): Analysis {
   }
 
   return { problems, commentLine: t.commentLine, vertexCount, jointCount, faceLineCount: t.faceLines };
+}
+
+function zeroArea(positions: Float64Array, a: number, b: number, c: number): boolean {
+  const ax = positions[3 * a], ay = positions[3 * a + 1], az = positions[3 * a + 2];
+  const e1x = positions[3 * b] - ax, e1y = positions[3 * b + 1] - ay, e1z = positions[3 * b + 2] - az;
+  const e2x = positions[3 * c] - ax, e2y = positions[3 * c + 1] - ay, e2z = positions[3 * c + 2] - az;
+  return e2y * e1z - e2z * e1y === 0 && e2z * e1x - e2x * e1z === 0 && e2x * e1y - e2y * e1x === 0;
+}
+
+/** The line of the global vertex `index` (its `vp`): the part that holds it, then a scan. */
+function vertexLine(t: Totals, index: number): number {
+  let part = t.parts[0];
+  for (const p of t.parts) {
+    if (p.vertexStart > index) break;
+    if (p.summary.vpCount > 0) part = p;
+  }
+  let seen = part.vertexStart;
+  for (let i = 0; i < part.lineCount; i++) {
+    if (part.chunk.kind[i] === Cmd.Vp && seen++ === index) return part.chunk.firstLine + i;
+  }
+  return t.lastVpLine;
+}
+
+/** `vb` joint indices against the skeleton, read only in chunks whose summary shows a problem. */
+function checkBlends(t: Totals, jointCount: number, problems: ProblemList): void {
+  const wrapsUbyte = t.blendIndexFormat === FORMAT_UBYTE;
+  const emptyMatters = jointCount > 0 && t.hasAnimation;
+  for (const { chunk, summary: s, lineCount } of t.parts) {
+    const suspect =
+      s.blendJointMin < 0 || (jointCount > 0 && s.blendJointMax >= jointCount) || (wrapsUbyte && s.blendJointMax >= 256) || (emptyMatters && s.emptyBlends > 0);
+    if (!suspect || s.attributeCount[VB] === 0) continue;
+    for (let i = 0; i < lineCount; i++) {
+      if (chunk.kind[i] !== Cmd.Vb) continue;
+      const lineNumber = chunk.firstLine + i;
+      const v = chunk.valueStart[i];
+      const n = chunk.valueStart[i + 1] - v;
+      for (let a = 0; a + 1 < n; a += 2) {
+        const joint = chunk.values[v + a];
+        if (joint < 0 || (jointCount > 0 && joint >= jointCount)) problems.add(lineNumber, 'blend-joint-range', a, joint, jointCount);
+        else if (joint >= 256 && wrapsUbyte) problems.add(lineNumber, 'blend-joint-range', a, joint, -1);
+      }
+      if (n === 0 && emptyMatters) problems.add(lineNumber, 'weights-invalid', Target.Command, 0);
+    }
+  }
+}
+
+/** Each attribute array must be absent or as long as the `vp` array (§9.2 attribute-count). */
+function checkAttributeCounts(t: Totals, problems: ProblemList): void {
+  for (let slot = 0; slot < ATTRIBUTE_KINDS; slot++) {
+    const count = t.attributeCount[slot];
+    if (count === 0 || count === t.vertexCount) continue;
+    if (count < t.vertexCount) {
+      // Reported at the last vp, pointing at where this array ends.
+      problems.add(t.lastVpLine, 'attribute-count', Target.Command, count, t.vertexCount, t.attributeLastLine[slot], Target.Command, -1, undefined, slot);
+      continue;
+    }
+    // Reported at the first line of this kind that has no matching vp.
+    let seen = 0;
+    const command = (Cmd.Vt + slot) as Cmd;
+    for (const { chunk, summary, lineCount } of t.parts) {
+      if (seen + summary.attributeCount[slot] <= t.vertexCount) {
+        seen += summary.attributeCount[slot];
+        continue;
+      }
+      for (let i = 0; i < lineCount; i++) {
+        if (chunk.kind[i] === command && ++seen === t.vertexCount + 1) {
+          problems.add(chunk.firstLine + i, 'attribute-count', Target.Command, count, t.vertexCount, t.lastVpLine, Target.Command, -1, undefined, slot);
+          break;
+        }
+      }
+      break;
+    }
+  }
 }
