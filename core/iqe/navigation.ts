@@ -1,0 +1,330 @@
+// Queries behind the editor features (outline, hover, go to definition, references, folding):
+// what is at a position, which line defines vertex N or joint J, what a face index resolves to.
+// They read the parsed chunks and their summaries, so each costs one pass over chunk summaries
+// plus a scan of one or two chunks, not a walk over the whole document.
+import type { Chunk } from './chunk';
+import { attributeSlot, Cmd } from './commands';
+import type { IqeDocument } from './document';
+import { line as parsed, parseLine } from './line';
+import { LineScanner } from './chunk';
+
+/** A line's place: its chunk and its index in the chunk. */
+interface LineRef {
+  chunk: Chunk;
+  index: number;
+}
+
+function findLine(chunks: readonly Chunk[], lineNumber: number): LineRef | undefined {
+  let low = 0;
+  let high = chunks.length - 1;
+  while (low <= high) {
+    const mid = (low + high) >> 1;
+    const c = chunks[mid];
+    if (lineNumber < c.firstLine) high = mid - 1;
+    else if (lineNumber >= c.firstLine + c.lineCount) low = mid + 1;
+    else return { chunk: c, index: lineNumber - c.firstLine };
+  }
+  return undefined;
+}
+
+/** Line of the first `comment` command (-1: none); later lines are comment text. */
+export function commentLine(doc: IqeDocument): number {
+  return doc.analyse().commentLine;
+}
+
+function isCommandLine(doc: IqeDocument, lineNumber: number): boolean {
+  const comment = commentLine(doc);
+  return comment < 0 || lineNumber <= comment;
+}
+
+/** The text of a line without its terminator ('' past the end). */
+export function lineText(doc: IqeDocument, lineNumber: number): string {
+  const at = findLine(doc.parsedChunks, lineNumber);
+  if (!at) return '';
+  const { chunk, index } = at;
+  const start = chunk.lineStart[index];
+  const end = new LineScanner(chunk.text, true).contentEnd(start, chunk.lineStart[index + 1]);
+  return chunk.text.slice(start, end);
+}
+
+export type TokenRole = 'command' | 'name' | 'value' | 'type' | 'format' | 'other';
+
+export interface TokenAt {
+  line: number;
+  kind: Cmd;
+  role: TokenRole;
+  /** For role 'value': which number of the line (0-based). */
+  valueIndex: number;
+  /** The token's columns (end exclusive). */
+  start: number;
+  end: number;
+  /** The parsed numbers of the line. */
+  values: number[];
+  name: string | undefined;
+}
+
+/** What is at (line, character): the command word, a name, the k-th number, a vertexarray word. */
+export function tokenAt(doc: IqeDocument, lineNumber: number, character: number): TokenAt | undefined {
+  if (!isCommandLine(doc, lineNumber)) return undefined;
+  const text = lineText(doc, lineNumber);
+  const kind = parseLine(text, 0, text.length, lineNumber === 0);
+  const values = Array.from(parsed.values.subarray(0, parsed.count));
+  const name = parsed.nameStart >= 0 ? text.slice(parsed.nameStart, parsed.nameEnd) : undefined;
+  const base = { line: lineNumber, kind, values, name, valueIndex: -1 };
+  const within = (start: number, end: number): boolean => character >= start && character <= end && end > start;
+  if (within(parsed.commandStart, parsed.commandEnd)) return { ...base, role: 'command', start: parsed.commandStart, end: parsed.commandEnd };
+  if (kind === Cmd.Vertexarray) {
+    if (within(parsed.typeStart, parsed.typeEnd)) return { ...base, role: 'type', start: parsed.typeStart, end: parsed.typeEnd };
+    if (within(parsed.formatStart, parsed.formatEnd)) return { ...base, role: 'format', start: parsed.formatStart, end: parsed.formatEnd };
+  }
+  if (parsed.nameStart >= 0 && within(parsed.nameStart, parsed.nameEnd)) return { ...base, role: 'name', start: parsed.nameStart, end: parsed.nameEnd };
+  for (let k = 0; k < parsed.count; k++) {
+    const start = parsed.spans[2 * k];
+    const end = parsed.spans[2 * k + 1];
+    if (within(start, end)) return { ...base, role: 'value', valueIndex: k, start, end };
+  }
+  return { ...base, role: 'other', start: character, end: character };
+}
+
+/** Number of `vp` lines before `lineNumber` (the vertex index of a `vp` on that line). */
+export function verticesBefore(doc: IqeDocument, lineNumber: number): number {
+  let count = 0;
+  for (const chunk of doc.parsedChunks) {
+    if (chunk.firstLine + chunk.lineCount <= lineNumber) {
+      count += chunk.summary.vpCount;
+      continue;
+    }
+    for (let i = 0; i < lineNumber - chunk.firstLine; i++) if (chunk.kind[i] === Cmd.Vp) count++;
+    break;
+  }
+  return count;
+}
+
+/** The line of vertex `index` (its `vp`), or -1. */
+export function vertexLine(doc: IqeDocument, index: number): number {
+  if (index < 0) return -1;
+  const comment = commentLine(doc);
+  let seen = 0;
+  for (const chunk of doc.parsedChunks) {
+    if (seen + chunk.summary.vpCount <= index) {
+      seen += chunk.summary.vpCount;
+      continue;
+    }
+    for (let i = 0; i < chunk.lineCount; i++) {
+      if (chunk.kind[i] === Cmd.Vp && seen++ === index) {
+        const lineNumber = chunk.firstLine + i;
+        return comment >= 0 && lineNumber > comment ? -1 : lineNumber;
+      }
+    }
+  }
+  return -1;
+}
+
+/** The `vp` count at the last `mesh` command before `lineNumber` (the base of `fm` indices there). */
+function meshVertexBase(doc: IqeDocument, lineNumber: number): number {
+  let vertices = 0;
+  let base = 0;
+  for (const chunk of doc.parsedChunks) {
+    const s = chunk.summary;
+    if (chunk.firstLine + chunk.lineCount <= lineNumber) {
+      if (s.meshVertexOffsets.length > 0) base = vertices + s.meshVertexOffsets[s.meshVertexOffsets.length - 1];
+      vertices += s.vpCount;
+      continue;
+    }
+    for (let i = 0; i < lineNumber - chunk.firstLine; i++) {
+      if (chunk.kind[i] === Cmd.Vp) vertices++;
+      else if (chunk.kind[i] === Cmd.Mesh) base = vertices;
+    }
+    break;
+  }
+  return base;
+}
+
+/** The vertex a face line's k-th index resolves to (§3.2), or -1 when it is out of range. */
+export function faceVertex(doc: IqeDocument, lineNumber: number, valueIndex: number): number {
+  const token = tokenAt(doc, lineNumber, 0);
+  if (!token || (token.kind !== Cmd.Fa && token.kind !== Cmd.Fm) || valueIndex >= token.values.length) return -1;
+  const raw = token.values[valueIndex];
+  const total = doc.analyse().vertexCount;
+  let index: number;
+  if (raw < 0) index = Math.max(verticesBefore(doc, lineNumber) + raw, 0);
+  else index = token.kind === Cmd.Fm ? meshVertexBase(doc, lineNumber) + raw : raw;
+  return index < total ? index : -1;
+}
+
+export interface JointInfo {
+  index: number;
+  name: string;
+  parent: number;
+  line: number;
+}
+
+/** The joints in file order. */
+export function joints(doc: IqeDocument): JointInfo[] {
+  const out: JointInfo[] = [];
+  const comment = commentLine(doc);
+  for (const chunk of doc.parsedChunks) {
+    const s = chunk.summary;
+    for (let j = 0; j < s.jointLines.length; j++) {
+      const lineNumber = chunk.firstLine + s.jointLines[j];
+      if (comment >= 0 && lineNumber > comment) return out;
+      out.push({ index: out.length, name: chunk.names.get(s.jointLines[j]) ?? '', parent: s.jointParents[j], line: lineNumber });
+    }
+  }
+  return out;
+}
+
+export interface Section {
+  kind: 'mesh' | 'animation' | 'comment';
+  name: string;
+  /** mesh: the last material named in the section. */
+  material?: string;
+  line: number;
+  /** Last line of the section (before the next section or the end). */
+  endLine: number;
+  /** mesh: vertices and face lines in the section; animation: frames and fps. */
+  vertices?: number;
+  faces?: number;
+  frames?: number;
+  framerate?: number;
+  loop?: boolean;
+  /** animation: the line of each frame's first pose. */
+  frameLines?: number[];
+}
+
+/** Meshes, animations and the comment section, in file order, each with its line range. */
+export function sections(doc: IqeDocument): Section[] {
+  const out: Section[] = [];
+  const chunks = doc.parsedChunks;
+  const comment = commentLine(doc);
+  let current: Section | undefined;
+  let lastLine = 0;
+  let framePoses = 0;
+  const close = (endLine: number): void => {
+    if (current) current.endLine = Math.max(current.line, endLine);
+    current = undefined;
+  };
+  for (const chunk of chunks) {
+    lastLine = chunk.firstLine + chunk.lineCount - 1;
+    if (chunk.summary.structuralLines === 0 && chunk.summary.commentLine < 0) {
+      if (current?.kind === 'mesh') current.vertices! += chunk.summary.vpCount;
+      continue;
+    }
+    for (let i = 0; i < chunk.lineCount; i++) {
+      const lineNumber = chunk.firstLine + i;
+      if (comment >= 0 && lineNumber > comment) break;
+      const k = chunk.kind[i] as Cmd;
+      switch (k) {
+        case Cmd.Vp:
+          if (current?.kind === 'mesh') current.vertices!++;
+          break;
+        case Cmd.Fa:
+        case Cmd.Fm:
+          if (current?.kind === 'mesh') current.faces!++;
+          break;
+        case Cmd.Mesh:
+          close(lineNumber - 1);
+          current = { kind: 'mesh', name: chunk.names.get(i) ?? '', line: lineNumber, endLine: lineNumber, vertices: 0, faces: 0 };
+          out.push(current);
+          break;
+        case Cmd.Material:
+          if (current?.kind === 'mesh') current.material = chunk.names.get(i) ?? '';
+          break;
+        case Cmd.Animation:
+          close(lineNumber - 1);
+          current = { kind: 'animation', name: chunk.names.get(i) ?? '', line: lineNumber, endLine: lineNumber, frames: 0, framerate: 0, loop: false, frameLines: [] };
+          framePoses = 0;
+          out.push(current);
+          break;
+        case Cmd.Frame:
+          framePoses = 0;
+          break;
+        case Cmd.Pq:
+        case Cmd.Pm:
+        case Cmd.Pa:
+          if (current?.kind === 'animation') {
+            if (framePoses === 0) {
+              current.frames!++;
+              current.frameLines!.push(lineNumber);
+            }
+            framePoses++;
+          }
+          break;
+        case Cmd.Framerate:
+          if (current?.kind === 'animation') current.framerate = Math.max(0, chunk.values[chunk.valueStart[i]] ?? 0);
+          break;
+        case Cmd.Loop:
+          if (current?.kind === 'animation') current.loop = true;
+          break;
+        case Cmd.Comment:
+          close(lineNumber - 1);
+          out.push({ kind: 'comment', name: 'comment', line: lineNumber, endLine: doc.lineCount - 1 });
+          return out;
+      }
+    }
+  }
+  close(lastLine);
+  return out;
+}
+
+/** Lines that use vertex `index` in a face (up to `limit` of them). */
+export function facesUsingVertex(doc: IqeDocument, index: number, limit = 1000): number[] {
+  const out: number[] = [];
+  const comment = commentLine(doc);
+  let verticesSoFar = 0;
+  let meshBase = 0;
+  for (const chunk of doc.parsedChunks) {
+    if (chunk.summary.faceLines === 0 && chunk.summary.meshVertexOffsets.length === 0) {
+      verticesSoFar += chunk.summary.vpCount;
+      continue;
+    }
+    for (let i = 0; i < chunk.lineCount; i++) {
+      const lineNumber = chunk.firstLine + i;
+      if (comment >= 0 && lineNumber > comment) return out;
+      const k = chunk.kind[i];
+      if (k === Cmd.Vp) verticesSoFar++;
+      else if (k === Cmd.Mesh) meshBase = verticesSoFar;
+      else if (k === Cmd.Fa || k === Cmd.Fm) {
+        for (let v = chunk.valueStart[i]; v < chunk.valueStart[i + 1]; v++) {
+          const raw = chunk.values[v];
+          const resolved = raw < 0 ? Math.max(verticesSoFar + raw, 0) : k === Cmd.Fm ? meshBase + raw : raw;
+          if (resolved === index) {
+            out.push(lineNumber);
+            if (out.length >= limit) return out;
+            break;
+          }
+        }
+      }
+    }
+  }
+  return out;
+}
+
+/** Lines that refer to joint `index`: children's `joint` lines and `vb` lines (up to `limit`). */
+export function jointReferences(doc: IqeDocument, index: number, limit = 1000): { line: number; valueIndex: number }[] {
+  const out: { line: number; valueIndex: number }[] = [];
+  const comment = commentLine(doc);
+  for (const chunk of doc.parsedChunks) {
+    const s = chunk.summary;
+    const hasBlend = s.attributeCount[attributeSlot(Cmd.Vb)] > 0 && s.blendJointMin <= index && s.blendJointMax >= index;
+    if (!hasBlend && s.jointLines.length === 0) continue;
+    for (let i = 0; i < chunk.lineCount; i++) {
+      const lineNumber = chunk.firstLine + i;
+      if (comment >= 0 && lineNumber > comment) return out;
+      const k = chunk.kind[i];
+      const v = chunk.valueStart[i];
+      const n = chunk.valueStart[i + 1] - v;
+      if (k === Cmd.Joint && n > 0 && chunk.values[v] === index) out.push({ line: lineNumber, valueIndex: 0 });
+      else if (k === Cmd.Vb && hasBlend) {
+        for (let a = 0; a + 1 < n; a += 2) {
+          if (chunk.values[v + a] === index) {
+            out.push({ line: lineNumber, valueIndex: a });
+            break;
+          }
+        }
+      }
+      if (out.length >= limit) return out;
+    }
+  }
+  return out;
+}
