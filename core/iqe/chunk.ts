@@ -37,7 +37,7 @@ export interface ChunkSummary {
   vertexarrayLines: number[];
   /** Line (in the chunk) of the first `comment` command, -1 if none. */
   commentLine: number;
-  /** Smallest and largest joint index of any `vb`, and how many `vb` lines have no pair. */
+  /** Smallest and largest joint index of any `vb`, and how many `vb` lines have no weight above 0.001. */
   blendJointMin: number;
   blendJointMax: number;
   emptyBlends: number;
@@ -78,6 +78,18 @@ class Growable<T extends Int32Array | Uint8Array | Uint32Array | Float64Array> {
       this.data = bigger;
     }
     this.data[this.length++] = value;
+  }
+  /** Appends source[0, n). */
+  pushMany(source: ArrayLike<number>, n: number): void {
+    if (this.length + n > this.data.length) {
+      const bigger = this.make(Math.max(this.data.length * 2, this.length + n));
+      bigger.set(this.data);
+      this.data = bigger;
+    }
+    const data = this.data;
+    let at = this.length;
+    for (let i = 0; i < n; i++) data[at++] = source[i];
+    this.length = at;
   }
   copy(): T {
     return this.data.slice(0, this.length) as T;
@@ -173,7 +185,7 @@ export function parseChunk(scanner: LineScanner, from: number, firstLine: number
     flags.push(line.flags);
     if (line.flags !== 0) flaggedLines.push(index);
     const n = line.count;
-    for (let i = 0; i < n; i++) values.push(line.values[i]);
+    values.pushMany(line.values, n);
     if (NAMED[kind] === 1 && line.nameStart >= 0) names.set(index, text.slice(line.nameStart, line.nameEnd));
     summarise(summary, kind, index, line.values, 0, n);
     if (end >= text.length) {
@@ -255,14 +267,19 @@ function summarise(s: ChunkSummary, kind: Cmd, index: number, values: Float64Arr
       positions.push(n > 1 ? values[v + 1] : 0);
       positions.push(n > 2 ? values[v + 2] : 0);
       return;
-    case Cmd.Vb:
-      if (n === 0) s.emptyBlends++;
+    case Cmd.Vb: {
+      // Review fix: a vb whose weights are all dropped (<= 0.001) has no weight either, like an
+      // empty one (§9.2 weights-invalid; it was a line-local warning even in static models).
+      let weighted = false;
       for (let i = 0; i + 1 < n; i += 2) {
         const joint = values[v + i];
         if (joint < s.blendJointMin) s.blendJointMin = joint;
         if (joint > s.blendJointMax) s.blendJointMax = joint;
+        if (values[v + i + 1] > 0.001) weighted = true;
       }
+      if (!weighted) s.emptyBlends++;
       break;
+    }
     case Cmd.Vx:
       if (n >= 5) {
         if (s.firstVx6 < 0) s.firstVx6 = index;

@@ -166,9 +166,11 @@ function readKeyword(names: readonly string[], problem: LineProblem): { index: n
   const end = tokenEnd(start);
   cursor = end;
   if (start === end) {
-    // Review fix: a missing word is reported at the command word (as value-missing), not as an
-    // empty range at the end of the line.
-    flag(problem, line.commandStart, line.commandEnd);
+    // Review fix: a missing word is reported once, at the command word (as value-missing; arg NaN
+    // marks it for the message), not as an empty range at the end of the line, and the words
+    // after it (missing too) are not reported again.
+    if (!vertexarrayMissing) flag(problem, line.commandStart, line.commandEnd, NaN);
+    vertexarrayMissing = true;
     return { index: -1, start, end };
   }
   const index = names.indexOf(text.slice(start, end).toLowerCase());
@@ -226,8 +228,17 @@ export function parseLine(source: string, start: number, end: number, first: boo
     flag(LineProblem.LineTooLong, byteColumn(start, end, MAX_LINE_BYTES), end, utf8Length(start, end));
   }
   // Review fix: a UTF-8 BOM before the header is accepted (§2.2); it is not a command word.
-  let p = skipSpace(first && start < end && text.charCodeAt(start) === 0xfeff ? start + 1 : start);
-  if (first && !isHeader(start)) flag(LineProblem.Header, p, tokenEnd(p));
+  const p = skipSpace(first && start < end && text.charCodeAt(start) === 0xfeff ? start + 1 : start);
+  if (first) {
+    if (isHeader(start)) {
+      // Review fix: the reference reads the header line on its own and never as a command, so
+      // text before its `#` (accepted, §2.2) is not an unknown command.
+      line.commandStart = p;
+      line.commandEnd = tokenEnd(p);
+      return Cmd.Hash;
+    }
+    flag(LineProblem.Header, p, tokenEnd(p));
+  }
   line.commandStart = p;
   if (p >= end) {
     line.commandEnd = p;
@@ -322,7 +333,8 @@ function parseArguments(kind: Cmd): void {
       return;
     case Cmd.Smoothangle:
       if (!readReal()) valueMissing();
-      else if (line.values[0] > 90 || line.values[0] === 180) flag(LineProblem.SmoothangleReference, line.spans[0], line.spans[1], line.values[0]);
+      // Review fix: |A| > 90 — cos is even, so -120 differs from the reference just as 120 does (B5).
+      else if (Math.abs(line.values[0]) > 90) flag(LineProblem.SmoothangleReference, line.spans[0], line.spans[1], line.values[0]);
       return;
     case Cmd.Mesh:
     case Cmd.Material:
@@ -406,11 +418,12 @@ function checkQuaternion(): void {
 
 /** `pm`: rows A, B, C of R; a zero column gives NaN, shear is lost (§3.3). */
 function checkMatrix(): void {
-  if (line.count < 3) return;
+  // Review fix: no early return for fewer than 3 values: a `pm` without its matrix has all-zero
+  // columns too (NaN pose), reported at the command word when nothing parsed.
   const v = line.values;
   const m = (i: number): number => (3 + i < line.count ? v[3 + i] : 0);
   const start = line.count > 3 ? line.spans[6] : line.commandStart;
-  const end = line.spans[2 * Math.min(line.count, 12) - 1];
+  const end = line.count > 0 ? line.spans[2 * Math.min(line.count, 12) - 1] : line.commandEnd;
   const columns = [0, 1, 2].map((c) => [m(c), m(3 + c), m(6 + c)]);
   const lengths = columns.map((c) => Math.hypot(c[0], c[1], c[2]));
   if (lengths.some((l) => l === 0)) {
@@ -431,7 +444,10 @@ function checkMatrix(): void {
 }
 
 /** `vertexarray TYPE FORMAT SIZE NAME` (§3.6): values are type, format, size (-1 = unknown). */
+let vertexarrayMissing = false;
+
 function parseVertexarray(): void {
+  vertexarrayMissing = false;
   const type = readKeyword(VERTEXARRAY_TYPES, LineProblem.VertexarrayType);
   line.typeStart = type.start;
   line.typeEnd = type.end;
@@ -446,7 +462,7 @@ function parseVertexarray(): void {
   if (sizeEnd < 0) {
     push(-1, sizeStart, tokenEnd(sizeStart));
     if (sizeStart < lineEnd) flag(LineProblem.VertexarraySize, sizeStart, tokenEnd(sizeStart), 0);
-    else flag(LineProblem.VertexarraySize, line.commandStart, line.commandEnd, 0); // review fix, as above
+    else if (!vertexarrayMissing) flag(LineProblem.VertexarraySize, line.commandStart, line.commandEnd, NaN); // review fix, as above
     cursor = tokenEnd(sizeStart);
   } else {
     const size = scanned.value;

@@ -145,11 +145,14 @@ function lineProblemMessage(problem: LineProblem, kind: Cmd, locator: LineLocato
     case LineProblem.PmNotOrthogonal:
       return `The 'pm' rotation matrix is not orthogonal after removing scale (two columns are ${show(arg)}° apart, not 90°): its shear is lost.`;
     case LineProblem.VertexarrayType:
+      // Review fix: NaN marks a missing word (line.ts), reported at the command word.
+      if (Number.isNaN(arg)) return `'vertexarray' without a TYPE: the declaration is ignored. Types: ${VERTEXARRAY_TYPES.join(', ')}.`;
       return `Unknown vertex array type '${token()}': the declaration is ignored. Types: ${VERTEXARRAY_TYPES.join(', ')}.`;
     case LineProblem.VertexarrayFormat:
+      if (Number.isNaN(arg)) return `'vertexarray' without a FORMAT: the declaration is ignored (the reference compiler crashes on it). Formats: ${VERTEXARRAY_FORMATS.join(', ')}.`;
       return `Unknown vertex array format '${token()}': the declaration is ignored (the reference compiler crashes on it). Formats: ${VERTEXARRAY_FORMATS.join(', ')}.`;
     case LineProblem.VertexarraySize:
-      return line.problemStart[problem] === line.problemEnd[problem] || token() === ''
+      return Number.isNaN(arg) || line.problemStart[problem] === line.problemEnd[problem] || token() === ''
         ? 'The vertex array size is missing: it is clamped to 1.'
         : `Vertex array size ${token()} is outside 1..4: it is clamped to ${Math.min(4, Math.max(1, arg))}.`;
     case LineProblem.VxW:
@@ -171,7 +174,7 @@ function lineProblemMessage(problem: LineProblem, kind: Cmd, locator: LineLocato
     case LineProblem.FsTooFew:
       return `'fs' needs at least 3 flags; this one has ${show(arg)} and is ignored.`;
     case LineProblem.SmoothangleReference:
-      return `smoothangle ${show(arg)}: this compiler smooths faces up to ${show(arg)}° apart; the reference compiler uses ${show(Math.min(Math.abs(arg), 180 - Math.abs(arg)))}° (it treats 180 as faceted and A as min(A, 180 - A)).`;
+      return `smoothangle ${show(arg)}: this compiler smooths faces up to ${show(Math.min(Math.abs(arg), 180))}° apart; the reference compiler uses ${show(Math.min(Math.abs(arg), 180 - Math.abs(arg)))}° (it treats 180 as faceted and A as min(A, 180 - A)).`;
     case LineProblem.JointParentNegative:
       return `Parent ${show(arg)} is below -1: it is written as given, and readers treat any negative parent as a root.`;
     case LineProblem.ValueMissing:

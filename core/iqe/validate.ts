@@ -350,9 +350,14 @@ export function analyse(chunks: readonly Chunk[]): Analysis {
           }
           declaredAt[type] = lineNumber;
           const command = commandOfVertexarrayType(type);
-          const hasData = command === Cmd.Vp ? vertexCount > 0 : command !== -1 && t.attributeCount[attributeSlot(command)] > 0;
+          let hasData = command === Cmd.Vp ? vertexCount > 0 : command !== -1 && t.attributeCount[attributeSlot(command)] > 0;
+          // Review fix: normals are generated when triangles exist, tangents when normals and
+          // texcoords do (§4.2), so declaring them without vn / vx still describes written data.
+          if (type === 2 /* normal */) hasData ||= t.faceLines > 0;
+          else if (type === 3 /* tangent */) hasData ||= t.faceLines > 0 && t.attributeCount[attributeSlot(Cmd.Vt)] > 0;
           if (!hasData) problems.add(lineNumber, 'vertexarray-format', Target.Line, 2, type);
-          else if (format !== FORMAT_UBYTE && format !== 7 /* float */) problems.add(lineNumber, 'engine-compat', Target.Line, 2, format);
+          // Review fix: at the FORMAT word (value 1), the token at fault (§9.2 Positions).
+          else if (format !== FORMAT_UBYTE && format !== 7 /* float */) problems.add(lineNumber, 'engine-compat', 1, 2, format);
           break;
         }
       }
@@ -462,7 +467,12 @@ function checkBlends(t: Totals, jointCount: number, problems: ProblemList): void
         if (joint < 0 || (jointCount > 0 && joint >= jointCount)) problems.add(lineNumber, 'blend-joint-range', a, joint, jointCount);
         else if (joint >= 256 && wrapsUbyte) problems.add(lineNumber, 'blend-joint-range', a, joint, -1);
       }
-      if (n === 0 && emptyMatters) problems.add(lineNumber, 'weights-invalid', Target.Command, 0);
+      if (emptyMatters) {
+        // Review fix: also when every weight is dropped (<= 0.001), at the whole line then.
+        let weighted = false;
+        for (let a = 1; a < n; a += 2) if (chunk.values[v + a] > 0.001) weighted = true;
+        if (!weighted) problems.add(lineNumber, 'weights-invalid', n === 0 ? Target.Command : Target.Line, 0);
+      }
     }
   }
 }
