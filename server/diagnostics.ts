@@ -1,0 +1,62 @@
+// Core diagnostics -> LSP diagnostics. Ranges, severities and related locations translate one to
+// one; the core's positions already use the LSP convention (0-based lines, UTF-16 columns).
+import { DiagnosticSeverity, type Diagnostic, type Range as LspRange } from 'vscode-languageserver';
+import type { IqeDiagnostic, Range, Severity } from '../core/iqe/diagnostic';
+
+export const SOURCE = 'iqe';
+
+const SEVERITY: Record<Severity, DiagnosticSeverity> = {
+  error: DiagnosticSeverity.Error,
+  warning: DiagnosticSeverity.Warning,
+  information: DiagnosticSeverity.Information,
+  hint: DiagnosticSeverity.Hint,
+};
+
+function toLspRange(range: Range): LspRange {
+  return {
+    start: { line: range.line, character: range.column },
+    end: { line: range.endLine, character: range.endColumn },
+  };
+}
+
+export function toLspDiagnostic(uri: string, diagnostic: IqeDiagnostic): Diagnostic {
+  const result: Diagnostic = {
+    range: toLspRange(diagnostic.range),
+    severity: SEVERITY[diagnostic.severity] ?? DiagnosticSeverity.Error,
+    code: diagnostic.code,
+    source: SOURCE,
+    message: diagnostic.message,
+  };
+  if (diagnostic.related && diagnostic.related.length > 0) {
+    result.relatedInformation = diagnostic.related.map((related) => ({
+      location: { uri, range: toLspRange(related.range) },
+      message: related.message,
+    }));
+  }
+  return result;
+}
+
+export function toLspDiagnostics(uri: string, diagnostics: readonly IqeDiagnostic[]): Diagnostic[] {
+  const result = new Array<Diagnostic>(diagnostics.length);
+  for (let i = 0; i < diagnostics.length; i++) result[i] = toLspDiagnostic(uri, diagnostics[i]);
+  return result;
+}
+
+/** A diagnostic about the document as a whole (shown on its first character), e.g. `internal-error`. */
+export function documentDiagnostic(code: string, message: string, severity: Severity = 'error'): Diagnostic {
+  return {
+    range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+    severity: SEVERITY[severity],
+    code,
+    source: SOURCE,
+    message,
+  };
+}
+
+export function internalErrorDiagnostic(error: unknown): Diagnostic {
+  const reason = error instanceof Error ? error.message : String(error);
+  return documentDiagnostic(
+    'internal-error',
+    `The IQE language server failed to validate this document (${reason}). Details are in the "IQE Language Server" output.`,
+  );
+}

@@ -1,0 +1,112 @@
+// The IQE language server: connection wiring only. Features live in their own modules.
+// Transport comes from the command line (--node-ipc from the VS Code client, --stdio in tests).
+import {
+  createConnection,
+  ProposedFeatures,
+  TextDocumentSyncKind,
+  type Diagnostic,
+  type InitializeResult,
+} from 'vscode-languageserver/node';
+import { DocumentStore } from './documents';
+import { CLOSE_LARGE_FILE, LargeFiles, VALIDATE_LARGE_FILE, type LargeFileParams } from './largeFiles';
+import { ValidationScheduler } from './scheduler';
+import { SettingsStore } from './settings';
+
+/** For tests and benchmarks: the server's memory (optionally after a full GC when node runs with --expose-gc). */
+const DEBUG_MEMORY = 'iqmTools/debugMemory';
+
+const connection = createConnection(ProposedFeatures.all);
+const log = {
+  error: (message: string) => connection.console.error(message),
+  info: (message: string) => connection.console.info(message),
+};
+
+// Whatever happens, the server stays up: an unexpected error is logged, never fatal. Only a broken
+// pipe to the client ends it (logging that error would only fail again).
+function logUnexpected(what: string, error: unknown): void {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code === 'EPIPE' || code === 'ERR_STREAM_DESTROYED' || code === 'ERR_IPC_CHANNEL_CLOSED') process.exit(1);
+  const text = `${what}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`;
+  try {
+    log.error(text);
+  } catch {
+    process.stderr.write(`${text}\n`);
+  }
+}
+process.on('uncaughtException', (error) => logUnexpected('Uncaught exception', error));
+process.on('unhandledRejection', (reason) => logUnexpected('Unhandled rejection', reason));
+
+const settings = new SettingsStore(connection);
+const documents = new DocumentStore();
+
+function publish(uri: string, version: number | undefined, diagnostics: Diagnostic[]): void {
+  void connection.sendDiagnostics({ uri, version, diagnostics });
+}
+
+const scheduler = new ValidationScheduler(settings, log, publish);
+const largeFiles = new LargeFiles(scheduler, log, (uri, diagnostics) => publish(uri, undefined, diagnostics), (uri) => documents.has(uri));
+
+connection.onInitialize((params): InitializeResult => {
+  settings.setPullSupported(params.capabilities.workspace?.configuration === true);
+  return {
+    capabilities: {
+      textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
+    },
+    serverInfo: { name: 'iqm-tools IQE language server' },
+  };
+});
+
+connection.onDidOpenTextDocument(({ textDocument }) => {
+  largeFiles.drop(textDocument.uri); // the client syncs it after all
+  scheduler.opened(documents.open(textDocument));
+});
+
+connection.onDidChangeTextDocument(({ textDocument, contentChanges }) => {
+  const document = documents.get(textDocument.uri);
+  if (!document) {
+    log.error(`didChange for a document that is not open: ${textDocument.uri}`);
+    return;
+  }
+  const failure = document.applyChanges(contentChanges, textDocument.version);
+  if (failure !== undefined) {
+    log.error(`Updating the parse of ${textDocument.uri} failed, re-parsing it whole: ${failure instanceof Error ? (failure.stack ?? failure.message) : String(failure)}`);
+  }
+  scheduler.changed(document);
+});
+
+connection.onDidCloseTextDocument(({ textDocument }) => {
+  documents.close(textDocument.uri);
+  scheduler.forget(textDocument.uri);
+  settings.forget(textDocument.uri);
+  publish(textDocument.uri, undefined, []);
+});
+
+connection.onDidChangeConfiguration(({ settings: pushed }) => {
+  settings.changed(pushed);
+  for (const document of documents.all()) scheduler.revalidate(document);
+  largeFiles.revalidateAll();
+});
+
+connection.onDidChangeWatchedFiles(({ changes }) => {
+  for (const change of changes) largeFiles.changedOnDisk(change.uri);
+});
+
+connection.onNotification(VALIDATE_LARGE_FILE, (params: LargeFileParams) => largeFiles.open(params?.uri));
+connection.onNotification(CLOSE_LARGE_FILE, (params: LargeFileParams) => largeFiles.close(params?.uri));
+
+connection.onRequest(DEBUG_MEMORY, (params: { gc?: boolean } | undefined) => {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (params?.gc && gc) {
+    gc();
+    gc();
+  }
+  const { heapUsed, heapTotal, rss, external, arrayBuffers } = process.memoryUsage();
+  return { heapUsed, heapTotal, rss, external, arrayBuffers, gc: Boolean(params?.gc && gc) };
+});
+
+connection.onShutdown(() => {
+  scheduler.dispose();
+  largeFiles.dispose();
+});
+
+connection.listen();
