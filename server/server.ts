@@ -1,13 +1,21 @@
 // The IQE language server: connection wiring only. Features live in their own modules.
 // Transport comes from the command line (--node-ipc from the VS Code client, --stdio in tests).
 import {
+  CodeActionKind,
   createConnection,
   ProposedFeatures,
   TextDocumentSyncKind,
   type Diagnostic,
   type InitializeResult,
 } from 'vscode-languageserver/node';
+import { codeActions } from './codeActions';
+import { completions } from './completion';
 import { DocumentStore } from './documents';
+import { foldingRanges } from './folding';
+import { hover } from './hover';
+import { definition, references } from './references';
+import { documentSymbols } from './symbols';
+import type { IqeDocument } from '../core/iqe/document';
 import { CLOSE_LARGE_FILE, LargeFiles, VALIDATE_LARGE_FILE, type LargeFileParams } from './largeFiles';
 import { ValidationScheduler } from './scheduler';
 import { SettingsStore } from './settings';
@@ -51,6 +59,13 @@ connection.onInitialize((params): InitializeResult => {
   return {
     capabilities: {
       textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
+      documentSymbolProvider: true,
+      foldingRangeProvider: true,
+      hoverProvider: true,
+      definitionProvider: true,
+      referencesProvider: true,
+      completionProvider: { triggerCharacters: [' '] },
+      codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
     },
     serverInfo: { name: 'iqm-tools IQE language server' },
   };
@@ -93,6 +108,31 @@ connection.onDidChangeWatchedFiles(({ changes }) => {
 
 connection.onNotification(VALIDATE_LARGE_FILE, (params: LargeFileParams) => largeFiles.open(params?.uri));
 connection.onNotification(CLOSE_LARGE_FILE, (params: LargeFileParams) => largeFiles.close(params?.uri));
+
+/**
+ * Answers a feature request from the document's current parse; a request for a document that is
+ * not open, or a feature that throws, answers `empty` (and the error is logged): never a crash.
+ */
+function answer<T>(uri: string, empty: T, feature: (doc: IqeDocument) => T): T {
+  const document = documents.get(uri);
+  if (!document) return empty;
+  try {
+    return feature(document.iqe);
+  } catch (error) {
+    logUnexpected(`A request on ${uri} failed`, error);
+    return empty;
+  }
+}
+
+connection.onDocumentSymbol(({ textDocument }) => answer(textDocument.uri, [], documentSymbols));
+connection.onFoldingRanges(({ textDocument }) => answer(textDocument.uri, [], foldingRanges));
+connection.onHover(({ textDocument, position }) => answer(textDocument.uri, null, (doc) => hover(doc, position)));
+connection.onDefinition(({ textDocument, position }) => answer(textDocument.uri, [], (doc) => definition(doc, textDocument.uri, position)));
+connection.onReferences(({ textDocument, position, context }) =>
+  answer(textDocument.uri, [], (doc) => references(doc, textDocument.uri, position, context.includeDeclaration)),
+);
+connection.onCompletion(({ textDocument, position }) => answer(textDocument.uri, [], (doc) => completions(doc, position)));
+connection.onCodeAction(({ textDocument, context }) => answer(textDocument.uri, [], (doc) => codeActions(doc, textDocument.uri, context.diagnostics)));
 
 connection.onRequest(DEBUG_MEMORY, (params: { gc?: boolean } | undefined) => {
   const gc = (globalThis as { gc?: () => void }).gc;
