@@ -3,12 +3,10 @@ import type * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import { startLanguageClient } from './languageClient';
 import { LargeFileTracker } from './largeFiles';
-import { registerPreview } from './preview/index';
 
 let client: LanguageClient | undefined;
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
-  registerPreview(context);
   client = await startLanguageClient(context);
   context.subscriptions.push(new LargeFileTracker(client));
 }
