@@ -1,11 +1,15 @@
 // `iqm-tools`: the command line of ../shared/docs/CLI.md. Each sub-command lives in its own
 // module and returns its exit status; this file only dispatches.
 import { runCheck } from './check';
+import { runInfo } from './info';
+import { runSample } from './sample';
 
 type Command = (args: string[]) => Promise<number> | number;
 
 const commands: Record<string, { run: Command; usage: string }> = {
   check: { run: runCheck, usage: 'check FILE.iqe [--json]       validate an IQE file as the editor does' },
+  info: { run: runInfo, usage: 'info FILE [--json]            summarise an IQM, MD3, DPM or IQE file' },
+  sample: { run: runSample, usage: 'sample FILE --frame F [--json] vertex positions and joint matrices at a frame' },
 };
 
 function usage(): string {

@@ -1,0 +1,136 @@
+// `iqm-tools info FILE [--json]` (../shared/docs/CLI.md): a summary of an IQM, MD3, DPM (or IQE)
+// file, chosen by magic bytes. Errors: one line `file: what is wrong (at byte N)` and status 2.
+
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import { FormatError } from '../core/binary';
+import type { Model } from '../core/model/model';
+import { readModel } from '../core/model/read';
+import { extensionWarning, sniff } from '../core/sniff';
+
+/** What a sub-command needs from its input: the bytes, or the one-line error it should print. */
+export type Loaded = { ok: true; model: Model; warnings: string[] } | { ok: false; message: string };
+
+/** Parses `FILE [--json]` plus any `--name value` options listed in `valued`. */
+export function parseArgs(args: string[], valued: string[] = []): { file?: string; json: boolean; options: Map<string, string>; error?: string } {
+  const options = new Map<string, string>();
+  let file: string | undefined;
+  let json = false;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === '--json') json = true;
+    else if (valued.includes(a)) {
+      if (i + 1 >= args.length) return { json, options, error: `${a} needs a value` };
+      options.set(a, args[++i]);
+    } else if (a.startsWith('--') && a.includes('=') && valued.includes(a.slice(0, a.indexOf('=')))) {
+      options.set(a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1));
+    } else if (a.startsWith('-') && a !== '-' && !/^-\d/.test(a)) return { json, options, error: `unknown option ${a}` };
+    else if (file === undefined) file = a;
+    else return { json, options, error: `unexpected argument ${a}` };
+  }
+  return { file, json, options };
+}
+
+/**
+ * Reads and parses a model file by its magic bytes. Every failure becomes one message line
+ * (`file: what is wrong (at byte N)`). IQE has a branch of its own here; the IQE model reader is
+ * not wired in yet.
+ */
+export function loadModel(file: string): Loaded {
+  let bytes: Uint8Array;
+  try {
+    bytes = readFileSync(file);
+  } catch (e) {
+    const code = (e as { code?: string }).code;
+    return { ok: false, message: `${file}: cannot read the file${code ? ` (${code})` : ''}` };
+  }
+  const kind = sniff(bytes);
+  switch (kind.format) {
+    case 'iqm':
+    case 'md3':
+    case 'dpm': {
+      try {
+        const model = readModel(bytes);
+        const warnings = [...model.warnings];
+        const w = extensionWarning(basename(file), kind.format);
+        if (w) warnings.unshift(w);
+        return { ok: true, model, warnings };
+      } catch (e) {
+        if (e instanceof FormatError) return { ok: false, message: `${file}: ${e.message} (at byte ${e.offset})` };
+        throw e;
+      }
+    }
+    case 'iqe':
+      // Placeholder until core/iqe produces a Model: add the IQE branch here.
+      return { ok: false, message: `${file}: IQE input is not supported by this command yet (at byte 0)` };
+    default:
+      if (bytes.byteLength === 0) return { ok: false, message: `${file}: empty file (at byte 0)` };
+      if (kind.format === 'lfs') return { ok: false, message: `${file}: this is a Git LFS pointer, not a model; run 'git lfs pull' (at byte 0)` };
+      return { ok: false, message: `${file}: ${kind.description}; expected IQM, MD3, DPM or IQE (at byte 0)` };
+  }
+}
+
+export interface InfoJson {
+  format: string;
+  version: number;
+  meshes: { name: string; material: string; vertices: number; triangles: number }[];
+  joints: { name: string; parent: number }[];
+  animations: { name: string; first_frame: number; frames: number; framerate: number; loop: boolean }[];
+  frames: number;
+  tags: string[];
+  warnings: string[];
+  winding: string;
+  extensions?: { name: string; size: number }[];
+}
+
+/** The CLI.md `info` object for a model (extra keys: winding, extensions). */
+export function infoJson(model: Model, warnings: string[]): InfoJson {
+  const out: InfoJson = {
+    format: model.format,
+    version: model.version,
+    meshes: model.meshes.map((m) => ({ name: m.name, material: m.material, vertices: m.vertexCount, triangles: m.triangleCount })),
+    joints: model.skeleton ? model.skeleton.names.map((name, i) => ({ name, parent: model.skeleton!.parents[i] })) : [],
+    // IQM (and IQE) animations only: MD3/DPM clips come from sidecars, not the file.
+    animations:
+      model.format === 'iqm' || model.format === 'iqe'
+        ? model.clips.map((c) => ({ name: c.name, first_frame: c.firstFrame, frames: c.frameCount, framerate: c.fps, loop: c.loop }))
+        : [],
+    frames: model.frameCount,
+    tags: model.tags ? model.tags.names : [],
+    warnings,
+    winding: model.winding,
+  };
+  if (model.iqm) out.extensions = model.iqm.extensions.map((e) => ({ name: e.name, size: e.size }));
+  return out;
+}
+
+function human(file: string, info: InfoJson, model: Model): string {
+  const lines = [`${file}: ${info.format.toUpperCase()} version ${info.version}, ${info.frames} frames, winding ${info.winding}, Z up`];
+  lines.push(`meshes: ${info.meshes.length}`);
+  for (const m of info.meshes) lines.push(`  ${m.name || '(unnamed)'}  material ${m.material ? JSON.stringify(m.material) : '(none)'}  ${m.vertices} vertices, ${m.triangles} triangles`);
+  lines.push(`joints: ${info.joints.length}`);
+  for (const [i, j] of info.joints.entries()) lines.push(`  ${i} ${j.name}${j.parent >= 0 ? ` (parent ${j.parent})` : ''}`);
+  if (!model.skeleton && model.animation) lines.push(`  (animation-only: ${model.animation.poseCount} poses, no joints)`);
+  lines.push(`animations: ${info.animations.length}`);
+  for (const a of info.animations) lines.push(`  ${a.name}: frames ${a.first_frame}..${a.first_frame + a.frames - 1}, ${a.framerate || 'unspecified'} fps${a.loop ? ', loop' : ''}`);
+  if (info.tags.length) lines.push(`tags: ${info.tags.join(', ')}`);
+  if (info.extensions?.length) lines.push(`extensions: ${info.extensions.map((e) => `${e.name} (${e.size} bytes)`).join(', ')}`);
+  for (const w of info.warnings) lines.push(`warning: ${w}`);
+  return lines.join('\n') + '\n';
+}
+
+export function runInfo(args: string[]): number {
+  const parsed = parseArgs(args);
+  if (parsed.error || parsed.file === undefined) {
+    process.stderr.write(`iqm-tools info: ${parsed.error ?? 'missing FILE'}\nusage: iqm-tools info FILE [--json]\n`);
+    return 2;
+  }
+  const loaded = loadModel(parsed.file);
+  if (!loaded.ok) {
+    process.stderr.write(loaded.message + '\n');
+    return 2;
+  }
+  const info = infoJson(loaded.model, loaded.warnings);
+  process.stdout.write(parsed.json ? JSON.stringify(info) + '\n' : human(parsed.file, info, loaded.model));
+  return 0;
+}

@@ -1,0 +1,79 @@
+// Quake 3 `animation.cfg` (FORMAT-PITFALLS §8.4; ioq3 cg_players.c). Keywords first (sex,
+// footsteps, headoffset, fixedlegs, fixedtorso, soundpath); the first number ends them. Then one
+// `first numFrames loopFrames fps` per animation in a fixed order. LEGS_* first frames count the
+// torso-only frames too: skip = first(LEGS_WALKCR) - first(TORSO_GESTURE) is subtracted from them.
+
+import type { Clip } from '../model/model';
+import { stripComments } from './text';
+
+export const Q3_ANIMATIONS = [
+  'BOTH_DEATH1', 'BOTH_DEAD1', 'BOTH_DEATH2', 'BOTH_DEAD2', 'BOTH_DEATH3', 'BOTH_DEAD3',
+  'TORSO_GESTURE', 'TORSO_ATTACK', 'TORSO_ATTACK2', 'TORSO_DROP', 'TORSO_RAISE', 'TORSO_STAND', 'TORSO_STAND2',
+  'LEGS_WALKCR', 'LEGS_WALK', 'LEGS_RUN', 'LEGS_BACK', 'LEGS_SWIM', 'LEGS_JUMP', 'LEGS_LAND', 'LEGS_JUMPB',
+  'LEGS_LANDB', 'LEGS_IDLE', 'LEGS_IDLECR', 'LEGS_TURN',
+  'TORSO_GETFLAG', 'TORSO_GUARDBASE', 'TORSO_PATROL', 'TORSO_FOLLOWME', 'TORSO_AFFIRMATIVE', 'TORSO_NEGATIVE',
+] as const;
+const REQUIRED = 25; // up to LEGS_TURN; the Team Arena ones are optional
+
+export interface AnimCfg {
+  sex?: string;
+  footsteps?: string;
+  headOffset?: [number, number, number];
+  fixedLegs: boolean;
+  fixedTorso: boolean;
+  /** Clips named as Q3_ANIMATIONS; frame numbers as the engine uses them (LEGS_* already adjusted). */
+  clips: Clip[];
+  warnings: string[];
+}
+
+export function parseAnimCfg(text: string): AnimCfg {
+  const tokens = stripComments(text).split(/\s+/).filter((t) => t.length > 0);
+  const cfg: AnimCfg = { fixedLegs: false, fixedTorso: false, clips: [], warnings: [] };
+  const isNumber = (t: string | undefined) => t !== undefined && /^[-+]?(\d+\.?\d*|\.\d+)$/.test(t);
+  let i = 0;
+  while (i < tokens.length && !isNumber(tokens[i])) {
+    const key = tokens[i].toLowerCase();
+    if (key === 'sex') cfg.sex = tokens[++i];
+    else if (key === 'footsteps') cfg.footsteps = tokens[++i];
+    else if (key === 'headoffset') {
+      cfg.headOffset = [Number(tokens[i + 1]), Number(tokens[i + 2]), Number(tokens[i + 3])];
+      i += 3;
+    } else if (key === 'fixedlegs') cfg.fixedLegs = true;
+    else if (key === 'fixedtorso') cfg.fixedTorso = true;
+    else if (key === 'soundpath') i++;
+    else cfg.warnings.push(`unknown keyword "${tokens[i]}"`);
+    i++;
+  }
+  const raw: { first: number; count: number; loop: number; fps: number }[] = [];
+  while (i + 3 < tokens.length + 0 && raw.length < Q3_ANIMATIONS.length) {
+    const q = tokens.slice(i, i + 4);
+    if (q.length < 4 || !q.every(isNumber)) {
+      cfg.warnings.push(`animation ${Q3_ANIMATIONS[raw.length]}: expected 4 numbers`);
+      break;
+    }
+    raw.push({ first: Math.trunc(Number(q[0])), count: Math.trunc(Number(q[1])), loop: Math.trunc(Number(q[2])), fps: Number(q[3]) });
+    i += 4;
+  }
+  if (raw.length < REQUIRED) cfg.warnings.push(`only ${raw.length} of the ${REQUIRED} required animations`);
+  const gesture = raw[6];
+  const walkcr = raw[13];
+  const skip = gesture && walkcr ? walkcr.first - gesture.first : 0;
+  for (let k = 0; k < Q3_ANIMATIONS.length; k++) {
+    // Missing Team Arena animations copy TORSO_GESTURE (ioq3).
+    const a = raw[k] ?? (k >= REQUIRED && gesture ? gesture : undefined);
+    if (!a) break;
+    let first = a.first;
+    if (k >= 13 && k <= 24) first -= skip;
+    const reverse = a.count < 0;
+    cfg.clips.push({
+      name: Q3_ANIMATIONS[k],
+      firstFrame: first,
+      frameCount: Math.abs(a.count),
+      fps: a.fps > 0 ? a.fps : 1, // fps 0 means 1 (ioq3)
+      loop: a.loop > 0,
+      loopFrames: a.loop,
+      reverse,
+    });
+  }
+  return cfg;
+}

@@ -1,0 +1,81 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { parseAnimCfg } from '../../core/sidecar/animcfg';
+import { parseFramegroups } from '../../core/sidecar/framegroups';
+import { parseShaders } from '../../core/sidecar/shader';
+import { parseSkin, skinTexture } from '../../core/sidecar/skin';
+import { readModel } from '../../core/model/read';
+import { applyAnimCfg, applyFramegroups, meshTextures } from '../../core/sidecar/apply';
+import { asset, assetText, NO_ASSETS } from '../helpers/model-assets';
+
+test('framegroups: defaults, clamping and comments', () => {
+  const r = parseFramegroups('/* header\n spans lines */\n1 8 20 0 run // trailing\n9 0\n  \n500 3 0.5 1 far extra tokens\nbad line\n', 100);
+  assert.deepEqual(r.clips, [
+    { name: 'run', firstFrame: 1, frameCount: 8, fps: 20, loop: false },
+    { name: 'groupified_1_anim', firstFrame: 9, frameCount: 1, fps: 20, loop: true },
+    { name: 'far', firstFrame: 99, frameCount: 1, fps: 1, loop: true },
+  ]);
+  assert.equal(r.warnings.length, 2);
+  assert.match(r.warnings[1], /line 7/);
+});
+
+test('framegroups and skins from the real DPM folder', { skip: NO_ASSETS }, () => {
+  const grunt = parseFramegroups(assetText('dpm/nexuiz/grunt.dpm.framegroups'), 441);
+  assert.equal(grunt.clips.length, 25);
+  assert.deepEqual(grunt.clips[0], { name: 'groupified_0_anim', firstFrame: 1, frameCount: 19, fps: 10, loop: false });
+  assert.deepEqual(grunt.clips[24], { name: 'groupified_24_anim', firstFrame: 430, frameCount: 11, fps: 10, loop: true });
+  const saw = parseFramegroups(assetText('dpm/nexuiz/h_chainsaw.dpm.framegroups'), 271);
+  assert.deepEqual(saw.clips.map((c) => [c.name, c.firstFrame, c.frameCount, c.loop]), [
+    ['groupified_0_anim', 1, 8, false], ['groupified_1_anim', 9, 23, false], ['groupified_2_anim', 32, 200, true], ['groupified_3_anim', 232, 39, false],
+  ]);
+  assert.equal(skinTexture(parseSkin(assetText('dpm/nexuiz/grunt.dpm_0.skin')), 'SHADER0'), 'fbgrunt');
+  const upper = parseSkin(assetText('md3/oa_soldier/upper.md3_0.skin'));
+  assert.equal(skinTexture(upper, 'u_torso'), 'models/monsters/soldier/skin.tga');
+  assert.deepEqual(upper.tags, ['tag_head', 'tag_weapon', 'tag_torso']);
+});
+
+test('animation.cfg: keywords, order, the legs skip and negative counts', { skip: NO_ASSETS }, () => {
+  const cfg = parseAnimCfg(assetText('md3/oa_soldier/animation.cfg'));
+  assert.equal(cfg.sex, 'm');
+  assert.deepEqual(cfg.headOffset, [0, 0, 0]);
+  assert.deepEqual(cfg.warnings, []);
+  assert.equal(cfg.clips.length, 31);
+  const by = (n: string) => cfg.clips.find((c) => c.name === n)!;
+  assert.deepEqual([by('TORSO_GESTURE').firstFrame, by('TORSO_GESTURE').frameCount], [86, 24]);
+  // skip = 86 - 86 = 0 in this file.
+  assert.deepEqual([by('LEGS_IDLE').firstFrame, by('LEGS_IDLE').frameCount, by('LEGS_IDLE').fps, by('LEGS_IDLE').loop], [194, 6, 6, true]);
+  assert.equal(by('BOTH_DEATH1').loop, false);
+  assert.equal(by('TORSO_NEGATIVE').firstFrame, 86, 'missing Team Arena animations copy TORSO_GESTURE');
+  const lines = ['sex f', 'footsteps boot', 'fixedlegs'];
+  for (let i = 0; i < 25; i++) lines.push(i === 6 ? '90 10 0 15' : i === 13 ? '120 -5 0 0' : `${i * 4} 4 2 10 // comment`);
+  const skipped = parseAnimCfg(lines.join('\n'));
+  assert.equal(skipped.fixedLegs, true);
+  const walkcr = skipped.clips[13];
+  assert.deepEqual([walkcr.firstFrame, walkcr.frameCount, walkcr.reverse, walkcr.fps], [120 - 30, 5, true, 1]);
+  assert.equal(skipped.clips[14].firstFrame, 14 * 4 - 30);
+});
+
+test('shader scripts: first stage image, cull and alpha test', { skip: NO_ASSETS }, () => {
+  const shaders = parseShaders(assetText('md3/kubalwagon/kt_kubalwagon.shader'));
+  assert.deepEqual(shaders, [{ name: 'models/mapobjects/kt_kubalwagon/euro_frnt_2', image: 'models/mapobjects/kt_kubalwagon/euro_frnt_2.tga', twoSided: true, alphaTest: 'GE128' }]);
+  const more = parseShaders('a/b\n{\n{\nmap $lightmap\n}\n{\nanimMap 10 x1.tga x2.tga\n}\n}\nc { cull back\n { clampmap "q.tga" }\n}\n');
+  assert.deepEqual(more.map((s) => [s.name, s.image, s.twoSided]), [['a/b', 'x1.tga', false], ['c', 'q.tga', false]]);
+});
+
+test('sidecars applied to models: framegroups replace clips, skins and shaders give textures', { skip: NO_ASSETS }, () => {
+  const grunt = readModel(asset('dpm/nexuiz/grunt.dpm'));
+  assert.equal(grunt.clips.length, 441, 'without framegroups every frame is its own clip');
+  assert.deepEqual(applyFramegroups(grunt, assetText('dpm/nexuiz/grunt.dpm.framegroups')), []);
+  assert.equal(grunt.clips.length, 25);
+  assert.deepEqual(meshTextures(grunt, parseSkin(assetText('dpm/nexuiz/grunt.dpm_0.skin'))), [{ image: 'fbgrunt', source: 'skin' }]);
+  const upper = readModel(asset('md3/oa_soldier/upper.md3'));
+  assert.deepEqual(applyAnimCfg(upper, parseAnimCfg(assetText('md3/oa_soldier/animation.cfg')), 'upper'), []);
+  assert.ok(upper.clips.some((c) => c.name === 'TORSO_STAND') && !upper.clips.some((c) => c.name.startsWith('LEGS_')));
+  assert.deepEqual(meshTextures(upper, parseSkin(assetText('md3/oa_soldier/upper.md3_0.skin'))), [{ image: 'models/monsters/soldier/skin.tga', source: 'skin' }]);
+  const wagon = readModel(asset('md3/kubalwagon/european_fnt_v2.md3'));
+  const tex = meshTextures(wagon, undefined, parseShaders(assetText('md3/kubalwagon/kt_kubalwagon.shader')));
+  const steering = wagon.meshes.findIndex((m) => m.name === 'steering');
+  assert.equal(tex[steering].source, 'shader');
+  assert.equal(tex[steering].shader!.twoSided, true);
+  assert.equal(tex[steering].image, 'models/mapobjects/kt_kubalwagon/euro_frnt_2.tga');
+});
