@@ -1,6 +1,9 @@
 // `iqm-tools info FILE [--json]` (../shared/docs/CLI.md): a summary of an IQM, MD3, DPM (or IQE)
 // file, chosen by magic bytes. Errors: one line `file: what is wrong (at byte N)` and status 2.
 
+import { IqeDocument } from '../core/iqe/document';
+import { summarizeIqe } from '../core/iqe/summary';
+import { decodeText } from './text';
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { FormatError } from '../core/binary';
@@ -61,8 +64,8 @@ export function loadModel(file: string): Loaded {
       }
     }
     case 'iqe':
-      // Placeholder until core/iqe produces a Model: add the IQE branch here.
-      return { ok: false, message: `${file}: IQE input is not supported by this command yet (at byte 0)` };
+      // runInfo summarises IQE from its text; a Model of an IQE comes from compiling it.
+      return { ok: false, message: `${file}: IQE input needs compiling to a model first; 'iqm-tools info' summarises it (at byte 0)` };
     default:
       if (bytes.byteLength === 0) return { ok: false, message: `${file}: empty file (at byte 0)` };
       if (kind.format === 'lfs') return { ok: false, message: `${file}: this is a Git LFS pointer, not a model; run 'git lfs pull' (at byte 0)` };
@@ -119,18 +122,57 @@ function human(file: string, info: InfoJson, model: Model): string {
   return lines.join('\n') + '\n';
 }
 
+/**
+ * `info` for IQE text: the document's own structure (core/iqe/summary.ts: meshes per `mesh`
+ * command, joints, animations), and its error diagnostics as warnings, since a broken IQE still
+ * has a structure worth showing.
+ */
+function iqeInfo(file: string, bytes: Uint8Array): InfoJson {
+  const doc = new IqeDocument(decodeText(bytes));
+  const summary = summarizeIqe(doc);
+  const diagnostics = doc.diagnostics({ maxProblems: 20 });
+  const warnings = diagnostics
+    .filter((d) => d.severity === 'error' || d.code === 'too-many-problems')
+    .map((d) => `line ${d.range.line + 1}: ${d.message} [${d.code}]`);
+  const w = extensionWarning(basename(file), 'iqe');
+  if (w) warnings.unshift(w);
+  return { format: 'iqe', version: 0, ...summary, tags: [], warnings, winding: 'cw' };
+}
+
 export function runInfo(args: string[]): number {
   const parsed = parseArgs(args);
   if (parsed.error || parsed.file === undefined) {
     process.stderr.write(`iqm-tools info: ${parsed.error ?? 'missing FILE'}\nusage: iqm-tools info FILE [--json]\n`);
     return 2;
   }
-  const loaded = loadModel(parsed.file);
+  const file = parsed.file;
+  let head: Uint8Array | undefined;
+  try {
+    head = readFileSync(file);
+  } catch {
+    head = undefined; // loadModel reports it
+  }
+  if (head && sniff(head).format === 'iqe') {
+    const info = iqeInfo(file, head);
+    if (parsed.json) process.stdout.write(JSON.stringify(info) + '\n');
+    else {
+      const lines = [`${file}: IQE, ${info.frames} frames, winding cw, Z up`, `meshes: ${info.meshes.length}`];
+      for (const m of info.meshes) lines.push(`  ${m.name || '(unnamed)'}  material ${m.material ? JSON.stringify(m.material) : '(none)'}  ${m.vertices} vertices, ${m.triangles} triangles`);
+      lines.push(`joints: ${info.joints.length}`);
+      for (const [i, j] of info.joints.entries()) lines.push(`  ${i} ${j.name}${j.parent >= 0 ? ` (parent ${j.parent})` : ''}`);
+      lines.push(`animations: ${info.animations.length}`);
+      for (const a of info.animations) lines.push(`  ${a.name}: frames ${a.first_frame}..${a.first_frame + a.frames - 1}, ${a.framerate || 'unspecified'} fps${a.loop ? ', loop' : ''}`);
+      for (const w of info.warnings) lines.push(`warning: ${w}`);
+      process.stdout.write(lines.join('\n') + '\n');
+    }
+    return 0;
+  }
+  const loaded = loadModel(file);
   if (!loaded.ok) {
     process.stderr.write(loaded.message + '\n');
     return 2;
   }
   const info = infoJson(loaded.model, loaded.warnings);
-  process.stdout.write(parsed.json ? JSON.stringify(info) + '\n' : human(parsed.file, info, loaded.model));
+  process.stdout.write(parsed.json ? JSON.stringify(info) + '\n' : human(file, info, loaded.model));
   return 0;
 }
