@@ -17,6 +17,8 @@ export class IqeDocument {
   /** Offset in `initial` up to which chunks exist, while parsing is not complete. */
   private parsedEnd = 0;
   private complete = false;
+  /** How far edits of the parsed part have moved the unparsed tail of `initial` (characters). */
+  private tailShift = 0;
   /** The current text when it is known as one string (undefined after edits, until asked for). */
   private joined: string | undefined;
   private analysis: Analysis | undefined;
@@ -50,9 +52,16 @@ export class IqeDocument {
   edit(startLine: number, startCharacter: number, endLine: number, endCharacter: number, newText: string): void {
     this.analysis = undefined;
     if (!this.complete) {
-      // Still parsing the initial text (which no edit has touched yet: an edit resets it): apply
-      // the edit to it and parse again from the start.
-      const text = this.initial;
+      const first = this.chunkIndexOf(startLine);
+      const last = this.chunkIndexOf(endLine);
+      if (first >= 0 && last >= 0) {
+        // Within what is parsed: re-parse those chunks; the tail still parses from `initial`.
+        this.joined = undefined;
+        this.replaceRange(first, last, startLine, startCharacter, endLine, endCharacter, newText);
+        return;
+      }
+      // Reaching into the unparsed tail: apply the edit to the whole text and start again.
+      const text = this.text;
       const start = offsetOf(text, startLine, startCharacter);
       const end = offsetOf(text, endLine, endCharacter);
       this.reset(text.slice(0, start) + newText + text.slice(Math.max(start, end)));
@@ -77,6 +86,11 @@ export class IqeDocument {
         endCharacter = Number.MAX_SAFE_INTEGER;
       }
     }
+    this.replaceRange(first, last, startLine, startCharacter, endLine, endCharacter, newText);
+  }
+
+  /** The edit of edit(), once the chunks holding its start and end lines are known. */
+  private replaceRange(first: number, last: number, startLine: number, startCharacter: number, endLine: number, endCharacter: number, newText: string): void {
     const a = this.chunks[first];
     const b = this.chunks[last];
     const startOffset = offsetInChunk(a, startLine - a.firstLine, startCharacter);
@@ -114,9 +128,11 @@ export class IqeDocument {
     while (!this.complete && this.parsedEnd < stop) {
       const last = this.chunks[this.chunks.length - 1];
       const chunk = parseChunk(this.initialScanner, this.parsedEnd, last ? last.firstLine + last.lineCount : 0, true);
-      this.chunks.push(chunk);
       this.parsedEnd = chunk.end;
       this.complete = chunk.end >= this.initial.length;
+      chunk.start += this.tailShift;
+      chunk.end += this.tailShift;
+      this.chunks.push(chunk);
     }
     if (this.complete && this.initial.length > 0) {
       // Chunks hold slices of the initial text; nothing else needs the scanner's copy.
@@ -150,6 +166,11 @@ export class IqeDocument {
    */
   private replace(first: number, last: number, region: string, lineDelta?: number): void {
     const atEnd = last === this.chunks.length - 1;
+    if (atEnd && !this.complete && region.endsWith('\r') && this.initial.charCodeAt(this.parsedEnd) === 10) {
+      // A CR at the end of the parsed part meeting the LF that starts the unparsed tail.
+      this.reset(this.joinedWith(first, last, region));
+      return;
+    }
     // A CR at the region's end and an LF at the next chunk's start are one line break: take the
     // next chunk in (and likewise an LF at the start after a CR before it).
     while (!atEnd && region.endsWith('\r') && this.chunks[last + 1].text.startsWith('\n')) {
@@ -158,7 +179,7 @@ export class IqeDocument {
     while (first > 0 && region.startsWith('\n') && this.chunks[first - 1].text.endsWith('\r')) {
       region = this.chunks[--first].text + region;
     }
-    const documentEnd = last === this.chunks.length - 1;
+    const documentEnd = this.complete && last === this.chunks.length - 1;
     const oldStart = this.chunks[first].start;
     const oldEnd = this.chunks[last].end;
     const oldLines = this.chunks[last].firstLine + this.chunks[last].lineCount - this.chunks[first].firstLine;
@@ -176,8 +197,7 @@ export class IqeDocument {
     } while (p < region.length);
     const newLines = lineNumber - this.chunks[first].firstLine;
     if (lineDelta !== undefined && newLines - oldLines !== lineDelta) {
-      const text = this.chunks.slice(0, first).map((c) => c.text).join('') + region + this.chunks.slice(last + 1).map((c) => c.text).join('');
-      this.reset(text);
+      this.reset(this.joinedWith(first, last, region));
       return;
     }
     const charDelta = region.length - (oldEnd - oldStart);
@@ -188,6 +208,14 @@ export class IqeDocument {
       chunk.firstLine += newLines - oldLines;
     }
     this.chunks.splice(first, last - first + 1, ...replacement);
+    if (!this.complete) this.tailShift += charDelta;
+  }
+
+  /** The whole text with chunks first..last replaced by `region` (and the unparsed tail, if any). */
+  private joinedWith(first: number, last: number, region: string): string {
+    const texts = (chunks: Chunk[]): string => chunks.map((c) => c.text).join('');
+    const tail = this.complete ? '' : this.initial.slice(this.parsedEnd);
+    return texts(this.chunks.slice(0, first)) + region + texts(this.chunks.slice(last + 1)) + tail;
   }
 
   private reset(text: string): void {
@@ -197,6 +225,7 @@ export class IqeDocument {
     this.chunks = [];
     this.parsedEnd = 0;
     this.complete = false;
+    this.tailShift = 0;
     this.analysis = undefined;
   }
 

@@ -267,11 +267,14 @@ function randomText(random: Random): string {
   return s;
 }
 
-function runEditProperty(seed: number, eol: string, edits: number): void {
+/** `partial`: edits arrive while the document is still partly parsed (parseSome slices). */
+function runEditProperty(seed: number, eol: string, edits: number, partial = false): number {
   const random = prng(seed);
   let text = bigDocument(random, 120 * 1024).join(eol);
-  const doc = new IqeDocument(text);
-  compare(doc, text, 'initial');
+  let doc = new IqeDocument(text);
+  let editsWhileParsing = 0;
+  if (partial) doc.parseSome(randomInt(random, 2 * CHUNK_CHARS) + 1);
+  else compare(doc, text, 'initial');
   for (let e = 0; e < edits; e++) {
     const starts = lineStarts(text);
     const lines = starts.length;
@@ -289,6 +292,7 @@ function runEditProperty(seed: number, eol: string, edits: number): void {
     const from = offsetAt(text, starts, startLine, startCharacter);
     const to = Math.max(from, offsetAt(text, starts, endLine, endCharacter));
     text = text.slice(0, from) + newText + text.slice(to);
+    if (!doc.parseSome(0)) editsWhileParsing++;
     doc.edit(startLine, startCharacter, endLine, endCharacter, newText);
     // A `comment` hides later problems: remove it again soon.
     const comment = text.indexOf('comment');
@@ -299,12 +303,22 @@ function runEditProperty(seed: number, eol: string, edits: number): void {
       doc.edit(l, comment - s[l], l, comment - s[l] + 7, '#');
       text = text.slice(0, comment) + '#' + text.slice(comment + 7);
     }
-    if (randomInt(random, 3) !== 0 || e === edits - 1) {
+    if (partial ? randomInt(random, 6) === 0 || e === edits - 1 : randomInt(random, 3) !== 0 || e === edits - 1) {
       compare(doc, text, `seed ${seed}, edit ${e}: (${startLine}:${startCharacter})-(${endLine}:${endCharacter}) <- ${JSON.stringify(newText.slice(0, 40))}`);
+      if (partial) {
+        doc = new IqeDocument(text);
+        doc.parseSome(randomInt(random, 2 * CHUNK_CHARS) + 1);
+      }
     }
     if (randomInt(random, 20) === 0) doc.parseSome(randomInt(random, CHUNK_CHARS));
   }
+  return editsWhileParsing;
 }
+
+test('edit while the document is still being parsed: 300 random character edits, slices between', () => {
+  const whileParsing = runEditProperty(31, '\n', 300, true);
+  assert.ok(whileParsing > 20, `only ${whileParsing} edits arrived before parsing finished`);
+});
 
 test('edit gives the diagnostics of a fresh parse: 300 random character edits (LF)', () => {
   runEditProperty(11, '\n', 300);
