@@ -3,6 +3,7 @@
 
 import { IqeDocument } from '../core/iqe/document';
 import { summarizeIqe } from '../core/iqe/summary';
+import { compileIqe } from '../core/compile/index';
 import { decodeText } from './text';
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
@@ -63,9 +64,21 @@ export function loadModel(file: string): Loaded {
         throw e;
       }
     }
-    case 'iqe':
-      // runInfo summarises IQE from its text; a Model of an IQE comes from compiling it.
-      return { ok: false, message: `${file}: IQE input needs compiling to a model first; 'iqm-tools info' summarises it (at byte 0)` };
+    case 'iqe': {
+      // The model of an IQE is what the compiler makes of it (weights: the 4 largest,
+      // renormalised; meshes merged by (mesh, material); vertex-cache order).
+      const result = compileIqe(new IqeDocument(decodeText(bytes)));
+      const error = result.diagnostics.find((d) => d.severity === 'error');
+      if (error || !result.bytes) {
+        const where = error ? ` (at line ${error.range.line + 1}, column ${error.range.column + 1})` : '';
+        return { ok: false, message: `${file}: ${error ? `${error.message} [${error.code}]` : 'the IQE does not compile'}${where}` };
+      }
+      const model = { ...readModel(result.bytes), format: 'iqe' as const, version: 0 };
+      const warnings = [...model.warnings];
+      const w = extensionWarning(basename(file), 'iqe');
+      if (w) warnings.unshift(w);
+      return { ok: true, model, warnings };
+    }
     default:
       if (bytes.byteLength === 0) return { ok: false, message: `${file}: empty file (at byte 0)` };
       if (kind.format === 'lfs') return { ok: false, message: `${file}: this is a Git LFS pointer, not a model; run 'git lfs pull' (at byte 0)` };

@@ -63,3 +63,18 @@ test('iqm-tools info on an IQE prints the summary; errors become warnings, exit 
   assert.ok(info.warnings.some((w: string) => w.includes('[joint-parent]')), JSON.stringify(info.warnings));
   assert.ok(info.warnings.some((w: string) => w.includes('[face-index-range]')), JSON.stringify(info.warnings));
 });
+
+test('iqm-tools sample on an IQE samples the compiled model; an IQE with errors exits 2 naming the line', (t) => {
+  if (!existsSync(assets)) return t.skip(`${assets} is absent`);
+  const rocket = spawnSync(process.execPath, ['dist/cli.js', 'sample', resolve(assets, 'unvanquished/rocket.iqe'), '--frame', '-1', '--json'], { encoding: 'utf8' });
+  assert.equal(rocket.status, 0, rocket.stderr);
+  const sampled = JSON.parse(rocket.stdout);
+  assert.equal(sampled.positions.length, 3 * 135, 'the 135 output vertices of §7');
+  assert.equal(sampled.joints.length, 2);
+  const file = resolve(process.cwd(), 'out', 'test', 'sample-broken.iqe');
+  writeFileSync(file, '# Inter-Quake Export\nmesh m\nvp 0 0 0\nfa 0 1 2\n');
+  const broken = spawnSync(process.execPath, ['dist/cli.js', 'sample', file, '--frame', '0'], { encoding: 'utf8' });
+  assert.equal(broken.status, 2);
+  assert.equal(broken.stdout, '');
+  assert.match(broken.stderr.trim(), /^.*sample-broken\.iqe: .*\[face-index-range\] \(at line 4, column 6\)$/);
+});

@@ -44,7 +44,6 @@ test('cli: bad input prints one line "file: what (at byte N)" and exits 2, nothi
   for (const [file, pattern] of [
     ['iqm/invalid/erebus_lfs_pointer.iqm', /Git LFS pointer.*git lfs pull.*\(at byte 0\)$/],
     ['iqm/invalid/InvalidMeshOffset.iqm', /meshes: .* \(at byte 124\)$/],
-    ['iqe/unvanquished/rocket.iqe', /IQE input is not supported by this command yet/],
     ['does/not/exist.iqm', /cannot read the file \(ENOENT\)$/],
   ] as const) {
     for (const cmd of [['info'], ['sample', '--frame', '0']]) {

@@ -1,0 +1,174 @@
+// `iqm-tools compile IN.iqe [-o OUT.iqm] [options]` (CLI.md): IQE -> IQM v2 with the options of
+// the reference compiler (IQE-SEMANTICS.md §1). Errors from `check` stop the compile (exit 1,
+// printed as `check` prints them); usage and I/O problems are one stderr line and exit 2. The
+// output is written to a temporary file in the same folder and renamed, so a failed compile never
+// leaves a partial file.
+import { readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { IqeDocument } from '../core/iqe/document';
+import { compileIqe, type CompileOptions } from '../core/compile/index';
+import { formatDiagnostic } from './check';
+import { decodeText } from './text';
+
+const USAGE = 'usage: iqm-tools compile IN.iqe [-o OUT.iqm] [-s SCALE] [-t X,Y,Z] [-r X,Y,Z] [--name N] [--fps F] [--loop] [--start F] [--end F]';
+
+class UsageError extends Error {}
+
+/** `sscanf("%lf , %lf , %lf")`-like: up to three comma-separated numbers; none is an error. */
+function parseTriple(option: string, value: string): number[] {
+  const parts = value.split(',');
+  const numbers: number[] = [];
+  for (const part of parts) {
+    const trimmed = part.trim();
+    if (trimmed === '' || !Number.isFinite(Number(trimmed))) break;
+    numbers.push(Number(trimmed));
+    if (numbers.length === 3) break;
+  }
+  if (numbers.length === 0 || numbers.length < parts.length) throw new UsageError(`${option}: expected up to three numbers separated by commas, got '${value}'`);
+  return numbers;
+}
+
+function parseNumber(option: string, value: string): number {
+  const n = Number(value.trim());
+  if (value.trim() === '' || !Number.isFinite(n)) throw new UsageError(`${option}: expected a number, got '${value}'`);
+  return n;
+}
+
+function parseInteger(option: string, value: string): number {
+  if (!/^\s*[+-]?\d+\s*$/.test(value)) throw new UsageError(`${option}: expected an integer, got '${value}'`);
+  return parseInt(value, 10);
+}
+
+export interface CompileArguments {
+  input: string;
+  output: string;
+  options: CompileOptions;
+}
+
+export function parseCompileArguments(args: readonly string[]): CompileArguments {
+  let input: string | undefined;
+  let output: string | undefined;
+  const options: CompileOptions = {};
+  let scale = 1;
+  let scaled = false;
+  const translate = [0, 0, 0];
+  let translated = false;
+  const rotate: [number, number, number][] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    const value = (): string => {
+      if (i + 1 >= args.length) throw new UsageError(`${arg}: missing value`);
+      return args[++i];
+    };
+    switch (arg) {
+      case '-o':
+      case '--output':
+        output = value();
+        break;
+      case '-s':
+      case '--scale': {
+        const s = parseNumber(arg, value());
+        if (!(s > 0)) throw new UsageError(`${arg}: the scale must be greater than 0`);
+        scale *= Math.min(Math.max(s, 1e-8), 1e8);
+        scaled = true;
+        break;
+      }
+      case '-t':
+      case '--meshtrans': {
+        const t = parseTriple(arg, value());
+        if (t.length === 1) translate[2] += t[0];
+        else for (let k = 0; k < t.length; k++) translate[k] += t[k];
+        translated = true;
+        break;
+      }
+      case '-r':
+      case '--rotate': {
+        const r = parseTriple(arg, value());
+        rotate.push([r[0] ?? 0, r[1] ?? 0, r[2] ?? 0]);
+        break;
+      }
+      case '--name':
+        options.name = value();
+        break;
+      case '--fps':
+        options.fps = parseNumber(arg, value());
+        break;
+      case '--loop':
+        options.loop = true;
+        break;
+      case '--start':
+        options.start = Math.max(parseInteger(arg, value()), 0);
+        break;
+      case '--end':
+        options.end = parseInteger(arg, value());
+        break;
+      default:
+        if (arg.startsWith('-') && arg !== '-') throw new UsageError(`unknown option '${arg}'`);
+        if (input !== undefined) throw new UsageError(`only one input file is accepted ('${input}', '${arg}')`);
+        input = arg;
+    }
+  }
+  if (input === undefined) throw new UsageError('no input file');
+  if (scaled) options.scale = scale;
+  if (translated) options.translate = [translate[0], translate[1], translate[2]];
+  if (rotate.length > 0) options.rotate = rotate;
+  output ??= /\.iqe$/i.test(input) ? input.replace(/\.iqe$/i, '.iqm') : `${input}.iqm`;
+  return { input, output, options };
+}
+
+/** Writes `bytes` to `path` through a temporary file in the same folder and a rename. */
+export function writeAtomically(path: string, bytes: Uint8Array): void {
+  const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${Date.now().toString(36)}.tmp`);
+  try {
+    writeFileSync(temp, bytes);
+    renameSync(temp, path);
+  } catch (error) {
+    try {
+      unlinkSync(temp);
+    } catch {
+      /* it was never created */
+    }
+    throw error;
+  }
+}
+
+export function runCompile(args: string[]): number {
+  if (args.includes('-h') || args.includes('--help')) {
+    process.stdout.write(USAGE + '\n');
+    return 0;
+  }
+  let parsed: CompileArguments;
+  try {
+    parsed = parseCompileArguments(args);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`compile: ${error.message} (see iqm-tools compile --help)\n`);
+    return 2;
+  }
+  const { input, output, options } = parsed;
+  let bytes: Uint8Array;
+  try {
+    bytes = readFileSync(input);
+  } catch (error) {
+    process.stderr.write(`${input}: cannot read: ${(error as NodeJS.ErrnoException).code ?? String(error)}\n`);
+    return 2;
+  }
+  const result = compileIqe(new IqeDocument(decodeText(bytes)), options);
+  if (!result.bytes) {
+    const lines = result.diagnostics.filter((d) => d.severity === 'error').map((d) => formatDiagnostic(input, d));
+    process.stdout.write(lines.join('\n') + '\n');
+    return 1;
+  }
+  for (const d of result.diagnostics) if (d.code === 'cli-option-ignored') process.stderr.write(formatDiagnostic(input, d) + '\n');
+  try {
+    writeAtomically(output, result.bytes);
+  } catch (error) {
+    process.stderr.write(`${output}: cannot write: ${(error as NodeJS.ErrnoException).code ?? String(error)}\n`);
+    return 2;
+  }
+  const s = result.stats;
+  process.stdout.write(
+    `${output}: ${s.meshes} meshes, ${s.vertices} vertices, ${s.triangles} triangles, ${s.joints} joints, ${s.animations} animations, ${s.frames} frames, ${s.bytes} bytes\n`,
+  );
+  return 0;
+}

@@ -1,0 +1,395 @@
+// IQE -> IQM compiler (IQE-SEMANTICS.md §4): the reference compiler's output, byte for byte, with
+// its bugs of §6 fixed. One module per stage; this file runs them in order.
+import type { IqeDocument } from '../iqe/document';
+import type { IqeDiagnostic } from '../iqe/diagnostic';
+import { computeAdjacency } from './adjacency';
+import { quantiseChannels } from './channels';
+import { type Column, classifyRows } from './classify';
+import { gatherInput, type IqeInput } from './input';
+import { type IqmParts, type OutputAnim, type OutputJoint, type OutputMesh, writeIqm } from './layout';
+import { assembleMeshes } from './meshes';
+import { POSE_STRIDE, quaternionFromAngles } from './pose';
+import { computeBounds } from './bounds';
+import { buildSkeleton } from './skeleton';
+import { weldCorners } from './smooth';
+import { explicitTangents, generateTangents } from './tangents';
+import { TextTable } from './text';
+import { encodeUtf8 } from './utf8';
+import { optimiseVertexCache } from './vcache';
+import { ArrayType, encodeAttribute, encodeBlendIndexes, encodeBlendWeights, type VertexArray } from './vertexarrays';
+
+export interface CompileOptions {
+  /** `-s`: scales mesh positions and every pose's translation. */
+  scale?: number;
+  /** `-t`: added to mesh positions after scale and rotation. */
+  translate?: readonly [number, number, number];
+  /** `-r` options: rotations in degrees about X, then Y, then Z, composed in order. */
+  rotate?: readonly (readonly [number, number, number])[];
+  /** Per-input animation options; applied only when the file has exactly one animation. */
+  name?: string;
+  fps?: number;
+  loop?: boolean;
+  start?: number;
+  end?: number;
+}
+
+export interface CompileStats {
+  meshes: number;
+  vertices: number;
+  triangles: number;
+  joints: number;
+  poses: number;
+  animations: number;
+  frames: number;
+  frameChannels: number;
+  /** Output vertices whose generated tangent needed the B8 fallback. */
+  tangentFallbacks: number;
+  bytes: number;
+}
+
+export interface CompileResult {
+  /** The IQM file; absent when the document has errors. */
+  bytes?: Uint8Array;
+  diagnostics: IqeDiagnostic[];
+  stats: CompileStats;
+}
+
+function emptyStats(): CompileStats {
+  return { meshes: 0, vertices: 0, triangles: 0, joints: 0, poses: 0, animations: 0, frames: 0, frameChannels: 0, tangentFallbacks: 0, bytes: 0 };
+}
+
+function fileDiagnostic(severity: IqeDiagnostic['severity'], code: string, message: string): IqeDiagnostic {
+  return { range: { line: 0, column: 0, endLine: 0, endColumn: 0 }, severity, code, message };
+}
+
+export function compileIqe(doc: IqeDocument, options: CompileOptions = {}): CompileResult {
+  const diagnostics = doc.diagnostics({ maxProblems: Number.MAX_SAFE_INTEGER });
+  if (diagnostics.some((d) => d.severity === 'error')) return { diagnostics, stats: emptyStats() };
+  const input = gatherInput(doc.text, doc.parsedChunks);
+  const { bytes, stats, notes } = compileInput(input, options);
+  return { bytes, diagnostics: [...diagnostics, ...notes], stats };
+}
+
+/**
+ * Rotation quaternion of the `-r` options (w <= 0), or null for none: each option's angles give
+ * a quaternion (flipped to w <= 0), composed left to right as `rotate = rotate * q`.
+ */
+export function rotationOf(rotate: CompileOptions['rotate']): Float64Array | null {
+  if (!rotate || rotate.length === 0) return null;
+  let q = new Float64Array([0, 0, 0, 1]);
+  const r = new Float64Array(4);
+  const rad = Math.PI / 180;
+  for (const [x, y, z] of rotate) {
+    quaternionFromAngles(x * rad, y * rad, z * rad, r, 0);
+    if (r[3] > 0) for (let k = 0; k < 4; k++) r[k] = -r[k];
+    const ax = q[0], ay = q[1], az = q[2], aw = q[3];
+    const bx = r[0], by = r[1], bz = r[2], bw = r[3];
+    q = new Float64Array([
+      aw * bx + ax * bw + ay * bz - az * by,
+      aw * by - ax * bz + ay * bw + az * bx,
+      aw * bz + ax * by - ay * bx + az * bw,
+      aw * bw - ax * bx - ay * by - az * bz,
+    ]);
+  }
+  if (q[3] > 0) for (let k = 0; k < 4; k++) q[k] = -q[k];
+  if (q[0] === 0 && q[1] === 0 && q[2] === 0) return null;
+  return q;
+}
+
+/** Rotates the vector at v[o..o+2] by the unit quaternion q. */
+function rotateVector(q: Float64Array, v: Float64Array, o: number): void {
+  const qx = q[0], qy = q[1], qz = q[2], qw = q[3];
+  const x = v[o], y = v[o + 1], z = v[o + 2];
+  const tx = 2 * (qy * z - qz * y), ty = 2 * (qz * x - qx * z), tz = 2 * (qx * y - qy * x);
+  v[o] = x + qw * tx + (qy * tz - qz * ty);
+  v[o + 1] = y + qw * ty + (qz * tx - qx * tz);
+  v[o + 2] = z + qw * tz + (qx * ty - qy * tx);
+}
+
+/** pose rotation = q * rotation, pose translation = q applied to translation. */
+function rotatePose(q: Float64Array, poses: Float64Array, o: number): void {
+  rotateVector(q, poses, o);
+  const ax = q[0], ay = q[1], az = q[2], aw = q[3];
+  const bx = poses[o + 3], by = poses[o + 4], bz = poses[o + 5], bw = poses[o + 6];
+  poses[o + 3] = aw * bx + ax * bw + ay * bz - az * by;
+  poses[o + 4] = aw * by - ax * bz + ay * bw + az * bx;
+  poses[o + 5] = aw * bz + ax * by - ay * bx + az * bw;
+  poses[o + 6] = aw * bw - ax * bx - ay * by - az * bz;
+}
+
+export function compileInput(input: IqeInput, options: CompileOptions): { bytes: Uint8Array; stats: CompileStats; notes: IqeDiagnostic[] } {
+  const notes: IqeDiagnostic[] = [];
+  const stats = emptyStats();
+  const scale = options.scale ?? 1;
+  const translate = options.translate ?? [0, 0, 0];
+  const rotation = rotationOf(options.rotate);
+  const text = new TextTable();
+
+  // Per-input animation options (§1).
+  const animOptions = options.name !== undefined || options.fps !== undefined || options.loop || options.start !== undefined || options.end !== undefined;
+  const selection = input.animations.map((a) => ({ first: a.firstFrame, last: a.firstFrame + a.frameCount - 1 }));
+  if (animOptions) {
+    if (input.animations.length !== 1) {
+      notes.push(fileDiagnostic('warning', 'cli-option-ignored', `--name, --fps, --loop, --start and --end apply only to a file with exactly one animation; this file has ${input.animations.length}`));
+    } else {
+      const a = input.animations[0];
+      if (options.name !== undefined) a.name = options.name;
+      if (options.fps !== undefined && options.fps > 0) a.framerate = options.fps;
+      if (options.loop) a.flags |= 1;
+      let startFrame = a.firstFrame;
+      let endFrame = Infinity;
+      const end = options.end ?? -1;
+      if (end >= 0) endFrame = startFrame + end;
+      else if (end < -1) endFrame = startFrame + Math.max(input.frameCount - startFrame + end + 1, 0);
+      startFrame += Math.max(options.start ?? 0, 0);
+      selection[0] = { first: startFrame, last: Math.min(a.firstFrame + a.frameCount - 1, endFrame) };
+    }
+  }
+
+  // Global transforms of poses: scale every translation, rotate root joints' poses.
+  const jointCount = input.joints.length;
+  if (scale !== 1) {
+    for (const poses of [input.basePoses, input.framePoses]) for (let o = 0; o < poses.length; o += POSE_STRIDE) for (let k = 0; k < 3; k++) poses[o + k] *= scale;
+  }
+  if (rotation) {
+    for (let j = 0; j < Math.min(jointCount, input.basePoseCount); j++) if (input.joints[j].parent < 0) rotatePose(rotation, input.basePoses, POSE_STRIDE * j);
+    for (let f = 0; f < input.frameCount; f++) {
+      const base = input.framePoseStart[f];
+      const count = input.framePoseStart[f + 1] - base;
+      for (let j = 0; j < Math.min(jointCount, count); j++) if (input.joints[j].parent < 0) rotatePose(rotation, input.framePoses, POSE_STRIDE * (base + j));
+    }
+  }
+
+  // Meshes (§4.3-4.5).
+  const meshes: OutputMesh[] = [];
+  let source: Int32Array = new Int32Array(0);
+  let outWeld: Int32Array = new Int32Array(0);
+  let triangles: Uint32Array = new Uint32Array(0);
+  let welds = null as ReturnType<typeof weldCorners> | null;
+  const hasSections = input.sections.length > 0;
+  if (hasSections) {
+    welds = weldCorners(input);
+    const candidates = assembleMeshes(input, welds);
+    const sources: Int32Array[] = [];
+    const weldsOut: Int32Array[] = [];
+    const triLists: Uint32Array[] = [];
+    let firstVertex = 0;
+    let firstTriangle = 0;
+    for (const mesh of candidates) {
+      const order = optimiseVertexCache(mesh.source.length, mesh.triangles);
+      const outIndex = new Int32Array(mesh.source.length).fill(-1);
+      order.vertexOrder.forEach((c, i) => (outIndex[c] = i));
+      const nv = order.vertexOrder.length;
+      const src = new Int32Array(nv);
+      const wld = new Int32Array(nv);
+      for (let i = 0; i < nv; i++) {
+        src[i] = mesh.source[order.vertexOrder[i]];
+        wld[i] = mesh.weld[order.vertexOrder[i]];
+      }
+      const nt = order.triangleOrder.length;
+      const tri = new Uint32Array(3 * nt);
+      for (let t = 0; t < nt; t++) {
+        const from = 3 * order.triangleOrder[t];
+        for (let k = 0; k < 3; k++) tri[3 * t + k] = firstVertex + outIndex[mesh.triangles[from + k]];
+      }
+      meshes.push({ name: text.share(mesh.name), material: text.share(mesh.material), firstVertex, vertexCount: nv, firstTriangle, triangleCount: nt });
+      sources.push(src);
+      weldsOut.push(wld);
+      triLists.push(tri);
+      firstVertex += nv;
+      firstTriangle += nt;
+    }
+    source = concatInt(sources, firstVertex);
+    outWeld = concatInt(weldsOut, firstVertex);
+    triangles = new Uint32Array(3 * firstTriangle);
+    let o = 0;
+    for (const t of triLists) {
+      triangles.set(t, o);
+      o += t.length;
+    }
+  }
+  const vertexCount = source.length;
+
+  // Global transforms of the vertex data (§4.7), on copies of the input arrays.
+  let positions = input.positions;
+  let normals = welds ? welds.normals : null;
+  let vx = input.tangents;
+  let bitangents = input.bitangents;
+  if (hasSections && (scale !== 1 || rotation || translate.some((t) => t !== 0))) {
+    positions = positions.slice();
+    for (let o = 0; o < positions.length; o += 4) {
+      positions[o] *= scale; positions[o + 1] *= scale; positions[o + 2] *= scale;
+      if (rotation) rotateVector(rotation, positions, o);
+      positions[o] += translate[0]; positions[o + 1] += translate[1]; positions[o + 2] += translate[2];
+    }
+    if (rotation) {
+      if (normals) {
+        normals = normals.slice();
+        for (let o = 0; o < normals.length; o += 3) rotateVector(rotation, normals, o);
+      }
+      if (vx) {
+        vx = vx.slice();
+        for (let o = 0; o < vx.length; o += 4) rotateVector(rotation, vx, o);
+      }
+      if (bitangents) {
+        bitangents = bitangents.slice();
+        for (let o = 0; o < bitangents.length; o += 3) rotateVector(rotation, bitangents, o);
+      }
+    }
+  }
+
+  // Vertex arrays (§4.2, §4.8).
+  const arrays: VertexArray[] = [];
+  const declarations = input.declarations;
+  if (hasSections) {
+    const hasTriangles = input.triangles.length > 0;
+    arrays.push(encodeAttribute({ slot: ArrayType.Position, data: positions, width: 4, rows: source }, vertexCount, declarations));
+    if (input.texcoords) arrays.push(encodeAttribute({ slot: ArrayType.Texcoord, data: input.texcoords, width: 4, rows: source }, vertexCount, declarations));
+    let outNormals: Float64Array | null = null;
+    if (normals && (input.normals || hasTriangles)) {
+      outNormals = new Float64Array(3 * vertexCount);
+      for (let i = 0; i < vertexCount; i++) {
+        const w = 3 * outWeld[i];
+        outNormals[3 * i] = normals[w]; outNormals[3 * i + 1] = normals[w + 1]; outNormals[3 * i + 2] = normals[w + 2];
+      }
+      arrays.push(encodeAttribute({ slot: ArrayType.Normal, data: outNormals, width: 3, rows: null }, vertexCount, declarations));
+    }
+    let tangents: Float64Array | null = null;
+    if (vx) {
+      tangents = explicitTangents(source, vx, bitangents, outNormals ?? new Float64Array(3 * vertexCount));
+    } else if (outNormals && input.texcoords) {
+      const generated = generateTangents(triangles, source, positions, input.texcoords, outNormals);
+      tangents = generated.tangents;
+      stats.tangentFallbacks = generated.fallbacks;
+      if (generated.fallbacks > 0) {
+        notes.push(fileDiagnostic('information', 'degenerate-uv', `${generated.fallbacks} generated tangents needed the fallback for degenerate texture coordinates (the reference compiler writes NaN there)`));
+      }
+    }
+    if (tangents) arrays.push(encodeAttribute({ slot: ArrayType.Tangent, data: tangents, width: 4, rows: null }, vertexCount, declarations));
+    if (input.blendBones && input.blendWeights) {
+      arrays.push(encodeBlendIndexes(input.blendBones, source, declarations));
+      arrays.push(encodeBlendWeights(input.blendWeights, source, declarations));
+    }
+    if (input.colors) arrays.push(encodeAttribute({ slot: ArrayType.Color, data: input.colors, width: 4, rows: source }, vertexCount, declarations));
+    input.customs.forEach((custom, k) => {
+      if (!custom) return;
+      const slot = 7 + k;
+      const array = encodeAttribute({ slot, data: custom, width: 4, rows: source }, vertexCount, declarations);
+      const declared = declarations[slot];
+      array.type = ArrayType.Custom + text.share(declared && declared.name !== '' ? declared.name : `custom${k}`);
+      arrays.push(array);
+    });
+  }
+
+  // Adjacency (B1) over the written positions and blend data.
+  let adjacency: Uint32Array = new Uint32Array(0);
+  if (triangles.length > 0) {
+    const columns: Column[] = [];
+    for (const a of arrays) {
+      if (a.slot === ArrayType.Position || a.slot === ArrayType.BlendIndexes || a.slot === ArrayType.BlendWeights) {
+        columns.push({ data: a.bytes, stride: a.bytes.length / vertexCount });
+      }
+    }
+    const { classOf } = classifyRows(columns, vertexCount);
+    adjacency = computeAdjacency(triangles, classOf);
+  }
+
+  // Joints (§4.9): when a mesh exists.
+  const joints: OutputJoint[] = [];
+  const skeleton = meshes.length > 0 && jointCount > 0 ? buildSkeleton(input) : null;
+  if (skeleton) {
+    skeleton.names.forEach((name, j) => {
+      joints.push({ name: text.share(name), parent: skeleton.parents[j], pose: skeleton.poses.subarray(POSE_STRIDE * j, POSE_STRIDE * (j + 1)) });
+    });
+  }
+
+  // Animations, frames, bounds, channels (§4.10-4.11).
+  const anims: OutputAnim[] = [];
+  const frameList: number[] = [];
+  input.animations.forEach((a, i) => {
+    const { first, last } = selection[i];
+    const firstFrame = frameList.length;
+    for (let f = first; f <= last; f++) frameList.push(f);
+    anims.push({ name: text.share(a.name), firstFrame, frameCount: frameList.length - firstFrame, framerate: a.framerate, flags: a.flags });
+  });
+  const frames = Int32Array.from(frameList);
+  const poseCount = input.animations.length > 0 ? jointCount : 0;
+  const channels = quantiseChannels(input.framePoses, input.framePoseStart, frames, poseCount);
+  const poses = [];
+  for (let p = 0; p < poseCount; p++) {
+    poses.push({
+      parent: input.joints[p].parent,
+      mask: channels.mask[p],
+      offset: channels.offset.subarray(10 * p, 10 * p + 10),
+      scale: channels.scale.subarray(10 * p, 10 * p + 10),
+    });
+  }
+  let bounds: Float64Array | null = null;
+  if (skeleton && input.blendBones && frames.length > 0) {
+    bounds = computeBounds({
+      vertices: writtenVertices(source, input.vertexCount),
+      positions,
+      blendBones: input.blendBones,
+      blendWeights: input.blendWeights!,
+      skeleton,
+      frames,
+      framePoses: input.framePoses,
+      framePoseStart: input.framePoseStart,
+    });
+  }
+
+  const parts: IqmParts = {
+    text,
+    meshes,
+    vertexCount,
+    arrays,
+    triangles,
+    adjacency,
+    joints,
+    poses,
+    anims,
+    frameCount: frames.length,
+    frameChannels: channels.channelCount,
+    frames: channels.data,
+    bounds,
+    comment: input.comment !== null ? encodeUtf8(input.comment) : null,
+  };
+  const bytes = writeIqm(parts);
+  Object.assign(stats, {
+    meshes: meshes.length,
+    vertices: vertexCount,
+    triangles: triangles.length / 3,
+    joints: joints.length,
+    poses: poses.length,
+    animations: anims.length,
+    frames: frames.length,
+    frameChannels: channels.channelCount,
+    bytes: bytes.length,
+  });
+  return { bytes, stats, notes };
+}
+
+function concatInt(lists: Int32Array[], total: number): Int32Array {
+  const out = new Int32Array(total);
+  let o = 0;
+  for (const l of lists) {
+    out.set(l, o);
+    o += l.length;
+  }
+  return out;
+}
+
+/** Input vertices that some written vertex comes from, ascending (B15). */
+function writtenVertices(source: Int32Array, inputCount: number): Int32Array {
+  const mark = new Uint8Array(inputCount);
+  let count = 0;
+  for (let i = 0; i < source.length; i++) {
+    if (!mark[source[i]]) {
+      mark[source[i]] = 1;
+      count++;
+    }
+  }
+  const out = new Int32Array(count);
+  for (let v = 0, o = 0; v < inputCount; v++) if (mark[v]) out[o++] = v;
+  return out;
+}

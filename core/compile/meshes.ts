@@ -1,0 +1,86 @@
+// Stage 3: mesh assembly and vertex deduplication (IQE-SEMANTICS.md §4.4), with our fixes B3
+// (a repeated (mesh, material) section keeps its triangles) and B2 (the explicit tangent is part
+// of the vertex key). Each triangle corner becomes a candidate vertex of its mesh, keyed by the
+// values of its attributes and its normal.
+import { type Column, classifyRows, PairTable } from './classify';
+import type { IqeInput } from './input';
+import type { Welds } from './smooth';
+
+export interface MeshCandidates {
+  name: string;
+  material: string;
+  /** Source input vertex and weld of each candidate vertex, in first-appearance order. */
+  source: Int32Array;
+  weld: Int32Array;
+  /** Three candidate ids per triangle (degenerate ones included; the vertex-cache stage skips them). */
+  triangles: Int32Array;
+}
+
+/** The columns that make up an input vertex's value, apart from its normal. */
+export function vertexColumns(input: IqeInput): Column[] {
+  const columns: Column[] = [{ data: input.positions, stride: 4 }];
+  if (input.texcoords) columns.push({ data: input.texcoords, stride: 4 });
+  if (input.blendWeights && input.blendBones) {
+    columns.push({ data: input.blendWeights, stride: 4 }, { data: input.blendBones, stride: 4 });
+  }
+  if (input.colors) columns.push({ data: input.colors, stride: 4 });
+  for (const custom of input.customs) if (custom) columns.push({ data: custom, stride: 4 });
+  if (input.tangents) columns.push({ data: input.tangents, stride: 4 });
+  if (input.bitangents) columns.push({ data: input.bitangents, stride: 3 });
+  return columns;
+}
+
+export function assembleMeshes(input: IqeInput, welds: Welds): MeshCandidates[] {
+  const { classOf: vertexClass } = classifyRows(vertexColumns(input), input.vertexCount);
+  const { classOf: normalClass } = classifyRows([{ data: welds.normals, stride: 3 }], welds.weldCount);
+  const tris = input.triangles;
+  const triCount = tris.length / 3;
+  const sections = input.sections;
+
+  // Sections merge by (mesh, material), in order of first appearance (B3: all of them).
+  const byPair = new Map<string, number[]>();
+  const pairs: { mesh: string; material: string; sections: number[] }[] = [];
+  sections.forEach((s, i) => {
+    const key = `${s.mesh}\u0000${s.material}`;
+    let list = byPair.get(key);
+    if (!list) {
+      list = [];
+      byPair.set(key, list);
+      pairs.push({ mesh: s.mesh, material: s.material, sections: list });
+    }
+    list.push(i);
+  });
+
+  const meshes: MeshCandidates[] = [];
+  for (const pair of pairs) {
+    let count = 0;
+    for (const i of pair.sections) count += sectionEnd(i) - sections[i].firstTriangle;
+    if (count === 0) continue;
+    const table = new PairTable(Math.min(3 * count, input.vertexCount + 16));
+    const source: number[] = [];
+    const weld: number[] = [];
+    const triangles = new Int32Array(3 * count);
+    let o = 0;
+    for (const i of pair.sections) {
+      for (let t = sections[i].firstTriangle, end = sectionEnd(i); t < end; t++) {
+        for (let k = 0; k < 3; k++) {
+          const c = 3 * t + k;
+          const vertex = tris[c];
+          const w = welds.weld[c];
+          const id = table.get(vertexClass[vertex], normalClass[w]);
+          if (id === source.length) {
+            source.push(vertex);
+            weld.push(w);
+          }
+          triangles[o++] = id;
+        }
+      }
+    }
+    meshes.push({ name: pair.mesh, material: pair.material, source: Int32Array.from(source), weld: Int32Array.from(weld), triangles });
+  }
+  return meshes;
+
+  function sectionEnd(i: number): number {
+    return i + 1 < sections.length ? sections[i + 1].firstTriangle : triCount;
+  }
+}

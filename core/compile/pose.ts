@@ -1,0 +1,173 @@
+// Poses of `pq`, `pm` and `pa` lines (IQE-SEMANTICS.md §3.3) as 10 doubles: translate x y z,
+// rotate x y z w (w <= 0), scale x y z; and the 3x4 matrices the skeleton stages build from them.
+
+export const POSE_STRIDE = 10;
+export type Pose = Float64Array;
+
+/** Quaternion lengths within this of 1 are used exactly as written (B6). */
+const UNIT_TOLERANCE = 1e-4;
+
+function finishRotation(out: Pose): void {
+  let x = out[3], y = out[4], z = out[5], w = out[6];
+  const length = Math.sqrt(x * x + y * y + z * z + w * w);
+  if (Math.abs(length - 1) > UNIT_TOLERANCE && length > 0) {
+    // Ours (B6): normalise a quaternion that is clearly not unit length.
+    const inv = 1 / length;
+    x *= inv; y *= inv; z *= inv; w *= inv;
+  }
+  if (w > 0) {
+    x = -x; y = -y; z = -z; w = -w;
+  }
+  out[3] = x; out[4] = y; out[5] = z; out[6] = w;
+}
+
+/** `pq Tx Ty Tz Qx Qy Qz [Qw] [Sx Sy Sz]`. */
+export function poseFromQuaternion(values: Float64Array, v: number, n: number, out: Pose): void {
+  for (let k = 0; k < 6; k++) out[k] = k < n ? values[v + k] : 0;
+  const x = out[3], y = out[4], z = out[5];
+  const w0 = -Math.sqrt(Math.max(1 - (x * x + y * y + z * z), 0));
+  out[6] = n > 6 && values[v + 6] !== w0 ? values[v + 6] : w0;
+  for (let k = 7; k < 10; k++) out[k] = k < n ? values[v + k] : 1;
+  finishRotation(out);
+}
+
+/** `pm Tx Ty Tz Ax Ay Az Bx By Bz Cx Cy Cz [Sx Sy Sz]`: A, B, C are the rows of R. */
+export function poseFromMatrix(values: Float64Array, v: number, n: number, out: Pose): void {
+  const at = (k: number, fallback: number): number => (k < n ? values[v + k] : fallback);
+  out[0] = at(0, 0); out[1] = at(1, 0); out[2] = at(2, 0);
+  const m = [at(3, 0), at(4, 0), at(5, 0), at(6, 0), at(7, 0), at(8, 0), at(9, 0), at(10, 0), at(11, 0)];
+  const sx0 = Math.sqrt(m[0] * m[0] + m[3] * m[3] + m[6] * m[6]);
+  const sy0 = Math.sqrt(m[1] * m[1] + m[4] * m[4] + m[7] * m[7]);
+  const sz0 = Math.sqrt(m[2] * m[2] + m[5] * m[5] + m[8] * m[8]);
+  const f = Math.fround;
+  const det = f(
+    f(f(m[0]) * f(f(f(m[4]) * f(m[8])) - f(f(m[5]) * f(m[7])))) -
+      f(f(m[1]) * f(f(f(m[3]) * f(m[8])) - f(f(m[5]) * f(m[6])))) +
+      f(f(m[2]) * f(f(f(m[3]) * f(m[7])) - f(f(m[4]) * f(m[6])))),
+  );
+  const sign = det < 0 ? -1 : 1;
+  const sx = sx0 * sign, sy = sy0 * sign, sz = sz0 * sign;
+  for (let r = 0; r < 3; r++) {
+    m[3 * r] /= sx;
+    m[3 * r + 1] /= sy;
+    m[3 * r + 2] /= sz;
+  }
+  quaternionFromMatrix(m, out);
+  if (out[6] > 0) {
+    out[3] = -out[3]; out[4] = -out[4]; out[5] = -out[5]; out[6] = -out[6];
+  }
+  out[7] = at(12, 1) * sx;
+  out[8] = at(13, 1) * sy;
+  out[9] = at(14, 1) * sz;
+}
+
+/** Trace method; m is row-major 3x3; writes x y z w to out[3..6]. */
+function quaternionFromMatrix(m: number[], out: Pose): void {
+  const trace = m[0] + m[4] + m[8];
+  let x: number, y: number, z: number, w: number;
+  if (trace > 0) {
+    const r = Math.sqrt(1 + trace);
+    const inv = 0.5 / r;
+    w = 0.5 * r;
+    x = (m[7] - m[5]) * inv;
+    y = (m[2] - m[6]) * inv;
+    z = (m[3] - m[1]) * inv;
+  } else if (m[0] > m[4] && m[0] > m[8]) {
+    const r = Math.sqrt(1 + m[0] - m[4] - m[8]);
+    const inv = 0.5 / r;
+    x = 0.5 * r;
+    y = (m[3] + m[1]) * inv;
+    z = (m[2] + m[6]) * inv;
+    w = (m[7] - m[5]) * inv;
+  } else if (m[4] > m[8]) {
+    const r = Math.sqrt(1 + m[4] - m[0] - m[8]);
+    const inv = 0.5 / r;
+    y = 0.5 * r;
+    x = (m[3] + m[1]) * inv;
+    z = (m[7] + m[5]) * inv;
+    w = (m[2] - m[6]) * inv;
+  } else {
+    const r = Math.sqrt(1 + m[8] - m[0] - m[4]);
+    const inv = 0.5 / r;
+    z = 0.5 * r;
+    x = (m[2] + m[6]) * inv;
+    y = (m[7] + m[5]) * inv;
+    w = (m[3] - m[1]) * inv;
+  }
+  out[3] = x; out[4] = y; out[5] = z; out[6] = w;
+}
+
+/** `pa Tx Ty Tz Rx Ry Rz [Sx Sy Sz]` (radians; q = qz * qy * qx). */
+export function poseFromAngles(values: Float64Array, v: number, n: number, out: Pose): void {
+  const at = (k: number, fallback: number): number => (k < n ? values[v + k] : fallback);
+  out[0] = at(0, 0); out[1] = at(1, 0); out[2] = at(2, 0);
+  quaternionFromAngles(at(3, 0), at(4, 0), at(5, 0), out, 3);
+  if (out[6] > 0) {
+    out[3] = -out[3]; out[4] = -out[4]; out[5] = -out[5]; out[6] = -out[6];
+  }
+  out[7] = at(6, 1); out[8] = at(7, 1); out[9] = at(8, 1);
+}
+
+/** x y z w of the rotation by rx, then ry, then rz radians, written to out[o..o+3] (not flipped). */
+export function quaternionFromAngles(rx: number, ry: number, rz: number, out: Float64Array, o: number): void {
+  const sx = Math.sin(rx / 2), cx = Math.cos(rx / 2);
+  const sy = Math.sin(ry / 2), cy = Math.cos(ry / 2);
+  const sz = Math.sin(rz / 2), cz = Math.cos(rz / 2);
+  out[o] = sx * cy * cz - cx * sy * sz;
+  out[o + 1] = cx * sy * cz + sx * cy * sz;
+  out[o + 2] = cx * cy * sz - sx * sy * cz;
+  out[o + 3] = cx * cy * cz + sx * sy * sz;
+}
+
+/**
+ * The 3x4 matrix (row-major, 12 values) of a pose: rows R(q) * diag(s), translation t (§4.9).
+ */
+export function poseMatrix(p: Float64Array, o: number, out: Float64Array, oo: number): void {
+  const tx = p[o], ty = p[o + 1], tz = p[o + 2];
+  const x = p[o + 3], y = p[o + 4], z = p[o + 5], w = p[o + 6];
+  const sx = p[o + 7], sy = p[o + 8], sz = p[o + 9];
+  const xx = x * x, yy = y * y, zz = z * z;
+  const xy = x * y, xz = x * z, yz = y * z;
+  const wx = w * x, wy = w * y, wz = w * z;
+  out[oo] = (1 - 2 * (yy + zz)) * sx;
+  out[oo + 1] = 2 * (xy - wz) * sy;
+  out[oo + 2] = 2 * (xz + wy) * sz;
+  out[oo + 3] = tx;
+  out[oo + 4] = 2 * (xy + wz) * sx;
+  out[oo + 5] = (1 - 2 * (xx + zz)) * sy;
+  out[oo + 6] = 2 * (yz - wx) * sz;
+  out[oo + 7] = ty;
+  out[oo + 8] = 2 * (xz - wy) * sx;
+  out[oo + 9] = 2 * (yz + wx) * sy;
+  out[oo + 10] = (1 - 2 * (xx + yy)) * sz;
+  out[oo + 11] = tz;
+}
+
+/** out = a * b for 3x4 matrices (an implicit last row 0 0 0 1), row by row as the reference. */
+export function multiply(a: Float64Array, ao: number, b: Float64Array, bo: number, out: Float64Array, oo: number): void {
+  for (let r = 0; r < 3; r++) {
+    const x = a[ao + 4 * r], y = a[ao + 4 * r + 1], z = a[ao + 4 * r + 2], t = a[ao + 4 * r + 3];
+    const c0 = b[bo] * x + b[bo + 4] * y + b[bo + 8] * z;
+    const c1 = b[bo + 1] * x + b[bo + 5] * y + b[bo + 9] * z;
+    const c2 = b[bo + 2] * x + b[bo + 6] * y + b[bo + 10] * z;
+    const c3 = b[bo + 3] * x + b[bo + 7] * y + b[bo + 11] * z + t;
+    out[oo + 4 * r] = c0;
+    out[oo + 4 * r + 1] = c1;
+    out[oo + 4 * r + 2] = c2;
+    out[oo + 4 * r + 3] = c3;
+  }
+}
+
+/** Inverse of a matrix of rotation times column scale: transpose, each row over its squared length. */
+export function invert(m: Float64Array, o: number, out: Float64Array, oo: number): void {
+  const tx = m[o + 3], ty = m[o + 7], tz = m[o + 11];
+  for (let r = 0; r < 3; r++) {
+    const a = m[o + r], b = m[o + 4 + r], c = m[o + 8 + r];
+    const d = a * a + b * b + c * c;
+    const x = a / d, y = b / d, z = c / d;
+    out[oo + 4 * r] = x;
+    out[oo + 4 * r + 1] = y;
+    out[oo + 4 * r + 2] = z;
+    out[oo + 4 * r + 3] = -(x * tx + y * ty + z * tz);
+  }
+}

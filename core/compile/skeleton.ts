@@ -1,0 +1,37 @@
+// Stage: joints and inverse bind matrices (IQE-SEMANTICS.md §4.9, with B10: a joint without a
+// base pose gets the identity).
+import type { IqeInput } from './input';
+import { invert, multiply, POSE_STRIDE, poseMatrix } from './pose';
+
+export const IDENTITY_POSE: readonly number[] = [0, 0, 0, 0, 0, 0, 1, 1, 1, 1];
+
+export interface Skeleton {
+  names: string[];
+  parents: Int32Array;
+  /** Base pose of each joint (10 values), the identity where the file has none (B10). */
+  poses: Float64Array;
+  /** Inverse bind matrix of each joint, 3x4 row-major. */
+  inverse: Float64Array;
+}
+
+export function buildSkeleton(input: IqeInput): Skeleton {
+  const count = input.joints.length;
+  const parents = new Int32Array(count);
+  const poses = new Float64Array(POSE_STRIDE * count);
+  const inverse = new Float64Array(12 * count);
+  const m = new Float64Array(12);
+  const tmp = new Float64Array(12);
+  for (let j = 0; j < count; j++) {
+    const parent = input.joints[j].parent;
+    parents[j] = parent;
+    if (j < input.basePoseCount) poses.set(input.basePoses.subarray(POSE_STRIDE * j, POSE_STRIDE * (j + 1)), POSE_STRIDE * j);
+    else poses.set(IDENTITY_POSE, POSE_STRIDE * j);
+    poseMatrix(poses, POSE_STRIDE * j, m, 0);
+    invert(m, 0, inverse, 12 * j);
+    if (parent >= 0 && parent < j) {
+      multiply(inverse, 12 * j, inverse, 12 * parent, tmp, 0);
+      inverse.set(tmp, 12 * j);
+    }
+  }
+  return { names: input.joints.map((joint) => joint.name), parents, poses, inverse };
+}

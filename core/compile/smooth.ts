@@ -1,0 +1,138 @@
+// Stage 2: welding of triangle corners and normal generation (IQE-SEMANTICS.md §4.3), with our
+// fixes B4 (`vs` compares the corners' own vertices) and B5 (smoothangle without fabs, applied
+// when the groups are read in input.ts). Skipped when the file has any `vn`: then each corner's
+// weld is its vertex and the normals are the file's.
+import { classifyRows } from './classify';
+import type { IqeInput } from './input';
+
+export interface Welds {
+  /** Weld of each triangle corner (3 per triangle). */
+  weld: Int32Array;
+  /** Normal of each weld: x, y, z. */
+  normals: Float64Array;
+  weldCount: number;
+}
+
+export function weldCorners(input: IqeInput): Welds {
+  const tris = input.triangles;
+  const corners = tris.length;
+  if (input.normals) {
+    return { weld: Int32Array.from(tris), normals: input.normals, weldCount: input.vertexCount };
+  }
+  const triCount = corners / 3;
+  const pos = input.positions;
+  const area = new Float64Array(3 * triCount);
+  const fn = new Float64Array(3 * triCount);
+  for (let t = 0; t < triCount; t++) {
+    const a = 4 * tris[3 * t], b = 4 * tris[3 * t + 1], c = 4 * tris[3 * t + 2];
+    // (v2 - v0) x (v1 - v0)
+    const ex = pos[c] - pos[a], ey = pos[c + 1] - pos[a + 1], ez = pos[c + 2] - pos[a + 2];
+    const ox = pos[b] - pos[a], oy = pos[b + 1] - pos[a + 1], oz = pos[b + 2] - pos[a + 2];
+    const x = ey * oz - ez * oy;
+    const y = ez * ox - ex * oz;
+    const z = ex * oy - ey * ox;
+    area[3 * t] = x; area[3 * t + 1] = y; area[3 * t + 2] = z;
+    const inv = 1 / Math.sqrt(x * x + y * y + z * z);
+    fn[3 * t] = x * inv; fn[3 * t + 1] = y * inv; fn[3 * t + 2] = z * inv;
+  }
+
+  // Corners grouped by exact position (x, y, z, w), counting sort by position class.
+  const { classOf: posClass, classCount } = classifyRows([{ data: pos, stride: 4 }], input.vertexCount);
+  const groupStart = new Int32Array(classCount + 1);
+  for (let c = 0; c < corners; c++) groupStart[posClass[tris[c]] + 1]++;
+  for (let g = 0; g < classCount; g++) groupStart[g + 1] += groupStart[g];
+  const fill = groupStart.slice(0, classCount);
+  const order = new Int32Array(corners);
+  for (let c = 0; c < corners; c++) order[fill[posClass[tris[c]]]++] = c;
+
+  const parent = new Int32Array(corners);
+  for (let c = 0; c < corners; c++) parent[c] = c;
+  const find = (c: number): number => {
+    while (parent[c] !== c) {
+      parent[c] = parent[parent[c]];
+      c = parent[c];
+    }
+    return c;
+  };
+
+  const groups = input.groups;
+  const triGroup = input.triangleGroup;
+  const tex = input.texcoords;
+  const vs = input.smoothIds;
+  const flags = input.edgeFlags;
+
+  const sharesSmoothEdge = (w: number, v: number): boolean => {
+    const tw = (w / 3) | 0, kw = w - 3 * tw;
+    const tv = (v / 3) | 0, kv = v - 3 * tv;
+    const fw = flags![tw], fv = flags![tv];
+    for (let i = 1; i <= 2; i++) {
+      const ow = (kw + i) % 3;
+      const bitW = i === 1 ? kw : ow;
+      const pw = posClass[tris[3 * tw + ow]];
+      for (let j = 1; j <= 2; j++) {
+        const ov = (kv + j) % 3;
+        if (posClass[tris[3 * tv + ov]] !== pw) continue;
+        const bitV = j === 1 ? kv : ov;
+        if ((fw >> bitW) & 1 || (fv >> bitV) & 1) return true;
+      }
+    }
+    return false;
+  };
+
+  const canWeld = (w: number, v: number): boolean => {
+    const tw = (w / 3) | 0, tv = (v / 3) | 0;
+    const gw = groups[triGroup[tw]], gv = groups[triGroup[tv]];
+    if (gw.key !== gv.key) return false;
+    const dot = fn[3 * tw] * fn[3 * tv] + fn[3 * tw + 1] * fn[3 * tv + 1] + fn[3 * tw + 2] * fn[3 * tv + 2];
+    // Written as "skip if <", so a NaN normal (zero-area triangle) passes.
+    if (dot < Math.max(gw.threshold, gv.threshold)) return false;
+    const iw = tris[w], iv = tris[v];
+    if (tex && (gw.uv || gv.uv)) {
+      for (let k = 0; k < 4; k++) if (tex[4 * iw + k] !== tex[4 * iv + k]) return false;
+    }
+    // Ours (B4): the `vs` values of the corners' own vertices.
+    if (vs && vs[iw] !== vs[iv]) return false;
+    if (flags && !sharesSmoothEdge(w, v)) return false;
+    return true;
+  };
+
+  for (let g = 0; g < classCount; g++) {
+    const start = groupStart[g], end = groupStart[g + 1];
+    for (let a = start; a < end; a++) {
+      const w = order[a];
+      for (let b = a + 1; b < end; b++) {
+        const v = order[b];
+        const rw = find(w), rv = find(v);
+        if (rw === rv) continue;
+        if (canWeld(w, v)) parent[rv < rw ? rw : rv] = rv < rw ? rv : rw;
+      }
+    }
+  }
+
+  const weld = new Int32Array(corners);
+  const idOfRoot = new Int32Array(corners).fill(-1);
+  let weldCount = 0;
+  for (let c = 0; c < corners; c++) {
+    const r = find(c);
+    if (idOfRoot[r] < 0) idOfRoot[r] = weldCount++;
+    weld[c] = idOfRoot[r];
+  }
+  const normals = new Float64Array(3 * weldCount);
+  for (let t = 0; t < triCount; t++) {
+    for (let k = 0; k < 3; k++) {
+      const o = 3 * weld[3 * t + k];
+      normals[o] += area[3 * t];
+      normals[o + 1] += area[3 * t + 1];
+      normals[o + 2] += area[3 * t + 2];
+    }
+  }
+  for (let o = 0; o < normals.length; o += 3) {
+    const x = normals[o], y = normals[o + 1], z = normals[o + 2];
+    const length = Math.sqrt(x * x + y * y + z * z);
+    if (length > 0) {
+      const inv = 1 / length;
+      normals[o] = x * inv; normals[o + 1] = y * inv; normals[o + 2] = z * inv;
+    }
+  }
+  return { weld, normals, weldCount };
+}

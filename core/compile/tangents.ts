@@ -1,0 +1,102 @@
+// Stage: tangents (IQE-SEMANTICS.md §4.8.3). Generated tangents are accumulated per output
+// triangle (area-weighted) and orthogonalised against the normal, with our B8 fallback where the
+// reference writes NaN. Explicit `vx` tangents go to the output vertices of their own source
+// vertex (B2), and the 6-value form's sign comes from that vertex's normal, tangent and bitangent.
+
+export interface TangentResult {
+  /** x, y, z, w per output vertex. */
+  tangents: Float64Array;
+  /** Output vertices that needed the B8 fallback. */
+  fallbacks: number;
+}
+
+/** B8: a unit tangent orthogonal to n along the axis where n is smallest; (1, 0, 0) for n = 0. */
+export function fallbackTangent(nx: number, ny: number, nz: number, out: Float64Array, o: number): void {
+  const ax = Math.abs(nx), ay = Math.abs(ny), az = Math.abs(nz);
+  if (!(ax > 0 || ay > 0 || az > 0)) {
+    out[o] = 1; out[o + 1] = 0; out[o + 2] = 0; out[o + 3] = 1;
+    return;
+  }
+  let x = 0, y = 0, z = 0;
+  if (ax <= ay && ax <= az) x = 1;
+  else if (ay <= az) y = 1;
+  else z = 1;
+  const d = nx * x + ny * y + nz * z;
+  x -= nx * d; y -= ny * d; z -= nz * d;
+  const inv = 1 / Math.sqrt(x * x + y * y + z * z);
+  out[o] = x * inv; out[o + 1] = y * inv; out[o + 2] = z * inv; out[o + 3] = 1;
+}
+
+export function generateTangents(
+  triangles: Uint32Array | Int32Array,
+  source: Int32Array,
+  positions: Float64Array,
+  texcoords: Float64Array,
+  normals: Float64Array,
+): TangentResult {
+  const count = source.length;
+  const tan = new Float64Array(3 * count);
+  const bit = new Float64Array(3 * count);
+  for (let c = 0; c < triangles.length; c += 3) {
+    const o0 = triangles[c], o1 = triangles[c + 1], o2 = triangles[c + 2];
+    const p0 = 4 * source[o0], p1 = 4 * source[o1], p2 = 4 * source[o2];
+    const e1x = positions[p1] - positions[p0], e1y = positions[p1 + 1] - positions[p0 + 1], e1z = positions[p1 + 2] - positions[p0 + 2];
+    const e2x = positions[p2] - positions[p0], e2y = positions[p2 + 1] - positions[p0 + 1], e2z = positions[p2 + 2] - positions[p0 + 2];
+    const u1 = texcoords[p1] - texcoords[p0], v1 = texcoords[p1 + 1] - texcoords[p0 + 1];
+    const u2 = texcoords[p2] - texcoords[p0], v2 = texcoords[p2 + 1] - texcoords[p0 + 1];
+    let ux = e2x * v1 - e1x * v2, uy = e2y * v1 - e1y * v2, uz = e2z * v1 - e1z * v2;
+    let vx = e2x * u1 - e1x * u2, vy = e2y * u1 - e1y * u2, vz = e2z * u1 - e1z * u2;
+    // (e2 x e1) . (v x u)
+    const ax = e2y * e1z - e2z * e1y, ay = e2z * e1x - e2x * e1z, az = e2x * e1y - e2y * e1x;
+    const bx = vy * uz - vz * uy, by = vz * ux - vx * uz, bz = vx * uy - vy * ux;
+    if (ax * bx + ay * by + az * bz < 0) {
+      ux = -ux; uy = -uy; uz = -uz;
+      vx = -vx; vy = -vy; vz = -vz;
+    }
+    for (const o of [o0, o1, o2]) {
+      tan[3 * o] += ux; tan[3 * o + 1] += uy; tan[3 * o + 2] += uz;
+      bit[3 * o] += vx; bit[3 * o + 1] += vy; bit[3 * o + 2] += vz;
+    }
+  }
+  const tangents = new Float64Array(4 * count);
+  let fallbacks = 0;
+  for (let i = 0; i < count; i++) {
+    const nx = normals[3 * i], ny = normals[3 * i + 1], nz = normals[3 * i + 2];
+    const tx = tan[3 * i], ty = tan[3 * i + 1], tz = tan[3 * i + 2];
+    const d = nx * tx + ny * ty + nz * tz;
+    const x = tx - nx * d, y = ty - ny * d, z = tz - nz * d;
+    const length = Math.sqrt(x * x + y * y + z * z);
+    if (!(length > 0) || !Number.isFinite(length)) {
+      fallbackTangent(nx, ny, nz, tangents, 4 * i);
+      fallbacks++;
+      continue;
+    }
+    const inv = 1 / length;
+    tangents[4 * i] = x * inv;
+    tangents[4 * i + 1] = y * inv;
+    tangents[4 * i + 2] = z * inv;
+    // (n x t) . b
+    const cx = ny * tz - nz * ty, cy = nz * tx - nx * tz, cz = nx * ty - ny * tx;
+    tangents[4 * i + 3] = cx * bit[3 * i] + cy * bit[3 * i + 1] + cz * bit[3 * i + 2] < 0 ? -1 : 1;
+  }
+  return { tangents, fallbacks };
+}
+
+/** Explicit tangents: each output vertex takes its source vertex's `vx` (B2). */
+export function explicitTangents(source: Int32Array, vx: Float64Array, bitangents: Float64Array | null, normals: Float64Array): Float64Array {
+  const count = source.length;
+  const out = new Float64Array(4 * count);
+  for (let i = 0; i < count; i++) {
+    const s = source[i];
+    const tx = vx[4 * s], ty = vx[4 * s + 1], tz = vx[4 * s + 2];
+    out[4 * i] = tx; out[4 * i + 1] = ty; out[4 * i + 2] = tz;
+    if (bitangents) {
+      const nx = normals[3 * i], ny = normals[3 * i + 1], nz = normals[3 * i + 2];
+      const cx = ny * tz - nz * ty, cy = nz * tx - nx * tz, cz = nx * ty - ny * tx;
+      out[4 * i + 3] = cx * bitangents[3 * s] + cy * bitangents[3 * s + 1] + cz * bitangents[3 * s + 2] < 0 ? -1 : 1;
+    } else {
+      out[4 * i + 3] = vx[4 * s + 3];
+    }
+  }
+  return out;
+}

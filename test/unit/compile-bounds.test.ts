@@ -1,0 +1,131 @@
+// Per-frame bounds: the pruned computation (core/compile/bounds.ts computeBounds) must give the
+// same doubles as evaluating every vertex in every frame (computeBoundsFull), on synthetic
+// skinned models with blended, rigid and unweighted vertices, fast and slow motion, and exact
+// zero extremes (where the order of equal values matters).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { IqeDocument } from '../../core/iqe/document';
+import { gatherInput } from '../../core/compile/input';
+import { buildSkeleton } from '../../core/compile/skeleton';
+import { boundsStats, computeBounds, computeBoundsFull, spectralNorm, type BoundsInput } from '../../core/compile/bounds';
+
+function lcg(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    return s / 4294967296;
+  };
+}
+
+/** A stack of rings bound to a chain of joints, with extra far influences, and an animation. */
+function model(seed: number, options: { frames: number; speed: number; flat?: boolean }): string {
+  const random = lcg(seed);
+  const joints = 12;
+  let s = '# Inter-Quake Export\n';
+  for (let j = 0; j < joints; j++) {
+    s += `joint j${j} ${j === 0 ? -1 : Math.max(0, j - 1 - Math.floor(random() * 3))}\n`;
+    s += `pq ${(random() - 0.5).toFixed(4)} ${(random() - 0.5).toFixed(4)} ${options.flat ? 0 : (random() * 0.5).toFixed(4)} 0 0 0 -1\n`;
+  }
+  s += 'mesh m\n';
+  const rings = 10, around = 16;
+  for (let r = 0; r < rings; r++) {
+    for (let a = 0; a < around; a++) {
+      const angle = (2 * Math.PI * a) / around;
+      const z = options.flat ? 0 : r * 0.3;
+      s += `vp ${Math.cos(angle).toFixed(5)} ${Math.sin(angle).toFixed(5)} ${z}\n`;
+      const j0 = Math.min(joints - 1, Math.floor((r / rings) * joints));
+      const kind = (a + r) % 5;
+      if (kind === 0) s += `vb ${j0} 1\n`;
+      else if (kind === 4 && r % 3 === 0) s += 'vb\n';
+      else {
+        s += `vb ${j0} ${(0.5 + random() * 0.4).toFixed(4)} ${Math.min(joints - 1, j0 + 1)} ${(random() * 0.4).toFixed(4)}`;
+        if (kind >= 2) s += ` ${Math.floor(random() * joints)} 0.1`;
+        if (kind >= 3) s += ` ${Math.floor(random() * joints)} 0.05`;
+        s += '\n';
+      }
+    }
+  }
+  for (let r = 0; r + 1 < rings; r++) {
+    for (let a = 0; a < around; a++) {
+      const i0 = r * around + a, i1 = r * around + ((a + 1) % around);
+      s += `fa ${i0} ${i0 + around} ${i1}\nfa ${i1} ${i0 + around} ${i1 + around}\n`;
+    }
+  }
+  s += 'animation a\n';
+  for (let f = 0; f < options.frames; f++) {
+    s += 'frame\n';
+    for (let j = 0; j < joints; j++) {
+      const angle = options.speed * Math.sin(f * 0.2 + j) * (j % 3 === 0 ? 0 : 1);
+      const axis = [Math.sin(j), Math.cos(j * 1.7), 0.3];
+      const len = Math.hypot(axis[0], axis[1], axis[2]);
+      const sh = Math.sin(angle / 2) / len;
+      const q = [axis[0] * sh, axis[1] * sh, axis[2] * sh, -Math.cos(angle / 2)];
+      const t = options.flat ? [0, 0, 0] : [0.01 * Math.sin(f + j), 0, 0.1 * j];
+      s += `pq ${t.map((v) => v.toFixed(5)).join(' ')} ${q.map((v) => v.toFixed(6)).join(' ')}\n`;
+    }
+  }
+  return s;
+}
+
+function boundsInput(text: string): BoundsInput {
+  const doc = new IqeDocument(text);
+  assert.ok(!doc.diagnostics().some((d) => d.severity === 'error'));
+  const input = gatherInput(text, doc.parsedChunks);
+  return {
+    vertices: Int32Array.from({ length: input.vertexCount }, (_, i) => i),
+    positions: input.positions,
+    blendBones: input.blendBones!,
+    blendWeights: input.blendWeights!,
+    skeleton: buildSkeleton(input),
+    frames: Int32Array.from({ length: input.frameCount }, (_, i) => i),
+    framePoses: input.framePoses,
+    framePoseStart: input.framePoseStart,
+  };
+}
+
+function sameDoubles(a: Float64Array, b: Float64Array): boolean {
+  return a.length === b.length && a.every((v, i) => Object.is(v, b[i]));
+}
+
+test('pruned bounds equal full bounds (slow and fast motion, several seeds)', () => {
+  for (const seed of [1, 2, 3]) {
+    for (const speed of [0.05, 0.6, 2.5]) {
+      const input = boundsInput(model(seed, { frames: 40, speed }));
+      assert.ok(sameDoubles(computeBounds(input), computeBoundsFull(input)), `seed ${seed}, speed ${speed}`);
+      if (speed < 0.1) assert.ok(boundsStats.evaluated < input.vertices.length * input.frames.length / 2, `pruning happens: ${boundsStats.evaluated}`);
+    }
+  }
+});
+
+test('pruned bounds equal full bounds with a subset of vertices and exact zero extremes', () => {
+  const input = boundsInput(model(7, { frames: 12, speed: 0, flat: true }));
+  const full = computeBoundsFull(input);
+  assert.ok(full.some((v) => Object.is(v, -0) || v === 0), 'the flat model has zero extremes');
+  assert.ok(sameDoubles(computeBounds(input), full));
+  const odd = { ...input, vertices: input.vertices.filter((v) => v % 3 !== 1) };
+  assert.ok(sameDoubles(computeBounds(odd), computeBoundsFull(odd)));
+});
+
+test('pruned bounds equal full bounds when values overflow', () => {
+  const huge = model(5, { frames: 6, speed: 0.3 }).replace(/^vp (\S+) (\S+) (\S+)$/gm, (_, x: string, y: string, z: string) => `vp ${Number(x) * 1e307} ${Number(y) * 1e307} ${z}`);
+  const input = boundsInput(huge);
+  const full = computeBoundsFull(input);
+  assert.ok(full.some((v) => !Number.isFinite(v)), 'the model overflows');
+  assert.ok(sameDoubles(computeBounds(input), full));
+});
+
+test('spectral norm bound: at least the largest stretch, at most Frobenius', () => {
+  const random = lcg(99);
+  for (let t = 0; t < 200; t++) {
+    const m = Array.from({ length: 9 }, () => random() * 2 - 1);
+    const bound = spectralNorm(m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7], m[8]);
+    const frob = Math.hypot(...m);
+    assert.ok(bound <= frob * (1 + 1e-12));
+    for (let k = 0; k < 50; k++) {
+      const v = [random() - 0.5, random() - 0.5, random() - 0.5];
+      const len = Math.hypot(v[0], v[1], v[2]);
+      const mv = [0, 1, 2].map((r) => m[3 * r] * v[0] + m[3 * r + 1] * v[1] + m[3 * r + 2] * v[2]);
+      assert.ok(Math.hypot(mv[0], mv[1], mv[2]) <= bound * len * (1 + 1e-9));
+    }
+  }
+});

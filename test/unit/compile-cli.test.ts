@@ -1,0 +1,83 @@
+// `iqm-tools compile` (CLI.md): output file, errors printed as `check` prints them with exit 1
+// and nothing written, usage and I/O problems as one stderr line with exit 2.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseCompileArguments } from '../../cli/compile';
+import { parseIqm } from '../helpers/compile-iqm';
+
+const CLI = resolve('dist', 'cli.js');
+const NO_CLI = existsSync(CLI) ? false : `${CLI} is not built (npm run build)`;
+
+function run(args: string[]): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [CLI, 'compile', ...args], { encoding: 'utf8' });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+const GOOD = '# Inter-Quake Export\nmesh m\nmaterial x\nvp 0 0 0\nvp 1 0 0\nvp 0 1 0\nfa 0 1 2\n';
+const BAD = '# Inter-Quake Export\nmesh m\nvp 0 0 0\nvp 1 0 0\nvp 0 1 0\nfa 0 1 7\n';
+
+test('compile: writes IN.iqm next to the input by default, or -o', { skip: NO_CLI }, () => {
+  const dir = mkdtempSync(join(tmpdir(), 'iqm-compile-'));
+  try {
+    const input = join(dir, 'model.iqe');
+    writeFileSync(input, GOOD);
+    const r = run([input]);
+    assert.equal(r.status, 0, r.stderr);
+    const file = parseIqm(new Uint8Array(readFileSync(join(dir, 'model.iqm'))));
+    assert.equal(file.header.num_triangles, 1);
+    const out = join(dir, 'other.iqm');
+    assert.equal(run([input, '-o', out, '-s', '2']).status, 0);
+    assert.equal(parseIqm(new Uint8Array(readFileSync(out))).view.getFloat32(parseIqm(new Uint8Array(readFileSync(out))).arrays[0].offset + 12, true), 2);
+    assert.deepEqual(readdirSync(dir).sort(), ['model.iqe', 'model.iqm', 'other.iqm'], 'no temporary files left');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('compile: errors are printed like check, exit 1, nothing written', { skip: NO_CLI }, () => {
+  const dir = mkdtempSync(join(tmpdir(), 'iqm-compile-'));
+  try {
+    const input = join(dir, 'bad.iqe');
+    writeFileSync(input, BAD);
+    const r = run([input]);
+    assert.equal(r.status, 1);
+    assert.match(r.stdout, /bad\.iqe:6:\d+: error: .*\[face-index-range\]/);
+    assert.deepEqual(readdirSync(dir), ['bad.iqe']);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('compile: usage and I/O problems exit 2 with one stderr line', { skip: NO_CLI }, () => {
+  for (const args of [[], ['a.iqe', '-s', '0'], ['a.iqe', '--bogus'], ['a.iqe', '-t', 'x'], ['/nonexistent/dir/x.iqe']]) {
+    const r = run(args);
+    assert.equal(r.status, 2, args.join(' '));
+    assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'iqm-compile-'));
+  try {
+    const input = join(dir, 'm.iqe');
+    writeFileSync(input, GOOD);
+    const r = run([input, '-o', join(dir, 'missing', 'out.iqm')]);
+    assert.equal(r.status, 2);
+    assert.match(r.stderr, /cannot write/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('compile: option parsing follows the reference (-t with one value is Z, repeats accumulate)', () => {
+  const a = parseCompileArguments(['in.iqe', '-t', '3', '-t', '1,2', '-s', '2', '-s', '3', '-r', '90', '--end', '-3', '--start', '-4']);
+  assert.equal(a.output, 'in.iqm');
+  assert.deepEqual(a.options.translate, [1, 2, 3]);
+  assert.equal(a.options.scale, 6);
+  assert.deepEqual(a.options.rotate, [[90, 0, 0]]);
+  assert.equal(a.options.end, -3);
+  assert.equal(a.options.start, 0);
+  assert.throws(() => parseCompileArguments(['a.iqe', 'b.iqe']));
+  assert.throws(() => parseCompileArguments(['a.iqe', '-s', 'abc']));
+});
