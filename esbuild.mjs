@@ -23,6 +23,7 @@ const common = {
 const products = [
   { entryPoints: ['client/extension.ts'], outfile: 'dist/client.js', platform: 'node', format: 'cjs', external: ['vscode'] },
   { entryPoints: ['server/server.ts'], outfile: 'dist/server.js', platform: 'node', format: 'cjs' },
+  { entryPoints: ['client/compile/worker.ts'], outfile: 'dist/compileWorker.js', platform: 'node', format: 'cjs' },
   { entryPoints: ['cli/main.ts'], outfile: 'dist/cli.js', platform: 'node', format: 'cjs', banner: { js: '#!/usr/bin/env node' } },
   { entryPoints: ['media/main.ts'], outfile: 'dist/webview.js', platform: 'browser', format: 'iife' },
 ].filter((options) => existsSync(options.entryPoints[0]));

@@ -3,10 +3,14 @@ import type * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import { startLanguageClient } from './languageClient';
 import { LargeFileTracker } from './largeFiles';
+import { registerPreview } from './preview/index';
+import { registerCompile } from './compile/command';
 
 let client: LanguageClient | undefined;
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  registerPreview(context);
+  registerCompile(context);
   client = await startLanguageClient(context);
   context.subscriptions.push(new LargeFileTracker(client));
 }

@@ -1,0 +1,165 @@
+// "IQE: Compile to IQM" (iqmTools.compile): compiles the active or chosen .iqe (its unsaved text
+// when it is open) in a worker thread, with a cancellable progress notification when it takes
+// more than half a second, and writes the IQM atomically (temporary file + rename). Errors write
+// nothing: they go to the Problems panel (through the language server) and the command offers to
+// show them. Also compiles on save when iqmTools.compile.onSave is set.
+import * as vscode from 'vscode';
+import { Worker } from 'node:worker_threads';
+import type { CompileReply, CompileRequest } from './protocol';
+import { compileOptionsOf, type CompileSettings, DEFAULT_OUTPUT_PATH, outputPathFor } from './settings';
+
+const PROGRESS_AFTER_MS = 500;
+const PREVIEW_VIEW_TYPE = 'iqmTools.preview';
+
+function settingsFor(uri: vscode.Uri): CompileSettings {
+  const c = vscode.workspace.getConfiguration('iqmTools.compile', uri);
+  return {
+    outputPath: c.get<string>('outputPath', DEFAULT_OUTPUT_PATH),
+    onSave: c.get<boolean>('onSave', false),
+    scale: c.get<number>('scale', 1),
+    translate: c.get<number[]>('translate', [0, 0, 0]),
+    rotate: c.get<number[]>('rotate', [0, 0, 0]),
+    fps: c.get<number>('fps', 0),
+    loop: c.get<boolean>('loop', false),
+  };
+}
+
+/** The text to compile: the open document's (saved or not), else the file's. */
+async function sourceText(uri: vscode.Uri): Promise<string> {
+  const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+  if (open) return open.getText();
+  return new TextDecoder('utf-8').decode(await vscode.workspace.fs.readFile(uri));
+}
+
+/** Runs one compile in a fresh worker; resolves undefined when cancelled. */
+function runWorker(workerPath: string, request: CompileRequest, token: vscode.CancellationToken): Promise<CompileReply | undefined> {
+  return new Promise((resolve) => {
+    const worker = new Worker(workerPath);
+    let settled = false;
+    const finish = (reply: CompileReply | undefined): void => {
+      if (settled) return;
+      settled = true;
+      cancel.dispose();
+      void worker.terminate();
+      resolve(reply);
+    };
+    const cancel = token.onCancellationRequested(() => finish(undefined));
+    worker.on('message', (reply: CompileReply) => finish(reply));
+    worker.on('error', (error) => finish({ ok: false, message: error.stack ?? error.message }));
+    worker.on('exit', (code) => finish({ ok: false, message: `the compile worker exited with code ${code}` }));
+    worker.postMessage(request);
+  });
+}
+
+/** Writes next to the target and renames over it, so readers never see a partial file. */
+async function writeAtomically(target: vscode.Uri, bytes: Uint8Array): Promise<void> {
+  const temporary = target.with({ path: `${target.path}.${process.pid}-${Date.now()}.tmp` });
+  await vscode.workspace.fs.writeFile(temporary, bytes);
+  try {
+    await vscode.workspace.fs.rename(temporary, target, { overwrite: true });
+  } catch (error) {
+    await vscode.workspace.fs.delete(temporary).then(undefined, () => undefined);
+    throw error;
+  }
+}
+
+function isPreviewOpen(uri: vscode.Uri): boolean {
+  return vscode.window.tabGroups.all.some((group) =>
+    group.tabs.some((tab) => tab.input instanceof vscode.TabInputCustom && tab.input.uri.toString() === uri.toString()),
+  );
+}
+
+function previewContributed(context: vscode.ExtensionContext): boolean {
+  const editors = (context.extension.packageJSON as { contributes?: { customEditors?: { viewType: string }[] } }).contributes?.customEditors ?? [];
+  return editors.some((e) => e.viewType === PREVIEW_VIEW_TYPE);
+}
+
+export interface CompileOutcome {
+  output?: vscode.Uri;
+  errors: number;
+  cancelled?: boolean;
+}
+
+async function compile(context: vscode.ExtensionContext, log: vscode.OutputChannel, source: vscode.Uri, interactive: boolean): Promise<CompileOutcome> {
+  const name = source.path.slice(source.path.lastIndexOf('/') + 1);
+  const settings = settingsFor(source);
+  const folder = vscode.workspace.getWorkspaceFolder(source);
+  const output = source.with({ path: outputPathFor(source.path, settings.outputPath, folder?.uri.path) });
+  const request: CompileRequest = { text: await sourceText(source), options: compileOptionsOf(settings) };
+  const workerPath = context.asAbsolutePath('dist/compileWorker.js');
+
+  const cancellation = new vscode.CancellationTokenSource();
+  const compiling = runWorker(workerPath, request, cancellation.token);
+  // Only a compile that takes a while gets a notification (with a Cancel button).
+  const quick = await Promise.race([compiling, new Promise<'slow'>((r) => setTimeout(() => r('slow'), PROGRESS_AFTER_MS))]);
+  const reply =
+    quick !== 'slow'
+      ? quick
+      : await vscode.window.withProgress(
+          { location: vscode.ProgressLocation.Notification, title: `Compiling ${name}`, cancellable: true },
+          (_progress, token) => {
+            token.onCancellationRequested(() => cancellation.cancel());
+            return compiling;
+          },
+        );
+  cancellation.dispose();
+
+  const stamp = new Date().toLocaleTimeString();
+  if (!reply) {
+    log.appendLine(`[${stamp}] ${name}: compile cancelled; nothing written`);
+    return { errors: 0, cancelled: true };
+  }
+  if (!reply.ok) {
+    log.appendLine(`[${stamp}] ${name}: the compiler failed: ${reply.message}`);
+    void vscode.window.showErrorMessage(`Compiling ${name} failed: ${reply.message.split('\n')[0]}`, 'Show Log').then((a) => a && log.show());
+    return { errors: 1 };
+  }
+  const errors = reply.diagnostics.filter((d) => d.severity === 'error');
+  const warnings = reply.diagnostics.filter((d) => d.severity === 'warning');
+  if (!reply.bytes || errors.length > 0) {
+    log.appendLine(`[${stamp}] ${name}: ${errors.length} error(s); nothing written`);
+    for (const d of errors.slice(0, 50)) log.appendLine(`  ${name}:${d.range.line + 1}:${d.range.column + 1}: ${d.message} [${d.code}]`);
+    // The language server publishes the same errors for an open document: open it so they reach
+    // the Problems panel, then offer to show them.
+    await vscode.workspace.openTextDocument(source);
+    if (interactive) {
+      const choice = await vscode.window.showErrorMessage(`${name} has ${errors.length} error(s); no IQM was written.`, 'Show Problems');
+      if (choice) await vscode.commands.executeCommand('workbench.actions.view.problems');
+    } else {
+      vscode.window.setStatusBarMessage(`$(error) ${name}: ${errors.length} error(s), not compiled`, 5000);
+    }
+    return { errors: errors.length };
+  }
+  await writeAtomically(output, reply.bytes);
+  const s = reply.stats;
+  const outName = output.path.slice(output.path.lastIndexOf('/') + 1);
+  log.appendLine(
+    `[${stamp}] ${name} → ${output.fsPath} in ${reply.milliseconds.toFixed(0)} ms: ${s.meshes} meshes, ${s.vertices} vertices, ${s.triangles} triangles, ` +
+      `${s.joints} joints, ${s.animations} animations (${s.frames} frames), ${s.bytes} bytes` +
+      (warnings.length ? `; ${warnings.length} warning(s)` : ''),
+  );
+  vscode.window.setStatusBarMessage(`$(check) Compiled ${outName} in ${reply.milliseconds.toFixed(0)} ms`, 5000);
+  // An open preview reloads by itself when the file changes; otherwise open one beside.
+  if (interactive && previewContributed(context) && !isPreviewOpen(output)) {
+    await vscode.commands.executeCommand('vscode.openWith', output, PREVIEW_VIEW_TYPE, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true });
+  }
+  return { output, errors: 0 };
+}
+
+export function registerCompile(context: vscode.ExtensionContext): void {
+  const log = vscode.window.createOutputChannel('IQE Compiler');
+  context.subscriptions.push(
+    log,
+    vscode.commands.registerCommand('iqmTools.compile', async (uri?: vscode.Uri): Promise<CompileOutcome | undefined> => {
+      const source = uri instanceof vscode.Uri ? uri : vscode.window.activeTextEditor?.document.uri;
+      if (!source) {
+        void vscode.window.showWarningMessage('Open or select an .iqe file to compile.');
+        return undefined;
+      }
+      return compile(context, log, source, true);
+    }),
+    vscode.workspace.onDidSaveTextDocument((document) => {
+      if (document.languageId === 'iqe' && settingsFor(document.uri).onSave) void compile(context, log, document.uri, false);
+    }),
+  );
+}

@@ -1,0 +1,18 @@
+// The compile worker (dist/compileWorker.js): runs core/compile off the extension host's thread,
+// so a long compile neither freezes the editor nor resists cancel (the host terminates it).
+import { parentPort } from 'node:worker_threads';
+import { compileIqe, type CompileOptions } from '../../core/compile/index';
+import { IqeDocument } from '../../core/iqe/document';
+import type { CompileReply, CompileRequest } from './protocol';
+
+parentPort?.on('message', (request: CompileRequest) => {
+  const start = performance.now();
+  let reply: CompileReply;
+  try {
+    const result = compileIqe(new IqeDocument(request.text), request.options as CompileOptions);
+    reply = { ok: true, bytes: result.bytes, diagnostics: result.diagnostics, stats: result.stats, milliseconds: performance.now() - start };
+  } catch (error) {
+    reply = { ok: false, message: error instanceof Error ? (error.stack ?? error.message) : String(error) };
+  }
+  parentPort?.postMessage(reply, reply.ok && reply.bytes ? [reply.bytes.buffer as ArrayBuffer] : []);
+});

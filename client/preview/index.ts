@@ -1,0 +1,24 @@
+// Registers the model preview custom editor and its commands.
+
+import * as vscode from 'vscode';
+import { IQE_VIEW_TYPE, PreviewProvider, VIEW_TYPE } from './provider';
+
+export function registerPreview(context: vscode.ExtensionContext): void {
+  const provider = new PreviewProvider(context);
+  const options = { webviewOptions: { retainContextWhenHidden: false }, supportsMultipleEditorsPerDocument: true };
+  context.subscriptions.push(
+    vscode.window.registerCustomEditorProvider(VIEW_TYPE, provider, options),
+    vscode.window.registerCustomEditorProvider(IQE_VIEW_TYPE, provider, options),
+    vscode.commands.registerCommand('iqmTools.openPreviewToSide', async (uri?: vscode.Uri) => {
+      const target = uri ?? vscode.window.activeTextEditor?.document.uri;
+      if (!target) {
+        void vscode.window.showInformationMessage('Open an IQE file first.');
+        return;
+      }
+      await vscode.commands.executeCommand('vscode.openWith', target, IQE_VIEW_TYPE, vscode.ViewColumn.Beside);
+    }),
+    vscode.commands.registerCommand('iqmTools.previewStatus', (uri?: string) =>
+      uri ? provider.lastRendered.get(uri) ?? null : Object.fromEntries(provider.lastRendered),
+    ),
+  );
+}

@@ -1,0 +1,119 @@
+// Bytes -> Model for the webview: sniffed by magic bytes (never the extension). IQE text is compiled
+// to IQM in memory with core/compile and read back, so the preview shows exactly what the compiler
+// would write. Sidecars (.framegroups, animation.cfg, .skin) are parsed here too.
+
+import { FormatError } from '../core/binary';
+import { compileIqe } from '../core/compile/index';
+import { IqeDocument } from '../core/iqe/document';
+import { readModel } from '../core/model/read';
+import type { Model } from '../core/model/model';
+import type { Sidecars } from '../core/protocol';
+import { parseAnimCfg } from '../core/sidecar/animcfg';
+import { parseFramegroups } from '../core/sidecar/framegroups';
+import { parseSkin, skinTexture, type SkinFile } from '../core/sidecar/skin';
+import { extensionWarning, sniff } from '../core/sniff';
+import type { ViewClip } from './scene';
+
+export interface Loaded {
+  model: Model;
+  /** Notes about how the file was read (mislabeled extension, IQE compiled, sidecars used). */
+  notes: string[];
+}
+
+export class LoadError extends Error {
+  constructor(
+    message: string,
+    readonly offset: number | null,
+  ) {
+    super(message);
+  }
+}
+
+export function loadModelBytes(bytes: Uint8Array, fileName: string): Loaded {
+  const notes: string[] = [];
+  const s = sniff(bytes);
+  try {
+    if (s.format === 'iqe') {
+      const text = new TextDecoder('utf-8').decode(bytes);
+      const result = compileIqe(new IqeDocument(text));
+      const errors = result.diagnostics.filter((d) => d.severity === 'error');
+      if (!result.bytes || errors.length) {
+        const first = errors[0];
+        throw new LoadError(
+          first ? `IQE line ${first.range.line + 1}: ${first.message}${errors.length > 1 ? ` (and ${errors.length - 1} more errors)` : ''}` : 'the IQE file could not be compiled',
+          null,
+        );
+      }
+      notes.push('IQE text compiled to IQM in memory for the preview');
+      const model = readModel(result.bytes);
+      return { model, notes };
+    }
+    const model = readModel(bytes);
+    if (s.format === 'iqm' || s.format === 'md3' || s.format === 'dpm') {
+      const w = extensionWarning(fileName, s.format);
+      if (w) notes.push(w);
+    }
+    return { model, notes };
+  } catch (e) {
+    if (e instanceof LoadError) throw e;
+    if (e instanceof FormatError) throw new LoadError(e.message, e.offset);
+    throw new LoadError(e instanceof Error ? e.message : String(e), null);
+  }
+}
+
+/** The clips the viewer lists: .framegroups (any format) > animation.cfg (MD3) > the model's own. */
+export function viewClips(model: Model, sidecars: Sidecars, notes: string[]): ViewClip[] {
+  let clips: ViewClip[] = [];
+  if (sidecars.framegroups) {
+    const fg = parseFramegroups(sidecars.framegroups.text, model.frameCount);
+    clips = fg.clips.map((c) => ({ ...c, source: sidecars.framegroups?.name ?? '.framegroups' }));
+    for (const w of fg.warnings) notes.push(`${sidecars.framegroups.name}: ${w}`);
+    notes.push(`clips from ${sidecars.framegroups.name}`);
+  } else if (sidecars.animationCfg && model.format === 'md3') {
+    const cfg = parseAnimCfg(sidecars.animationCfg.text);
+    // Keep the clips this part has frames for (BOTH_* and TORSO_* in upper, BOTH_* and LEGS_* in lower).
+    clips = cfg.clips
+      .filter((c) => c.firstFrame >= 0 && c.firstFrame < model.frameCount)
+      .map((c) => ({ ...c, frameCount: Math.min(c.frameCount, Math.max(1, model.frameCount - c.firstFrame)), source: 'animation.cfg' }));
+    for (const w of cfg.warnings) notes.push(`animation.cfg: ${w}`);
+  }
+  if (clips.length === 0) clips = model.clips.map((c) => ({ ...c, source: model.format.toUpperCase() }));
+  const perFrame = model.format === 'dpm' && !sidecars.framegroups;
+  if (model.frameCount > 1) {
+    const all: ViewClip = { name: '(all frames)', firstFrame: 0, frameCount: model.frameCount, fps: 0, loop: true, source: 'viewer' };
+    // DPM without .framegroups: DarkPlaces makes every frame its own clip; "all frames" is more useful first.
+    if (perFrame || model.clips.length === 0) clips.unshift(all);
+    else clips.push(all);
+  }
+  return clips;
+}
+
+export interface SkinChoice {
+  skin: SkinFile;
+  name: string;
+}
+
+/** The first skin file that names any of the model's surfaces (engines' order, decided by the host). */
+export function chooseSkin(model: Model, sidecars: Sidecars): SkinChoice | null {
+  for (const s of sidecars.skins) {
+    const skin = parseSkin(s.text);
+    if (model.meshes.some((m) => skinTexture(skin, m.name) !== undefined)) return { skin, name: s.name };
+  }
+  return null;
+}
+
+/** Names to try for a mesh's texture, in order, without duplicates or empty names. */
+export function textureNames(model: Model, meshIndex: number, skin: SkinChoice | null): string[] {
+  const mesh = model.meshes[meshIndex];
+  const names: string[] = [];
+  const add = (n: string | undefined) => {
+    if (n && n.trim() && !names.includes(n.trim())) names.push(n.trim());
+  };
+  if (skin) add(skinTexture(skin.skin, mesh.name));
+  for (const s of mesh.shaders) add(s);
+  add(mesh.material);
+  // FTE_SKINS: the first skin's first frame.
+  const fte = model.iqm?.fteSkins?.meshes[meshIndex]?.skins[0]?.frames[0]?.texture;
+  add(fte);
+  return names;
+}

@@ -1,0 +1,49 @@
+// Webview entry (esbuild → dist/webview.js): the `ready` handshake and message dispatch.
+
+import { assertNever, isHostToWebview, type HostToWebview, type WebviewToHost } from '../core/protocol';
+import { Viewer, type HostApi } from './viewer';
+import './styles.css';
+
+declare function acquireVsCodeApi(): { postMessage(message: unknown): void; getState(): unknown; setState(state: unknown): void };
+
+const vscode = acquireVsCodeApi();
+const host: HostApi = {
+  postMessage: (m: WebviewToHost) => vscode.postMessage(m),
+  getState: () => vscode.getState(),
+  setState: (s) => vscode.setState(s),
+};
+
+const viewer = new Viewer(document.body, host);
+
+function dispatch(message: HostToWebview): void {
+  switch (message.type) {
+    case 'load':
+      viewer.load(message);
+      break;
+    case 'hostError':
+      viewer.showError('The file could not be read', message.message, null);
+      break;
+    case 'textures':
+      void viewer.applyTextures(message.generation, message.results);
+      break;
+    default:
+      assertNever(message);
+  }
+}
+
+window.addEventListener('message', (event: MessageEvent<unknown>) => {
+  const data = event.data;
+  if (!isHostToWebview(data)) return;
+  try {
+    dispatch(data);
+  } catch (e) {
+    const text = e instanceof Error ? `${e.message}\n${e.stack ?? ''}` : String(e);
+    viewer.showError('The preview failed', text, null);
+    host.postMessage({ type: 'log', level: 'error', message: text });
+  }
+});
+
+// Test and benchmark hook (the harness page reads it; harmless in VS Code).
+(window as unknown as { iqmPreview: Viewer }).iqmPreview = viewer;
+
+host.postMessage({ type: 'ready' });

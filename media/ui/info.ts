@@ -1,0 +1,143 @@
+// The info panel: format, counts, meshes and materials (with the texture lookup), the joint tree,
+// animations, vertex arrays, extensions, comment and the reader's warnings.
+
+import type { Model } from '../../core/model/model';
+import type { TextureResult } from '../../core/protocol';
+import type { Scene, ViewClip } from '../scene';
+import { clear, h } from './dom';
+
+export interface InfoCallbacks {
+  selectJoint(joint: number): void;
+  selectClip(clip: number): void;
+}
+
+function section(title: string, open: boolean, ...body: (Node | null)[]): HTMLDetailsElement {
+  const d = h('details', { class: 'section' }, h('summary', { text: title }), ...body);
+  d.open = open;
+  return d;
+}
+
+function table(rows: [string, string][]): HTMLTableElement {
+  return h('table', { class: 'kv' }, ...rows.map(([k, v]) => h('tr', null, h('th', { text: k }), h('td', { text: v }))));
+}
+
+export function renderInfo(
+  root: HTMLElement,
+  fileName: string,
+  scene: Scene,
+  clips: ViewClip[],
+  notes: string[],
+  textures: (TextureResult | null)[],
+  cb: InfoCallbacks,
+): void {
+  clear(root);
+  const model: Model = scene.model;
+  const layout = scene.layout;
+  const unweighted = layout.meshes.reduce((n, m) => n + m.unweighted, 0);
+  const dropped = layout.meshes.reduce((n, m) => n + m.droppedInfluences, 0);
+  const rows: [string, string][] = [
+    ['file', fileName],
+    ['format', `${model.format.toUpperCase()} version ${model.version}`],
+    ['winding', model.winding === 'cw' ? 'clockwise front faces' : 'counter-clockwise front faces'],
+    ['meshes', String(model.meshes.length)],
+    ['vertices', String(layout.totalVertices)],
+    ['triangles', String(layout.totalTriangles)],
+    ['joints', String(scene.jointCount)],
+    ['frames', String(model.frameCount)],
+    ['skinning', layout.kind === 'linear' ? 'GPU, 4 influences (joint texture)' : layout.kind === 'dpm' ? 'GPU, exact DPM influences' : layout.kind === 'morph' ? 'GPU vertex morphing' : 'static'],
+  ];
+  if (model.tags && model.tags.names.length) rows.push(['tags', model.tags.names.join(', ')]);
+  if (unweighted) rows.push(['unweighted vertices', `${unweighted} (kept at their bind position, shown magenta)`]);
+  if (dropped) rows.push(['dropped influences', String(dropped)]);
+  root.append(section('Model', true, table(rows)));
+
+  // Meshes and materials with the texture lookup.
+  const meshList = h('ol', { class: 'meshes' });
+  model.meshes.forEach((m, i) => {
+    const t = textures[i];
+    const status = !t ? 'looking up…' : t.source.kind === 'none' ? 'not found (checker)' : t.source.path;
+    const li = h(
+      'li',
+      null,
+      h('span', { class: 'name', text: m.name || '(unnamed)' }),
+      ` ${m.vertexCount} vertices, ${m.triangleCount} triangles`,
+      h('div', { class: 'dim', text: `material: ${m.material || '(empty)'}${m.shaders.length > 1 ? ` shaders: ${m.shaders.join(', ')}` : ''}` }),
+      h('div', { class: t && t.source.kind === 'none' ? 'warn' : 'dim', text: `texture: ${status}${t && t.via ? ` (${t.via})` : ''}` }),
+    );
+    if (t && t.tried.length) {
+      const tried = h('details', { class: 'tried' }, h('summary', { text: `${t.tried.length} paths tried` }), h('pre', { text: t.tried.join('\n') }));
+      li.append(tried);
+    }
+    meshList.append(li);
+  });
+  root.append(section(`Meshes (${model.meshes.length}) and materials (${model.materials.length})`, true, meshList));
+
+  // Joint tree.
+  if (scene.jointCount > 0) {
+    const children: number[][] = Array.from({ length: scene.jointCount }, () => []);
+    const roots: number[] = [];
+    for (let j = 0; j < scene.jointCount; j++) {
+      const p = scene.parents[j];
+      if (p >= 0 && p < scene.jointCount) children[p].push(j);
+      else roots.push(j);
+    }
+    const build = (j: number, depth: number): HTMLElement => {
+      const item = h('li', null, h('a', { href: '#', class: 'joint', 'data-joint': j, text: `${j}: ${scene.names[j]}` }));
+      if (children[j].length && depth < 200) item.append(h('ul', null, ...children[j].map((c) => build(c, depth + 1))));
+      return item;
+    };
+    const tree = h('ul', { class: 'tree' }, ...roots.map((r) => build(r, 0)));
+    tree.addEventListener('click', (e) => {
+      const a = (e.target as HTMLElement).closest('a.joint');
+      if (!a) return;
+      e.preventDefault();
+      cb.selectJoint(Number(a.getAttribute('data-joint')));
+    });
+    root.append(section(`Joints (${scene.jointCount})`, false, tree));
+  }
+
+  // Animations.
+  if (clips.length) {
+    const list = h('ol', { class: 'clips', start: 0 });
+    clips.forEach((c, i) => {
+      const fps = c.fps > 0 ? `${c.fps} fps` : '0 fps in the file (played at 10)';
+      const a = h('a', { href: '#', 'data-clip': i, text: c.name });
+      list.append(h('li', null, a, ` frames ${c.firstFrame}–${c.firstFrame + c.frameCount - 1} (${c.frameCount}), ${fps}${c.loop ? ', loops' : ''}${c.reverse ? ', reversed' : ''} [${c.source}]`));
+    });
+    list.addEventListener('click', (e) => {
+      const a = (e.target as HTMLElement).closest('a[data-clip]');
+      if (!a) return;
+      e.preventDefault();
+      cb.selectClip(Number(a.getAttribute('data-clip')));
+    });
+    root.append(section(`Animations (${clips.length})`, false, list));
+  }
+
+  // IQM specifics.
+  const iqm = model.iqm;
+  if (iqm) {
+    if (iqm.vertexArrays.length) {
+      root.append(
+        section(
+          'Vertex arrays',
+          false,
+          h(
+            'table',
+            { class: 'grid' },
+            h('tr', null, h('th', { text: 'type' }), h('th', { text: 'format' }), h('th', { text: 'size' }), h('th', { text: 'offset' })),
+            ...iqm.vertexArrays.map((a) => h('tr', null, h('td', { text: `${a.name} (${a.type})` }), h('td', { text: a.format }), h('td', { text: String(a.size) }), h('td', { text: String(a.offset) }))),
+          ),
+        ),
+      );
+    }
+    if (iqm.extensions.length) {
+      root.append(section('Extensions', false, h('ul', null, ...iqm.extensions.map((e) => h('li', { text: `${e.name}: ${e.size} bytes at ${e.offset}` })))));
+    }
+    if (iqm.fteEvents && iqm.fteEvents.length) {
+      root.append(section('FTE_EVENT', false, h('ul', null, ...iqm.fteEvents.map((e) => h('li', { text: `anim ${e.anim} @ ${e.timestamp}: code ${e.code} "${e.data}"` })))));
+    }
+    if (iqm.comment) root.append(section('Comment', false, h('pre', { text: iqm.comment })));
+  }
+  const warnings = [...notes, ...model.warnings];
+  if (warnings.length) root.append(section(`Warnings and notes (${warnings.length})`, true, h('ul', { class: 'warnings' }, ...warnings.map((w) => h('li', { text: w })))));
+}

@@ -1,0 +1,118 @@
+// The host <-> webview message protocol (core/protocol.ts), the page's Content-Security-Policy
+// (client/preview/html.ts) and the view state that persists across reloads.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  assertNever,
+  defaultViewState,
+  isHostToWebview,
+  isWebviewToHost,
+  restoreViewState,
+  type HostToWebview,
+  type WebviewToHost,
+} from '../../core/protocol';
+import { contentSecurityPolicy, makeNonce, previewHtml } from '../../client/preview/html';
+
+const load: HostToWebview = {
+  type: 'load',
+  fileName: 'a.iqm',
+  path: '/w/a.iqm',
+  bytes: new ArrayBuffer(8),
+  sidecars: { framegroups: null, animationCfg: null, skins: [] },
+  playerParts: [],
+  reload: false,
+};
+
+test('every host message kind is recognised; malformed ones are rejected', () => {
+  const good: HostToWebview[] = [
+    load,
+    { type: 'hostError', message: 'gone' },
+    { type: 'textures', generation: 1, results: [{ key: '0', source: { kind: 'none' }, via: '', tried: ['/a.tga'], twoSided: false, alphaTest: null }] },
+  ];
+  for (const m of good) assert.ok(isHostToWebview(m), m.type);
+  const bad: unknown[] = [
+    null,
+    42,
+    'load',
+    {},
+    { type: 'nope' },
+    { ...load, bytes: new Uint8Array(8) }, // must be an ArrayBuffer (transferred, not copied element-wise)
+    { ...load, fileName: 3 },
+    { type: 'hostError' },
+    { type: 'textures', generation: '1', results: [] },
+  ];
+  for (const m of bad) assert.ok(!isHostToWebview(m), JSON.stringify(m));
+});
+
+test('every webview message kind is recognised; malformed ones are rejected', () => {
+  const good: WebviewToHost[] = [
+    { type: 'ready' },
+    { type: 'textureRequest', generation: 2, requests: [{ key: '0', names: ['Body.tga'], skin: null }] },
+    { type: 'rendered', ok: true, format: 'iqm', error: null, vertices: 3, triangles: 1, joints: 0, firstFrameMs: 12 },
+    { type: 'log', level: 'warn', message: 'x' },
+  ];
+  for (const m of good) assert.ok(isWebviewToHost(m), m.type);
+  const bad: unknown[] = [
+    undefined,
+    { type: 'textureRequest', generation: 2, requests: [{ key: 0, names: [] }] },
+    { type: 'textureRequest', generation: 2, requests: [{ key: '0', names: [1] }] },
+    { type: 'log', level: 'debug', message: 'x' },
+    { type: 'rendered' },
+    { type: 'load' }, // a host message is not a webview message
+  ];
+  for (const m of bad) assert.ok(!isWebviewToHost(m), JSON.stringify(m));
+});
+
+test('dispatch over the unions is exhaustive (assertNever throws on anything unhandled)', () => {
+  const handled: string[] = [];
+  const dispatch = (m: WebviewToHost) => {
+    switch (m.type) {
+      case 'ready':
+      case 'textureRequest':
+      case 'rendered':
+      case 'log':
+        handled.push(m.type);
+        break;
+      default:
+        assertNever(m);
+    }
+  };
+  dispatch({ type: 'ready' });
+  dispatch({ type: 'log', level: 'info', message: '' });
+  assert.deepEqual(handled, ['ready', 'log']);
+  assert.throws(() => dispatch({ type: 'bogus' } as unknown as WebviewToHost), /unexpected message/);
+});
+
+test('view state: defaults, a round trip through JSON, and damaged state falling back field by field', () => {
+  const s = defaultViewState();
+  s.camera = { yaw: 1, pitch: 0.2, distance: 7, target: [1, 2, 3] };
+  s.clip = 3;
+  s.time = 1.25;
+  s.wireframe = true;
+  s.winding = 'flipped';
+  s.selectedJoint = 12;
+  assert.deepEqual(restoreViewState(JSON.parse(JSON.stringify(s))), s);
+  assert.deepEqual(restoreViewState(undefined), defaultViewState());
+  const damaged = restoreViewState({ clip: 'x', time: NaN, speed: 2, winding: 'sideways', camera: { yaw: 1, pitch: 0, distance: -1, target: [0, 0] } });
+  assert.equal(damaged.clip, 0);
+  assert.equal(damaged.time, 0);
+  assert.equal(damaged.speed, 2);
+  assert.equal(damaged.winding, 'file');
+  assert.equal(damaged.camera, null);
+});
+
+test('the page CSP: default-src none, scripts only by nonce, no unsafe-eval/unsafe-inline, images and styles from the webview source', () => {
+  const csp = contentSecurityPolicy('https://file+.vscode-resource.vscode-cdn.net', 'abc123');
+  assert.match(csp, /^default-src 'none'/);
+  assert.match(csp, /script-src 'nonce-abc123'/);
+  assert.match(csp, /img-src https:\/\/file\+\.vscode-resource\.vscode-cdn\.net/);
+  assert.match(csp, /style-src https:\/\/file\+\.vscode-resource\.vscode-cdn\.net/);
+  assert.doesNotMatch(csp, /unsafe|blob:|data:|\*/);
+  const html = previewHtml({ cspSource: 'vscode-src', nonce: 'N0nce', scriptUri: 'vscode-src/dist/webview.js', styleUri: 'vscode-src/dist/webview.css' });
+  assert.match(html, /<script nonce="N0nce" src="vscode-src\/dist\/webview.js"><\/script>/);
+  assert.match(html, /<link rel="stylesheet" href="vscode-src\/dist\/webview.css">/);
+  assert.doesNotMatch(html, /style=|<style|onload=|onclick=/, 'no inline styles or handlers');
+  const nonce = makeNonce((n) => new Uint8Array(n).map((_, i) => i * 37));
+  assert.match(nonce, /^[A-Za-z0-9]{32}$/);
+});
