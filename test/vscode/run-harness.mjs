@@ -1,0 +1,66 @@
+// `npm run test:vscode` (after the build): runs the in-editor suite inside code-server through the
+// harness in ../shared/vscode-harness (see ../shared/docs/VSCODE-HARNESS.md), then the UI test
+// (test/vscode-ui/ui-test.mjs) on examples/. Skips, with exit status 0, when ../shared/vscode-harness
+// is absent; fails with a hint when the harness is there but not installed (run its setup.sh).
+//   node test/vscode/run-harness.mjs [--suite-only | --ui-only]
+// Exit status: 0 passed (or skipped), 1 a test failed, 2 harness problem or timeout.
+// Output: test-output/vscode/ (logs, screenshots of the suite), test-output/vscode-ui/ (UI test).
+// IQM_VSCODE_GREP=<text> runs only the suite's tests whose title contains the text.
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { resolve } from 'node:path';
+
+const HARNESS_DIR = resolve('../shared/vscode-harness');
+const HARNESS = resolve(HARNESS_DIR, 'harness.js');
+const args = process.argv.slice(2);
+const suite = !args.includes('--ui-only');
+const ui = !args.includes('--suite-only');
+
+if (!existsSync(HARNESS)) {
+  console.log(`test:vscode: SKIPPED: ${HARNESS_DIR} is absent, so there is no headless VS Code to run the in-editor suite in.`);
+  console.log('  On a desktop with internet access, `npm run test:vscode:electron` runs the same suite in a downloaded VS Code.');
+  process.exit(0);
+}
+try {
+  createRequire(import.meta.url)(HARNESS).findInstall();
+} catch (error) {
+  console.error(`test:vscode: ${error instanceof Error ? error.message : String(error)}`);
+  console.error(`  Install it once with: bash ${HARNESS_DIR}/setup.sh   (about 5 minutes on 2 cores; cached in ~/.cache/iqm-tools-harness)`);
+  process.exit(2);
+}
+for (const needed of ['dist/client.js', 'dist/server.js', ...(suite ? ['out/test-vscode/index.js'] : [])]) {
+  if (!existsSync(needed)) {
+    console.error(`test:vscode: ${needed} is missing: run \`npm run build && node scripts/build-vscode-tests.mjs\` first`);
+    process.exit(2);
+  }
+}
+
+function run(label, command, commandArgs) {
+  const started = Date.now();
+  console.log(`test:vscode: ${label}`);
+  const result = spawnSync(command, commandArgs, { stdio: 'inherit' });
+  const status = result.status ?? 2;
+  console.log(`test:vscode: ${label}: exit ${status} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  return status;
+}
+
+let worst = 0;
+if (suite) {
+  const status = run('in-editor suite (mocha in the extension host)', process.execPath, [
+    HARNESS, 'test',
+    '--extension', '.',
+    '--tests', './out/test-vscode/index.js',
+    '--workspace', './test/vscode/fixtures',
+    '--out', 'test-output/vscode',
+    '--timeout', '300',
+  ]);
+  worst = Math.max(worst, status);
+}
+if (ui) {
+  const examples = run('examples (scripts/make-examples.mjs)', process.execPath, ['scripts/make-examples.mjs', 'examples']);
+  const status = examples !== 0 ? examples : run('UI test (playwright through the harness Session)', process.execPath, ['test/vscode-ui/ui-test.mjs', '--out', 'test-output/vscode-ui']);
+  worst = Math.max(worst, status);
+}
+console.log(`test:vscode: ${worst === 0 ? 'PASSED' : worst === 1 ? 'FAILED' : 'HARNESS ERROR'} (logs and screenshots in test-output/vscode/ and test-output/vscode-ui/)`);
+process.exit(worst);
