@@ -144,6 +144,20 @@ export class LineScanner {
   }
 }
 
+/** Index of the chunk holding document line `lineNumber` (binary search), or -1 when none does. */
+export function chunkIndexOfLine(chunks: readonly Chunk[], lineNumber: number): number {
+  let low = 0;
+  let high = chunks.length - 1;
+  while (low <= high) {
+    const mid = (low + high) >> 1;
+    const chunk = chunks[mid];
+    if (lineNumber < chunk.firstLine) high = mid - 1;
+    else if (lineNumber >= chunk.firstLine + chunk.lineCount) low = mid + 1;
+    else return mid;
+  }
+  return -1;
+}
+
 /** Offset after the line terminator at `end` (one-shot helper; see LineScanner for loops). */
 export function afterTerminator(text: string, end: number): number {
   return new LineScanner(text).afterTerminator(end);

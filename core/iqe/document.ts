@@ -4,7 +4,7 @@
 // never rebuilt or scanned again. Validation is one pass over the chunks' typed arrays and
 // summaries (validate.ts). Parsing is lazy and can be done in slices (parseSome) so that a caller
 // can yield and cancel between them.
-import { type Chunk, LineScanner, parseChunk } from './chunk';
+import { type Chunk, chunkIndexOfLine, LineScanner, parseChunk } from './chunk';
 import type { IqeDiagnostic, ValidateOptions } from './diagnostic';
 import { analyse, type Analysis } from './validate';
 import { materialize } from './report';
@@ -231,17 +231,9 @@ export class IqeDocument {
 
   /** Index of the chunk holding `lineNumber`, or -1 when that line is not parsed yet. */
   private chunkIndexOf(lineNumber: number): number {
-    let low = 0;
-    let high = this.chunks.length - 1;
-    while (low <= high) {
-      const mid = (low + high) >> 1;
-      const chunk = this.chunks[mid];
-      if (lineNumber < chunk.firstLine) high = mid - 1;
-      else if (lineNumber >= chunk.firstLine + chunk.lineCount) low = mid + 1;
-      else return mid;
-    }
-    return -1;
+    return chunkIndexOfLine(this.chunks, lineNumber);
   }
+
 }
 
 /** Offset in chunk.text of (line, character), the character clamped to the line (LSP semantics). */

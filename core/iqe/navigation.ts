@@ -6,7 +6,7 @@ import type { Chunk } from './chunk';
 import { attributeSlot, Cmd } from './commands';
 import type { IqeDocument } from './document';
 import { line as parsed, parseLine } from './line';
-import { LineScanner } from './chunk';
+import { chunkIndexOfLine, LineScanner } from './chunk';
 
 /** A line's place: its chunk and its index in the chunk. */
 interface LineRef {
@@ -15,16 +15,8 @@ interface LineRef {
 }
 
 function findLine(chunks: readonly Chunk[], lineNumber: number): LineRef | undefined {
-  let low = 0;
-  let high = chunks.length - 1;
-  while (low <= high) {
-    const mid = (low + high) >> 1;
-    const c = chunks[mid];
-    if (lineNumber < c.firstLine) high = mid - 1;
-    else if (lineNumber >= c.firstLine + c.lineCount) low = mid + 1;
-    else return { chunk: c, index: lineNumber - c.firstLine };
-  }
-  return undefined;
+  const c = chunkIndexOfLine(chunks, lineNumber);
+  return c < 0 ? undefined : { chunk: chunks[c], index: lineNumber - chunks[c].firstLine };
 }
 
 /** Line of the first `comment` command (-1: none); later lines are comment text. */

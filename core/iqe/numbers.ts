@@ -107,22 +107,10 @@ export function scanReal(text: string, pos: number, end: number): number {
   }
   if (digits === 0) return -1;
   let exponent = 0;
-  if (p < end && lower(text.charCodeAt(p)) === 101) {
-    let q = p + 1;
-    let expNegative = false;
-    if (q < end) {
-      const s = text.charCodeAt(q);
-      if (s === 45 || s === 43) {
-        expNegative = s === 45;
-        q++;
-      }
-    }
-    if (q < end && isDigit(text.charCodeAt(q))) {
-      while (q < end && isDigit(text.charCodeAt(q))) {
-        if (exponent < 100000) exponent = exponent * 10 + (text.charCodeAt(q) - 48);
-        q++;
-      }
-      if (expNegative) exponent = -exponent;
+  if (p < end && lower(text.charCodeAt(p)) === 101 /* e */) {
+    const q = scanExponent(text, p + 1, end);
+    if (q >= 0) {
+      exponent = exponentValue;
       p = q;
     }
   }
@@ -139,6 +127,32 @@ export function scanReal(text: string, pos: number, end: number): number {
     return p;
   }
   scanned.value = negative ? -value : value;
+  return p;
+}
+
+let exponentValue = 0;
+
+/**
+ * An exponent's [sign] digits at p (after the `e` or `p`): the position after it, with the value
+ * in exponentValue (saturated far beyond any double's range), or -1 when no digit follows, in
+ * which case the `e`/`p` is not part of the number.
+ */
+function scanExponent(text: string, p: number, end: number): number {
+  let negative = false;
+  if (p < end) {
+    const s = text.charCodeAt(p);
+    if (s === 45 || s === 43) {
+      negative = s === 45;
+      p++;
+    }
+  }
+  if (p >= end || !isDigit(text.charCodeAt(p))) return -1;
+  let value = 0;
+  while (p < end && isDigit(text.charCodeAt(p))) {
+    if (value < 100000) value = value * 10 + (text.charCodeAt(p) - 48);
+    p++;
+  }
+  exponentValue = negative ? -value : value;
   return p;
 }
 
@@ -204,22 +218,9 @@ function scanHex(text: string, p: number, end: number): number {
   if (!any) return -1;
   const digitsEnd = p;
   if (p < end && lower(text.charCodeAt(p)) === 112 /* p */) {
-    let q = p + 1;
-    let negative = false;
-    if (q < end) {
-      const s = text.charCodeAt(q);
-      if (s === 45 || s === 43) {
-        negative = s === 45;
-        q++;
-      }
-    }
-    if (q < end && isDigit(text.charCodeAt(q))) {
-      let exponent = 0;
-      while (q < end && isDigit(text.charCodeAt(q))) {
-        if (exponent < 100000) exponent = exponent * 10 + (text.charCodeAt(q) - 48);
-        q++;
-      }
-      binaryScale += negative ? -exponent : exponent;
+    const q = scanExponent(text, p + 1, end);
+    if (q >= 0) {
+      binaryScale += exponentValue;
       p = q;
     }
   }

@@ -1,7 +1,7 @@
 // Turns the compact problem lists into diagnostics: re-parses each reported line to find its
 // columns, writes the message, applies the `ignore` and severity settings, and caps the count
 // with one `too-many-problems` entry. Only reported problems cost an object.
-import { type Chunk, LineScanner } from './chunk';
+import { type Chunk, chunkIndexOfLine, LineScanner } from './chunk';
 import { CODES, defaultSeverity, type Code } from './codes';
 import { ATTRIBUTE_COMMANDS, COMMAND_NAMES, Cmd, suggestCommand, VERTEXARRAY_FORMATS, VERTEXARRAY_TYPES } from './commands';
 import type { IqeDiagnostic, Range, Severity, ValidateOptions } from './diagnostic';
@@ -56,25 +56,16 @@ class LineLocator {
 
   /** Parses line `lineNumber` into `line` and returns its content start (or -1 if absent). */
   load(lineNumber: number): number {
-    const chunks = this.chunks;
-    let low = 0;
-    let high = chunks.length - 1;
-    while (low <= high) {
-      const mid = (low + high) >> 1;
-      const c = chunks[mid];
-      if (lineNumber < c.firstLine) high = mid - 1;
-      else if (lineNumber >= c.firstLine + c.lineCount) low = mid + 1;
-      else {
-        this.text = c.text;
-        const start = c.lineStart[lineNumber - c.firstLine];
-        const end = new LineScanner(c.text, true).contentEnd(start, c.lineStart[lineNumber - c.firstLine + 1]);
-        this.kind = parseLine(this.text, start, end, lineNumber === 0);
-        this.lineStartOffset = start;
-        this.lineEndOffset = end;
-        return start;
-      }
-    }
-    return -1;
+    const index = chunkIndexOfLine(this.chunks, lineNumber);
+    if (index < 0) return -1;
+    const c = this.chunks[index];
+    this.text = c.text;
+    const start = c.lineStart[lineNumber - c.firstLine];
+    const end = new LineScanner(c.text, true).contentEnd(start, c.lineStart[lineNumber - c.firstLine + 1]);
+    this.kind = parseLine(this.text, start, end, lineNumber === 0);
+    this.lineStartOffset = start;
+    this.lineEndOffset = end;
+    return start;
   }
 
   lineStartOffset = 0;
