@@ -1,6 +1,7 @@
 // `iqm-tools`: the command line of ../shared/docs/CLI.md. Each sub-command lives in its own
 // module and returns its exit status; this file only dispatches.
 import { runCheck } from './check';
+import { runDiff } from './diff';
 import { runCompile } from './compile';
 import { runInfo } from './info';
 import { runSample } from './sample';
@@ -10,6 +11,7 @@ type Command = (args: string[]) => Promise<number> | number;
 const commands: Record<string, { run: Command; usage: string }> = {
   check: { run: runCheck, usage: 'check FILE.iqe [--json]       validate an IQE file as the editor does' },
   compile: { run: runCompile, usage: 'compile IN.iqe [-o OUT.iqm] [options] compile IQE to IQM (options: -s -t -r --name --fps --loop --start --end)' },
+  diff: { run: runDiff, usage: 'diff A B [--json] [--tolerance T]  semantic differences between two models (exit 1 if any)' },
   info: { run: runInfo, usage: 'info FILE [--json]            summarise an IQM, MD3, DPM or IQE file' },
   sample: { run: runSample, usage: 'sample FILE --frame F [--json] vertex positions and joint matrices at a frame' },
 };
