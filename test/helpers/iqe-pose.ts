@@ -109,8 +109,22 @@ export function readRig(doc: IqeDocument): IqeRig {
 function ubyteWeights(pairs: [number, number][]): [number, number][] {
   const q = pairs.map(([, w]) => Math.trunc(0.5 + w * 255));
   let sum = q.reduce((a, b) => a + b, 0);
-  while (sum > 255) for (let k = 0; k < q.length && sum > 255; k++) if (q[k] > 0) (q[k]--, sum--);
-  while (sum < 255 && q.length > 0) for (let k = 0; k < q.length && sum < 255; k++) if (q[k] < 255) (q[k]++, sum++);
+  while (sum > 255) {
+    for (let k = 0; k < q.length && sum > 255; k++) {
+      if (q[k] > 0) {
+        q[k]--;
+        sum--;
+      }
+    }
+  }
+  while (sum < 255 && q.length > 0) {
+    for (let k = 0; k < q.length && sum < 255; k++) {
+      if (q[k] < 255) {
+        q[k]++;
+        sum++;
+      }
+    }
+  }
   return pairs.map(([j], k) => [j, q[k] / 255]);
 }
 
