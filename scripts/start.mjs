@@ -1,7 +1,14 @@
-// `npm start`: builds the extension, writes the generated examples, and opens VS Code on
-// examples/ with this folder as the extension under development. Needs the desktop `code`
-// command on PATH; where there is none it says so (a code-server route is planned, see README).
+// `npm start`: builds the extension, writes the generated examples, and opens them in VS Code with
+// this folder as the extension under development.
+//  - With the desktop `code` command on PATH: `code --extensionDevelopmentPath=. examples/`.
+//  - Otherwise, with ../shared/vscode-harness installed: starts code-server (VS Code for the web)
+//    through the harness on 127.0.0.1 with the extension loaded on examples/, prints the URL to open
+//    in a browser, and runs until Ctrl+C, which ends everything it started.
+//  - Otherwise it says how to get VS Code.
+// IQM_START_PORT=8080 npm start picks the code-server port (default: a free one).
 import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 
 const run = (command, args, options = {}) => spawnSync(command, args, { stdio: 'inherit', ...options });
@@ -10,18 +17,79 @@ if (run(process.execPath, ['esbuild.mjs']).status !== 0) process.exit(1);
 if (run(process.execPath, ['scripts/make-examples.mjs', 'examples']).status !== 0) process.exit(1);
 
 const root = resolve('.');
+const examples = resolve('examples');
 const code = spawnSync('code', ['--version'], { stdio: 'ignore', shell: process.platform === 'win32' });
 if (code.status === 0) {
-  const opened = run('code', [`--extensionDevelopmentPath=${root}`, resolve('examples')], { shell: process.platform === 'win32' });
+  const opened = run('code', [`--extensionDevelopmentPath=${root}`, examples], { shell: process.platform === 'win32' });
   process.exit(opened.status ?? 1);
 }
-console.error(
+
+const harnessDir = resolve('..', 'shared', 'vscode-harness');
+const harnessPath = resolve(harnessDir, 'harness.js');
+if (!existsSync(harnessPath)) {
+  console.error(
+    [
+      '',
+      'npm start: the extension is built (dist/) and the examples are in examples/, but there is',
+      "no desktop VS Code 'code' command on PATH, and no ../shared/vscode-harness to run code-server with.",
+      'Get VS Code from https://code.visualstudio.com/ and put `code` on PATH (on macOS: in VS Code, run',
+      '"Shell Command: Install \'code\' command in PATH"), then run `npm start` again; or open this',
+      'folder in VS Code and press F5 ("Run Extension").',
+    ].join('\n'),
+  );
+  process.exit(1);
+}
+
+const harness = createRequire(import.meta.url)(harnessPath);
+try {
+  harness.findInstall();
+} catch (error) {
+  console.error(`npm start: no desktop 'code' on PATH, and ${error instanceof Error ? error.message : String(error)}`);
+  console.error(`  Install the harness once with: bash ${resolve(harnessDir, 'setup.sh')}   (or install VS Code and put \`code\` on PATH)`);
+  process.exit(1);
+}
+
+const port = process.env.IQM_START_PORT;
+let session;
+try {
+  session = await harness.Session.start({
+    extensionDevelopmentPath: root,
+    workspace: examples,
+    copyWorkspace: false, // the real examples/ folder, so that edits stay
+    noBrowser: true,
+    handleSignals: false,
+    outDir: resolve('test-output', 'start'),
+    codeServerArgs: port ? ['--bind-addr', `127.0.0.1:${port}`] : [],
+  });
+} catch (error) {
+  console.error('npm start: could not start code-server:', error instanceof Error ? error.message : error);
+  process.exit(1);
+}
+
+let closing = false;
+async function stop(exitCode) {
+  if (closing) return;
+  closing = true;
+  console.log('\nnpm start: stopping code-server');
+  await session.close();
+  process.exit(exitCode);
+}
+process.on('SIGINT', () => stop(0));
+process.on('SIGTERM', () => stop(0));
+session.child.once('exit', (status, signal) => {
+  if (closing) return;
+  console.error(`npm start: code-server exited (${signal ?? `status ${status}`}); its log is test-output/start/code-server.log`);
+  stop(1);
+});
+
+console.log(
   [
     '',
-    'npm start: the extension is built (dist/) and the examples are in examples/,',
-    "but there is no desktop VS Code 'code' command on PATH to open them with.",
-    'Install VS Code and run `npm start` again, or open this folder in VS Code and press F5',
-    '("Run Extension"). Running in a browser through code-server is not wired up yet.',
+    'VS Code (code-server) is running with the extension loaded on examples/. Open in a browser:',
+    '',
+    `  ${session.url}`,
+    '',
+    `It listens on 127.0.0.1 only; from another machine, forward the port: ssh -L ${session.port}:127.0.0.1:${session.port} HOST`,
+    'Press Ctrl+C to stop.',
   ].join('\n'),
 );
-process.exit(1);

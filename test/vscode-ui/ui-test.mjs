@@ -1,29 +1,48 @@
 // UI test: drives the VS Code workbench like a user, through the harness's Session
 // (../shared/vscode-harness/harness.js, playwright-core + headless Chromium + code-server), on the
-// examples/ folder that scripts/make-examples.mjs writes. Opens planted-errors.iqe and checks what
-// is on screen: the language mode, error squiggles in the editor, and the Problems panel listing
-// the planted problems by code. Screenshots go to the output folder.
-//   node scripts/make-examples.mjs && node test/vscode-ui/ui-test.mjs [--out DIR]
+// examples/ folder that scripts/make-examples.mjs writes. The extension is the packaged one: the
+// .vsix (`npm run package`) is installed into a private extensions folder by code-server's own
+// `--install-extension`, and code-server runs with that folder and no development extension, so
+// what ships is what is tested. Opens planted-errors.iqe and checks what is on screen: the
+// language mode, error squiggles in the editor, a hover, the Problems panel listing the planted
+// problems by code, and the model preview beside skinned-tube.iqe. Screenshots go to the output
+// folder; the ones the README shows are also written to docs/screenshots/ (unless --no-docs).
+//   npm run package && node scripts/make-examples.mjs examples && node test/vscode-ui/ui-test.mjs
+//   options: --out DIR (default test-output/vscode-ui), --vsix FILE (default iqm-tools.vsix),
+//            --development (load this folder as a development extension instead of the .vsix),
+//            --no-docs (leave docs/screenshots/ alone)
 // Exit status: 0 passed, 1 failed, 2 could not start. Run by `npm run test:vscode`.
+/* global document, Event -- used only in functions that run in the page */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { differingPixels } from './png.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const outArg = process.argv.indexOf('--out');
-const outDir = resolve(outArg > 0 ? process.argv[outArg + 1] : join(repo, 'test-output', 'vscode-ui'));
+const option = (name, fallback) => {
+  const i = process.argv.indexOf(name);
+  return i > 0 ? process.argv[i + 1] : fallback;
+};
+const outDir = resolve(option('--out', join(repo, 'test-output', 'vscode-ui')));
+const vsix = resolve(option('--vsix', join(repo, 'iqm-tools.vsix')));
+const development = process.argv.includes('--development');
+const docsDir = process.argv.includes('--no-docs') ? null : join(repo, 'docs', 'screenshots');
 const examples = join(repo, 'examples');
 const harnessPath = resolve(repo, '..', 'shared', 'vscode-harness', 'harness.js');
 
+/** The folder of the extension under test: the development folder, or the installed .vsix. */
+let extensionDir = repo;
+
 /**
- * What the command line reports for the file (dist/cli.js check --json): the editor must show the
- * same problems, since both come from core/iqe.
+ * What the command line reports for the file (dist/cli.js check --json, from the extension under
+ * test): the editor must show the same problems, since both come from core/iqe.
  */
 function cliDiagnostics(file) {
-  const result = spawnSync(process.execPath, [join(repo, 'dist', 'cli.js'), 'check', file, '--json'], { encoding: 'utf8' });
+  const result = spawnSync(process.execPath, [join(extensionDir, 'dist', 'cli.js'), 'check', file, '--json'], { encoding: 'utf8' });
   const parsed = JSON.parse(result.stdout);
   return parsed.diagnostics;
 }
@@ -33,10 +52,66 @@ function listed(text, code) {
   return new RegExp(`\\biqe\\W{0,3}${code}\\b`).test(text);
 }
 
+/**
+ * Installs the .vsix as a user would, with code-server's `--install-extension`, into a new
+ * extensions folder under `tmp`, and returns the installed extension's folder.
+ */
+function installVsix(harness, tmp) {
+  const install = harness.findInstall();
+  const extensions = join(tmp, 'extensions');
+  writeFileSync(join(tmp, 'config.yaml'), 'auth: none\n');
+  const result = spawnSync(
+    install.node,
+    [install.codeServer, '--config', join(tmp, 'config.yaml'), '--user-data-dir', join(tmp, 'user-data'), '--extensions-dir', extensions, '--install-extension', vsix],
+    { encoding: 'utf8', env: { ...process.env, XDG_DATA_HOME: join(tmp, 'xdg-data'), XDG_CONFIG_HOME: join(tmp, 'xdg-config') } },
+  );
+  const installed = existsSync(extensions) ? readdirSync(extensions).filter((name) => statSync(join(extensions, name)).isDirectory()) : [];
+  if (result.status !== 0 || installed.length !== 1) {
+    throw new Error(`code-server --install-extension ${vsix} failed (exit ${result.status}, installed: ${installed.join(', ') || 'nothing'}):\n${result.stdout}${result.stderr}`);
+  }
+  return join(extensions, installed[0]);
+}
+
 async function main() {
   if (!existsSync(harnessPath)) {
     console.log(`[ui-test] SKIPPED: ${harnessPath} is absent`);
     return 0;
+  }
+  const harness = createRequire(import.meta.url)(harnessPath);
+  const tmp = mkdtempSync(join(tmpdir(), 'iqm-ui-test-'));
+  try {
+    return await test(harness, tmp);
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+async function test(harness, tmp) {
+  if (!development) {
+    if (!existsSync(vsix)) {
+      console.error(`[ui-test] ${vsix} is missing: run \`npm run package\` first (or pass --development)`);
+      return 2;
+    }
+    try {
+      extensionDir = installVsix(harness, tmp);
+    } catch (error) {
+      console.error('[ui-test] could not install the .vsix:', error instanceof Error ? error.message : error);
+      return 2;
+    }
+    console.log(`[ui-test] installed ${vsix} (${(statSync(vsix).size / 1024).toFixed(0)} KB) as ${extensionDir}`);
+    // The package holds the production bundles (minified, no source maps), and nothing of the sources.
+    const shipped = readdirSync(join(extensionDir, 'dist'));
+    const devFiles = shipped.filter((name) => name.endsWith('.map') || readFileSync(join(extensionDir, 'dist', name), 'utf8').includes('sourceMappingURL='));
+    if (devFiles.length) {
+      console.error(`[ui-test] FAILED: ${vsix} holds a development build (${devFiles.join(', ')}): was dist/ rebuilt while \`npm run package\` ran?`);
+      return 1;
+    }
+    for (const absent of ['src', 'client', 'core', 'server', 'node_modules', 'test', 'examples']) {
+      if (existsSync(join(extensionDir, absent))) {
+        console.error(`[ui-test] FAILED: ${vsix} contains ${absent}/, which .vscodeignore should leave out`);
+        return 1;
+      }
+    }
   }
   if (!existsSync(join(examples, 'planted-errors.iqe'))) {
     console.error('[ui-test] examples/planted-errors.iqe is missing: run node scripts/make-examples.mjs first');
@@ -49,15 +124,63 @@ async function main() {
     if (!codes.includes(code)) throw new Error(`iqm-tools check no longer reports '${code}' for examples/planted-errors.iqe`);
   }
   const errors = expected.filter((d) => d.severity === 'error').length;
-  const { Session } = createRequire(import.meta.url)(harnessPath);
+  // A cursor that does not blink, so that screenshots of the same state are the same.
+  const settings = { 'editor.cursorBlinking': 'solid' };
   let session;
   try {
-    session = await Session.start({ extensionDevelopmentPath: repo, workspace: examples, outDir });
+    session = await harness.Session.start(
+      development
+        ? { extensionDevelopmentPath: repo, workspace: examples, outDir, settings }
+        : // Installed like a user's extension, and no smoke-test driver: the workbench as a user sees it.
+          { installExtensions: [extensionDir], smokeTestDriver: false, workspace: examples, outDir, settings },
+    );
   } catch (error) {
     console.error('[ui-test] could not start VS Code:', error);
     return 2;
   }
   const { page } = session;
+
+  /**
+   * Screenshot to the output folder, and for the README also to docs/screenshots/ (`docs` names
+   * the file there). `clip` is a region of the page, e.g. from clipBeside().
+   */
+  async function shoot(name, { docs, clip } = {}) {
+    if (docs) {
+      // Scroll bars fade out a moment after scrolling; wait for that, so that the same state gives
+      // the same picture (and docs/screenshots/ changes only when the UI does).
+      await page.waitForFunction(() => !document.querySelector('.scrollbar.visible:not(.invisible)'), null, { timeout: 5000 }).catch(() => {});
+    }
+    const file = join(outDir, `${name}.png`);
+    // Transitions (a scroll bar fading out) are finished first: the same state, the same picture.
+    await page.screenshot({ path: file, clip, animations: 'disabled' });
+    let note = '';
+    if (docs && docsDir) {
+      // Replaced only when the picture changed: a few pixels of anti-aliasing differ between runs.
+      const committed = join(docsDir, `${docs}.png`);
+      const changed = !existsSync(committed) || differingPixels(file, committed) > 200;
+      if (changed) {
+        mkdirSync(docsDir, { recursive: true });
+        copyFileSync(file, committed);
+      }
+      note = changed ? ` (written to docs/screenshots/${docs}.png)` : ` (docs/screenshots/${docs}.png unchanged)`;
+    }
+    console.log(`[ui-test] screenshot ${file}${note}`);
+  }
+
+  /**
+   * A region of the window: from the left edge of `left` to the right edge of `box` plus `margin`,
+   * and from `above` pixels above `box` to `below` pixels below it, within the viewport.
+   */
+  async function clipBeside(left, box, { above = 0, below = 0, margin = 0 } = {}) {
+    const a = await left.boundingBox();
+    const b = await box.boundingBox();
+    const viewport = page.viewportSize();
+    const x = Math.max(0, Math.round(a.x));
+    const y = Math.max(0, Math.round(b.y - above));
+    const right = Math.min(viewport.width, Math.round(b.x + b.width + margin));
+    const bottom = Math.min(viewport.height, Math.round(b.y + b.height + below));
+    return { x, y, width: right - x, height: bottom - y };
+  }
   try {
     await session.waitForWorkbench();
     await session.quickOpen('planted-errors.iqe');
@@ -69,7 +192,7 @@ async function main() {
     await page.waitForSelector('.monaco-editor .squiggly-error', { timeout: 60000 });
     const squiggles = await page.locator('.monaco-editor .squiggly-error').count();
     assert.ok(squiggles >= errors, `${squiggles} error squiggles for ${errors} errors`);
-    await session.screenshot('1-planted-errors-editor');
+    await shoot('1-planted-errors-editor');
 
     // Hover on the bad face index: the problem (with its code) and the server's own hover for the
     // token, which says what the index resolves to.
@@ -87,13 +210,19 @@ async function main() {
     }
     assert.match(hoverText, /Face index resolves to vertex 7/);
     assert.match(hoverText, /resolves to no vertex/, `hover: ${hoverText}`);
-    await session.screenshot('2-hover-on-problem');
+    await shoot('2-hover-on-problem');
+    // For the README: the hover and the lines around it, from the editor's left edge.
+    const editor = page.locator('.editor-group-container.active .monaco-editor').first();
+    const hoverBox = page.locator('.monaco-hover').first();
+    await shoot('2-hover-on-problem-detail', { docs: 'hover', clip: await clipBeside(editor, hoverBox, { above: 60, below: 90, margin: 24 }) });
     await page.keyboard.press('Escape');
 
     // The Problems panel lists them, each with its code ("iqe(face-index-range)").
     await session.runCommand('View: Focus Problems');
     const panel = page.locator('.markers-panel');
     await panel.locator('.monaco-list-row', { hasText: 'face-index-range' }).first().waitFor({ timeout: 30000 });
+    await page.mouse.move(700, 895); // off the editor and the list, so that their scroll bars fade
+    await shoot('3-editor-and-problems', { docs: 'diagnostics' });
     // Maximise the panel so that every entry is rendered (the list is virtual) and readable on the screenshot.
     await session.runCommand('View: Toggle Maximized Panel');
     let text = '';
@@ -105,7 +234,7 @@ async function main() {
     for (const code of codes) assert.ok(listed(text, code), `Problems panel has no 'iqe(${code})': ${text.slice(0, 2000)}`);
     assert.match(text, /planted-errors\.iqe/);
     assert.match(text, /Face index resolves to vertex 7/);
-    await session.screenshot('3-problems-panel');
+    await shoot('3-problems-panel');
 
     // The file's row counts its problems: as many as the command line reports.
     const fileRow = panel.locator('.monaco-list-row', { hasText: 'planted-errors.iqe' }).first();
@@ -113,23 +242,35 @@ async function main() {
     assert.equal(count, String(expected.length), `Problems panel counts ${count}, iqm-tools check reports ${expected.length}`);
     console.log(`[ui-test] ${squiggles} error squiggles; Problems panel: ${count} problems, codes ${codes.join(' ')}`);
     // The model preview beside the text, from the command palette, on the animated example.
-    const manifest = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8'));
+    const manifest = JSON.parse(readFileSync(join(extensionDir, 'package.json'), 'utf8'));
     const previewCommand = (manifest.contributes?.commands ?? []).find((c) => c.command === 'iqmTools.openPreviewToSide');
     if (!previewCommand) {
       console.log('[ui-test] preview step SKIPPED: package.json contributes no iqmTools.openPreviewToSide yet');
     } else {
-      const info = JSON.parse(spawnSync(process.execPath, [join(repo, 'dist', 'cli.js'), 'info', join(examples, 'skinned-tube.iqe'), '--json'], { encoding: 'utf8' }).stdout);
+      const info = JSON.parse(spawnSync(process.execPath, [join(extensionDir, 'dist', 'cli.js'), 'info', join(examples, 'skinned-tube.iqe'), '--json'], { encoding: 'utf8' }).stdout);
       const triangles = info.meshes.reduce((n, m) => n + m.triangles, 0);
       await page.keyboard.press('Escape');
       await session.quickOpen('skinned-tube.iqe');
+      // Room for the text and the preview side by side: no panel, no side bar.
+      await session.runCommand('View: Hide Panel');
+      await session.runCommand('View: Toggle Primary Side Bar Visibility');
       await session.runCommand(`${previewCommand.category}: ${previewCommand.title}`);
       const frame = await session.findFrame('#viewer[data-state="ready"]', 60000);
       const viewer = { file: await frame.locator('#viewer').getAttribute('data-file'), text: await frame.locator('body').innerText() };
       assert.equal(viewer.file, 'skinned-tube.iqe');
       assert.match(viewer.text.replace(/\s+/g, ' '), new RegExp(`triangles ${triangles}\\b`), viewer.text.slice(0, 600));
       assert.match(viewer.text.replace(/\s+/g, ' '), new RegExp(`joints ${info.joints.length}\\b`));
+      // A still picture: stop the animation on a frame where the tube bends (moving the timeline
+      // pauses playback), and move the pointer off the tabs so that no tooltip shows.
+      await frame.locator('#timeline').evaluate((input) => {
+        input.value = String(Math.min(5, Number(input.max)));
+        input.dispatchEvent(new Event('input', { bubbles: true }));
+      });
+      assert.equal((await frame.locator('#play').innerText()).trim(), '▶');
+      await page.mouse.move(700, 895);
+      await page.waitForTimeout(500);
       await session.screenshotWebview('4-preview-webview', '#viewer[data-state="ready"]');
-      await session.screenshot('4-preview-beside-text');
+      await shoot('4-preview-beside-text', { docs: 'preview' });
       console.log(`[ui-test] preview ready: ${triangles} triangles, ${info.joints.length} joints`);
     }
 
@@ -137,7 +278,7 @@ async function main() {
     return 0;
   } catch (error) {
     console.error('[ui-test] FAILED', error);
-    await session.screenshot('failure').catch(() => {});
+    await shoot('failure').catch(() => {});
     return 1;
   } finally {
     await session.close();

@@ -1,6 +1,8 @@
 // `npm run test:vscode` (after the build): runs the in-editor suite inside code-server through the
-// harness in ../shared/vscode-harness (see ../shared/docs/VSCODE-HARNESS.md), then the UI test
-// (test/vscode-ui/ui-test.mjs) on examples/. Skips, with exit status 0, when ../shared/vscode-harness
+// harness in ../shared/vscode-harness (see ../shared/docs/VSCODE-HARNESS.md), on the development
+// folder; then packages the extension (`npm run package`: production bundles, iqm-tools.vsix),
+// restores the development build in dist/, and runs the UI test (test/vscode-ui/ui-test.mjs) on
+// examples/ against the installed .vsix. Skips, with exit status 0, when ../shared/vscode-harness
 // is absent; fails with a hint when the harness is there but not installed (run its setup.sh).
 //   node test/vscode/run-harness.mjs [--suite-only | --ui-only]
 // Exit status: 0 passed (or skipped), 1 a test failed, 2 harness problem or timeout.
@@ -39,7 +41,7 @@ for (const needed of ['dist/client.js', 'dist/server.js', ...(suite ? ['out/test
 function run(label, command, commandArgs) {
   const started = Date.now();
   console.log(`test:vscode: ${label}`);
-  const result = spawnSync(command, commandArgs, { stdio: 'inherit' });
+  const result = spawnSync(command, commandArgs, { stdio: 'inherit', shell: process.platform === 'win32' && command === 'npm' });
   const status = result.status ?? 2;
   console.log(`test:vscode: ${label}: exit ${status} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   return status;
@@ -58,8 +60,17 @@ if (suite) {
   worst = Math.max(worst, status);
 }
 if (ui) {
+  // What ships is what the UI test runs: the .vsix, installed into code-server.
+  const packaged = run('package (npm run package: production bundles, iqm-tools.vsix)', 'npm', ['run', 'package']);
+  // The production build replaced dist/; put the development build (source maps) back.
+  const rebuilt = run('development build again (node esbuild.mjs)', process.execPath, ['esbuild.mjs']);
   const examples = run('examples (scripts/make-examples.mjs)', process.execPath, ['scripts/make-examples.mjs', 'examples']);
-  const status = examples !== 0 ? examples : run('UI test (playwright through the harness Session)', process.execPath, ['test/vscode-ui/ui-test.mjs', '--out', 'test-output/vscode-ui']);
+  let status = Math.max(packaged === 0 ? 0 : 1, rebuilt === 0 ? 0 : 1, examples === 0 ? 0 : 2);
+  if (status === 0) {
+    status = run('UI test on the installed iqm-tools.vsix (playwright through the harness Session)', process.execPath, [
+      'test/vscode-ui/ui-test.mjs', '--vsix', 'iqm-tools.vsix', '--out', 'test-output/vscode-ui',
+    ]);
+  }
   worst = Math.max(worst, status);
 }
 console.log(`test:vscode: ${worst === 0 ? 'PASSED' : worst === 1 ? 'FAILED' : 'HARNESS ERROR'} (logs and screenshots in test-output/vscode/ and test-output/vscode-ui/)`);
