@@ -25,6 +25,7 @@ const products = [
   { entryPoints: ['server/server.ts'], outfile: 'dist/server.js', platform: 'node', format: 'cjs' },
   { entryPoints: ['client/compile/worker.ts'], outfile: 'dist/compileWorker.js', platform: 'node', format: 'cjs' },
   { entryPoints: ['cli/main.ts'], outfile: 'dist/cli.js', platform: 'node', format: 'cjs', banner: { js: '#!/usr/bin/env node' } },
+  { entryPoints: ['cli/compileParallel.ts'], outfile: 'dist/boundsWorker.js', platform: 'node', format: 'cjs' },
   { entryPoints: ['media/main.ts'], outfile: 'dist/webview.js', platform: 'browser', format: 'iife' },
 ].filter((options) => existsSync(options.entryPoints[0]));
 

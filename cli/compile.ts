@@ -6,8 +6,9 @@
 import { readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { IqeDocument } from '../core/iqe/document';
-import { compileIqe, type CompileOptions } from '../core/compile/index';
+import { type CheckedIqe, checkIqe, compileChecked, type CompileOptions } from '../core/compile/index';
 import { formatDiagnostic } from './check';
+import { parallelBounds } from './compileParallel';
 import { decodeText } from './text';
 
 const USAGE = 'usage: iqm-tools compile IN.iqe [-o OUT.iqm] [-s SCALE] [-t X,Y,Z] [-r X,Y,Z] [--name N] [--fps F] [--loop] [--start F] [--end F]';
@@ -132,6 +133,24 @@ export function writeAtomically(path: string, bytes: Uint8Array): void {
   }
 }
 
+/**
+ * Reads, parses and checks a file, or gives the read error's code. The file's bytes, text and
+ * parsed document are not referred to once this returns, so the compile does not hold them.
+ */
+function load(path: string): CheckedIqe | string {
+  const text = readText(path);
+  return text.ok ? checkIqe(new IqeDocument(text.text)) : text.error;
+}
+
+/** The file's text; its bytes can be freed while the text is parsed. */
+function readText(path: string): { ok: true; text: string } | { ok: false; error: string } {
+  try {
+    return { ok: true, text: decodeText(readFileSync(path)) };
+  } catch (error) {
+    return { ok: false, error: (error as NodeJS.ErrnoException).code ?? String(error) };
+  }
+}
+
 export function runCompile(args: string[]): number {
   if (args.includes('-h') || args.includes('--help')) {
     process.stdout.write(USAGE + '\n');
@@ -146,14 +165,12 @@ export function runCompile(args: string[]): number {
     return 2;
   }
   const { input, output, options } = parsed;
-  let bytes: Uint8Array;
-  try {
-    bytes = readFileSync(input);
-  } catch (error) {
-    process.stderr.write(`${input}: cannot read: ${(error as NodeJS.ErrnoException).code ?? String(error)}\n`);
+  const checked = load(input);
+  if (typeof checked === 'string') {
+    process.stderr.write(`${input}: cannot read: ${checked}\n`);
     return 2;
   }
-  const result = compileIqe(new IqeDocument(decodeText(bytes)), options);
+  const result = compileChecked(checked, options, parallelBounds());
   if (!result.bytes) {
     const lines = result.diagnostics.filter((d) => d.severity === 'error').map((d) => formatDiagnostic(input, d));
     process.stdout.write(lines.join('\n') + '\n');

@@ -3,19 +3,22 @@
 // Each vertex is skinned as the reference does it: m = sum of skin[bone] * float(weight) from a
 // zero matrix, p = m * (x, y, z, 1), all in double; the box, the XY radius and the radius are
 // taken over the vertices. Doing that for every vertex of every frame is most of the reference's
-// time (§11). Here:
-// - Vertices are grouped (up to 16 consecutive vertices with the same influences). Since
-//   p = sum_k w_k S_k v is linear in v and in the weights, a box of p over a group follows from
-//   the group's bind-pose box and weight ranges, a few operations per bone.
-// - Each frame first evaluates the vertices that were extreme in the previous frame; then a
-//   group's vertices are evaluated only when the group's box (with a margin far above rounding)
-//   is not strictly inside the extremes found so far.
-// - A group whose box was inside by a gap g in frame a is not looked at again before the first
-//   frame b with 2 (C(b) - C(a)) >= g, where C sums a per-frame bound on how far any vertex moves
-//   (driftBounds): its vertices and the vertices that made the extremes each moved at most that.
+// time (§11). Here (boundsRunner):
+// - Vertices are grouped (up to 16 vertices with the same influences). Since p = sum_k w_k S_k v
+//   is linear in v and in the weights, a box of p over a group follows from the group's bind-pose
+//   box and weight ranges, a few operations per bone; and over several frames at once from the
+//   intervals of each skin matrix entry over those frames (with v taken relative to a centre of
+//   the bone's vertices, so that a rotation does not count the distance to the origin).
+// - Frames go in blocks of 32 with a binary tree over each block's frames. A few seed vertices
+//   (those that made the extremes of earlier frames) are evaluated in every frame first: their
+//   extremes are inner bounds of the frame's. Each group walks down the tree and stops at the
+//   first node where its box is strictly inside the inner bounds of all the node's frames; at a
+//   single frame it is tested against the extremes found so far and evaluated if not inside.
 // Every vertex that makes an extreme is evaluated exactly as the reference does, so the results
 // are bit-identical; the one case where the order of evaluation matters (an extreme of exactly
-// +-0, where the later of equal values wins) is recomputed in vertex order.
+// +-0, where the later of equal values wins, or values that are not finite) is recomputed in
+// vertex order. Frame ranges are independent, which lets the CLI share them with a worker thread
+// (cli/compileParallel.ts); small inputs are evaluated in full.
 import type { Skeleton } from './skeleton';
 import { multiply, POSE_STRIDE, poseMatrix } from './pose';
 
@@ -32,13 +35,21 @@ export interface BoundsInput {
   framePoseStart: Int32Array;
 }
 
+/** What the skin matrices of a frame come from. */
+interface Animation {
+  parents: Int32Array;
+  inverse: Float64Array;
+  framePoses: Float64Array;
+  framePoseStart: Int32Array;
+}
+
 /** Skin matrices (world * inverse bind) of one frame into `skin`. */
-function skinMatrices(input: BoundsInput, frame: number, world: Float64Array, local: Float64Array, skin: Float64Array): void {
-  const { parents, inverse } = input.skeleton;
-  const base = input.framePoseStart[frame] * POSE_STRIDE;
+function skinMatrices(a: Animation, frame: number, world: Float64Array, local: Float64Array, skin: Float64Array): void {
+  const { parents, inverse } = a;
+  const base = a.framePoseStart[frame] * POSE_STRIDE;
   const count = parents.length;
   for (let j = 0; j < count; j++) {
-    poseMatrix(input.framePoses, base + POSE_STRIDE * j, local, 0);
+    poseMatrix(a.framePoses, base + POSE_STRIDE * j, local, 0);
     const parent = parents[j];
     if (parent >= 0 && parent < j) multiply(world, 12 * parent, local, 0, world, 12 * j);
     else world.set(local, 12 * j);
@@ -49,10 +60,10 @@ function skinMatrices(input: BoundsInput, frame: number, world: Float64Array, lo
 /** Per written vertex, one 8-double record: x, y, z, four float weights, four bone bytes packed. */
 const RECORD = 8;
 
-function prepare(input: BoundsInput): Float64Array {
+function prepare(input: BoundsInput, f64: (n: number) => Float64Array = (n) => new Float64Array(n)): Float64Array {
   const { vertices, positions, blendBones, blendWeights } = input;
   const n = vertices.length;
-  const rec = new Float64Array(RECORD * n);
+  const rec = f64(RECORD * n);
   for (let i = 0; i < n; i++) {
     const v = vertices[i];
     const o = RECORD * i;
@@ -75,53 +86,25 @@ function prepare(input: BoundsInput): Float64Array {
 }
 
 /**
- * An upper bound of the spectral norm of the 3x3 matrix given by its rows: the square root of
- * the largest eigenvalue of A^T A (closed form for symmetric 3x3), never more than the
- * Frobenius norm.
- */
-export function spectralNorm(a0: number, a1: number, a2: number, b0: number, b1: number, b2: number, c0: number, c1: number, c2: number): number {
-  // M = A^T A
-  const m00 = a0 * a0 + b0 * b0 + c0 * c0, m11 = a1 * a1 + b1 * b1 + c1 * c1, m22 = a2 * a2 + b2 * b2 + c2 * c2;
-  const m01 = a0 * a1 + b0 * b1 + c0 * c1, m02 = a0 * a2 + b0 * b2 + c0 * c2, m12 = a1 * a2 + b1 * b2 + c1 * c2;
-  const trace = m00 + m11 + m22;
-  const frobenius = Math.sqrt(trace);
-  if (!(trace > 0)) return 0;
-  const q = trace / 3;
-  const p1 = m01 * m01 + m02 * m02 + m12 * m12;
-  const d0 = m00 - q, d1 = m11 - q, d2 = m22 - q;
-  const p2 = d0 * d0 + d1 * d1 + d2 * d2 + 2 * p1;
-  if (!(p2 > 0)) return Math.min(frobenius, Math.sqrt(q) * (1 + 1e-9));
-  const pp = Math.sqrt(p2 / 6);
-  const inv = 1 / pp;
-  const b00 = d0 * inv, b11 = d1 * inv, b22 = d2 * inv, b01 = m01 * inv, b02 = m02 * inv, b12 = m12 * inv;
-  const det = b00 * (b11 * b22 - b12 * b12) - b01 * (b01 * b22 - b12 * b02) + b02 * (b01 * b12 - b11 * b02);
-  const r = Math.min(Math.max(det / 2, -1), 1);
-  const largest = q + 2 * pp * Math.cos(Math.acos(r) / 3);
-  // A relative allowance for the rounding of the closed form (far above its error).
-  return Math.min(frobenius, Math.sqrt(Math.max(largest, 0)) * (1 + 1e-6) + 1e-12 * frobenius);
-}
-
-/**
  * Skins the vertex of record o: m = sum of skin[bone] * weight over its influences (from a zero
  * matrix), p = m * (x, y, z, 1); writes p to res[0..2].
  */
-function evaluate(rec: Float64Array, o: number, skin: Float64Array, res: Float64Array): void {
+function evaluate(rec: Float64Array, skinOffset: Int32Array, i: number, skin: Float64Array, res: Float64Array): void {
+  const o = RECORD * i;
   const x = rec[o], y = rec[o + 1], z = rec[o + 2];
   let w = rec[o + 3];
   if (!(w > 0)) {
     res[0] = res[1] = res[2] = 0;
     return;
   }
-  let bones = rec[o + 7];
-  let s = 12 * (bones % 256);
+  let s = skinOffset[4 * i];
   let m0 = 0 + skin[s] * w, m1 = 0 + skin[s + 1] * w, m2 = 0 + skin[s + 2] * w, m3 = 0 + skin[s + 3] * w;
   let m4 = 0 + skin[s + 4] * w, m5 = 0 + skin[s + 5] * w, m6 = 0 + skin[s + 6] * w, m7 = 0 + skin[s + 7] * w;
   let m8 = 0 + skin[s + 8] * w, m9 = 0 + skin[s + 9] * w, m10 = 0 + skin[s + 10] * w, m11 = 0 + skin[s + 11] * w;
   for (let k = 1; k < 4; k++) {
     w = rec[o + 3 + k];
     if (!(w > 0)) break;
-    bones = Math.floor(bones / 256);
-    s = 12 * (bones % 256);
+    s = skinOffset[4 * i + k];
     m0 += skin[s] * w; m1 += skin[s + 1] * w; m2 += skin[s + 2] * w; m3 += skin[s + 3] * w;
     m4 += skin[s + 4] * w; m5 += skin[s + 5] * w; m6 += skin[s + 6] * w; m7 += skin[s + 7] * w;
     m8 += skin[s + 8] * w; m9 += skin[s + 9] * w; m10 += skin[s + 10] * w; m11 += skin[s + 11] * w;
@@ -129,6 +112,20 @@ function evaluate(rec: Float64Array, o: number, skin: Float64Array, res: Float64
   res[0] = m0 * x + m1 * y + m2 * z + m3;
   res[1] = m4 * x + m5 * y + m6 * z + m7;
   res[2] = m8 * x + m9 * y + m10 * z + m11;
+}
+
+/** Per vertex, 12 * bone of each influence (for evaluate). */
+function skinOffsets(rec: Float64Array, i32: (n: number) => Int32Array = (n) => new Int32Array(n)): Int32Array {
+  const n = rec.length / RECORD;
+  const out = i32(4 * n);
+  for (let i = 0; i < n; i++) {
+    let bones = rec[RECORD * i + 7];
+    for (let k = 0; k < 4; k++) {
+      out[4 * i + k] = 12 * (bones % 256);
+      bones = Math.floor(bones / 256);
+    }
+  }
+  return out;
 }
 
 /** Running extremes of one frame, updated as the reference does (the first vertex initialises). */
@@ -168,17 +165,19 @@ class Extremes {
 /** The straightforward computation: every vertex in every frame (small inputs, and tests). */
 export function computeBoundsFull(input: BoundsInput): Float64Array {
   const rec = prepare(input);
+  const offsets = skinOffsets(rec);
   const n = input.vertices.length;
   const jointCount = input.skeleton.parents.length;
   const world = new Float64Array(12 * jointCount), skin = new Float64Array(12 * jointCount), local = new Float64Array(12);
   const out = new Float64Array(8 * input.frames.length);
   const e = new Extremes();
   const res = new Float64Array(3);
+  const animation = { parents: input.skeleton.parents, inverse: input.skeleton.inverse, framePoses: input.framePoses, framePoseStart: input.framePoseStart };
   for (let f = 0; f < input.frames.length; f++) {
-    skinMatrices(input, input.frames[f], world, local, skin);
+    skinMatrices(animation, input.frames[f], world, local, skin);
     e.reset();
     for (let i = 0; i < n; i++) {
-      evaluate(rec, RECORD * i, skin, res);
+      evaluate(rec, offsets, i, skin, res);
       e.add(res[0], res[1], res[2]);
     }
     e.write(out, 8 * f);
@@ -186,76 +185,93 @@ export function computeBoundsFull(input: BoundsInput): Float64Array {
   return out;
 }
 
-/** Weights from this on are a bone's major influence (drift bounds). */
-const MAJOR = 0.25;
-
-/** Most vertices in one group, so that a group stays small in space (consecutive vertices). */
+/** Most vertices in one group (vertices with the same influences, in file order), so that a group stays small in space. */
 const GROUP_SIZE = 16;
-
-/** Figures of the last computeBounds call (for benchmarks). */
-export const boundsStats = { evaluated: 0, groups: 0, zeroFallbacks: 0, boxes: 0 };
-
-/** Record size of a group: center 3, half extents 3, per influence (unused, least, largest weight). */
-const G = 18;
+/** At a single frame, groups of up to this many vertices are evaluated without testing their box (cheaper). */
+const DIRECT = 4;
+/** Frames per block: the bounds are computed block by block, each with its own time tree. */
+export const BOUNDS_BLOCK = 32;
+/** Up to this many vertex-frames, computeBounds evaluates every vertex in every frame. */
+const SMALL = 2_000_000;
+/** Most seed vertices; past that, seeds are gathered again. */
+const MAX_SEEDS = 1024;
+/** In the first block, every SEED_STRIDE-th frame is evaluated in full for seeds. */
+const SEED_STRIDE = 8;
 
 /**
- * The box of p = sum_k w_k S_k v over group g, written to out[6g..6g+5] (lo x y z, hi x y z):
- * each term's interval over the group's box, weighted by the end of the weight range that makes
- * it largest (or smallest), widened by margin.
+ * Group record: half extents 3, influence count, then per influence (SLOT values): bone, least
+ * and largest weight, the group's centre relative to the bone's centre (3) and its absolute values (3).
  */
-function groupBoxOf(groups: Float64Array, groupBone: Int32Array, skin: Float64Array, g: number, margin: number, out: Float64Array): void {
-  const o = G * g;
-  const cx = groups[o], cy = groups[o + 1], cz = groups[o + 2];
-  const hx = groups[o + 3], hy = groups[o + 4], hz = groups[o + 5];
-  let loX = 0, loY = 0, loZ = 0, hiX = 0, hiY = 0, hiZ = 0;
-  for (let k = 0; k < 4; k++) {
-    const b = groupBone[4 * g + k];
-    if (b < 0) break;
-    const wl = groups[o + 7 + 3 * k], wh = groups[o + 8 + 3 * k];
-    const s = 12 * b;
-    let a0 = skin[s], a1 = skin[s + 1], a2 = skin[s + 2];
-    let mid = a0 * cx + a1 * cy + a2 * cz + skin[s + 3];
-    let spread = Math.abs(a0) * hx + Math.abs(a1) * hy + Math.abs(a2) * hz;
-    let low = mid - spread, high = mid + spread;
-    loX += low >= 0 ? wl * low : wh * low;
-    hiX += high >= 0 ? wh * high : wl * high;
-    a0 = skin[s + 4]; a1 = skin[s + 5]; a2 = skin[s + 6];
-    mid = a0 * cx + a1 * cy + a2 * cz + skin[s + 7];
-    spread = Math.abs(a0) * hx + Math.abs(a1) * hy + Math.abs(a2) * hz;
-    low = mid - spread; high = mid + spread;
-    loY += low >= 0 ? wl * low : wh * low;
-    hiY += high >= 0 ? wh * high : wl * high;
-    a0 = skin[s + 8]; a1 = skin[s + 9]; a2 = skin[s + 10];
-    mid = a0 * cx + a1 * cy + a2 * cz + skin[s + 11];
-    spread = Math.abs(a0) * hx + Math.abs(a1) * hy + Math.abs(a2) * hz;
-    low = mid - spread; high = mid + spread;
-    loZ += low >= 0 ? wl * low : wh * low;
-    hiZ += high >= 0 ? wh * high : wl * high;
-  }
-  const ob = 6 * g;
-  out[ob] = loX - margin; out[ob + 1] = loY - margin; out[ob + 2] = loZ - margin;
-  out[ob + 3] = hiX + margin; out[ob + 4] = hiY + margin; out[ob + 5] = hiZ + margin;
+const G = 4 + 4 * 9;
+const SLOT = 9;
+/** Group bones record (Int32): influence count, then NB * bone of each influence. */
+const GI = 5;
+
+/**
+ * Time-tree node record per bone: per row r (12 values from 12 r): the middle of the row's
+ * entries over the node's frames (a0 a1 a2, and t' = the row applied to the bone's centre),
+ * |a| + radius (3), radius of t', radius of a (3), unused.
+ */
+const NB = 36;
+
+/** Figures of the last plan's bounds in this thread (for benchmarks). */
+export const boundsStats = { evaluated: 0, groups: 0, zeroFallbacks: 0, boxes: 0, seeds: 0, milliseconds: 0 };
+
+/**
+ * What the bounds of any frame range need: vertex records, groups, bone centres, and the
+ * animation. Typed arrays and numbers only, so that it can be handed to a worker thread (on
+ * SharedArrayBuffers, see planBounds).
+ */
+export interface BoundsPlan extends Animation {
+  vertexCount: number;
+  rec: Float64Array;
+  /** Per vertex, 12 * bone of each influence. */
+  offsets: Int32Array;
+  groupCount: number;
+  /** Per group (GI values): influence count, then NB * bone of each influence. */
+  groupBones: Int32Array;
+  groups: Float64Array;
+  /** Vertices of each group, in vertex order: members[groupStart[g] .. groupStart[g + 1]). */
+  groupStart: Int32Array;
+  members: Int32Array;
+  /** Centre of the box of each bone's vertices (3 per joint). */
+  boneCenter: Float64Array;
+  /** Largest absolute coordinate of any vertex. */
+  extent: number;
+  /** Output frames: indices into the file's frames. */
+  frames: Int32Array;
 }
 
-/** Bounds per output frame: 8 values each (bbmin 3, bbmax 3, xyradius, radius). */
-export function computeBounds(input: BoundsInput): Float64Array {
-  const frameCount = input.frames.length;
-  const n = input.vertices.length;
-  boundsStats.evaluated = 0;
-  boundsStats.zeroFallbacks = 0;
-  boundsStats.boxes = 0;
-  if (n === 0 || frameCount < 2) return computeBoundsFull(input);
-  const rec = prepare(input);
-  const jointCount = input.skeleton.parents.length;
+type TypedArray = Float64Array | Int32Array;
 
-  // Groups: up to GROUP_SIZE vertices with the same influences (bones, in weight order). Per
-  // group: its vertices, their box, and per influence the least and largest weight.
+/** A copy of `a` on a SharedArrayBuffer. */
+function shareArray<T extends TypedArray>(a: T): T {
+  const copy = new (a.constructor as new (buffer: SharedArrayBuffer) => T)(new SharedArrayBuffer(a.byteLength));
+  copy.set(a);
+  return copy;
+}
+
+/**
+ * The plan of boundsRunner. Groups: up to GROUP_SIZE vertices with the same influences (bones,
+ * in weight order), the next vertex with some influences joining the latest group that has them.
+ * Null when the positions are not all finite (then every vertex is evaluated). With `shared`,
+ * every array is on a SharedArrayBuffer (for cli/compileParallel.ts).
+ */
+export function planBounds(input: BoundsInput, shared = false): BoundsPlan | null {
+  Object.assign(boundsStats, { evaluated: 0, groups: 0, zeroFallbacks: 0, boxes: 0, seeds: 0, milliseconds: 0 });
+  const n = input.vertices.length;
+  const f64 = (count: number): Float64Array => (shared ? new Float64Array(new SharedArrayBuffer(8 * count)) : new Float64Array(count));
+  const i32 = (count: number): Int32Array => (shared ? new Int32Array(new SharedArrayBuffer(4 * count)) : new Int32Array(count));
+  const rec = prepare(input, f64);
+  const jointCount = input.skeleton.parents.length;
   const groupOf = new Map<number, number>();
   const groupSize: number[] = [];
   const groupOfVertex = new Int32Array(n);
   const boxes: number[] = [];
   const weightRange: number[] = [];
   const groupBones: number[] = [];
+  const boneLo = new Float64Array(3 * jointCount).fill(Infinity);
+  const boneHi = new Float64Array(3 * jointCount).fill(-Infinity);
   let extent = 0;
   for (let i = 0; i < n; i++) {
     const o = RECORD * i;
@@ -283,241 +299,364 @@ export function computeBounds(input: BoundsInput): Float64Array {
       if (v > boxes[6 * g + 3 + k]) boxes[6 * g + 3 + k] = v;
       extent = Math.max(extent, Math.abs(v));
     }
+    let bones = rec[o + 7];
     for (let k = 0; k < count; k++) {
       const w = rec[o + 3 + k];
       if (w < weightRange[8 * g + 2 * k]) weightRange[8 * g + 2 * k] = w;
       if (w > weightRange[8 * g + 2 * k + 1]) weightRange[8 * g + 2 * k + 1] = w;
+      const b = bones % 256;
+      bones = Math.floor(bones / 256);
+      for (let c = 0; c < 3; c++) {
+        if (rec[o + c] < boneLo[3 * b + c]) boneLo[3 * b + c] = rec[o + c];
+        if (rec[o + c] > boneHi[3 * b + c]) boneHi[3 * b + c] = rec[o + c];
+      }
     }
   }
-  if (!Number.isFinite(extent)) return computeBoundsFull(input);
+  if (!Number.isFinite(extent)) return null;
   const groupCount = groupSize.length;
   boundsStats.groups = groupCount;
-  // Vertices of each group, in vertex order (CSR).
+  const boneCenter = new Float64Array(3 * jointCount);
+  for (let c = 0; c < 3 * jointCount; c++) if (boneLo[c] <= boneHi[c]) boneCenter[c] = (boneLo[c] + boneHi[c]) / 2;
   const groupStart = new Int32Array(groupCount + 1);
   for (let i = 0; i < n; i++) groupStart[groupOfVertex[i] + 1]++;
   for (let g = 0; g < groupCount; g++) groupStart[g + 1] += groupStart[g];
   const fill = groupStart.slice(0, groupCount);
-  const members = new Int32Array(n);
+  const members = i32(n);
   for (let i = 0; i < n; i++) members[fill[groupOfVertex[i]]++] = i;
-  // One record per group (G values); bones apart as integers (-1 ends the list).
-  const groups = new Float64Array(G * groupCount);
-  const groupBone = Int32Array.from(groupBones);
+  const groups = f64(G * groupCount);
+  const groupBoneList = i32(GI * groupCount);
   for (let g = 0; g < groupCount; g++) {
     const o = G * g;
+    const center = [0, 0, 0];
     for (let k = 0; k < 3; k++) {
-      groups[o + k] = (boxes[6 * g + k] + boxes[6 * g + 3 + k]) / 2;
-      groups[o + 3 + k] = (boxes[6 * g + 3 + k] - boxes[6 * g + k]) / 2;
+      center[k] = (boxes[6 * g + k] + boxes[6 * g + 3 + k]) / 2;
+      groups[o + k] = (boxes[6 * g + 3 + k] - boxes[6 * g + k]) / 2;
     }
+    let count = 0;
     for (let k = 0; k < 4; k++) {
       const b = groupBones[4 * g + k];
-      groups[o + 6 + 3 * k] = b;
-      groups[o + 7 + 3 * k] = b < 0 ? 0 : weightRange[8 * g + 2 * k];
-      groups[o + 8 + 3 * k] = b < 0 ? 0 : weightRange[8 * g + 2 * k + 1];
+      if (b < 0) break;
+      count++;
+      const q = o + 4 + SLOT * k;
+      groups[q] = b;
+      groupBoneList[GI * g + 1 + k] = NB * b;
+      groups[q + 1] = weightRange[8 * g + 2 * k];
+      groups[q + 2] = weightRange[8 * g + 2 * k + 1];
+      for (let c = 0; c < 3; c++) {
+        const relative = center[c] - boneCenter[3 * b + c];
+        groups[q + 3 + c] = relative;
+        groups[q + 6 + c] = Math.abs(relative);
+      }
     }
+    groups[o + 3] = count;
+    groupBoneList[GI * g] = count;
   }
-
-  const world = new Float64Array(12 * jointCount), local = new Float64Array(12), skin = new Float64Array(12 * jointCount);
-  const { cumulative, unbounded } = driftBounds(input, rec, world, local);
-  // The frame in which each group is looked at next (all in the first frame). Scanning them in
-  // order keeps the memory accesses sequential, which matters more than skipping the scan.
-  const groupDue = new Int32Array(groupCount);
-  const dueNow = new Int32Array(groupCount);
-  const groupBox = new Float64Array(6 * groupCount);
-  const out = new Float64Array(8 * frameCount);
-  const e = new Extremes();
-  const res = new Float64Array(3);
-  // The vertices that made the extremes of the previous frame: evaluated first, they give the
-  // pruning a good start.
-  const seeds = new Int32Array(8).fill(-1);
-  const previousSeeds = new Int32Array(8);
-  /** Adds vertex i's position to the extremes, noting which vertex makes each extreme. */
-  const track = (i: number, x: number, y: number, z: number): void => {
-    if (e.first || x < e.minX) seeds[0] = i;
-    if (e.first || x > e.maxX) seeds[1] = i;
-    if (e.first || y < e.minY) seeds[2] = i;
-    if (e.first || y > e.maxY) seeds[3] = i;
-    if (e.first || z < e.minZ) seeds[4] = i;
-    if (e.first || z > e.maxZ) seeds[5] = i;
-    const xy = x * x + y * y;
-    if (xy > e.xy) seeds[6] = i;
-    if (xy + z * z > e.r) seeds[7] = i;
-    e.add(x, y, z);
+  const plan: BoundsPlan = {
+    vertexCount: n, rec, offsets: skinOffsets(rec, i32), groupCount, groupBones: groupBoneList, groups, groupStart, members, boneCenter, extent,
+    frames: input.frames, parents: input.skeleton.parents, inverse: input.skeleton.inverse, framePoses: input.framePoses, framePoseStart: input.framePoseStart,
   };
-
-  for (let f = 0; f < frameCount; f++) {
-    skinMatrices(input, input.frames[f], world, local, skin);
-    let scale = 0;
-    for (let k = 0; k < skin.length; k++) scale = Math.max(scale, Math.abs(skin[k]));
-    // Far above the rounding of the evaluations and of the group boxes (relative 1e-16).
-    const margin = 1e-9 * (1 + scale) * (1 + extent);
-    e.reset();
-    previousSeeds.set(seeds);
-    seeds.fill(-1);
-    for (let s = 0; s < 8; s++) {
-      if (previousSeeds[s] < 0) continue;
-      evaluate(rec, RECORD * previousSeeds[s], skin, res);
-      track(previousSeeds[s], res[0], res[1], res[2]);
-    }
-    let due = 0;
-    for (let g = 0; g < groupCount; g++) {
-      if (groupDue[g] !== f) continue;
-      dueNow[due++] = g;
-      groupBoxOf(groups, groupBone, skin, g, margin, groupBox);
-      const ob = 6 * g;
-      const loX = groupBox[ob], loY = groupBox[ob + 1], loZ = groupBox[ob + 2];
-      const hiX = groupBox[ob + 3], hiY = groupBox[ob + 4], hiZ = groupBox[ob + 5];
-      const ax = Math.max(-loX, hiX), ay = Math.max(-loY, hiY), az = Math.max(-loZ, hiZ);
-      const xy = ax * ax + ay * ay;
-      if (!e.first && loX > e.minX && hiX < e.maxX && loY > e.minY && hiY < e.maxY && loZ > e.minZ && hiZ < e.maxZ && xy < e.xy && xy + az * az < e.r) continue;
-      for (let m = groupStart[g]; m < groupStart[g + 1]; m++) {
-        const i = members[m];
-        evaluate(rec, RECORD * i, skin, res);
-        track(i, res[0], res[1], res[2]);
-      }
-      boundsStats.evaluated += groupStart[g + 1] - groupStart[g];
-    }
-    boundsStats.boxes += due;
-    if (e.orderMatters()) {
-      // An extreme of +-0 (the later of equal values wins) or not finite: redo in vertex order.
-      boundsStats.zeroFallbacks++;
-      e.reset();
-      for (let i = 0; i < n; i++) {
-        evaluate(rec, RECORD * i, skin, res);
-        e.add(res[0], res[1], res[2]);
-      }
-    }
-    e.write(out, 8 * f);
-    // Reschedule the groups looked at in this frame: the first frame b > f where the group's box
-    // and the extremes could meet, 2 (C(b) - C(f)) >= gap (C includes the margins).
-    const xyMax = Math.sqrt(e.xy), rMax = Math.sqrt(e.r);
-    for (let d = 0; d < due; d++) {
-      const g = dueNow[d];
-      const o = 6 * g;
-      const loX = groupBox[o], loY = groupBox[o + 1], loZ = groupBox[o + 2], hiX = groupBox[o + 3], hiY = groupBox[o + 4], hiZ = groupBox[o + 5];
-      const ax = Math.max(-loX, hiX), ay = Math.max(-loY, hiY), az = Math.max(-loZ, hiZ);
-      const xy = Math.sqrt(ax * ax + ay * ay);
-      let gap = Math.min(loX - e.minX, e.maxX - hiX, loY - e.minY, e.maxY - hiY, loZ - e.minZ, e.maxZ - hiZ);
-      gap = Math.min(gap, xyMax - xy, rMax - Math.sqrt(xy * xy + az * az));
-      let next = f + 1;
-      if (gap > 0 && !unbounded) {
-        const target = cumulative[f] + gap / 2;
-        let low = f + 1, high = frameCount;
-        while (low < high) {
-          const mid = (low + high) >> 1;
-          if (cumulative[mid] >= target) high = mid;
-          else low = mid + 1;
-        }
-        next = low;
-      }
-      groupDue[g] = next;
+  if (shared) {
+    for (const key of Object.keys(plan) as (keyof BoundsPlan)[]) {
+      const value = plan[key];
+      if (typeof value !== 'number' && !(value.buffer instanceof SharedArrayBuffer)) (plan as unknown as Record<string, TypedArray>)[key] = shareArray(value);
     }
   }
+  return plan;
+}
+
+/**
+ * Row r (0 x, 1 y, 2 z) of a box of p = sum_k w_k S_k v over group g and every frame of a
+ * time-tree node, written to span[0] (low) and span[1] (high): S_k v = A (v - c_b) + t' with the
+ * entries of A and t' in the node's intervals; each term's interval is weighted by the end of the
+ * weight range that makes it largest (or smallest). Not widened by any margin.
+ */
+function rowSpan(groups: Float64Array, groupBones: Int32Array, g: number, node: Float64Array, nodeBase: number, row: number, span: Float64Array): void {
+  const o = G * g;
+  const hx = groups[o], hy = groups[o + 1], hz = groups[o + 2];
+  const count = groupBones[GI * g];
+  let lo = 0, hi = 0;
+  for (let k = 0; k < count; k++) {
+    const q = o + 4 + SLOT * k;
+    const s = nodeBase + groupBones[GI * g + 1 + k] + 12 * row;
+    const wl = groups[q + 1], wh = groups[q + 2];
+    const mid = node[s] * groups[q + 3] + node[s + 1] * groups[q + 4] + node[s + 2] * groups[q + 5] + node[s + 3];
+    const spread = node[s + 4] * hx + node[s + 5] * hy + node[s + 6] * hz + node[s + 7] + node[s + 8] * groups[q + 6] + node[s + 9] * groups[q + 7] + node[s + 10] * groups[q + 8];
+    const low = mid - spread, high = mid + spread;
+    lo += Math.min(wl * low, wh * low);
+    hi += Math.max(wl * high, wh * high);
+  }
+  span[0] = lo;
+  span[1] = hi;
+}
+
+/**
+ * Whether group g is strictly inside the extremes bounds[0..7] (min x y z, max x y z, xy, r) in
+ * every frame of a node, by rowSpan widened by margin. Z is looked at first, then X, then Y: a
+ * group outside on one axis needs no other.
+ */
+function groupInside(groups: Float64Array, groupBones: Int32Array, g: number, node: Float64Array, nodeBase: number, margin: number, bounds: Float64Array, span: Float64Array): boolean {
+  rowSpan(groups, groupBones, g, node, nodeBase, 2, span);
+  const loZ = span[0] - margin, hiZ = span[1] + margin;
+  if (!(loZ > bounds[2] && hiZ < bounds[5])) return false;
+  rowSpan(groups, groupBones, g, node, nodeBase, 0, span);
+  const loX = span[0] - margin, hiX = span[1] + margin;
+  if (!(loX > bounds[0] && hiX < bounds[3])) return false;
+  rowSpan(groups, groupBones, g, node, nodeBase, 1, span);
+  const loY = span[0] - margin, hiY = span[1] + margin;
+  if (!(loY > bounds[1] && hiY < bounds[4])) return false;
+  const ax = Math.max(-loX, hiX), ay = Math.max(-loY, hiY), az = Math.max(-loZ, hiZ);
+  const xy = ax * ax + ay * ay;
+  return xy < bounds[6] && xy + az * az < bounds[7];
+}
+
+/** Bounds per output frame: 8 values each (bbmin 3, bbmax 3, xyradius, radius). */
+export function computeBounds(input: BoundsInput): Float64Array {
+  // Small inputs: evaluating everything is quicker than setting up the pruning (whose code is
+  // still cold then).
+  if (input.vertices.length * input.frames.length <= SMALL) return computeBoundsFull(input);
+  return computeBoundsPruned(input);
+}
+
+/** computeBounds through the pruning whatever the size (tests). */
+export function computeBoundsPruned(input: BoundsInput): Float64Array {
+  const frameCount = input.frames.length;
+  if (input.vertices.length === 0 || frameCount < 2) return computeBoundsFull(input);
+  const plan = planBounds(input);
+  if (!plan) return computeBoundsFull(input);
+  const start = Date.now();
+  const out = new Float64Array(8 * frameCount);
+  boundsRunner(plan)(0, frameCount, out);
+  boundsStats.milliseconds = Date.now() - start;
   return out;
 }
 
 /**
- * C(f): running sum over output frames of D(f), a bound on how far any vertex moves from frame
- * f-1 to f. A vertex moves by sum_k w_k (S_k(f) - S_k(f-1)) v; for v in the bounding sphere
- * (c, r) of the vertices of bone b one term moves at most |dS_b c| + |dA_b| r (|dA_b|: spectral
- * norm of the 3x3 part), and the float weights of a vertex sum to at most maxWeightSum. The
- * result is inflated by a relative 1e-9 and an absolute margin far above rounding.
+ * A function that computes the bounds of output frames first..end-1 into out[8 first ..
+ * 8 end - 1], bit-identical to computeBoundsFull, whatever the ranges and their order (calls
+ * share their seeds). Frames are taken in blocks of BOUNDS_BLOCK. In a block:
+ * - The seed vertices (those that made the extremes of earlier frames; for the first block,
+ *   those of every SEED_STRIDE-th frame evaluated in full) are evaluated in every frame: their
+ *   extremes are inner bounds of each frame's.
+ * - A binary tree over the block's frames holds, per node and bone, the interval of each entry
+ *   of the skin matrix over the node's frames. The groups are tested node by node (groupInside)
+ *   from the root; those not strictly inside the inner bounds of all the node's frames go on to
+ *   the children. At a single frame, the seeds and then the remaining groups are evaluated, each
+ *   group only when its box is not strictly inside the extremes found so far (groups of up to
+ *   DIRECT vertices without a test).
+ * - A frame whose extremes are +-0 or not finite (where the order of evaluation matters) is
+ *   recomputed in vertex order.
  */
-interface Drift {
-  /** C(f): running sum of the bound on any vertex's move. */
-  cumulative: Float64Array;
-  /** The bound overflowed (absurd input): every group is looked at in every frame. */
-  unbounded: boolean;
-}
-
-function driftBounds(input: BoundsInput, rec: Float64Array, world: Float64Array, local: Float64Array): Drift {
-  const frameCount = input.frames.length;
-  const n = input.vertices.length;
-  const jointCount = input.skeleton.parents.length;
-  // Spheres per bone and weight class: class 0 holds the vertices where the bone's weight is at
-  // least MAJOR, class 1 the others (light influences, often far from the bone).
-  const spheres = 2 * jointCount;
-  const lo = new Float64Array(3 * spheres).fill(Infinity);
-  const hi = new Float64Array(3 * spheres).fill(-Infinity);
-  let maxWeightSum = 0;
-  let maxMinorSum = 0;
-  let extent = 0;
-  for (let i = 0; i < n; i++) {
-    const o = RECORD * i;
-    const x = rec[o], y = rec[o + 1], z = rec[o + 2];
-    let bones = rec[o + 7];
-    let sum = 0;
-    let minor = 0;
-    for (let k = 0; k < 4 && rec[o + 3 + k] > 0; k++) {
-      const w = rec[o + 3 + k];
-      sum += w;
-      const b = bones % 256;
-      bones = Math.floor(bones / 256);
-      const c = w >= MAJOR ? 2 * b : 2 * b + 1;
-      if (w < MAJOR) minor += w;
-      if (x < lo[3 * c]) lo[3 * c] = x;
-      if (x > hi[3 * c]) hi[3 * c] = x;
-      if (y < lo[3 * c + 1]) lo[3 * c + 1] = y;
-      if (y > hi[3 * c + 1]) hi[3 * c + 1] = y;
-      if (z < lo[3 * c + 2]) lo[3 * c + 2] = z;
-      if (z > hi[3 * c + 2]) hi[3 * c + 2] = z;
+export function boundsRunner(plan: BoundsPlan): (first: number, end: number, out: Float64Array) => void {
+  const { rec, offsets, groups, groupBones, groupStart, members, boneCenter, extent, groupCount } = plan;
+  const n = plan.vertexCount;
+  const jointCount = plan.parents.length;
+  const world = new Float64Array(12 * jointCount), local = new Float64Array(12);
+  const skins = new Float64Array(12 * jointCount * BOUNDS_BLOCK);
+  // Time tree: heap numbering (root 1, children 2i and 2i + 1), at most 2 * BOUNDS_BLOCK nodes.
+  const maxNodes = 2 * BOUNDS_BLOCK;
+  const nodeFirst = new Int32Array(maxNodes), nodeEnd = new Int32Array(maxNodes);
+  const nodeLo = new Float64Array(maxNodes * jointCount * 12), nodeHi = new Float64Array(maxNodes * jointCount * 12);
+  const node = new Float64Array(maxNodes * jointCount * NB);
+  const inner = new Float64Array(maxNodes * 8);
+  const frameInner = new Float64Array(8 * BOUNDS_BLOCK);
+  const span = new Float64Array(2);
+  const current = new Float64Array(8);
+  const res = new Float64Array(3);
+  const e = new Extremes();
+  const extremeVertex = new Int32Array(8);
+  const track = (i: number, x: number, y: number, z: number): void => {
+    if (e.first || x < e.minX) extremeVertex[0] = i;
+    if (e.first || x > e.maxX) extremeVertex[1] = i;
+    if (e.first || y < e.minY) extremeVertex[2] = i;
+    if (e.first || y > e.maxY) extremeVertex[3] = i;
+    if (e.first || z < e.minZ) extremeVertex[4] = i;
+    if (e.first || z > e.maxZ) extremeVertex[5] = i;
+    const xy = x * x + y * y;
+    if (xy > e.xy) extremeVertex[6] = i;
+    if (xy + z * z > e.r) extremeVertex[7] = i;
+    e.add(x, y, z);
+  };
+  const allInOrder = (skin: Float64Array): void => {
+    e.reset();
+    for (let i = 0; i < n; i++) {
+      evaluate(rec, offsets, i, skin, res);
+      track(i, res[0], res[1], res[2]);
     }
-    if (sum > maxWeightSum) maxWeightSum = sum;
-    if (minor > maxMinorSum) maxMinorSum = minor;
-    extent = Math.max(extent, Math.abs(x), Math.abs(y), Math.abs(z));
-  }
-  const used = new Uint8Array(spheres);
-  const center = new Float64Array(3 * spheres);
-  const radius = new Float64Array(spheres);
-  for (let c = 0; c < spheres; c++) {
-    if (!(lo[3 * c] <= hi[3 * c])) continue;
-    used[c] = 1;
-    for (let k = 0; k < 3; k++) center[3 * c + k] = (lo[3 * c + k] + hi[3 * c + k]) / 2;
-    radius[c] = Math.hypot(hi[3 * c] - lo[3 * c], hi[3 * c + 1] - lo[3 * c + 1], hi[3 * c + 2] - lo[3 * c + 2]) / 2;
-  }
-  let previous = new Float64Array(12 * jointCount);
-  let current = new Float64Array(12 * jointCount);
-  const cumulative = new Float64Array(frameCount);
-  for (let f = 0; f < frameCount; f++) {
-    skinMatrices(input, input.frames[f], world, local, current);
-    let scale = 0;
-    for (let k = 0; k < current.length; k++) scale = Math.max(scale, Math.abs(current[k]));
-    if (f > 0) {
-      const margin = 1e-9 * (1 + scale) * (1 + extent);
-      // A: the largest move of a major sphere, B: of a minor one. A vertex moves at most
-      // W_major A + W_minor B <= maxWeightSum A + maxMinorSum max(B - A, 0).
-      let major = 0, minor = 0;
-      for (let b = 0; b < jointCount; b++) {
-        if (!used[2 * b] && !used[2 * b + 1]) continue;
-        const s = 12 * b;
-        const norm = spectralNorm(
-          current[s] - previous[s], current[s + 1] - previous[s + 1], current[s + 2] - previous[s + 2],
-          current[s + 4] - previous[s + 4], current[s + 5] - previous[s + 5], current[s + 6] - previous[s + 6],
-          current[s + 8] - previous[s + 8], current[s + 9] - previous[s + 9], current[s + 10] - previous[s + 10],
-        );
-        const moveAt = (cx: number, cy: number, cz: number): number => {
-          let move = 0;
-          for (let row = 0; row < 3; row++) {
-            const r = s + 4 * row;
-            const d = (current[r] - previous[r]) * cx + (current[r + 1] - previous[r + 1]) * cy +
-              (current[r + 2] - previous[r + 2]) * cz + (current[r + 3] - previous[r + 3]);
-            move += d * d;
-          }
-          return Math.sqrt(move);
-        };
-        for (let cls = 0; cls < 2; cls++) {
-          const c = 2 * b + cls;
-          if (!used[c]) continue;
-          const bound = moveAt(center[3 * c], center[3 * c + 1], center[3 * c + 2]) + norm * radius[c];
-          if (cls === 0) major = Math.max(major, bound);
-          else minor = Math.max(minor, bound);
+    boundsStats.evaluated += n;
+  };
+  // Seeds: vertices evaluated in every frame.
+  const seedMark = new Uint8Array(n);
+  let seeds: number[] = [];
+  let nextSeeds: number[] = [];
+  const addSeeds = (): void => {
+    for (let s = 0; s < 8; s++) {
+      const i = extremeVertex[s];
+      if (!seedMark[i]) {
+        seedMark[i] = 1;
+        nextSeeds.push(i);
+      }
+    }
+  };
+  // Groups still to be tested, per depth of the tree walk.
+  const lists: Int32Array[] = [];
+  for (let d = 0; d <= 32 - Math.clz32(BOUNDS_BLOCK) + 1; d++) lists.push(new Int32Array(groupCount));
+  for (let g = 0; g < groupCount; g++) lists[0][g] = g;
+
+  return (first: number, end: number, out: Float64Array): void => {
+    for (let b0 = first; b0 < end; b0 += BOUNDS_BLOCK) {
+      const count = Math.min(BOUNDS_BLOCK, end - b0);
+      let scale = 0;
+      let finite = true;
+      for (let i = 0; i < count; i++) {
+        const skin = skins.subarray(12 * jointCount * i, 12 * jointCount * (i + 1));
+        skinMatrices(plan, plan.frames[b0 + i], world, local, skin);
+        for (let k = 0; k < skin.length; k++) {
+          const a = Math.abs(skin[k]);
+          if (a > scale) scale = a;
+          else if (!(a <= scale)) finite = false;
         }
       }
-      const d = maxWeightSum * major + maxMinorSum * Math.max(minor - major, 0);
-      cumulative[f] = cumulative[f - 1] + d * (1 + 1e-9) + margin;
+      const frameSkin = (i: number): Float64Array => skins.subarray(12 * jointCount * i, 12 * jointCount * (i + 1));
+      if (!finite || !(scale * (1 + extent) < 1e250)) {
+        // Huge or not finite: every vertex in every frame, in vertex order.
+        for (let i = 0; i < count; i++) {
+          allInOrder(frameSkin(i));
+          e.write(out, 8 * (b0 + i));
+        }
+        continue;
+      }
+      // Far above the rounding of the evaluations and of the node boxes (relative 1e-16).
+      const margin = 1e-9 * (1 + scale) * (1 + extent);
+      if (seeds.length === 0) {
+        for (let i = 0; i < count; i += SEED_STRIDE) {
+          allInOrder(frameSkin(i));
+          addSeeds();
+        }
+        seeds = nextSeeds.slice();
+      }
+      // Inner bounds of each frame: the extremes of the seeds.
+      for (let i = 0; i < count; i++) {
+        const skin = frameSkin(i);
+        e.reset();
+        for (const v of seeds) {
+          evaluate(rec, offsets, v, skin, res);
+          e.add(res[0], res[1], res[2]);
+        }
+        const o = 8 * i;
+        frameInner[o] = e.minX; frameInner[o + 1] = e.minY; frameInner[o + 2] = e.minZ;
+        frameInner[o + 3] = e.maxX; frameInner[o + 4] = e.maxY; frameInner[o + 5] = e.maxZ;
+        frameInner[o + 6] = e.xy; frameInner[o + 7] = e.r;
+      }
+      boundsStats.evaluated += seeds.length * count;
+      // The time tree: entry intervals (with t' = row . bone centre + t) and inner bounds per node.
+      const build = (id: number, a: number, b: number): void => {
+        nodeFirst[id] = a;
+        nodeEnd[id] = b;
+        const base = id * jointCount * 12;
+        const ib = 8 * id;
+        if (b - a === 1) {
+          const skin = frameSkin(a);
+          for (let j = 0; j < jointCount; j++) {
+            const s = 12 * j;
+            const cx = boneCenter[3 * j], cy = boneCenter[3 * j + 1], cz = boneCenter[3 * j + 2];
+            for (let r = 0; r < 3; r++) {
+              const m = s + 4 * r;
+              for (let c = 0; c < 3; c++) nodeLo[base + m + c] = nodeHi[base + m + c] = skin[m + c];
+              nodeLo[base + m + 3] = nodeHi[base + m + 3] = skin[m] * cx + skin[m + 1] * cy + skin[m + 2] * cz + skin[m + 3];
+            }
+          }
+          for (let k = 0; k < 8; k++) inner[ib + k] = frameInner[8 * a + k];
+        } else {
+          const m = (a + b) >> 1;
+          build(2 * id, a, m);
+          build(2 * id + 1, m, b);
+          const l = 2 * id * jointCount * 12, h = (2 * id + 1) * jointCount * 12;
+          for (let k = 0; k < jointCount * 12; k++) {
+            nodeLo[base + k] = Math.min(nodeLo[l + k], nodeLo[h + k]);
+            nodeHi[base + k] = Math.max(nodeHi[l + k], nodeHi[h + k]);
+          }
+          const il = 16 * id, ih = 16 * id + 8;
+          for (let k = 0; k < 3; k++) inner[ib + k] = Math.max(inner[il + k], inner[ih + k]);
+          for (let k = 3; k < 8; k++) inner[ib + k] = Math.min(inner[il + k], inner[ih + k]);
+        }
+        const packed = id * jointCount * NB;
+        for (let j = 0; j < jointCount; j++) {
+          for (let r = 0; r < 3; r++) {
+            const src = base + 12 * j + 4 * r;
+            const dst = packed + NB * j + 12 * r;
+            for (let c = 0; c < 4; c++) {
+              const lo = nodeLo[src + c], hi = nodeHi[src + c];
+              const mid = (lo + hi) / 2, rad = (hi - lo) / 2;
+              node[dst + c] = mid;
+              if (c < 3) {
+                node[dst + 4 + c] = Math.abs(mid) + rad;
+                node[dst + 8 + c] = rad;
+              } else {
+                node[dst + 7] = rad;
+              }
+            }
+            node[dst + 11] = 0;
+          }
+        }
+      };
+      build(1, 0, count);
+      // Walk the tree node by node (each node's data stays in cache while all its groups are
+      // tested); the groups whose box is not inside go on to the children. At a single frame, the
+      // seeds are evaluated, then each remaining group is tested against the extremes so far and
+      // evaluated when it is not strictly inside.
+      const visit = (id: number, depth: number, list: Int32Array, length: number): void => {
+        const nodeBase = id * jointCount * NB;
+        boundsStats.boxes += length;
+        if (nodeEnd[id] - nodeFirst[id] === 1) {
+          const i = nodeFirst[id];
+          const skin = frameSkin(i);
+          e.reset();
+          for (const v of seeds) {
+            evaluate(rec, offsets, v, skin, res);
+            track(v, res[0], res[1], res[2]);
+          }
+          for (let p = 0; p < length; p++) {
+            const g = list[p];
+            if (groupStart[g + 1] - groupStart[g] > DIRECT) {
+              current[0] = e.minX; current[1] = e.minY; current[2] = e.minZ;
+              current[3] = e.maxX; current[4] = e.maxY; current[5] = e.maxZ; current[6] = e.xy; current[7] = e.r;
+              if (groupInside(groups, groupBones, g, node, nodeBase, margin, current, span)) continue;
+            }
+            for (let m = groupStart[g]; m < groupStart[g + 1]; m++) {
+              const v = members[m];
+              evaluate(rec, offsets, v, skin, res);
+              track(v, res[0], res[1], res[2]);
+            }
+            boundsStats.evaluated += groupStart[g + 1] - groupStart[g];
+          }
+          if (e.orderMatters()) {
+            // An extreme of +-0 (the later of equal values wins) or not finite: redo in vertex order.
+            boundsStats.zeroFallbacks++;
+            allInOrder(skin);
+          }
+          e.write(out, 8 * (b0 + i));
+          addSeeds();
+          return;
+        }
+        const next = lists[depth + 1];
+        let kept = 0;
+        const bounds = inner.subarray(8 * id, 8 * id + 8);
+        for (let p = 0; p < length; p++) {
+          const g = list[p];
+          if (!groupInside(groups, groupBones, g, node, nodeBase, margin, bounds, span)) next[kept++] = g;
+        }
+        // Both children read the same list: the left one is walked to the end before the right one starts.
+        visit(2 * id, depth + 1, next, kept);
+        visit(2 * id + 1, depth + 1, next, kept);
+      };
+      visit(1, 0, lists[0], groupCount);
+      if (nextSeeds.length > MAX_SEEDS) {
+        // Start again from the extremes of the coming block's first frames.
+        for (const v of nextSeeds) seedMark[v] = 0;
+        nextSeeds = [];
+      }
+      seeds = nextSeeds.slice();
     }
-    const t = previous;
-    previous = current;
-    current = t;
-  }
-  return { cumulative, unbounded: !Number.isFinite(cumulative[frameCount - 1]) };
+    boundsStats.seeds = seeds.length;
+  };
 }

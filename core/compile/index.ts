@@ -2,14 +2,15 @@
 // its bugs of §6 fixed. One module per stage; this file runs them in order.
 import type { IqeDocument } from '../iqe/document';
 import type { IqeDiagnostic } from '../iqe/diagnostic';
+import { releaseLineText } from '../iqe/line';
 import { computeAdjacency } from './adjacency';
 import { quantiseChannels } from './channels';
 import { type Column, classifyRows } from './classify';
 import { gatherInput, type IqeInput } from './input';
 import { type IqmParts, type OutputAnim, type OutputJoint, type OutputMesh, writeIqm } from './layout';
-import { assembleMeshes } from './meshes';
+import { assembleMeshes, type MeshCandidates } from './meshes';
 import { POSE_STRIDE, quaternionFromAngles } from './pose';
-import { computeBounds } from './bounds';
+import { type BoundsPlan, computeBounds, planBounds } from './bounds';
 import { buildSkeleton } from './skeleton';
 import { weldCorners } from './smooth';
 import { explicitTangents, generateTangents } from './tangents';
@@ -62,11 +63,48 @@ function fileDiagnostic(severity: IqeDiagnostic['severity'], code: string, messa
   return { range: { line: 0, column: 0, endLine: 0, endColumn: 0 }, severity, code, message };
 }
 
-export function compileIqe(doc: IqeDocument, options: CompileOptions = {}): CompileResult {
+/**
+ * Computes the per-frame bounds of a plan (see bounds.ts). The default runs them in the calling
+ * thread; the CLI's runs part of the frames on a worker thread (cli/compileParallel.ts), started
+ * while the rest of the model is compiled.
+ */
+export interface BoundsProvider {
+  /** Whether to take this job (else it runs in the calling thread); its plan is then on SharedArrayBuffers. */
+  takes(vertexCount: number, frameCount: number): boolean;
+  /** Called as soon as the plan is known, before the rest of the compile. */
+  start(plan: BoundsPlan): void;
+  /** The bounds, 8 values per output frame (may wait for other threads). */
+  finish(): Float64Array;
+}
+
+export function compileIqe(doc: IqeDocument, options: CompileOptions = {}, boundsProvider?: BoundsProvider): CompileResult {
+  return compileChecked(checkIqe(doc), options, boundsProvider);
+}
+
+/** A checked document: its diagnostics, and its data when it has no errors. */
+export interface CheckedIqe {
+  diagnostics: IqeDiagnostic[];
+  input: IqeInput | null;
+}
+
+/**
+ * The first half of compileIqe: the document's diagnostics and, without errors, its data. Nothing
+ * here refers to the document, so a caller that drops it frees its text and chunks for the rest
+ * of the compile.
+ */
+export function checkIqe(doc: IqeDocument): CheckedIqe {
   const diagnostics = doc.diagnostics({ maxProblems: Number.MAX_SAFE_INTEGER });
-  if (diagnostics.some((d) => d.severity === 'error')) return { diagnostics, stats: emptyStats() };
-  const input = gatherInput(doc.text, doc.parsedChunks);
-  const { bytes, stats, notes } = compileInput(input, options);
+  const input = diagnostics.some((d) => d.severity === 'error') ? null : gatherInput(doc.text, doc.parsedChunks);
+  releaseLineText();
+  return { diagnostics, input };
+}
+
+/** The second half of compileIqe. */
+export function compileChecked(checked: CheckedIqe, options: CompileOptions = {}, boundsProvider?: BoundsProvider): CompileResult {
+  const { diagnostics, input } = checked;
+  if (!input) return { diagnostics, stats: emptyStats() };
+  checked.input = null;
+  const { bytes, stats, notes } = compileInput(input, options, boundsProvider);
   return { bytes, diagnostics: [...diagnostics, ...notes], stats };
 }
 
@@ -117,7 +155,7 @@ function rotatePose(q: Float64Array, poses: Float64Array, o: number): void {
   poses[o + 6] = aw * bw - ax * bx - ay * by - az * bz;
 }
 
-export function compileInput(input: IqeInput, options: CompileOptions): { bytes: Uint8Array; stats: CompileStats; notes: IqeDiagnostic[] } {
+export function compileInput(input: IqeInput, options: CompileOptions, boundsProvider?: BoundsProvider): { bytes: Uint8Array; stats: CompileStats; notes: IqeDiagnostic[] } {
   const notes: IqeDiagnostic[] = [];
   const stats = emptyStats();
   const scale = options.scale ?? 1;
@@ -167,9 +205,73 @@ export function compileInput(input: IqeInput, options: CompileOptions): { bytes:
   let triangles: Uint32Array = new Uint32Array(0);
   let welds = null as ReturnType<typeof weldCorners> | null;
   const hasSections = input.sections.length > 0;
+  let candidates: MeshCandidates[] = [];
   if (hasSections) {
     welds = weldCorners(input);
-    const candidates = assembleMeshes(input, welds);
+    candidates = assembleMeshes(input, welds);
+  }
+  let normals = welds ? welds.normals : null;
+
+  // Global transforms of the vertex data (§4.7), on copies of the input arrays.
+  let positions = input.positions;
+  let vx = input.tangents;
+  let bitangents = input.bitangents;
+  if (hasSections && (scale !== 1 || rotation || translate.some((t) => t !== 0))) {
+    positions = positions.slice();
+    for (let o = 0; o < positions.length; o += 4) {
+      positions[o] *= scale; positions[o + 1] *= scale; positions[o + 2] *= scale;
+      if (rotation) rotateVector(rotation, positions, o);
+      positions[o] += translate[0]; positions[o + 1] += translate[1]; positions[o + 2] += translate[2];
+    }
+    if (rotation) {
+      if (normals) {
+        normals = normals.slice();
+        for (let o = 0; o < normals.length; o += 3) rotateVector(rotation, normals, o);
+      }
+      if (vx) {
+        vx = vx.slice();
+        for (let o = 0; o < vx.length; o += 4) rotateVector(rotation, vx, o);
+      }
+      if (bitangents) {
+        bitangents = bitangents.slice();
+        for (let o = 0; o < bitangents.length; o += 3) rotateVector(rotation, bitangents, o);
+      }
+    }
+  }
+
+  // Joints (§4.9, when a mesh exists) and frames (§4.10): the bounds can start.
+  const skeleton = candidates.length > 0 && jointCount > 0 ? buildSkeleton(input) : null;
+  const frameList: number[] = [];
+  const animFrames = input.animations.map((_, i) => {
+    const { first, last } = selection[i];
+    const firstFrame = frameList.length;
+    for (let f = first; f <= last; f++) frameList.push(f);
+    return { firstFrame, frameCount: frameList.length - firstFrame };
+  });
+  const frames = Int32Array.from(frameList);
+  let finishBounds: (() => Float64Array) | null = null;
+  if (skeleton && input.blendBones && frames.length > 0) {
+    const boundsInput = {
+      vertices: writtenVertices(candidates, input.vertexCount),
+      positions,
+      blendBones: input.blendBones,
+      blendWeights: input.blendWeights!,
+      skeleton,
+      frames,
+      framePoses: input.framePoses,
+      framePoseStart: input.framePoseStart,
+    };
+    const provider = boundsProvider?.takes(boundsInput.vertices.length, frames.length) ? boundsProvider : null;
+    const plan = provider && boundsInput.vertices.length > 0 && frames.length >= 2 ? planBounds(boundsInput, true) : null;
+    if (provider && plan) {
+      provider.start(plan);
+      finishBounds = () => provider.finish();
+    } else {
+      finishBounds = () => computeBounds(boundsInput);
+    }
+  }
+
+  if (hasSections) {
     const sources: Int32Array[] = [];
     const weldsOut: Int32Array[] = [];
     const triLists: Uint32Array[] = [];
@@ -209,34 +311,6 @@ export function compileInput(input: IqeInput, options: CompileOptions): { bytes:
     }
   }
   const vertexCount = source.length;
-
-  // Global transforms of the vertex data (§4.7), on copies of the input arrays.
-  let positions = input.positions;
-  let normals = welds ? welds.normals : null;
-  let vx = input.tangents;
-  let bitangents = input.bitangents;
-  if (hasSections && (scale !== 1 || rotation || translate.some((t) => t !== 0))) {
-    positions = positions.slice();
-    for (let o = 0; o < positions.length; o += 4) {
-      positions[o] *= scale; positions[o + 1] *= scale; positions[o + 2] *= scale;
-      if (rotation) rotateVector(rotation, positions, o);
-      positions[o] += translate[0]; positions[o + 1] += translate[1]; positions[o + 2] += translate[2];
-    }
-    if (rotation) {
-      if (normals) {
-        normals = normals.slice();
-        for (let o = 0; o < normals.length; o += 3) rotateVector(rotation, normals, o);
-      }
-      if (vx) {
-        vx = vx.slice();
-        for (let o = 0; o < vx.length; o += 4) rotateVector(rotation, vx, o);
-      }
-      if (bitangents) {
-        bitangents = bitangents.slice();
-        for (let o = 0; o < bitangents.length; o += 3) rotateVector(rotation, bitangents, o);
-      }
-    }
-  }
 
   // Vertex arrays (§4.2, §4.8).
   const arrays: VertexArray[] = [];
@@ -296,7 +370,6 @@ export function compileInput(input: IqeInput, options: CompileOptions): { bytes:
 
   // Joints (§4.9): when a mesh exists.
   const joints: OutputJoint[] = [];
-  const skeleton = meshes.length > 0 && jointCount > 0 ? buildSkeleton(input) : null;
   if (skeleton) {
     skeleton.names.forEach((name, j) => {
       joints.push({ name: text.share(name), parent: skeleton.parents[j], pose: skeleton.poses.subarray(POSE_STRIDE * j, POSE_STRIDE * (j + 1)) });
@@ -305,14 +378,9 @@ export function compileInput(input: IqeInput, options: CompileOptions): { bytes:
 
   // Animations, frames, bounds, channels (§4.10-4.11).
   const anims: OutputAnim[] = [];
-  const frameList: number[] = [];
   input.animations.forEach((a, i) => {
-    const { first, last } = selection[i];
-    const firstFrame = frameList.length;
-    for (let f = first; f <= last; f++) frameList.push(f);
-    anims.push({ name: text.share(a.name), firstFrame, frameCount: frameList.length - firstFrame, framerate: a.framerate, flags: a.flags });
+    anims.push({ name: text.share(a.name), firstFrame: animFrames[i].firstFrame, frameCount: animFrames[i].frameCount, framerate: a.framerate, flags: a.flags });
   });
-  const frames = Int32Array.from(frameList);
   const poseCount = input.animations.length > 0 ? jointCount : 0;
   const channels = quantiseChannels(input.framePoses, input.framePoseStart, frames, poseCount);
   const poses = [];
@@ -324,19 +392,7 @@ export function compileInput(input: IqeInput, options: CompileOptions): { bytes:
       scale: channels.scale.subarray(10 * p, 10 * p + 10),
     });
   }
-  let bounds: Float64Array | null = null;
-  if (skeleton && input.blendBones && frames.length > 0) {
-    bounds = computeBounds({
-      vertices: writtenVertices(source, input.vertexCount),
-      positions,
-      blendBones: input.blendBones,
-      blendWeights: input.blendWeights!,
-      skeleton,
-      frames,
-      framePoses: input.framePoses,
-      framePoseStart: input.framePoseStart,
-    });
-  }
+  const bounds = finishBounds ? finishBounds() : null;
 
   const parts: IqmParts = {
     text,
@@ -379,14 +435,25 @@ function concatInt(lists: Int32Array[], total: number): Int32Array {
   return out;
 }
 
-/** Input vertices that some written vertex comes from, ascending (B15). */
-function writtenVertices(source: Int32Array, inputCount: number): Int32Array {
+/**
+ * Input vertices that some written vertex comes from, ascending (B15): the sources of the
+ * corners of every triangle that is not degenerate (the vertex-cache stage writes exactly the
+ * vertices of those).
+ */
+function writtenVertices(candidates: readonly MeshCandidates[], inputCount: number): Int32Array {
   const mark = new Uint8Array(inputCount);
   let count = 0;
-  for (let i = 0; i < source.length; i++) {
-    if (!mark[source[i]]) {
-      mark[source[i]] = 1;
-      count++;
+  for (const { source, triangles: tris } of candidates) {
+    for (let t = 0; t < tris.length; t += 3) {
+      const a = tris[t], b = tris[t + 1], c = tris[t + 2];
+      if (a === b || b === c || a === c) continue;
+      for (let k = 0; k < 3; k++) {
+        const v = source[tris[t + k]];
+        if (!mark[v]) {
+          mark[v] = 1;
+          count++;
+        }
+      }
     }
   }
   const out = new Int32Array(count);

@@ -139,7 +139,11 @@ export function gatherInput(text: string, chunks: readonly Chunk[]): IqeInput {
   const triangleGroup = new Int32Array(triangleCount);
   const edgeFlags = fsCount > 0 ? new Uint8Array(Math.max(triangleCount, fsCount)).fill(7) : null;
   const basePoses = new Float64Array(POSE_STRIDE * basePoseTotal);
-  const framePoses = new Float64Array(POSE_STRIDE * framePoseTotal);
+  // On a SharedArrayBuffer where there is one, so that the CLI's bounds worker reads the frames
+  // without a copy (cli/compileParallel.ts).
+  const framePoses = typeof SharedArrayBuffer === 'function'
+    ? new Float64Array(new SharedArrayBuffer(8 * POSE_STRIDE * framePoseTotal))
+    : new Float64Array(POSE_STRIDE * framePoseTotal);
 
   const groups: SmoothGroup[] = [{ key: -1, threshold: -1, uv: false, used: false }];
   const sections: Section[] = [];

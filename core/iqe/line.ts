@@ -473,3 +473,11 @@ function parseVertexarray(): void {
   }
   readName();
 }
+
+/**
+ * Drops parseLine's reference to the last text it read (a slice of it keeps the whole document
+ * string alive): the compiler calls this once it has gathered a document's data.
+ */
+export function releaseLineText(): void {
+  text = '';
+}

@@ -1,4 +1,4 @@
-// Per-frame bounds: the pruned computation (core/compile/bounds.ts computeBounds) must give the
+// Per-frame bounds: the pruned computation (core/compile/bounds.ts computeBoundsPruned) must give the
 // same doubles as evaluating every vertex in every frame (computeBoundsFull), on synthetic
 // skinned models with blended, rigid and unweighted vertices, fast and slow motion, and exact
 // zero extremes (where the order of equal values matters).
@@ -7,7 +7,11 @@ import assert from 'node:assert/strict';
 import { IqeDocument } from '../../core/iqe/document';
 import { gatherInput } from '../../core/compile/input';
 import { buildSkeleton } from '../../core/compile/skeleton';
-import { boundsStats, computeBounds, computeBoundsFull, spectralNorm, type BoundsInput } from '../../core/compile/bounds';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { boundsRunner, boundsStats, computeBoundsFull, computeBoundsPruned, planBounds, type BoundsInput } from '../../core/compile/bounds';
+import { compileIqe } from '../../core/compile/index';
+import { parallelBounds } from '../../cli/compileParallel';
 
 function lcg(seed: number): () => number {
   let s = seed >>> 0;
@@ -91,7 +95,7 @@ test('pruned bounds equal full bounds (slow and fast motion, several seeds)', ()
   for (const seed of [1, 2, 3]) {
     for (const speed of [0.05, 0.6, 2.5]) {
       const input = boundsInput(model(seed, { frames: 40, speed }));
-      assert.ok(sameDoubles(computeBounds(input), computeBoundsFull(input)), `seed ${seed}, speed ${speed}`);
+      assert.ok(sameDoubles(computeBoundsPruned(input), computeBoundsFull(input)), `seed ${seed}, speed ${speed}`);
       if (speed < 0.1) assert.ok(boundsStats.evaluated < input.vertices.length * input.frames.length / 2, `pruning happens: ${boundsStats.evaluated}`);
     }
   }
@@ -101,9 +105,9 @@ test('pruned bounds equal full bounds with a subset of vertices and exact zero e
   const input = boundsInput(model(7, { frames: 12, speed: 0, flat: true }));
   const full = computeBoundsFull(input);
   assert.ok(full.some((v) => Object.is(v, -0) || v === 0), 'the flat model has zero extremes');
-  assert.ok(sameDoubles(computeBounds(input), full));
+  assert.ok(sameDoubles(computeBoundsPruned(input), full));
   const odd = { ...input, vertices: input.vertices.filter((v) => v % 3 !== 1) };
-  assert.ok(sameDoubles(computeBounds(odd), computeBoundsFull(odd)));
+  assert.ok(sameDoubles(computeBoundsPruned(odd), computeBoundsFull(odd)));
 });
 
 test('pruned bounds equal full bounds when values overflow', () => {
@@ -111,21 +115,42 @@ test('pruned bounds equal full bounds when values overflow', () => {
   const input = boundsInput(huge);
   const full = computeBoundsFull(input);
   assert.ok(full.some((v) => !Number.isFinite(v)), 'the model overflows');
-  assert.ok(sameDoubles(computeBounds(input), full));
+  assert.ok(sameDoubles(computeBoundsPruned(input), full));
 });
 
-test('spectral norm bound: at least the largest stretch, at most Frobenius', () => {
-  const random = lcg(99);
-  for (let t = 0; t < 200; t++) {
-    const m = Array.from({ length: 9 }, () => random() * 2 - 1);
-    const bound = spectralNorm(m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7], m[8]);
-    const frob = Math.hypot(...m);
-    assert.ok(bound <= frob * (1 + 1e-12));
-    for (let k = 0; k < 50; k++) {
-      const v = [random() - 0.5, random() - 0.5, random() - 0.5];
-      const len = Math.hypot(v[0], v[1], v[2]);
-      const mv = [0, 1, 2].map((r) => m[3 * r] * v[0] + m[3 * r + 1] * v[1] + m[3 * r + 2] * v[2]);
-      assert.ok(Math.hypot(mv[0], mv[1], mv[2]) <= bound * len * (1 + 1e-9));
-    }
-  }
+test('bounds of frame ranges in any order equal full bounds (the split of the parallel CLI)', () => {
+  const input = boundsInput(model(11, { frames: 150, speed: 0.4 }));
+  const full = computeBoundsFull(input);
+  const plan = planBounds(input)!;
+  assert.ok(plan);
+  // One runner over uneven ranges, taken backwards (its seeds come from later frames).
+  const out = new Float64Array(full.length);
+  const run = boundsRunner(plan);
+  const cuts = [0, 7, 40, 41, 100, 150];
+  for (let k = cuts.length - 2; k >= 0; k--) run(cuts[k], cuts[k + 1], out);
+  assert.ok(sameDoubles(out, full));
+  // A shared plan (what the worker gets) gives the same.
+  const shared = planBounds(input, true)!;
+  assert.ok(shared.rec.buffer instanceof SharedArrayBuffer && shared.framePoses.buffer instanceof SharedArrayBuffer);
+  const out2 = new Float64Array(full.length);
+  boundsRunner(shared)(0, 150, out2);
+  assert.ok(sameDoubles(out2, full));
+});
+
+test('the CLI compile with a bounds worker writes the same bytes as the single-threaded compile', () => {
+  const workerScript = join(__dirname, '..', '..', '..', 'dist', 'boundsWorker.js');
+  assert.ok(existsSync(workerScript), `${workerScript} (npm run build)`);
+  const text = model(12, { frames: 300, speed: 0.3 });
+  const single = compileIqe(new IqeDocument(text));
+  let started = 0;
+  const provider = parallelBounds({ workerScript, minWork: 0 });
+  const start = provider.start.bind(provider);
+  provider.start = (plan) => {
+    started++;
+    start(plan);
+  };
+  const parallel = compileIqe(new IqeDocument(text), {}, provider);
+  assert.equal(started, 1, 'the worker path was taken');
+  assert.ok(single.bytes && parallel.bytes);
+  assert.ok(Buffer.from(single.bytes).equals(Buffer.from(parallel.bytes)));
 });

@@ -1,0 +1,123 @@
+// The per-frame bounds of a large compile on two threads (IQE-SEMANTICS.md §4.10, §11): core
+// stays free of Node imports and only offers a plan and a runner for frame ranges
+// (core/compile/bounds.ts); this module is both the CLI's BoundsProvider and, bundled on its own
+// as dist/boundsWorker.js, the worker. The worker starts as soon as the plan is known and takes
+// chunks of frames while the main thread compiles the rest of the model; then the main thread
+// takes the chunks that are left and waits for the worker's. Chunks are claimed through a
+// SharedArrayBuffer, so a worker that is slow to start, or fails, only means more work for the
+// main thread. Any split gives the same bytes: every frame's bounds are exact.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { isMainThread, Worker, workerData } from 'node:worker_threads';
+import { boundsRunner, type BoundsPlan } from '../core/compile/bounds';
+import type { BoundsProvider } from '../core/compile/index';
+
+/** Frames per chunk (one block of the bounds runner). */
+const CHUNK = 32;
+/** Below this many vertex-frames, a worker costs more than it saves. */
+const MIN_WORK = 20_000_000;
+
+const FREE = 0, CLAIMED = 1, DONE = 2;
+
+interface Job {
+  iqmToolsBounds: true;
+  plan: BoundsPlan;
+  /** cursor[0]: next chunk to try from the start; cursor[1]: how many were tried from the end. */
+  cursor: Int32Array;
+  /** Per chunk: FREE, CLAIMED or DONE. */
+  status: Int32Array;
+  out: Float64Array;
+}
+
+/**
+ * Takes chunks while there are any: the main thread from the first frames on, the worker from
+ * the last ones back, so that each thread's chunks are neighbours (their seeds carry over).
+ * Returns how many this thread computed.
+ */
+function work(job: Job, run: (first: number, end: number, out: Float64Array) => void, fromEnd: boolean): number {
+  const frameCount = job.plan.frames.length;
+  const chunks = job.status.length;
+  let done = 0;
+  for (;;) {
+    const c = fromEnd ? chunks - 1 - Atomics.add(job.cursor, 1, 1) : Atomics.add(job.cursor, 0, 1);
+    if (c < 0 || c >= chunks) return done;
+    if (Atomics.compareExchange(job.status, c, FREE, CLAIMED) !== FREE) continue;
+    try {
+      run(c * CHUNK, Math.min((c + 1) * CHUNK, frameCount), job.out);
+    } catch (error) {
+      Atomics.store(job.status, c, FREE);
+      Atomics.notify(job.status, c);
+      throw error;
+    }
+    Atomics.store(job.status, c, DONE);
+    Atomics.notify(job.status, c);
+    done++;
+  }
+}
+
+export interface ParallelOptions {
+  /** The worker bundle (default: boundsWorker.js next to this bundle). */
+  workerScript?: string;
+  /** Smallest vertex count x frame count that is worth a worker (tests set 0). */
+  minWork?: number;
+}
+
+/** The CLI's bounds provider: one worker thread (dist/boundsWorker.js next to the CLI bundle). */
+export function parallelBounds(options: ParallelOptions = {}): BoundsProvider {
+  const workerScript = options.workerScript ?? join(__dirname, 'boundsWorker.js');
+  const minWork = options.minWork ?? MIN_WORK;
+  let job: Job | null = null;
+  let worker: Worker | null = null;
+  return {
+    takes(vertexCount: number, frameCount: number): boolean {
+      return vertexCount * frameCount >= minWork && frameCount >= 2 * CHUNK && existsSync(workerScript);
+    },
+    start(plan: BoundsPlan): void {
+      const chunks = Math.ceil(plan.frames.length / CHUNK);
+      job = {
+        iqmToolsBounds: true,
+        plan,
+        cursor: new Int32Array(new SharedArrayBuffer(8)),
+        status: new Int32Array(new SharedArrayBuffer(4 * chunks)),
+        out: new Float64Array(new SharedArrayBuffer(8 * 8 * plan.frames.length)),
+      };
+      try {
+        worker = new Worker(workerScript, { workerData: job });
+        worker.unref();
+        // A failing worker has released its chunk; the main thread computes what is left.
+        worker.on('error', () => undefined);
+      } catch {
+        worker = null;
+      }
+    },
+    finish(): Float64Array {
+      if (!job) throw new Error('bounds: finish() before start()');
+      const run = boundsRunner(job.plan);
+      work(job, run, false);
+      // Chunks the worker still holds: wait for them, or take them back if it let them go.
+      for (let c = 0; c < job.status.length; c++) {
+        for (;;) {
+          const state = Atomics.load(job.status, c);
+          if (state === DONE) break;
+          if (state === FREE && Atomics.compareExchange(job.status, c, FREE, CLAIMED) === FREE) {
+            run(c * CHUNK, Math.min((c + 1) * CHUNK, job.plan.frames.length), job.out);
+            Atomics.store(job.status, c, DONE);
+            break;
+          }
+          Atomics.wait(job.status, c, CLAIMED, 100);
+        }
+      }
+      const out = job.out;
+      job = null;
+      void worker?.terminate();
+      worker = null;
+      return out;
+    },
+  };
+}
+
+// The worker side (only when this file runs as dist/boundsWorker.js in a worker thread).
+if (!isMainThread && (workerData as Partial<Job> | null)?.iqmToolsBounds === true) {
+  const job = workerData as Job;
+  work(job, boundsRunner(job.plan), true);
+}
