@@ -2,7 +2,13 @@
 // the examples carry no third-party content:
 //   examples/skinned-tube.iqe   a skinned, animated tube (3 joints, 2 animations)
 //   examples/planted-errors.iqe the same kind of model with deliberate mistakes, to show diagnostics
-import { mkdirSync, writeFileSync } from 'node:fs';
+//   examples/skinned-tube.iqm   skinned-tube.iqe compiled by the project's compiler (dist/cli.js)
+//   examples/bending-pyramid.md3 an MD3: 10 frames, tags tag_weapon and tag_head (scripts/make-examples.ts)
+//   examples/skinned-column.dpm a DPM: 3 bones, 8 frames of a bending column (scripts/make-examples.ts)
+// Needs the build (npm run build; npm start builds first) for the .iqm.
+import * as esbuild from 'esbuild';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const out = process.argv[2] ?? 'examples';
@@ -86,4 +92,23 @@ function plantedErrors() {
 
 writeFileSync(join(out, 'skinned-tube.iqe'), skinnedTube());
 writeFileSync(join(out, 'planted-errors.iqe'), plantedErrors());
+
+// The binary models: the MD3 and DPM from scripts/make-examples.ts (bundled with the project's
+// writers), the IQM from the project's own compiler.
+await esbuild.build({
+  entryPoints: ['scripts/make-examples.ts'],
+  outfile: 'out/scripts/make-examples.cjs',
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  logLevel: 'warning',
+});
+const binaries = spawnSync(process.execPath, ['out/scripts/make-examples.cjs', out], { stdio: 'inherit' });
+if (binaries.status !== 0) process.exit(binaries.status ?? 1);
+if (!existsSync('dist/cli.js')) {
+  console.error('make-examples: dist/cli.js is missing (run npm run build): skinned-tube.iqm not written');
+  process.exit(1);
+}
+const compiled = spawnSync(process.execPath, ['dist/cli.js', 'compile', join(out, 'skinned-tube.iqe'), '-o', join(out, 'skinned-tube.iqm')], { stdio: 'inherit' });
+if (compiled.status !== 0) process.exit(compiled.status ?? 1);
 console.log(`examples written to ${out}/`);

@@ -5,7 +5,9 @@
 // `--install-extension`, and code-server runs with that folder and no development extension, so
 // what ships is what is tested. Opens planted-errors.iqe and checks what is on screen: the
 // language mode, error squiggles in the editor, a hover, the Problems panel listing the planted
-// problems by code, and the model preview beside skinned-tube.iqe. Screenshots go to the output
+// problems by code, the model preview beside skinned-tube.iqe, and "IQE: Compile to IQM" from the
+// command palette, whose .iqm opens in the preview and is checked on the pixels of its webview
+// (the model is drawn: the centre is not the background). Screenshots go to the output
 // folder; the ones the README shows are also written to docs/screenshots/ (unless --no-docs).
 //   npm run package && node scripts/make-examples.mjs examples && node test/vscode-ui/ui-test.mjs
 //   options: --out DIR (default test-output/vscode-ui), --vsix FILE (default iqm-tools.vsix),
@@ -20,7 +22,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { differingPixels } from './png.mjs';
+import { differingPixels, readPng } from './png.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const option = (name, fallback) => {
@@ -181,6 +183,58 @@ async function test(harness, tmp) {
     const bottom = Math.min(viewport.height, Math.round(b.y + b.height + below));
     return { x, y, width: right - x, height: bottom - y };
   }
+  /** "IQE: Compile to IQM" on skinned-tube.iqe, then the compiled model in the preview. */
+  async function compileStep(compileCommand, manifest) {
+    const cli = join(extensionDir, 'dist', 'cli.js');
+    const source = join(session.workspace, 'skinned-tube.iqe');
+    const compiled = join(session.workspace, 'skinned-tube.iqm');
+    rmSync(compiled, { force: true });
+    const sourceInfo = JSON.parse(spawnSync(process.execPath, [cli, 'info', source, '--json'], { encoding: 'utf8' }).stdout);
+    await page.keyboard.press('Escape');
+    // Only the text editor open, so that it is the active editor the command compiles (with the
+    // IQE preview beside, opening the file again can focus the preview instead).
+    await session.runCommand('View: Close All Editors');
+    await page.locator('.tab').first().waitFor({ state: 'detached', timeout: 10000 }).catch(() => {});
+    await session.quickOpen('skinned-tube.iqe');
+    await session.runCommand(`${compileCommand.category}: ${compileCommand.title}`);
+    for (let tries = 0; tries < 600 && !existsSync(compiled); tries++) await page.waitForTimeout(100);
+    if (!existsSync(compiled)) {
+      const notes = await session.notificationMessages().catch(() => []);
+      assert.fail(`${compiled} was not written by "${compileCommand.category}: ${compileCommand.title}"; notifications: ${notes.join(' | ') || '(none)'}`);
+    }
+    const info = JSON.parse(spawnSync(process.execPath, [cli, 'info', compiled, '--json'], { encoding: 'utf8' }).stdout);
+    const sum = (i, key) => i.meshes.reduce((n, m) => n + m[key], 0);
+    assert.equal(info.format, 'iqm');
+    assert.equal(sum(info, 'triangles'), sum(sourceInfo, 'triangles'));
+    assert.equal(sum(info, 'vertices'), sum(sourceInfo, 'vertices'));
+    assert.deepEqual(info.joints.map((j) => j.name), sourceInfo.joints.map((j) => j.name));
+    assert.deepEqual(info.animations.map((a) => a.name), sourceInfo.animations.map((a) => a.name));
+    // The command opens the .iqm beside, in the model preview (its custom editor): a tab of its own.
+    // (Quick Open does not list a file this new yet, so the test takes the tab the command opened.)
+    const previewContributed = (manifest.contributes?.customEditors ?? []).some((e) => e.viewType === 'iqmTools.preview');
+    if (!previewContributed) {
+      console.log(`[ui-test] compiled ${info.meshes.length} mesh(es), ${sum(info, 'triangles')} triangles; preview of the .iqm SKIPPED (no iqmTools.preview)`);
+      return;
+    }
+    await page.locator('.tab', { hasText: 'skinned-tube.iqm' }).first().waitFor({ timeout: 30000 });
+    const selector = '#viewer[data-state="ready"][data-file="skinned-tube.iqm"]';
+    const frame = await session.findFrame(selector, 60000);
+    const text = (await frame.locator('body').innerText()).replace(/\s+/g, ' ');
+    assert.match(text, new RegExp(`triangles ${sum(info, 'triangles')}\\b`), text.slice(0, 600));
+    // A still picture on a bent frame (moving the timeline pauses playback).
+    await frame.locator('#timeline').evaluate((input) => {
+      input.value = String(Math.min(5, Number(input.max)));
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+    });
+    await page.mouse.move(700, 895);
+    await page.waitForTimeout(500);
+    const file = await session.screenshotWebview('5-compiled-iqm-webview', selector);
+    await shoot('5-compiled-iqm-beside-text');
+    const { drawn, checked } = modelPixels(file);
+    assert.ok(drawn > checked * 0.1, `the centre of the preview is the background: ${drawn} of ${checked} pixels differ from it (${file})`);
+    console.log(`[ui-test] compiled skinned-tube.iqm (${sum(info, 'triangles')} triangles, ${info.joints.length} joints); preview centre: ${drawn} of ${checked} pixels are not background`);
+  }
+
   try {
     await session.waitForWorkbench();
     await session.quickOpen('planted-errors.iqe');
@@ -274,6 +328,15 @@ async function test(harness, tmp) {
       console.log(`[ui-test] preview ready: ${triangles} triangles, ${info.joints.length} joints`);
     }
 
+    // Compile from the command palette: the .iqm is written beside the .iqe (in the session's copy
+    // of examples/) and opens in the model preview.
+    const compileCommand = (manifest.contributes?.commands ?? []).find((c) => c.command === 'iqmTools.compile');
+    if (!compileCommand) {
+      console.log('[ui-test] compile step SKIPPED: package.json contributes no iqmTools.compile yet');
+    } else {
+      await compileStep(compileCommand, manifest);
+    }
+
     console.log('[ui-test] PASSED');
     return 0;
   } catch (error) {
@@ -283,6 +346,41 @@ async function test(harness, tmp) {
   } finally {
     await session.close();
   }
+}
+
+/**
+ * The pixels of a webview screenshot where the model shows: the background is the most frequent
+ * colour of the picture; `drawn` counts the pixels of the centre region (the middle third each
+ * way of the left 90%, clear of the side panel) that differ clearly from it, of `checked`.
+ */
+function modelPixels(file) {
+  const png = readPng(file);
+  assert.ok(png, `${file} is not a PNG the test reads`);
+  const { width, height, channels, pixels } = png;
+  const at = (x, y) => (y * width + x) * channels;
+  const counts = new Map();
+  for (let y = 0; y < height; y += 2) {
+    for (let x = 0; x < width; x += 2) {
+      const o = at(x, y);
+      const key = (pixels[o] << 16) | (pixels[o + 1] << 8) | pixels[o + 2];
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+    }
+  }
+  const background = [...counts.entries()].sort((a, b) => b[1] - a[1])[0][0];
+  const bg = [(background >> 16) & 255, (background >> 8) & 255, background & 255];
+  const left = Math.round(width * 0.9 * (1 / 3));
+  const right = Math.round(width * 0.9 * (2 / 3));
+  let drawn = 0;
+  let checked = 0;
+  for (let y = Math.round(height / 3); y < Math.round((2 * height) / 3); y++) {
+    for (let x = left; x < right; x++) {
+      const o = at(x, y);
+      const difference = Math.abs(pixels[o] - bg[0]) + Math.abs(pixels[o + 1] - bg[1]) + Math.abs(pixels[o + 2] - bg[2]);
+      checked++;
+      if (difference > 48) drawn++;
+    }
+  }
+  return { drawn, checked };
 }
 
 main().then(

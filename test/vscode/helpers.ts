@@ -147,3 +147,16 @@ export async function activeExtension(): Promise<vscode.Extension<unknown>> {
   await extension.activate();
   return extension;
 }
+
+/** Waits until the active tab is the custom editor `viewType` on `uri`, and returns the tab. */
+export async function waitForTab(uri: vscode.Uri, viewType: string, timeoutMs = 20000): Promise<vscode.Tab> {
+  return waitFor(
+    () => {
+      const active = vscode.window.tabGroups.activeTabGroup.activeTab;
+      const input = active?.input;
+      return input instanceof vscode.TabInputCustom && input.viewType === viewType && input.uri.toString() === uri.toString() ? active : undefined;
+    },
+    `the ${viewType} tab of ${vscode.workspace.asRelativePath(uri)}`,
+    timeoutMs,
+  );
+}
