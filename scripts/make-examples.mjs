@@ -6,7 +6,7 @@
 //   examples/bending-pyramid.md3 an MD3: 10 frames, tags tag_weapon and tag_head (scripts/make-examples.ts)
 //   examples/skinned-column.dpm a DPM: 3 bones, 8 frames of a bending column (scripts/make-examples.ts)
 // Needs the build (npm run build; npm start builds first) for the .iqm.
-import * as esbuild from 'esbuild';
+import { runModelGenerator } from './run-model-generator.mjs';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -95,16 +95,8 @@ writeFileSync(join(out, 'planted-errors.iqe'), plantedErrors());
 
 // The binary models: the MD3 and DPM from scripts/make-examples.ts (bundled with the project's
 // writers), the IQM from the project's own compiler.
-await esbuild.build({
-  entryPoints: ['scripts/make-examples.ts'],
-  outfile: 'out/scripts/make-examples.cjs',
-  bundle: true,
-  platform: 'node',
-  format: 'cjs',
-  logLevel: 'warning',
-});
-const binaries = spawnSync(process.execPath, ['out/scripts/make-examples.cjs', out], { stdio: 'inherit' });
-if (binaries.status !== 0) process.exit(binaries.status ?? 1);
+const binaries = await runModelGenerator(out);
+if (binaries !== 0) process.exit(binaries);
 if (!existsSync('dist/cli.js')) {
   console.error('make-examples: dist/cli.js is missing (run npm run build): skinned-tube.iqm not written');
   process.exit(1);

@@ -6,7 +6,7 @@
 //   node scripts/make-vscode-fixtures.mjs [outDir]      default test/vscode/fixtures
 // The tests find lines and tokens in the text they open, so they state exact ranges without
 // hard-coding columns; keep each fixture's comment in step with what it plants.
-import * as esbuild from 'esbuild';
+import { runModelGenerator } from './run-model-generator.mjs';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -150,16 +150,8 @@ for (const [name, text] of Object.entries(fixtures)) {
 }
 
 // The binary models for test/vscode/preview.test.ts (its counts follow these generators).
-await esbuild.build({
-  entryPoints: ['scripts/make-examples.ts'],
-  outfile: 'out/scripts/make-examples.cjs',
-  bundle: true,
-  platform: 'node',
-  format: 'cjs',
-  logLevel: 'warning',
-});
-const models = spawnSync(process.execPath, ['out/scripts/make-examples.cjs', out, '--fixtures'], { stdio: 'inherit' });
-if (models.status !== 0) process.exit(models.status ?? 1);
+const models = await runModelGenerator(out, ['--fixtures']);
+if (models !== 0) process.exit(models);
 if (!existsSync('dist/cli.js')) {
   console.error('make-vscode-fixtures: dist/cli.js is missing (run npm run build first): preview.iqm not written');
   process.exit(1);

@@ -6,12 +6,16 @@
 // (client/preview/resolve.ts over node:fs).
 
 import { createServer, type Server } from 'node:http';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { extname, join, resolve, sep } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
-import { findSidecars, playerSet, resolveTexture, ShaderIndex, type LookupFs } from '../../client/preview/resolve';
+import { findSidecars, playerSet, resolveTexture, ShaderIndex } from '../../client/preview/resolve';
+import { nodeLookupFs } from '../helpers/lookup-fs';
+
+/** node:fs for the lookup code; paths are absolute POSIX paths. */
+export { nodeLookupFs };
 import type { Sidecars, TextureRequest, WebviewToHost } from '../../core/protocol';
 
 export const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
@@ -145,36 +149,6 @@ export async function startServer(extra: Map<string, Uint8Array> = new Map()): P
   return { server, base: `http://127.0.0.1:${port}` };
 }
 
-/** node:fs for the lookup code; paths are absolute POSIX paths. */
-export const nodeLookupFs: LookupFs = {
-  async isFile(p) {
-    try {
-      return statSync(p).isFile();
-    } catch {
-      return false;
-    }
-  },
-  async readText(p) {
-    try {
-      return readFileSync(p, 'latin1');
-    } catch {
-      return null;
-    }
-  },
-  async shaderFiles() {
-    // The "workspace" is ../shared/assets: its *.shader files.
-    const out: string[] = [];
-    const walk = (d: string) => {
-      for (const name of readdirSync(d)) {
-        const p = join(d, name);
-        if (statSync(p).isDirectory()) walk(p);
-        else if (name.endsWith('.shader')) out.push(p);
-      }
-    };
-    walk(ASSETS);
-    return out;
-  },
-};
 
 export interface Session {
   browser: Browser;

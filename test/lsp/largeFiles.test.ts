@@ -6,24 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
-import { codes, MINIMAL_IQE, problemCodes, range, single, TestServer } from './helpers/server';
-
-/** A valid document of about `bytes` bytes: many vertices and faces over them. */
-function bigIqe(bytes: number): string {
-  const parts = ['# Inter-Quake Export\nmesh m\nmaterial mat\n'];
-  let size = parts[0].length;
-  let vertices = 0;
-  while (size < bytes) {
-    const chunk: string[] = [];
-    for (let i = 0; i < 1000; i++) chunk.push(`vp ${i} ${(i * i) % 7} ${vertices / 1000}\n`);
-    for (let i = 0; i < 998; i++) chunk.push(`fa ${vertices + i} ${vertices + i + 1} ${vertices + i + 2}\n`);
-    vertices += 1000;
-    const text = chunk.join('');
-    parts.push(text);
-    size += text.length;
-  }
-  return parts.join('');
-}
+import { bigIqe, codes, MINIMAL_IQE, problemCodes, range, single, TestServer } from './helpers/server';
 
 describe('lsp: large files read from disk', () => {
   let server: TestServer;

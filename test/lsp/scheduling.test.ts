@@ -2,24 +2,7 @@
 // the latest version is published, and stale validations of a big document are cancelled.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { MINIMAL_IQE, problemCodes, range, single, TestServer } from './helpers/server';
-
-/** A valid document of about `bytes` characters. */
-function bigIqe(bytes: number): string {
-  const parts = ['# Inter-Quake Export\nmesh m\nmaterial mat\n'];
-  let size = parts[0].length;
-  let vertices = 0;
-  while (size < bytes) {
-    const chunk: string[] = [];
-    for (let i = 0; i < 1000; i++) chunk.push(`vp ${i} ${(i * i) % 7} ${vertices / 1000}\n`);
-    for (let i = 0; i < 998; i++) chunk.push(`fa ${vertices + i} ${vertices + i + 1} ${vertices + i + 2}\n`);
-    vertices += 1000;
-    const text = chunk.join('');
-    parts.push(text);
-    size += text.length;
-  }
-  return parts.join('');
-}
+import { bigIqe, MINIMAL_IQE, problemCodes, range, single, TestServer } from './helpers/server';
 
 describe('lsp: scheduling', () => {
   it('a burst of edits publishes the latest version only', async () => {

@@ -3,10 +3,10 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { findSidecars, imageCandidates, playerSet, resolveTexture, searchFolders, ShaderIndex, skinCandidates, type LookupFs } from '../../client/preview/resolve';
 import { ASSETS, NO_ASSETS } from '../helpers/model-assets';
+import { nodeLookupFs } from '../helpers/lookup-fs';
 
 function memoryFs(files: Record<string, string>): LookupFs & { stats: string[] } {
   const stats: string[] = [];
@@ -68,43 +68,15 @@ test('sidecars: .framegroups, animation.cfg (MD3 only) and skins in engine order
   assert.equal((await findSidecars('/m/grunt.dpm', fs, true)).animationCfg?.text, 'sex m');
 });
 
-const nodeFs: LookupFs = {
-  async isFile(p) {
-    try {
-      return statSync(p).isFile();
-    } catch {
-      return false;
-    }
-  },
-  async readText(p) {
-    try {
-      return readFileSync(p, 'latin1');
-    } catch {
-      return null;
-    }
-  },
-  async shaderFiles() {
-    const out: string[] = [];
-    const walk = (d: string) => {
-      for (const n of readdirSync(d)) {
-        const p = join(d, n);
-        if (statSync(p).isDirectory()) walk(p);
-        else if (n.endsWith('.shader')) out.push(p);
-      }
-    };
-    walk(ASSETS);
-    return out;
-  },
-};
 
 test('real assets: mrfixit Body.tga, oa_soldier skin files, kubalwagon shader, player set', { skip: NO_ASSETS }, async () => {
-  const shaders = new ShaderIndex(nodeFs);
-  const body = await resolveTexture({ key: '0', names: ['Body.tga'], skin: null }, join(ASSETS, 'iqm/mrfixit/mrfixit.iqm'), nodeFs, shaders, ASSETS, null);
+  const shaders = new ShaderIndex(nodeLookupFs);
+  const body = await resolveTexture({ key: '0', names: ['Body.tga'], skin: null }, join(ASSETS, 'iqm/mrfixit/mrfixit.iqm'), nodeLookupFs, shaders, ASSETS, null);
   assert.equal(body.path, join(ASSETS, 'iqm/mrfixit/Body.tga'));
   const upper = join(ASSETS, 'md3/oa_soldier/upper.md3');
-  const side = await findSidecars(upper, nodeFs, true);
+  const side = await findSidecars(upper, nodeLookupFs, true);
   assert.equal(side.skins[0]?.name, 'upper.md3_0.skin');
   assert.ok(side.animationCfg);
-  assert.deepEqual((await playerSet(upper, nodeFs)).map((p) => p.part), ['lower', 'upper', 'head']);
-  assert.deepEqual(await playerSet(join(ASSETS, 'md3/watercan/watercan.md3'), nodeFs), []);
+  assert.deepEqual((await playerSet(upper, nodeLookupFs)).map((p) => p.part), ['lower', 'upper', 'head']);
+  assert.deepEqual(await playerSet(join(ASSETS, 'md3/watercan/watercan.md3'), nodeLookupFs), []);
 });

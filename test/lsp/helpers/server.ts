@@ -20,6 +20,23 @@ import type {
 export const MINIMAL_IQE = ['# Inter-Quake Export', 'mesh m', 'material mat', 'vp 0 0 0', 'vp 1 0 0', 'vp 0 1 0', 'fa 0 1 2', ''].join('\n');
 
 /** The repository root: the nearest directory above this (bundled) file with a package.json. */
+/** A valid document of about `bytes` characters. */
+export function bigIqe(bytes: number): string {
+  const parts = ['# Inter-Quake Export\nmesh m\nmaterial mat\n'];
+  let size = parts[0].length;
+  let vertices = 0;
+  while (size < bytes) {
+    const chunk: string[] = [];
+    for (let i = 0; i < 1000; i++) chunk.push(`vp ${i} ${(i * i) % 7} ${vertices / 1000}\n`);
+    for (let i = 0; i < 998; i++) chunk.push(`fa ${vertices + i} ${vertices + i + 1} ${vertices + i + 2}\n`);
+    vertices += 1000;
+    const text = chunk.join('');
+    parts.push(text);
+    size += text.length;
+  }
+  return parts.join('');
+}
+
 export function repoRoot(): string {
   let dir = __dirname;
   while (!existsSync(join(dir, 'package.json'))) {
