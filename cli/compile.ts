@@ -7,9 +7,10 @@ import { readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { IqeDocument } from '../core/iqe/document';
 import { type CheckedIqe, checkIqe, compileChecked, type CompileOptions } from '../core/compile/index';
+import { IqeIngest } from '../core/compile/ingest';
 import { formatDiagnostic } from './check';
 import { parallelBounds } from './compileParallel';
-import { decodeText } from './text';
+import { decodeText, readTextBlocks } from './text';
 
 const USAGE = 'usage: iqm-tools compile IN.iqe [-o OUT.iqm] [-s SCALE] [-t X,Y,Z] [-r X,Y,Z] [--name N] [--fps F] [--loop] [--start F] [--end F]';
 
@@ -134,20 +135,22 @@ export function writeAtomically(path: string, bytes: Uint8Array): void {
 }
 
 /**
- * Reads, parses and checks a file, or gives the read error's code. The file's bytes, text and
- * parsed document are not referred to once this returns, so the compile does not hold them.
+ * Reads a file and checks it, with its data when it has no error, or gives the read error's code.
+ * The text streams through the compiler's ingest (core/compile/ingest.ts), so neither the whole
+ * text nor its parsed lines are held; a file with errors is read again as a whole for their
+ * diagnostics (warnings are not collected when there is no error: the compile does not show them).
  */
-function load(path: string): CheckedIqe | string {
-  const text = readText(path);
-  return text.ok ? checkIqe(new IqeDocument(text.text)) : text.error;
-}
-
-/** The file's text; its bytes can be freed while the text is parsed. */
-function readText(path: string): { ok: true; text: string } | { ok: false; error: string } {
+export function loadForCompile(path: string): CheckedIqe | string {
   try {
-    return { ok: true, text: decodeText(readFileSync(path)) };
+    const ingest = new IqeIngest();
+    readTextBlocks(path, (text) => ingest.push(text));
+    const result = ingest.finish();
+    if (result.ok) return { diagnostics: [], input: result.input };
+    return checkIqe(new IqeDocument(decodeText(readFileSync(path))));
   } catch (error) {
-    return { ok: false, error: (error as NodeJS.ErrnoException).code ?? String(error) };
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === undefined) throw error;
+    return code;
   }
 }
 
@@ -165,7 +168,7 @@ export function runCompile(args: string[]): number {
     return 2;
   }
   const { input, output, options } = parsed;
-  const checked = load(input);
+  const checked = loadForCompile(input);
   if (typeof checked === 'string') {
     process.stderr.write(`${input}: cannot read: ${checked}\n`);
     return 2;

@@ -10,7 +10,7 @@ import { gatherInput, type IqeInput } from './input';
 import { type IqmParts, type OutputAnim, type OutputJoint, type OutputMesh, writeIqm } from './layout';
 import { assembleMeshes, type MeshCandidates } from './meshes';
 import { POSE_STRIDE, quaternionFromAngles } from './pose';
-import { type BoundsPlan, computeBounds, planBounds } from './bounds';
+import { type BoundsInput, type BoundsPlan, computeBounds, planBounds } from './bounds';
 import { buildSkeleton } from './skeleton';
 import { weldCorners } from './smooth';
 import { explicitTangents, generateTangents } from './tangents';
@@ -155,6 +155,7 @@ function rotatePose(q: Float64Array, poses: Float64Array, o: number): void {
   poses[o + 6] = aw * bw - ax * bx - ay * by - az * bz;
 }
 
+/** Compiles the input; it is consumed: its vertex arrays are dropped once written. */
 export function compileInput(input: IqeInput, options: CompileOptions, boundsProvider?: BoundsProvider): { bytes: Uint8Array; stats: CompileStats; notes: IqeDiagnostic[] } {
   const notes: IqeDiagnostic[] = [];
   const stats = emptyStats();
@@ -249,9 +250,8 @@ export function compileInput(input: IqeInput, options: CompileOptions, boundsPro
     return { firstFrame, frameCount: frameList.length - firstFrame };
   });
   const frames = Int32Array.from(frameList);
-  let finishBounds: (() => Float64Array) | null = null;
-  if (skeleton && input.blendBones && frames.length > 0) {
-    const boundsInput = {
+  const finishBounds = skeleton && input.blendBones && frames.length > 0
+    ? startBounds({
       vertices: writtenVertices(candidates, input.vertexCount),
       positions,
       blendBones: input.blendBones,
@@ -260,16 +260,8 @@ export function compileInput(input: IqeInput, options: CompileOptions, boundsPro
       frames,
       framePoses: input.framePoses,
       framePoseStart: input.framePoseStart,
-    };
-    const provider = boundsProvider?.takes(boundsInput.vertices.length, frames.length) ? boundsProvider : null;
-    const plan = provider && boundsInput.vertices.length > 0 && frames.length >= 2 ? planBounds(boundsInput, true) : null;
-    if (provider && plan) {
-      provider.start(plan);
-      finishBounds = () => provider.finish();
-    } else {
-      finishBounds = () => computeBounds(boundsInput);
-    }
-  }
+    }, boundsProvider)
+    : null;
 
   if (hasSections) {
     const sources: Int32Array[] = [];
@@ -355,6 +347,13 @@ export function compileInput(input: IqeInput, options: CompileOptions, boundsPro
     });
   }
 
+  // The vertex data is written: drop it, so that what is still to come (adjacency, channels, the
+  // file itself) is not held beside it.
+  candidates = [];
+  welds = normals = vx = bitangents = null;
+  positions = EMPTY_FLOATS;
+  releaseVertexData(input);
+
   // Adjacency (B1) over the written positions and blend data.
   let adjacency: Uint32Array = new Uint32Array(0);
   if (triangles.length > 0) {
@@ -423,6 +422,34 @@ export function compileInput(input: IqeInput, options: CompileOptions, boundsPro
     bytes: bytes.length,
   });
   return { bytes, stats, notes };
+}
+
+/**
+ * Starts the per-frame bounds (on the provider's threads when it takes them) and gives the
+ * function that waits for them. A function of its own, so that the returned closure holds
+ * nothing but what it needs.
+ */
+function startBounds(boundsInput: BoundsInput, boundsProvider: BoundsProvider | undefined): () => Float64Array {
+  const provider = boundsProvider?.takes(boundsInput.vertices.length, boundsInput.frames.length) ? boundsProvider : null;
+  const plan = provider && boundsInput.vertices.length > 0 && boundsInput.frames.length >= 2 ? planBounds(boundsInput, true) : null;
+  if (provider && plan) {
+    provider.start(plan);
+    return () => provider.finish();
+  }
+  return () => computeBounds(boundsInput);
+}
+
+const EMPTY_FLOATS = new Float64Array(0);
+
+/** Drops the input's per-vertex and per-triangle arrays (compileInput consumes its input). */
+function releaseVertexData(input: IqeInput): void {
+  input.positions = EMPTY_FLOATS;
+  input.texcoords = input.normals = input.tangents = input.bitangents = input.blendWeights = input.colors = input.smoothIds = null;
+  input.blendBones = null;
+  input.customs = [];
+  input.triangles = new Int32Array(0);
+  input.triangleGroup = new Int32Array(0);
+  input.edgeFlags = null;
 }
 
 function concatInt(lists: Int32Array[], total: number): Int32Array {

@@ -1,8 +1,9 @@
 // Stage 1: IQE chunks -> typed arrays per attribute, with the reference compiler's defaults
-// (IQE-SEMANTICS.md §3). Two passes over the parsed lines: the first counts, the second fills
-// exactly sized arrays. Lines after the first `comment` are comment text (§3.7).
-import { type Chunk, afterTerminator, contentEnd } from '../iqe/chunk';
+// (IQE-SEMANTICS.md §3), in one pass over the parsed lines. Lines after the first `comment` are
+// comment text (§3.7).
+import type { Chunk } from '../iqe/chunk';
 import { Cmd } from '../iqe/commands';
+import { float64s, Growable, int32s, uint8s } from '../growable';
 import { type Pose, POSE_STRIDE, poseFromMatrix, poseFromAngles, poseFromQuaternion } from './pose';
 
 export interface SmoothGroup {
@@ -86,283 +87,314 @@ function val(values: Float64Array, v: number, n: number, k: number, fallback: nu
   return k < n ? values[v + k] : fallback;
 }
 
-function addPose(out: Float64Array, index: number, pose: Pose): void {
-  out.set(pose, index * POSE_STRIDE);
-}
+/** The command of custom0 (`v0`); custom k is `v<k>`. */
+const CUSTOMS_FIRST = Cmd.V0;
 
-export function gatherInput(text: string, chunks: readonly Chunk[]): IqeInput {
-  // Pass 1: counts.
-  let vp = 0, vt = 0, vn = 0, vx = 0, vxSix = 0, vb = 0, vc = 0, vs = 0;
-  const vcustom = new Int32Array(CUSTOMS);
-  let triangleCount = 0, fsCount = 0, basePoseTotal = 0, framePoseTotal = 0;
-  let seenAnimation = false;
-  let stop = false;
-  for (const chunk of chunks) {
-    const { kind, valueStart } = chunk;
-    for (let i = 0; i < chunk.lineCount && !stop; i++) {
-      const n = valueStart[i + 1] - valueStart[i];
-      switch (kind[i] as Cmd) {
-        case Cmd.Vp: vp++; break;
-        case Cmd.Vt: vt++; break;
-        case Cmd.Vn: vn++; break;
-        case Cmd.Vx: vx++; if (n >= 5) vxSix++; break;
-        case Cmd.Vb: vb++; break;
-        case Cmd.Vc: vc++; break;
-        case Cmd.Vs: vs++; break;
-        case Cmd.Fa: case Cmd.Fm: if (n >= 3) triangleCount += n - 2; break;
-        case Cmd.Fs: if (n >= 3) fsCount += n - 2; break;
-        case Cmd.Pq: case Cmd.Pm: case Cmd.Pa: if (seenAnimation) framePoseTotal++; else basePoseTotal++; break;
-        case Cmd.Animation: seenAnimation = true; break;
-        case Cmd.Comment: stop = true; break;
-        default: {
-          const k = kind[i] - Cmd.V0;
-          if (k >= 0 && k < CUSTOMS) vcustom[k]++;
-        }
-      }
-    }
-    if (stop) break;
-  }
+/**
+ * Gathers a document's data chunk by chunk, in file order, into growing typed arrays, so that a
+ * caller can drop each chunk (and its text) once it is added: the CLI streams large files through
+ * this without ever holding their whole text (ingest.ts).
+ */
+export class InputGatherer {
+  private readonly positions = float64s(1024);
+  private readonly texcoords = float64s();
+  private readonly normals = float64s();
+  private readonly tangents = float64s();
+  /** Three per `vx` line (zeros for the 4-value form); kept only if some line has 6 values. */
+  private readonly bitangents = float64s();
+  private sixValueTangents = false;
+  private readonly blendBones = uint8s();
+  private readonly blendWeights = float64s();
+  private readonly colors = float64s();
+  private readonly customs = Array.from({ length: CUSTOMS }, () => float64s(16));
+  private readonly smoothIds = float64s();
+  private readonly triangles = int32s(1024);
+  private readonly triangleGroup = int32s(256);
+  /** Edge flags of `fs` lines, one per triangle they describe (§3.2). */
+  private readonly edgeFlags = uint8s(16);
+  private readonly basePoses = float64s(256);
+  /** On a SharedArrayBuffer where there is one, so that the CLI's bounds worker reads the frames without a copy (cli/compileParallel.ts). */
+  private readonly framePoses = new Growable<Float64Array>(
+    new Float64Array(0),
+    typeof SharedArrayBuffer === 'function' ? (n) => new Float64Array(new SharedArrayBuffer(8 * n)) : (n) => new Float64Array(n),
+  );
+  private readonly frameStarts = int32s(64);
 
-  const positions = new Float64Array(4 * vp);
-  const texcoords = vt > 0 ? new Float64Array(4 * vt) : null;
-  const normals = vn > 0 ? new Float64Array(3 * vn) : null;
-  const tangents = vx > 0 ? new Float64Array(4 * vx) : null;
-  const bitangents = vxSix > 0 ? new Float64Array(3 * vx) : null;
-  const blendBones = vb > 0 ? new Uint8Array(4 * vb) : null;
-  const blendWeights = vb > 0 ? new Float64Array(4 * vb) : null;
-  const colors = vc > 0 ? new Float64Array(4 * vc) : null;
-  const smoothIds = vs > 0 ? new Float64Array(vs) : null;
-  const customs: (Float64Array | null)[] = [];
-  for (let k = 0; k < CUSTOMS; k++) customs.push(vcustom[k] > 0 ? new Float64Array(4 * vcustom[k]) : null);
-  const ccount = new Int32Array(CUSTOMS);
-  const triangles = new Int32Array(3 * triangleCount);
-  const triangleGroup = new Int32Array(triangleCount);
-  const edgeFlags = fsCount > 0 ? new Uint8Array(Math.max(triangleCount, fsCount)).fill(7) : null;
-  const basePoses = new Float64Array(POSE_STRIDE * basePoseTotal);
-  // On a SharedArrayBuffer where there is one, so that the CLI's bounds worker reads the frames
-  // without a copy (cli/compileParallel.ts).
-  const framePoses = typeof SharedArrayBuffer === 'function'
-    ? new Float64Array(new SharedArrayBuffer(8 * POSE_STRIDE * framePoseTotal))
-    : new Float64Array(POSE_STRIDE * framePoseTotal);
+  private readonly groups: SmoothGroup[] = [{ key: -1, threshold: -1, uv: false, used: false }];
+  private readonly sections: Section[] = [];
+  private readonly joints: InputJoint[] = [];
+  private readonly declarations: (Declaration | null)[] = new Array<Declaration | null>(17).fill(null);
+  private readonly animations: InputAnimation[] = [];
+  private frameOpen = false;
+  private fmOffset = 0;
+  private meshName = '';
+  private materialName = '';
+  private pending = true;
+  private group = 0;
+  private readonly pose: Pose = new Float64Array(POSE_STRIDE);
+  /** Set by the first `comment` line: nothing after it is data (§3.7). */
+  private ended = false;
 
-  const groups: SmoothGroup[] = [{ key: -1, threshold: -1, uv: false, used: false }];
-  const sections: Section[] = [];
-  const joints: InputJoint[] = [];
-  const declarations: (Declaration | null)[] = new Array<Declaration | null>(17).fill(null);
-  const animations: InputAnimation[] = [];
-  const frameStarts: number[] = [];
-  let basePoseCount = 0;
-  let framePoseCount = 0;
-  let frameOpen = false;
-  let comment: string | null = null;
-
-  let nvp = 0, nvt = 0, nvn = 0, nvx = 0, nvb = 0, nvc = 0, nvs = 0, ntri = 0, nfs = 0;
-  let fmOffset = 0;
-  let meshName = '';
-  let materialName = '';
-  let pending = true;
-  let group = 0;
-  const pose: Pose = new Float64Array(POSE_STRIDE);
-
-  const touchGroup = (): void => {
-    if (groups[group].used) {
-      groups.push({ ...groups[group] });
-      group = groups.length - 1;
-    }
-  };
-
-  outer: for (const chunk of chunks) {
+  /**
+   * Adds the lines of one chunk (the next one in file order). Returns -1, or, for the chunk with
+   * the file's first `comment` command, the offset in chunk.text where the comment text starts
+   * (after that line); the caller gives finish() that text and the text of every later chunk.
+   */
+  add(chunk: Chunk): number {
+    if (this.ended) return -1;
     const { kind, valueStart, values, names } = chunk;
     for (let i = 0; i < chunk.lineCount; i++) {
       const v = valueStart[i];
       const n = valueStart[i + 1] - v;
-      switch (kind[i] as Cmd) {
+      const k = kind[i] as Cmd;
+      switch (k) {
         case Cmd.Vp: {
-          const o = 4 * nvp++;
+          const positions = this.positions.reserve(4);
+          const o = this.positions.length;
           positions[o] = val(values, v, n, 0, 0); positions[o + 1] = val(values, v, n, 1, 0); positions[o + 2] = val(values, v, n, 2, 0); positions[o + 3] = val(values, v, n, 3, 1);
+          this.positions.length += 4;
           break;
         }
-        case Cmd.Vt: {
-          const o = 4 * nvt++;
-          texcoords![o] = val(values, v, n, 0, 0); texcoords![o + 1] = val(values, v, n, 1, 0); texcoords![o + 2] = val(values, v, n, 2, 0); texcoords![o + 3] = val(values, v, n, 3, 0);
+        case Cmd.Vt:
+          addFour(this.texcoords, values, v, n, 0);
           break;
-        }
+        case Cmd.Vc:
+          addFour(this.colors, values, v, n, 1);
+          break;
         case Cmd.Vn: {
-          const o = 3 * nvn++;
-          normals![o] = val(values, v, n, 0, 0); normals![o + 1] = val(values, v, n, 1, 0); normals![o + 2] = val(values, v, n, 2, 0);
+          const normals = this.normals.reserve(3);
+          const o = this.normals.length;
+          normals[o] = val(values, v, n, 0, 0); normals[o + 1] = val(values, v, n, 1, 0); normals[o + 2] = val(values, v, n, 2, 0);
+          this.normals.length += 3;
           break;
         }
         case Cmd.Vx: {
-          const j = nvx++;
-          const o = 4 * j;
-          tangents![o] = val(values, v, n, 0, 0); tangents![o + 1] = val(values, v, n, 1, 0); tangents![o + 2] = val(values, v, n, 2, 0);
+          const tangents = this.tangents.reserve(4);
+          const bitangents = this.bitangents.reserve(3);
+          const o = this.tangents.length;
+          const b = this.bitangents.length;
+          tangents[o] = val(values, v, n, 0, 0); tangents[o + 1] = val(values, v, n, 1, 0); tangents[o + 2] = val(values, v, n, 2, 0);
           if (n >= 5) {
-            tangents![o + 3] = 0;
-            bitangents![3 * j] = val(values, v, n, 3, 0); bitangents![3 * j + 1] = val(values, v, n, 4, 0); bitangents![3 * j + 2] = val(values, v, n, 5, 0);
+            this.sixValueTangents = true;
+            tangents[o + 3] = 0;
+            bitangents[b] = val(values, v, n, 3, 0); bitangents[b + 1] = val(values, v, n, 4, 0); bitangents[b + 2] = val(values, v, n, 5, 0);
           } else {
-            tangents![o + 3] = val(values, v, n, 3, 0);
+            tangents[o + 3] = val(values, v, n, 3, 0);
+            bitangents[b] = bitangents[b + 1] = bitangents[b + 2] = 0;
           }
+          this.tangents.length += 4;
+          this.bitangents.length += 3;
           break;
         }
-        case Cmd.Vb:
-          blendCombo(values, v, n, blendBones!, blendWeights!, 4 * nvb++);
-          break;
-        case Cmd.Vc: {
-          const o = 4 * nvc++;
-          colors![o] = val(values, v, n, 0, 0); colors![o + 1] = val(values, v, n, 1, 0); colors![o + 2] = val(values, v, n, 2, 0); colors![o + 3] = val(values, v, n, 3, 1);
+        case Cmd.Vb: {
+          const o = this.blendWeights.length;
+          blendCombo(values, v, n, this.blendBones.reserve(4), this.blendWeights.reserve(4), o);
+          this.blendBones.length += 4;
+          this.blendWeights.length += 4;
           break;
         }
         case Cmd.Vs:
-          smoothIds![nvs++] = val(values, v, n, 0, 0);
+          this.smoothIds.push(val(values, v, n, 0, 0));
           break;
         case Cmd.Fa:
-        case Cmd.Fm: {
-          if (n < 2) break;
-          const fm = kind[i] === Cmd.Fm;
-          const resolve = (raw: number): number => (raw < 0 ? Math.max(nvp + raw, 0) : fm ? raw + fmOffset : raw);
-          if (pending) {
-            sections.push({ mesh: meshName, material: materialName, firstTriangle: ntri });
-            pending = false;
-          }
-          groups[group].used = true;
-          const i0 = resolve(values[v]);
-          let i1 = resolve(values[v + 1]);
-          for (let k = 2; k < n; k++) {
-            const i2 = resolve(values[v + k]);
-            triangles[3 * ntri] = i0;
-            triangles[3 * ntri + 1] = i1;
-            triangles[3 * ntri + 2] = i2;
-            triangleGroup[ntri++] = group;
-            i1 = i2;
-          }
+        case Cmd.Fm:
+          if (n >= 2) this.addFace(k === Cmd.Fm, values, v, n);
           break;
-        }
-        case Cmd.Fs: {
-          if (n < 3) break;
-          groups[group].used = true;
-          const bit = (k: number): number => (values[v + k] > 0 ? 1 : 0);
-          let flags = bit(0) | (bit(1) << 1) | (bit(2) << 2);
-          for (let k = 3; k < n; k++) {
-            edgeFlags![nfs++] = flags | 4;
-            flags = 1 | ((flags & 4) >> 1) | (bit(k) << 2);
-          }
-          edgeFlags![nfs++] = flags;
+        case Cmd.Fs:
+          if (n >= 3) this.addEdgeFlags(values, v, n);
           break;
-        }
         case Cmd.Smoothgroup:
-          touchGroup();
-          if (n > 0) groups[group].key = values[v];
+          this.touchGroup();
+          if (n > 0) this.groups[this.group].key = values[v];
           break;
         case Cmd.Smoothangle: {
-          touchGroup();
+          this.touchGroup();
           // Ours (B5): cos of the clamped angle, without the reference's fabs.
           const angle = Math.min(Math.max(val(values, v, n, 0, 0), -180), 180);
-          groups[group].threshold = Math.cos((angle * Math.PI) / 180);
+          this.groups[this.group].threshold = Math.cos((angle * Math.PI) / 180);
           break;
         }
         case Cmd.Smoothuv:
-          touchGroup();
-          groups[group].uv = !(n > 0 && values[v] <= 0);
+          this.touchGroup();
+          this.groups[this.group].uv = !(n > 0 && values[v] <= 0);
           break;
-        case Cmd.Mesh:
-          meshName = names.get(i) ?? '';
-          fmOffset = nvp;
-          if (sections.length === 0 || sections[sections.length - 1].mesh !== meshName) pending = true;
+        case Cmd.Mesh: {
+          const sections = this.sections;
+          this.meshName = names.get(i) ?? '';
+          this.fmOffset = this.positions.length / 4;
+          if (sections.length === 0 || sections[sections.length - 1].mesh !== this.meshName) this.pending = true;
           break;
-        case Cmd.Material:
-          materialName = names.get(i) ?? '';
-          if (sections.length === 0 || sections[sections.length - 1].material !== materialName) pending = true;
+        }
+        case Cmd.Material: {
+          const sections = this.sections;
+          this.materialName = names.get(i) ?? '';
+          if (sections.length === 0 || sections[sections.length - 1].material !== this.materialName) this.pending = true;
           break;
+        }
         case Cmd.Joint:
-          joints.push({ name: names.get(i) ?? '', parent: val(values, v, n, 0, -1) });
+          this.joints.push({ name: names.get(i) ?? '', parent: val(values, v, n, 0, -1) });
           break;
         case Cmd.Vertexarray: {
           const type = values[v];
           const format = values[v + 1];
-          if (type < 0 || format < 0 || declarations[type] !== null) break;
+          if (type < 0 || format < 0 || this.declarations[type] !== null) break;
           const size = values[v + 2];
-          declarations[type] = { format, size: Math.min(Math.max(size, 1), 4), name: names.get(i) ?? '' };
+          this.declarations[type] = { format, size: Math.min(Math.max(size, 1), 4), name: names.get(i) ?? '' };
           break;
         }
         case Cmd.Pq:
         case Cmd.Pm:
-        case Cmd.Pa: {
-          const k = kind[i] as Cmd;
-          if (k === Cmd.Pq) poseFromQuaternion(values, v, n, pose);
-          else if (k === Cmd.Pm) poseFromMatrix(values, v, n, pose);
-          else poseFromAngles(values, v, n, pose);
-          if (animations.length === 0) {
-            addPose(basePoses, basePoseCount++, pose);
-          } else {
-            if (!frameOpen) {
-              frameStarts.push(framePoseCount);
-              animations[animations.length - 1].frameCount++;
-              frameOpen = true;
-            }
-            addPose(framePoses, framePoseCount++, pose);
-          }
+        case Cmd.Pa:
+          this.addPose(k, values, v, n);
           break;
-        }
         case Cmd.Animation:
-          animations.push({ name: names.get(i) ?? '', framerate: 0, flags: 0, firstFrame: frameStarts.length, frameCount: 0 });
-          frameOpen = false;
+          this.animations.push({ name: names.get(i) ?? '', framerate: 0, flags: 0, firstFrame: this.frameStarts.length, frameCount: 0 });
+          this.frameOpen = false;
           break;
         case Cmd.Frame:
-          if (animations.length > 0) frameOpen = false;
+          if (this.animations.length > 0) this.frameOpen = false;
           break;
         case Cmd.Framerate:
-          if (animations.length > 0 && n > 0) animations[animations.length - 1].framerate = Math.max(values[v], 0);
+          if (this.animations.length > 0 && n > 0) this.animations[this.animations.length - 1].framerate = Math.max(values[v], 0);
           break;
         case Cmd.Loop:
-          if (animations.length > 0) animations[animations.length - 1].flags |= 1;
+          if (this.animations.length > 0) this.animations[this.animations.length - 1].flags |= 1;
           break;
-        case Cmd.Comment: {
-          const lineStart = chunk.start + chunk.lineStart[i];
-          const end = contentEnd(text, lineStart, text.length);
-          comment = text.slice(afterTerminator(text, end));
-          break outer;
-        }
+        case Cmd.Comment:
+          this.ended = true;
+          return chunk.lineStart[i + 1];
         default: {
-          const c = kind[i] - Cmd.V0;
-          if (c >= 0 && c < CUSTOMS) {
-            const o = 4 * ccount[c]++;
-            const a = customs[c]!;
-            a[o] = val(values, v, n, 0, 0); a[o + 1] = val(values, v, n, 1, 0); a[o + 2] = val(values, v, n, 2, 0); a[o + 3] = val(values, v, n, 3, 0);
-          }
+          const c = k - CUSTOMS_FIRST;
+          if (c >= 0 && c < CUSTOMS) addFour(this.customs[c], values, v, n, 0);
         }
       }
     }
+    return -1;
   }
 
-  frameStarts.push(framePoseCount);
+  /** A face of n >= 2 indices, as a fan of triangles (§3.2). */
+  private addFace(fm: boolean, values: Float64Array, v: number, n: number): void {
+    const vertexCount = this.positions.length / 4;
+    const offset = fm ? this.fmOffset : 0;
+    if (this.pending) {
+      this.sections.push({ mesh: this.meshName, material: this.materialName, firstTriangle: this.triangleGroup.length });
+      this.pending = false;
+    }
+    this.groups[this.group].used = true;
+    const triangles = this.triangles.reserve(3 * (n - 2));
+    let t = this.triangles.length;
+    const i0 = resolveIndex(values[v], vertexCount, offset);
+    let i1 = resolveIndex(values[v + 1], vertexCount, offset);
+    for (let k = 2; k < n; k++) {
+      const i2 = resolveIndex(values[v + k], vertexCount, offset);
+      triangles[t++] = i0;
+      triangles[t++] = i1;
+      triangles[t++] = i2;
+      this.triangleGroup.push(this.group);
+      i1 = i2;
+    }
+    this.triangles.length = t;
+  }
 
-  return {
-    vertexCount: vp,
-    positions,
-    texcoords,
-    normals,
-    tangents,
-    bitangents,
-    blendBones,
-    blendWeights,
-    colors,
-    customs,
-    smoothIds,
-    triangles: triangles.subarray(0, 3 * ntri),
-    triangleGroup: triangleGroup.subarray(0, ntri),
-    edgeFlags,
-    groups,
-    sections,
-    joints,
-    basePoses,
-    basePoseCount,
-    framePoses,
-    frameCount: frameStarts.length - 1,
-    framePoseStart: Int32Array.from(frameStarts),
-    animations,
-    declarations,
-    comment,
-  };
+  /** An `fs` line of n >= 3 flags: one entry per triangle of the matching face (§3.2). */
+  private addEdgeFlags(values: Float64Array, v: number, n: number): void {
+    this.groups[this.group].used = true;
+    const bit = (k: number): number => (values[v + k] > 0 ? 1 : 0);
+    let flags = bit(0) | (bit(1) << 1) | (bit(2) << 2);
+    for (let k = 3; k < n; k++) {
+      this.edgeFlags.push(flags | 4);
+      flags = 1 | ((flags & 4) >> 1) | (bit(k) << 2);
+    }
+    this.edgeFlags.push(flags);
+  }
+
+  private addPose(k: Cmd, values: Float64Array, v: number, n: number): void {
+    const pose = this.pose;
+    if (k === Cmd.Pq) poseFromQuaternion(values, v, n, pose);
+    else if (k === Cmd.Pm) poseFromMatrix(values, v, n, pose);
+    else poseFromAngles(values, v, n, pose);
+    if (this.animations.length === 0) {
+      this.basePoses.pushMany(pose, POSE_STRIDE);
+      return;
+    }
+    if (!this.frameOpen) {
+      this.frameStarts.push(this.framePoses.length / POSE_STRIDE);
+      this.animations[this.animations.length - 1].frameCount++;
+      this.frameOpen = true;
+    }
+    this.framePoses.pushMany(pose, POSE_STRIDE);
+  }
+
+  private touchGroup(): void {
+    const groups = this.groups;
+    if (groups[this.group].used) {
+      groups.push({ ...groups[this.group] });
+      this.group = groups.length - 1;
+    }
+  }
+
+  /** The gathered data; `comment` is the text after the first `comment` line, or null. */
+  finish(comment: string | null): IqeInput {
+    const present = (g: Growable<Float64Array>): Float64Array | null => (g.length > 0 ? g.view() : null);
+    const triangleCount = this.triangleGroup.length;
+    let edgeFlags: Uint8Array | null = null;
+    if (this.edgeFlags.length > 0) {
+      edgeFlags = new Uint8Array(Math.max(triangleCount, this.edgeFlags.length)).fill(7);
+      edgeFlags.set(this.edgeFlags.view());
+    }
+    const frameStarts = this.frameStarts;
+    frameStarts.push(this.framePoses.length / POSE_STRIDE);
+    return {
+      vertexCount: this.positions.length / 4,
+      positions: this.positions.view(),
+      texcoords: present(this.texcoords),
+      normals: present(this.normals),
+      tangents: present(this.tangents),
+      bitangents: this.sixValueTangents ? this.bitangents.view() : null,
+      blendBones: this.blendBones.length > 0 ? this.blendBones.view() : null,
+      blendWeights: present(this.blendWeights),
+      colors: present(this.colors),
+      customs: this.customs.map(present),
+      smoothIds: present(this.smoothIds),
+      triangles: this.triangles.view(),
+      triangleGroup: this.triangleGroup.view(),
+      edgeFlags,
+      groups: this.groups,
+      sections: this.sections,
+      joints: this.joints,
+      basePoses: this.basePoses.view(),
+      basePoseCount: this.basePoses.length / POSE_STRIDE,
+      framePoses: this.framePoses.view(),
+      frameCount: frameStarts.length - 1,
+      framePoseStart: frameStarts.copy(),
+      animations: this.animations,
+      declarations: this.declarations,
+      comment,
+    };
+  }
+}
+
+/** A face index as the reference resolves it: negative ones count back from the vertices so far. */
+function resolveIndex(raw: number, vertexCount: number, fmOffset: number): number {
+  return raw < 0 ? Math.max(vertexCount + raw, 0) : raw + fmOffset;
+}
+
+/** Four values of a line (missing ones: 0, and `lastDefault` for the fourth). */
+function addFour(out: Growable<Float64Array>, values: Float64Array, v: number, n: number, lastDefault: number): void {
+  const data = out.reserve(4);
+  const o = out.length;
+  data[o] = val(values, v, n, 0, 0); data[o + 1] = val(values, v, n, 1, 0); data[o + 2] = val(values, v, n, 2, 0); data[o + 3] = val(values, v, n, 3, lastDefault);
+  out.length += 4;
+}
+
+/** A whole parsed document's data (its text gives the comment). */
+export function gatherInput(text: string, chunks: readonly Chunk[]): IqeInput {
+  const gatherer = new InputGatherer();
+  for (const chunk of chunks) {
+    const at = gatherer.add(chunk);
+    if (at >= 0) return gatherer.finish(text.slice(chunk.start + at));
+  }
+  return gatherer.finish(null);
 }
 
 /**

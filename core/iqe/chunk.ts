@@ -4,6 +4,7 @@
 // joints, flagged lines), so that re-validating after an edit does not walk every line again.
 import { attributeSlot, Cmd, isAttribute } from './commands';
 import { parseLine, line } from './line';
+import { float64s, type Growable, int32s, type NumberArray, uint32s, uint8s } from '../growable';
 
 /** Target size of a chunk in characters: small enough that re-parsing one is well under 1 ms. */
 export const CHUNK_CHARS = 32 * 1024;
@@ -68,41 +69,14 @@ export interface Chunk {
   summary: ChunkSummary;
 }
 
-class Growable<T extends Int32Array | Uint8Array | Uint32Array | Float64Array> {
-  length = 0;
-  constructor(public data: T, private readonly make: (n: number) => T) {}
-  push(value: number): void {
-    if (this.length === this.data.length) {
-      const bigger = this.make(this.data.length * 2);
-      bigger.set(this.data);
-      this.data = bigger;
-    }
-    this.data[this.length++] = value;
-  }
-  /** Appends source[0, n). */
-  pushMany(source: ArrayLike<number>, n: number): void {
-    if (this.length + n > this.data.length) {
-      const bigger = this.make(Math.max(this.data.length * 2, this.length + n));
-      bigger.set(this.data);
-      this.data = bigger;
-    }
-    const data = this.data;
-    let at = this.length;
-    for (let i = 0; i < n; i++) data[at++] = source[i];
-    this.length = at;
-  }
-  copy(): T {
-    return this.data.slice(0, this.length) as T;
-  }
-}
-
-const starts = new Growable(new Int32Array(4096), (n) => new Int32Array(n));
-const kinds = new Growable(new Uint8Array(4096), (n) => new Uint8Array(n));
-const flags = new Growable(new Uint32Array(4096), (n) => new Uint32Array(n));
-const flaggedLines = new Growable(new Int32Array(256), (n) => new Int32Array(n));
-const valueStarts = new Growable(new Int32Array(4096), (n) => new Int32Array(n));
-const values = new Growable(new Float64Array(16384), (n) => new Float64Array(n));
-const positions = new Growable(new Float64Array(4096), (n) => new Float64Array(n));
+// Scratch arrays of the chunk being parsed; each chunk gets exact copies.
+const starts = int32s(4096);
+const kinds = uint8s(4096);
+const flags = uint32s(4096);
+const flaggedLines = int32s(256);
+const valueStarts = int32s(4096);
+const values = float64s(16384);
+const positions = float64s(4096);
 
 /**
  * Finds line ends in one version of a text. Lines end at `\n`, `\r\n` or a lone `\r`, as in LSP.
@@ -177,9 +151,10 @@ for (const k of [Cmd.Mesh, Cmd.Material, Cmd.Joint, Cmd.Animation, Cmd.Vertexarr
  * or at the end of the scanned text (which must end after a line terminator unless it is the end
  * of the document). `firstLine` is the document line number of the line at `from`. `documentEnd`
  * says the scanned text ends the document: then a final terminator is followed by one more, empty
- * line, as in LSP line numbering.
+ * line, as in LSP line numbering. A `transient` chunk's arrays are views of the parser's scratch
+ * arrays, valid until the next call (for a caller that takes what it needs and drops the chunk).
  */
-export function parseChunk(scanner: LineScanner, from: number, firstLine: number, documentEnd: boolean): Chunk {
+export function parseChunk(scanner: LineScanner, from: number, firstLine: number, documentEnd: boolean, transient = false): Chunk {
   const limit = scanner.text.length;
   const text = scanner.text;
   starts.length = kinds.length = flags.length = flaggedLines.length = valueStarts.length = values.length = positions.length = 0;
@@ -211,19 +186,20 @@ export function parseChunk(scanner: LineScanner, from: number, firstLine: number
   }
   starts.push(p - from);
   valueStarts.push(values.length);
-  summary.positions = positions.copy();
+  const take = <T extends NumberArray>(g: Growable<T>): T => (transient ? g.view() : g.copy());
+  summary.positions = take(positions);
   return {
     text: text.slice(from, p),
     start: from,
     end: p,
     firstLine,
     lineCount: kinds.length,
-    lineStart: starts.copy(),
-    kind: kinds.copy(),
-    flags: flags.copy(),
-    flagged: flaggedLines.copy(),
-    valueStart: valueStarts.copy(),
-    values: values.copy(),
+    lineStart: take(starts),
+    kind: take(kinds),
+    flags: take(flags),
+    flagged: take(flaggedLines),
+    valueStart: take(valueStarts),
+    values: take(values),
     names,
     summary,
   };

@@ -42,6 +42,24 @@ const LINE_PROBLEM_CODES: readonly Code[] = (() => {
   return codes;
 })();
 
+/** Line-problem bits whose code is an error by default. */
+const ERROR_LINE_BITS = LINE_PROBLEM_CODES.reduce((bits, code, bit) => (defaultSeverity(code) === 'error' ? bits | (1 << bit) : bits), 0);
+
+/** Whether a line's problem bits (Chunk.flags) hold an error, with the default severities. */
+export function lineHasError(bits: number): boolean {
+  return (bits & ERROR_LINE_BITS) !== 0;
+}
+
+/**
+ * Whether the cross-line analysis found an error, with the default severities: what decides,
+ * without building any diagnostic, that a file is not compiled.
+ */
+export function analysisHasError(analysis: Analysis): boolean {
+  const { problems } = analysis;
+  for (let p = 0; p < problems.length; p++) if (defaultSeverity(CODES[problems.code[p]]) === 'error') return true;
+  return false;
+}
+
 /** A short, readable form of a number for messages. */
 function show(value: number): string {
   if (Number.isInteger(value)) return String(value);

@@ -5,6 +5,7 @@
 import { ATTRIBUTE_KINDS, type Chunk, type ChunkSummary, summariseUpTo } from './chunk';
 import { attributeSlot, Cmd, commandOfVertexarrayType, FORMAT_UBYTE, TYPE_BLENDINDEXES, VERTEXARRAY_TYPES } from './commands';
 import { ProblemList, Target } from './problems';
+import { int32s } from '../growable';
 
 export interface Analysis {
   problems: ProblemList;
@@ -13,19 +14,6 @@ export interface Analysis {
   vertexCount: number;
   jointCount: number;
   faceLineCount: number;
-}
-
-class IntList {
-  length = 0;
-  data = new Int32Array(64);
-  push(value: number): void {
-    if (this.length === this.data.length) {
-      const next = new Int32Array(this.data.length * 2);
-      next.set(this.data);
-      this.data = next;
-    }
-    this.data[this.length++] = value;
-  }
 }
 
 const DECLARABLE_TYPES = VERTEXARRAY_TYPES.length;
@@ -186,10 +174,10 @@ export function analyse(chunks: readonly Chunk[]): Analysis {
   let frameOpenLine = -1;
   let frameStartLine = -1;
   // fs pairing: arities of face lines and of fs lines, in order.
-  const faceArity = new IntList();
-  const faceArityLine = new IntList();
-  const fsArity = new IntList();
-  const fsLine = new IntList();
+  const faceArity = int32s();
+  const faceArityLine = int32s();
+  const fsArity = int32s();
+  const fsLine = int32s();
   const declaredAt = new Int32Array(DECLARABLE_TYPES).fill(-1);
 
   const closeFrame = (): void => {
