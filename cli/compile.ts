@@ -179,7 +179,9 @@ export function runCompile(args: string[]): number {
     process.stdout.write(lines.join('\n') + '\n');
     return 1;
   }
-  for (const d of result.diagnostics) if (d.code === 'cli-option-ignored') process.stderr.write(formatDiagnostic(input, d) + '\n');
+  // What the compile itself noticed (an ignored option, tangents that needed a fallback); the
+  // document's own warnings are `check`'s to show.
+  for (const d of result.notes) process.stderr.write(formatDiagnostic(input, d) + '\n');
   try {
     writeAtomically(output, result.bytes);
   } catch (error) {

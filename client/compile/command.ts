@@ -138,6 +138,7 @@ async function compile(context: vscode.ExtensionContext, log: vscode.OutputChann
       `${s.joints} joints, ${s.animations} animations (${s.frames} frames), ${s.bytes} bytes` +
       (warnings.length ? `; ${warnings.length} warning(s)` : ''),
   );
+  for (const d of reply.notes) log.appendLine(`  ${name}:${d.range.line + 1}:${d.range.column + 1}: ${d.severity}: ${d.message} [${d.code}]`);
   vscode.window.setStatusBarMessage(`$(check) Compiled ${outName} in ${reply.milliseconds.toFixed(0)} ms`, 5000);
   // An open preview reloads by itself when the file changes; otherwise open one beside.
   if (interactive && previewContributed(context) && !isPreviewOpen(output)) {

@@ -8,5 +8,5 @@ export interface CompileRequest {
 }
 
 export type CompileReply =
-  | { ok: true; bytes: Uint8Array | undefined; diagnostics: IqeDiagnostic[]; stats: CompileStats; milliseconds: number }
+  | { ok: true; bytes: Uint8Array | undefined; diagnostics: IqeDiagnostic[]; notes: IqeDiagnostic[]; stats: CompileStats; milliseconds: number }
   | { ok: false; message: string };

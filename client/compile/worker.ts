@@ -10,7 +10,7 @@ parentPort?.on('message', (request: CompileRequest) => {
   let reply: CompileReply;
   try {
     const result = compileIqe(new IqeDocument(request.text), request.options as CompileOptions);
-    reply = { ok: true, bytes: result.bytes, diagnostics: result.diagnostics, stats: result.stats, milliseconds: performance.now() - start };
+    reply = { ok: true, bytes: result.bytes, diagnostics: result.diagnostics, notes: result.notes, stats: result.stats, milliseconds: performance.now() - start };
   } catch (error) {
     reply = { ok: false, message: error instanceof Error ? (error.stack ?? error.message) : String(error) };
   }

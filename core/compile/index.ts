@@ -52,6 +52,8 @@ export interface CompileResult {
   /** The IQM file; absent when the document has errors. */
   bytes?: Uint8Array;
   diagnostics: IqeDiagnostic[];
+  /** What the compile itself noticed (also in `diagnostics`): ignored options, tangent fallbacks. */
+  notes: IqeDiagnostic[];
   stats: CompileStats;
 }
 
@@ -102,10 +104,10 @@ export function checkIqe(doc: IqeDocument): CheckedIqe {
 /** The second half of compileIqe. */
 export function compileChecked(checked: CheckedIqe, options: CompileOptions = {}, boundsProvider?: BoundsProvider): CompileResult {
   const { diagnostics, input } = checked;
-  if (!input) return { diagnostics, stats: emptyStats() };
+  if (!input) return { diagnostics, notes: [], stats: emptyStats() };
   checked.input = null;
   const { bytes, stats, notes } = compileInput(input, options, boundsProvider);
-  return { bytes, diagnostics: [...diagnostics, ...notes], stats };
+  return { bytes, diagnostics: [...diagnostics, ...notes], notes, stats };
 }
 
 /**
@@ -169,7 +171,11 @@ export function compileInput(input: IqeInput, options: CompileOptions, boundsPro
   const selection = input.animations.map((a) => ({ first: a.firstFrame, last: a.firstFrame + a.frameCount - 1 }));
   if (animOptions) {
     if (input.animations.length !== 1) {
-      notes.push(fileDiagnostic('warning', 'cli-option-ignored', `--name, --fps, --loop, --start and --end apply only to a file with exactly one animation; this file has ${input.animations.length}`));
+      // At the second animation, or at the top of a file that has none.
+      const at = input.animations[1] ?? { line: 0, column: 0 };
+      const range = { line: at.line, column: at.column, endLine: at.line, endColumn: at.column + (input.animations[1] ? 'animation'.length : 0) };
+      const message = `--name, --fps, --loop, --start and --end apply only to a file with exactly one animation; this file has ${input.animations.length}`;
+      notes.push({ range, severity: 'warning', code: 'cli-option-ignored', message });
     } else {
       const a = input.animations[0];
       if (options.name !== undefined) a.name = options.name;

@@ -164,7 +164,9 @@ function detached(s: string): string {
  * that is not the last character (a final `\r` may be the first half of a `\r\n`). 0 if none.
  */
 function afterLastCompleteLine(text: string): number {
-  const lf = text.lastIndexOf('\n') + 1;
-  const cr = text.length >= 2 ? text.lastIndexOf('\r', text.length - 2) + 1 : 0;
-  return Math.max(lf, cr);
+  let cut = text.lastIndexOf('\n') + 1;
+  // Lone CRs after the last LF (searched forward: a backward search would scan the whole text
+  // when there is none).
+  for (let cr = text.indexOf('\r', cut); cr >= 0 && cr < text.length - 1; cr = text.indexOf('\r', cr + 1)) cut = cr + 1;
+  return cut;
 }

@@ -34,6 +34,9 @@ export interface InputAnimation {
   /** Index of the animation's first frame in the file's frame list, and its frame count. */
   firstFrame: number;
   frameCount: number;
+  /** Where the `animation` command is (line, and column of the word), for diagnostics. */
+  line: number;
+  column: number;
 }
 
 export interface InputJoint {
@@ -248,7 +251,10 @@ export class InputGatherer {
           this.addPose(k, values, v, n);
           break;
         case Cmd.Animation:
-          this.animations.push({ name: names.get(i) ?? '', framerate: 0, flags: 0, firstFrame: this.frameStarts.length, frameCount: 0 });
+          this.animations.push({
+            name: names.get(i) ?? '', framerate: 0, flags: 0, firstFrame: this.frameStarts.length, frameCount: 0,
+            line: chunk.firstLine + i, column: commandColumn(chunk.text, chunk.lineStart[i]),
+          });
           this.frameOpen = false;
           break;
         case Cmd.Frame:
@@ -372,6 +378,13 @@ export class InputGatherer {
       comment,
     };
   }
+}
+
+/** Column of the first word of the line starting at `start` (after spaces and tabs). */
+function commandColumn(text: string, start: number): number {
+  let p = start;
+  while (text.charCodeAt(p) === 32 || text.charCodeAt(p) === 9) p++;
+  return p - start;
 }
 
 /** A face index as the reference resolves it: negative ones count back from the vertices so far. */

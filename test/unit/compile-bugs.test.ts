@@ -281,5 +281,10 @@ test('options: --name, --fps, --loop, --start, --end on a file with one animatio
   const two = iqe + 'animation other\nframe\npq 0 0 0 0 0 0 -1\n';
   const { result, file } = compileText(two, { name: 'x', end: 0 });
   assert.deepEqual(anims(file).map((a) => [a.name, a.count]), [['run', 5], ['other', 1]]);
-  assert.ok(result.diagnostics.some((d) => d.code === 'cli-option-ignored' && d.severity === 'warning'));
+  const ignored = result.diagnostics.filter((d) => d.code === 'cli-option-ignored');
+  assert.equal(ignored.length, 1);
+  assert.equal(ignored[0].severity, 'warning');
+  // At the second animation's command word.
+  const line = two.split('\n').indexOf('animation other');
+  assert.deepEqual(ignored[0].range, { line, column: 0, endLine: line, endColumn: 'animation'.length });
 });

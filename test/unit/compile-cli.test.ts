@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseCompileArguments } from '../../cli/compile';
-import { parseIqm } from '../helpers/compile-iqm';
+import { compileText, parseIqm } from '../helpers/compile-iqm';
 
 const CLI = resolve('dist', 'cli.js');
 const NO_CLI = existsSync(CLI) ? false : `${CLI} is not built (npm run build)`;
@@ -80,4 +80,48 @@ test('compile: option parsing follows the reference (-t with one value is Z, rep
   assert.equal(a.options.start, 0);
   assert.throws(() => parseCompileArguments(['a.iqe', 'b.iqe']));
   assert.throws(() => parseCompileArguments(['a.iqe', '-s', 'abc']));
+});
+
+test('compile: what the compile itself notices goes to stderr at its line, and the file is written', { skip: NO_CLI }, () => {
+  const dir = mkdtempSync(join(tmpdir(), 'iqm-compile-'));
+  try {
+    const input = join(dir, 'two.iqe');
+    const text = '# Inter-Quake Export\njoint j -1\npq 0 0 0 0 0 0 -1\nvp 0 0 0\nvp 1 0 0\nvp 0 1 0\nvb 0 1\nvb 0 1\nvb 0 1\nfa 0 1 2\nanimation a\nframe\npq 0 0 0 0 0 0 -1\n  animation b\nframe\npq 0 0 0 0 0 0 -1\n';
+    writeFileSync(input, text);
+    const r = run([input, '--name', 'x']);
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stderr, /two\.iqe:14:3: warning: .*exactly one animation.*\[cli-option-ignored\]/);
+    assert.ok(existsSync(join(dir, 'two.iqm')));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('compile: a file of several read blocks (streamed) gives the bytes of the in-memory compile', { skip: NO_CLI }, () => {
+  const dir = mkdtempSync(join(tmpdir(), 'iqm-compile-'));
+  try {
+    // CRLF text of more than two 1 MiB read blocks, parsed at many points, with the worker.
+    const lines = ['# Inter-Quake Export', 'joint root -1', 'pq 0 0 0 0 0 0 -1', 'mesh "m\u00e9"', 'material x'];
+    const side = 180;
+    for (let y = 0; y <= side; y++) for (let x = 0; x <= side; x++) lines.push(`vp ${x * 0.25} ${y * 0.5} ${(x * y) % 7}`, `vt ${x / side} ${y / side}`, 'vb 0 1');
+    for (let y = 0; y < side; y++) {
+      for (let x = 0; x < side; x++) {
+        const i = y * (side + 1) + x;
+        lines.push(`fm ${i} ${i + side + 1} ${i + 1}`, `fm ${i + 1} ${i + side + 1} ${i + side + 2}`);
+      }
+    }
+    lines.push('animation "a"', 'framerate 10');
+    for (let f = 0; f < 3000; f++) lines.push('frame', `pq 0 0 ${f * 0.001} 0 0 0 -1`);
+    lines.push('comment', 'free text \u{1F600}', 'vp 9 9 9');
+    const text = lines.join('\r\n') + '\r\n';
+    assert.ok(text.length > 2.1 * 2 ** 20, `${text.length} characters`);
+    const input = join(dir, 'big.iqe');
+    writeFileSync(input, text);
+    const r = run([input]);
+    assert.equal(r.status, 0, r.stderr);
+    const expected = compileText(text).result.bytes!;
+    assert.ok(Buffer.from(readFileSync(join(dir, 'big.iqm'))).equals(Buffer.from(expected)), 'streamed CLI output = in-memory compile');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
