@@ -54,7 +54,8 @@ export class IqeIngest {
   finish(): IngestResult {
     this.parse(this.pending, true);
     this.pending = '';
-    const analysis = analyse(this.chunks);
+    // Zero-area faces are a warning: the verdict does not need the positions for them.
+    const analysis = analyse(this.chunks, false);
     this.chunks.length = 0;
     if (this.lineError || analysisHasError(analysis)) return { ok: false };
     return { ok: true, input: this.gatherer.finish(this.comment && this.comment.join('')) };
@@ -97,11 +98,11 @@ export class IqeIngest {
   }
 
   /**
-   * The chunk as far as analyse() reads it: kinds, summary, names, and the values of structural
-   * lines only, in arrays of its own (the parsed chunk's are the parser's scratch arrays). The
-   * values of `vb` lines stay when the blend check might read them: when a joint
-   * index is negative, not below the joints seen so far (the final count is at least that) or
-   * >= 256, or a line has no weight. Text, line starts and flags are dropped.
+   * The chunk as far as analyse() reads it for the verdict: kinds, summary (without positions),
+   * names, and the values of structural lines only, in arrays of its own (the parsed chunk's are
+   * the parser's scratch arrays). The values of `vb` lines stay when the blend check might read
+   * them: when a joint index is negative, not below the joints seen so far (the final count is at
+   * least that) or >= 256, or a line has no weight. Text, line starts and flags are dropped.
    */
   private stripped(chunk: Chunk): Chunk {
     const { kind, valueStart, values, summary: s } = chunk;
@@ -127,7 +128,7 @@ export class IqeIngest {
     for (const [i, name] of chunk.names) names.set(i, detached(name));
     return {
       ...chunk,
-      summary: { ...s, positions: s.positions.slice() },
+      summary: { ...s, positions: EMPTY_FLOATS },
       kind: kind.slice(),
       text: '',
       lineStart: EMPTY,
@@ -153,6 +154,7 @@ function zeros(n: number): Int32Array {
 
 const EMPTY = new Int32Array(0);
 const EMPTY_FLAGS = new Uint32Array(0);
+const EMPTY_FLOATS = new Float64Array(0);
 
 /** A copy of a string that does not refer to the string it was sliced from. */
 function detached(s: string): string {

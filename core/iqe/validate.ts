@@ -54,7 +54,7 @@ interface Totals {
   commentLine: number;
 }
 
-function gatherTotals(chunks: readonly Chunk[]): Totals {
+function gatherTotals(chunks: readonly Chunk[], withPositions: boolean): Totals {
   const parts: Part[] = [];
   let commentLine = -1;
   let vertexCount = 0;
@@ -71,7 +71,7 @@ function gatherTotals(chunks: readonly Chunk[]): Totals {
   const t: Totals = {
     parts,
     vertexCount,
-    positions: new Float64Array(3 * vertexCount),
+    positions: new Float64Array(withPositions ? 3 * vertexCount : 0),
     firstVpLine: -1,
     lastVpLine: -1,
     attributeCount: new Int32Array(ATTRIBUTE_KINDS),
@@ -90,7 +90,7 @@ function gatherTotals(chunks: readonly Chunk[]): Totals {
   let blendDeclared = false;
   for (const { chunk, summary: s, vertexStart } of parts) {
     const base = chunk.firstLine;
-    t.positions.set(s.positions, 3 * vertexStart);
+    if (withPositions) t.positions.set(s.positions, 3 * vertexStart);
     if (s.firstVp >= 0) {
       if (t.firstVpLine < 0) t.firstVpLine = base + s.firstVp;
       t.lastVpLine = base + s.lastVp;
@@ -144,8 +144,12 @@ function jointsOnCycles(parents: readonly number[]): Uint8Array {
   return onCycle;
 }
 
-export function analyse(chunks: readonly Chunk[]): Analysis {
-  const t = gatherTotals(chunks);
+/**
+ * The cross-line analysis. Without `zeroAreas`, faces are not checked for zero area (that needs
+ * every position; it is a warning, so a caller that only wants to know about errors skips it).
+ */
+export function analyse(chunks: readonly Chunk[], zeroAreas = true): Analysis {
+  const t = gatherTotals(chunks, zeroAreas);
   const problems = new ProblemList();
   const { vertexCount, positions } = t;
   const jointCount = t.jointLines.length;
@@ -226,7 +230,7 @@ export function analyse(chunks: readonly Chunk[]): Analysis {
           if (i0 === i1 || i1 === index || i0 === index) {
             problems.add(lineNumber, 'degenerate-triangle', Target.Line, a - 2, 0);
             reportedDegenerate = true;
-          } else if (zeroArea(positions, i0, i1, index)) {
+          } else if (zeroAreas && zeroArea(positions, i0, i1, index)) {
             problems.add(lineNumber, 'degenerate-triangle', Target.Line, a - 2, 1);
             reportedDegenerate = true;
           }
