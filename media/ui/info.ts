@@ -65,7 +65,7 @@ export function renderInfo(
       h('div', { class: t && t.source.kind === 'none' ? 'warn' : 'dim', text: `texture: ${status}${t && t.via ? ` (${t.via})` : ''}` }),
     );
     if (t && t.tried.length) {
-      const tried = h('details', { class: 'tried' }, h('summary', { text: `${t.tried.length} paths tried` }), h('pre', { text: t.tried.join('\n') }));
+      const tried = h('details', { class: 'tried' }, h('summary', { text: t.tried.length === 1 ? '1 path tried' : `${t.tried.length} paths tried` }), h('pre', { text: t.tried.join('\n') }));
       li.append(tried);
     }
     meshList.append(li);
