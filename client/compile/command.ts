@@ -115,7 +115,6 @@ async function compile(context: vscode.ExtensionContext, log: vscode.OutputChann
     return { errors: 1 };
   }
   const errors = reply.diagnostics.filter((d) => d.severity === 'error');
-  const warnings = reply.diagnostics.filter((d) => d.severity === 'warning');
   if (!reply.bytes || errors.length > 0) {
     log.appendLine(`[${stamp}] ${name}: ${errors.length} error(s); nothing written`);
     for (const d of errors.slice(0, 50)) log.appendLine(`  ${name}:${d.range.line + 1}:${d.range.column + 1}: ${d.message} [${d.code}]`);
@@ -135,8 +134,7 @@ async function compile(context: vscode.ExtensionContext, log: vscode.OutputChann
   const outName = output.path.slice(output.path.lastIndexOf('/') + 1);
   log.appendLine(
     `[${stamp}] ${name} → ${output.fsPath} in ${reply.milliseconds.toFixed(0)} ms: ${s.meshes} meshes, ${s.vertices} vertices, ${s.triangles} triangles, ` +
-      `${s.joints} joints, ${s.animations} animations (${s.frames} frames), ${s.bytes} bytes` +
-      (warnings.length ? `; ${warnings.length} warning(s)` : ''),
+      `${s.joints} joints, ${s.animations} animations (${s.frames} frames), ${s.bytes} bytes`,
   );
   for (const d of reply.notes) log.appendLine(`  ${name}:${d.range.line + 1}:${d.range.column + 1}: ${d.severity}: ${d.message} [${d.code}]`);
   vscode.window.setStatusBarMessage(`$(check) Compiled ${outName} in ${reply.milliseconds.toFixed(0)} ms`, 5000);

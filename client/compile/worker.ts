@@ -1,15 +1,16 @@
 // The compile worker (dist/compileWorker.js): runs core/compile off the extension host's thread,
-// so a long compile neither freezes the editor nor resists cancel (the host terminates it).
+// so a long compile neither freezes the editor nor resists cancel (the host terminates it). Large
+// compiles share the per-frame bounds with one more thread, as the CLI does (dist/boundsWorker.js).
 import { parentPort } from 'node:worker_threads';
-import { compileIqe, type CompileOptions } from '../../core/compile/index';
-import { IqeDocument } from '../../core/iqe/document';
+import { compileIqeText, type CompileOptions } from '../../core/compile/index';
+import { parallelBounds } from '../../cli/compileParallel';
 import type { CompileReply, CompileRequest } from './protocol';
 
 parentPort?.on('message', (request: CompileRequest) => {
   const start = performance.now();
   let reply: CompileReply;
   try {
-    const result = compileIqe(new IqeDocument(request.text), request.options as CompileOptions);
+    const result = compileIqeText(request.text, request.options as CompileOptions, parallelBounds());
     reply = { ok: true, bytes: result.bytes, diagnostics: result.diagnostics, notes: result.notes, stats: result.stats, milliseconds: performance.now() - start };
   } catch (error) {
     reply = { ok: false, message: error instanceof Error ? (error.stack ?? error.message) : String(error) };

@@ -1,11 +1,12 @@
 // IQE -> IQM compiler (IQE-SEMANTICS.md §4): the reference compiler's output, byte for byte, with
 // its bugs of §6 fixed. One module per stage; this file runs them in order.
-import type { IqeDocument } from '../iqe/document';
+import { IqeDocument } from '../iqe/document';
 import type { IqeDiagnostic } from '../iqe/diagnostic';
 import { releaseLineText } from '../iqe/line';
 import { computeAdjacency } from './adjacency';
 import { quantiseChannels } from './channels';
 import { type Column, classifyRows } from './classify';
+import { IqeIngest } from './ingest';
 import { gatherInput, type IqeInput } from './input';
 import { type IqmParts, type OutputAnim, type OutputJoint, type OutputMesh, writeIqm } from './layout';
 import { assembleMeshes, type MeshCandidates } from './meshes';
@@ -81,6 +82,19 @@ export interface BoundsProvider {
 
 export function compileIqe(doc: IqeDocument, options: CompileOptions = {}, boundsProvider?: BoundsProvider): CompileResult {
   return compileChecked(checkIqe(doc), options, boundsProvider);
+}
+
+/**
+ * Compiles a text held in memory (the editor's compile worker): through the ingest, which keeps
+ * less than the whole parsed document; a text with errors is parsed again as a document for its
+ * diagnostics. The document's warnings are not collected (the language server shows them).
+ */
+export function compileIqeText(text: string, options: CompileOptions = {}, boundsProvider?: BoundsProvider): CompileResult {
+  const ingest = new IqeIngest();
+  ingest.push(text);
+  const loaded = ingest.finish();
+  if (!loaded.ok) return compileIqe(new IqeDocument(text), options);
+  return compileChecked({ diagnostics: [], input: loaded.input }, options, boundsProvider);
 }
 
 /** A checked document: its diagnostics, and its data when it has no errors. */

@@ -432,18 +432,26 @@ test('more than 256 joints: a 300-joint IQM skins on the GPU exactly as on the C
   }
 });
 
+/** The little of a DOM element that the layout test reads. */
+interface LaidOut {
+  getBoundingClientRect(): { left: number; right: number };
+  scrollWidth: number;
+  clientWidth: number;
+  querySelectorAll(selector: string): ArrayLike<LaidOut>;
+}
+
 test('narrow panels: the info panel and the controls stay inside the view, nothing is cut off at the right', { skip }, async () => {
   assert.equal(await loadAsset(s, 'iqm/mrfixit/mrfixit.iqm', { waitTextures: false }), 'ready');
   for (const width of [800, 560, 420]) {
     await s.page.setViewportSize({ width, height: 600 });
     await settle(s.page);
     const layout = await s.page.evaluate(() => {
-      const box = (sel: string) => document.querySelector(sel)!.getBoundingClientRect();
-      const info = document.querySelector('.info') as HTMLElement;
-      const controls = document.querySelector('.controls') as HTMLElement;
+      const g = globalThis as unknown as { innerWidth: number; document: { querySelector(selector: string): LaidOut } };
+      const info = g.document.querySelector('.info');
+      const controls = g.document.querySelector('.controls');
       // Every element of the controls ends inside the view.
       const rightmost = Math.max(...Array.from(controls.querySelectorAll('*')).map((e) => e.getBoundingClientRect().right));
-      return { view: innerWidth, info: box('.info'), stage: box('.stage'), infoOverflow: info.scrollWidth - info.clientWidth, rightmost };
+      return { view: g.innerWidth, info: info.getBoundingClientRect(), stage: g.document.querySelector('.stage').getBoundingClientRect(), infoOverflow: info.scrollWidth - info.clientWidth, rightmost };
     });
     assert.ok(layout.info.right <= layout.view + 0.5, `${width}px: info panel ends at ${layout.info.right}`);
     assert.ok(layout.stage.right <= layout.info.left + 0.5, `${width}px: stage ends at ${layout.stage.right}, info starts at ${layout.info.left}`);

@@ -1,0 +1,65 @@
+// The editor's compile worker (dist/compileWorker.js, run by the compile command): a request with
+// the document's text gives the bytes of the whole-document compile, with the bounds shared with
+// dist/boundsWorker.js on a large input, and the document's errors (nothing to write) on a bad one.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { compileIqe } from '../../core/compile/index';
+import { IqeDocument } from '../../core/iqe/document';
+import type { CompileReply, CompileRequest } from '../../client/compile/protocol';
+import { iqe, joints } from '../helpers/iqe-fixtures';
+
+const WORKER = resolve('dist', 'compileWorker.js');
+const skip = existsSync(WORKER) ? false : `${WORKER} is not built (npm run build)`;
+
+function compileInWorker(request: CompileRequest): Promise<CompileReply> {
+  return new Promise((done, fail) => {
+    const worker = new Worker(WORKER);
+    worker.once('message', (reply: CompileReply) => {
+      void worker.terminate();
+      done(reply);
+    });
+    worker.once('error', fail);
+    worker.postMessage(request);
+  });
+}
+
+/** A skinned, animated grid: 151 x 151 vertices, 1,000 frames (past the bounds worker's threshold of 2e7 vertex-frames). */
+function animatedGrid(): string {
+  const lines = [...joints(3), 'pq 0 0 0 0 0 0 -1', 'pq 0 0 1 0 0 0 -1', 'pq 0 0 1 0 0 0 -1', 'mesh grid', 'material m'];
+  const n = 150;
+  for (let y = 0; y <= n; y++) for (let x = 0; x <= n; x++) lines.push(`vp ${x} ${y} ${(x * y) % 5}`, `vt ${x / n} ${y / n}`, `vb ${x % 3} 0.7 ${(x + 1) % 3} 0.3`);
+  for (let y = 0; y < n; y++) {
+    for (let x = 0; x < n; x++) {
+      const i = y * (n + 1) + x;
+      lines.push(`fm ${i} ${i + n + 1} ${i + 1}`, `fm ${i + 1} ${i + n + 1} ${i + n + 2}`);
+    }
+  }
+  lines.push('animation wave', 'framerate 30', 'loop');
+  for (let f = 0; f < 1000; f++) {
+    const a = Math.sin(f / 20) * 0.3;
+    lines.push('frame', `pq 0 0 0 0 0 ${Math.sin(a).toFixed(6)} ${(-Math.cos(a)).toFixed(6)}`, `pq 0 0 1 ${Math.sin(a / 2).toFixed(6)} 0 0 ${(-Math.cos(a / 2)).toFixed(6)}`, 'pq 0 0 1 0 0 0 -1');
+  }
+  return iqe(...lines);
+}
+
+test('compile worker: the bytes of the whole-document compile, bounds on two threads', { skip }, async () => {
+  const text = animatedGrid();
+  const options = { scale: 2, loop: true };
+  const expected = compileIqe(new IqeDocument(text), options);
+  assert.ok(expected.bytes);
+  const reply = await compileInWorker({ text, options });
+  assert.ok(reply.ok, reply.ok ? '' : reply.message);
+  assert.ok(reply.bytes && Buffer.from(reply.bytes).equals(Buffer.from(expected.bytes)), 'same bytes');
+  assert.deepEqual(reply.stats, expected.stats);
+  assert.deepEqual(reply.notes, []);
+});
+
+test('compile worker: a document with errors gives its errors and no bytes', { skip }, async () => {
+  const reply = await compileInWorker({ text: iqe('vp 0 0 0', 'vp 1 0 0', 'vp 0 1 0', 'fa 0 1 5'), options: {} });
+  assert.ok(reply.ok);
+  assert.equal(reply.bytes, undefined);
+  assert.deepEqual(reply.diagnostics.filter((d) => d.severity === 'error').map((d) => [d.code, d.range.line]), [['face-index-range', 4]]);
+});
