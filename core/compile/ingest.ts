@@ -15,8 +15,8 @@ import { type IqeInput, InputGatherer } from './input';
 
 export type IngestResult = { ok: true; input: IqeInput } | { ok: false };
 
-/** Text is parsed once this much of it is waiting (characters). */
-const PARSE_AT = 256 * 1024;
+/** Text is parsed once this much of it is waiting (characters): about one chunk. */
+const PARSE_AT = 32 * 1024;
 const VB_SLOT = Cmd.Vb - Cmd.Vt;
 /** The cross-line analysis reads the values of these lines: faces, fs, joints, vertexarrays, ... (not vertex attributes or poses). */
 const FIRST_STRUCTURAL_WITH_VALUES = Cmd.Fa;
@@ -41,13 +41,21 @@ export class IqeIngest {
 
   /** The next piece of the text (any length; a line may be split across pieces). */
   push(text: string): void {
-    this.pending += text;
-    if (this.pending.length < this.parseAt) return;
-    const cut = afterLastCompleteLine(this.pending);
-    if (cut <= 0) return;
-    const complete = this.pending.slice(0, cut);
-    this.pending = this.pending.slice(cut);
-    this.parse(complete, false);
+    if (this.pending.length + text.length < this.parseAt) {
+      this.pending += text;
+      return;
+    }
+    const last = afterLastCompleteLine(text);
+    if (last <= 0) {
+      this.pending += text;
+      return;
+    }
+    // The line that was waiting ends in this piece: joined with its end, it is parsed on its own,
+    // so that the rest of the piece is parsed where it is (joining it all would copy the piece).
+    const first = afterFirstCompleteLine(text);
+    this.parse(this.pending + text.slice(0, first), false);
+    if (last > first) this.parse(text.slice(first, last), false);
+    this.pending = text.slice(last);
   }
 
   /** The end of the text: the verdict, and the data when the file has no error. */
@@ -159,6 +167,15 @@ const EMPTY_FLOATS = new Float64Array(0);
 /** A copy of a string that does not refer to the string it was sliced from. */
 function detached(s: string): string {
   return s.length === 0 ? s : s.split('').join('');
+}
+
+/** Offset after the first line terminator of `text` that is surely complete (as below), 0 if none. */
+function afterFirstCompleteLine(text: string): number {
+  const lf = text.indexOf('\n');
+  const cr = text.indexOf('\r');
+  if (cr < 0 || (lf >= 0 && lf < cr)) return lf + 1;
+  if (text.charCodeAt(cr + 1) === 10) return cr + 2;
+  return cr + 1 < text.length ? cr + 1 : lf + 1;
 }
 
 /**
