@@ -233,12 +233,12 @@ export function compileInput(input: IqeInput, options: CompileOptions, boundsPro
   }
   let normals = welds ? welds.normals : null;
 
-  // Global transforms of the vertex data (§4.7), on copies of the input arrays.
+  // Global transforms of the vertex data (§4.7), in place (the input is consumed; the welds are
+  // already made from the positions as written).
   let positions = input.positions;
   let vx = input.tangents;
   let bitangents = input.bitangents;
   if (hasSections && (scale !== 1 || rotation || translate.some((t) => t !== 0))) {
-    positions = positions.slice();
     for (let o = 0; o < positions.length; o += 4) {
       positions[o] *= scale; positions[o + 1] *= scale; positions[o + 2] *= scale;
       if (rotation) rotateVector(rotation, positions, o);
@@ -246,15 +246,12 @@ export function compileInput(input: IqeInput, options: CompileOptions, boundsPro
     }
     if (rotation) {
       if (normals) {
-        normals = normals.slice();
         for (let o = 0; o < normals.length; o += 3) rotateVector(rotation, normals, o);
       }
       if (vx) {
-        vx = vx.slice();
         for (let o = 0; o < vx.length; o += 4) rotateVector(rotation, vx, o);
       }
       if (bitangents) {
-        bitangents = bitangents.slice();
         for (let o = 0; o < bitangents.length; o += 3) rotateVector(rotation, bitangents, o);
       }
     }
@@ -284,43 +281,40 @@ export function compileInput(input: IqeInput, options: CompileOptions, boundsPro
     : null;
 
   if (hasSections) {
-    const sources: Int32Array[] = [];
-    const weldsOut: Int32Array[] = [];
-    const triLists: Uint32Array[] = [];
+    // Written straight into arrays sized for every candidate (an upper bound), used as views.
+    let candidateVertices = 0, candidateTriangles = 0;
+    for (const mesh of candidates) {
+      candidateVertices += mesh.source.length;
+      candidateTriangles += mesh.triangles.length / 3;
+    }
+    const allSources = new Int32Array(candidateVertices);
+    const allWelds = new Int32Array(candidateVertices);
+    const allTriangles = new Uint32Array(3 * candidateTriangles);
     let firstVertex = 0;
     let firstTriangle = 0;
     for (const mesh of candidates) {
       const order = optimiseVertexCache(mesh.source.length, mesh.triangles);
-      const outIndex = new Int32Array(mesh.source.length).fill(-1);
-      order.vertexOrder.forEach((c, i) => (outIndex[c] = i));
+      const outIndex = new Int32Array(mesh.source.length);
       const nv = order.vertexOrder.length;
-      const src = new Int32Array(nv);
-      const wld = new Int32Array(nv);
       for (let i = 0; i < nv; i++) {
-        src[i] = mesh.source[order.vertexOrder[i]];
-        wld[i] = mesh.weld[order.vertexOrder[i]];
+        const c = order.vertexOrder[i];
+        outIndex[c] = firstVertex + i;
+        allSources[firstVertex + i] = mesh.source[c];
+        allWelds[firstVertex + i] = mesh.weld[c];
       }
       const nt = order.triangleOrder.length;
-      const tri = new Uint32Array(3 * nt);
       for (let t = 0; t < nt; t++) {
         const from = 3 * order.triangleOrder[t];
-        for (let k = 0; k < 3; k++) tri[3 * t + k] = firstVertex + outIndex[mesh.triangles[from + k]];
+        const to = 3 * (firstTriangle + t);
+        for (let k = 0; k < 3; k++) allTriangles[to + k] = outIndex[mesh.triangles[from + k]];
       }
       meshes.push({ name: text.share(mesh.name), material: text.share(mesh.material), firstVertex, vertexCount: nv, firstTriangle, triangleCount: nt });
-      sources.push(src);
-      weldsOut.push(wld);
-      triLists.push(tri);
       firstVertex += nv;
       firstTriangle += nt;
     }
-    source = concatInt(sources, firstVertex);
-    outWeld = concatInt(weldsOut, firstVertex);
-    triangles = new Uint32Array(3 * firstTriangle);
-    let o = 0;
-    for (const t of triLists) {
-      triangles.set(t, o);
-      o += t.length;
-    }
+    source = allSources.subarray(0, firstVertex);
+    outWeld = allWelds.subarray(0, firstVertex);
+    triangles = allTriangles.subarray(0, 3 * firstTriangle);
   }
   const vertexCount = source.length;
 
@@ -470,16 +464,6 @@ function releaseVertexData(input: IqeInput): void {
   input.triangles = new Int32Array(0);
   input.triangleGroup = new Int32Array(0);
   input.edgeFlags = null;
-}
-
-function concatInt(lists: Int32Array[], total: number): Int32Array {
-  const out = new Int32Array(total);
-  let o = 0;
-  for (const l of lists) {
-    out.set(l, o);
-    o += l.length;
-  }
-  return out;
 }
 
 /**
