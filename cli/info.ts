@@ -3,7 +3,7 @@
 
 import { IqeDocument } from '../core/iqe/document';
 import { summarizeIqe } from '../core/iqe/summary';
-import { compileIqe } from '../core/compile/index';
+import { compileIqeText } from '../core/compile/index';
 import { decodeText } from './text';
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
@@ -67,7 +67,7 @@ export function loadModel(file: string): Loaded {
     case 'iqe': {
       // The model of an IQE is what the compiler makes of it (weights: the 4 largest,
       // renormalised; meshes merged by (mesh, material); vertex-cache order).
-      const result = compileIqe(new IqeDocument(decodeText(bytes)));
+      const result = compileIqeText(decodeText(bytes));
       const error = result.diagnostics.find((d) => d.severity === 'error');
       if (error || !result.bytes) {
         const where = error ? ` (at line ${error.range.line + 1}, column ${error.range.column + 1})` : '';

@@ -19,6 +19,8 @@ export interface Section {
   material: string;
   /** Index of the section's first triangle; it runs to the next section's first triangle. */
   firstTriangle: number;
+  /** Line of its `mesh` command (of its first face when there is none), for diagnostics. */
+  line: number;
 }
 
 export interface Declaration {
@@ -131,6 +133,7 @@ export class InputGatherer {
   private frameOpen = false;
   private fmOffset = 0;
   private meshName = '';
+  private meshLine = -1;
   private materialName = '';
   private pending = true;
   private group = 0;
@@ -201,7 +204,7 @@ export class InputGatherer {
           break;
         case Cmd.Fa:
         case Cmd.Fm:
-          if (n >= 2) this.addFace(k === Cmd.Fm, values, v, n);
+          if (n >= 2) this.addFace(k === Cmd.Fm, values, v, n, chunk.firstLine + i);
           break;
         case Cmd.Fs:
           if (n >= 3) this.addEdgeFlags(values, v, n);
@@ -224,6 +227,7 @@ export class InputGatherer {
         case Cmd.Mesh: {
           const sections = this.sections;
           this.meshName = names.get(i) ?? '';
+          this.meshLine = chunk.firstLine + i;
           this.fmOffset = this.positions.length / 4;
           if (sections.length === 0 || sections[sections.length - 1].mesh !== this.meshName) this.pending = true;
           break;
@@ -279,11 +283,11 @@ export class InputGatherer {
   }
 
   /** A face of n >= 2 indices, as a fan of triangles (§3.2). */
-  private addFace(fm: boolean, values: Float64Array, v: number, n: number): void {
+  private addFace(fm: boolean, values: Float64Array, v: number, n: number, line: number): void {
     const vertexCount = this.positions.length / 4;
     const offset = fm ? this.fmOffset : 0;
     if (this.pending) {
-      this.sections.push({ mesh: this.meshName, material: this.materialName, firstTriangle: this.triangleGroup.length });
+      this.sections.push({ mesh: this.meshName, material: this.materialName, firstTriangle: this.triangleGroup.length, line: this.meshLine >= 0 ? this.meshLine : line });
       this.pending = false;
     }
     this.groups[this.group].used = true;
