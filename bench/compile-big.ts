@@ -3,23 +3,19 @@
 // `iqm-tools compile` does (read and check in a stream, compile with the bounds worker of
 // cli/compileParallel.ts), and prints wall time, CPU time (all threads), peak memory (maxRSS) and
 // the ratios to the reference compiler's 16.1 s / 181 MiB (targets: <= 0.25x time, <= 1x memory).
-// Then times whole `node dist/cli.js compile` runs on a mrfixit-size file (1,842 vertices, 75
-// joints, 100 frames; target < 0.15 s) and on unvanquished/lgun_view.iqe.
+// Small files are bench/compile-small.ts.
 // Prints figures; never fails on slowness. The machine is shared: compare CPU times, and repeat.
-import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { compileChecked } from '../core/compile/index';
 import { boundsStats } from '../core/compile/bounds';
 import { parallelBounds } from '../cli/compileParallel';
 import { loadForCompile } from '../cli/compile';
-import { median, syntheticIqe } from './helpers/data';
+import { syntheticIqe } from './helpers/data';
 
 const REFERENCE_SECONDS = 16.1;
 const REFERENCE_MIB = 181;
-const cli = resolve('dist', 'cli.js');
 const workerScript = resolve('dist', 'boundsWorker.js');
 
 const dataPath = syntheticIqe('big.iqe');
@@ -52,34 +48,3 @@ console.log(`compile    ${((t2 - t1) / 1000).toFixed(2)} s`);
 console.log(`wall       ${seconds.toFixed(2)} s  = ${(seconds / REFERENCE_SECONDS).toFixed(3)}x the reference's ${REFERENCE_SECONDS} s (target <= 0.25x)`);
 console.log(`CPU        ${cpuSeconds.toFixed(2)} s (all threads)`);
 console.log(`peak RSS   ${mib.toFixed(0)} MiB = ${(mib / REFERENCE_MIB).toFixed(2)}x the reference's ${REFERENCE_MIB} MiB (target <= 1x)`);
-
-// Whole CLI runs on small files (node start included).
-if (existsSync(cli)) {
-  const small = syntheticIqe('mrfixit-size.iqe', ['--grid', '10', '--joints', '75', '--anims', '1', '--frames-per-anim', '100']);
-  const lgun = resolve('..', 'shared', 'assets', 'iqe', 'unvanquished', 'lgun_view.iqe');
-  const dir = mkdtempSync(join(tmpdir(), 'iqm-bench-'));
-  try {
-    for (const [label, file, reference] of [['mrfixit-size', small, '0.024 s (mrfixit)'], ['lgun_view', existsSync(lgun) ? lgun : undefined, '0.065 s']] as const) {
-      if (!file) continue;
-      const times: number[] = [];
-      for (let run = 0; run < 7; run++) {
-        const t = performance.now();
-        const child = spawnSync(process.execPath, [cli, 'compile', file, '-o', join(dir, 'out.iqm')], { encoding: 'utf8' });
-        times.push((performance.now() - t) / 1000);
-        if (child.status !== 0) {
-          console.log(`${label}: compile failed: ${child.stderr || child.stdout}`);
-          break;
-        }
-      }
-      const node = [];
-      for (let run = 0; run < 3; run++) {
-        const t = performance.now();
-        spawnSync(process.execPath, ['-e', '0']);
-        node.push((performance.now() - t) / 1000);
-      }
-      console.log(`${label.padEnd(10)} whole CLI run ${median(times).toFixed(3)} s median of ${times.length} (node -e 0: ${median(node).toFixed(3)} s; reference ${reference}; target < 0.15 s for mrfixit size)`);
-    }
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}

@@ -59,6 +59,8 @@ function skinMatrices(a: Animation, frame: number, world: Float64Array, local: F
 
 /** Per written vertex, one 8-double record: x, y, z, four float weights, four bone bytes packed. */
 const RECORD = 8;
+/** 256 ** k: the place of the k-th packed bone byte. */
+const BYTE_PLACE = [1, 256, 65536, 16777216];
 
 function prepare(input: BoundsInput, f64: (n: number) => Float64Array = (n) => new Float64Array(n)): Float64Array {
   const { vertices, positions, blendBones, blendWeights } = input;
@@ -76,7 +78,7 @@ function prepare(input: BoundsInput, f64: (n: number) => Float64Array = (n) => n
       const w = blendWeights[4 * v + k];
       if (w > 0) {
         rec[o + 3 + c] = Math.fround(w);
-        bones += blendBones[4 * v + k] * 256 ** c;
+        bones += blendBones[4 * v + k] * BYTE_PLACE[c];
         c++;
       }
     }
@@ -183,6 +185,143 @@ export function computeBoundsFull(input: BoundsInput): Float64Array {
     e.write(out, 8 * f);
   }
   return out;
+}
+
+/**
+ * computeBoundsFull with the skinning matrix summed once per frame for each set of influences
+ * (bones and float weights) rather than once per vertex: vertices with the same influences get
+ * the same matrix from the same operations, and p = m * (x, y, z, 1) and the extremes are then
+ * taken in vertex order exactly as there, so the result is bit-identical. Small inputs run this
+ * before it is optimised: each loop is a small function of its own, which V8 optimises sooner
+ * (and while the loop runs) than one large function.
+ */
+export function computeBoundsSmall(input: BoundsInput): Float64Array {
+  const rec = prepare(input);
+  const n = input.vertices.length;
+  const { classOf, members } = influenceClasses(rec, n);
+  const classCount = members.length;
+  const classOffsets = new Int32Array(4 * classCount);
+  const classWeights = new Float64Array(4 * classCount);
+  for (let c = 0; c < classCount; c++) {
+    const o = RECORD * members[c];
+    let bones = rec[o + 7];
+    for (let k = 0; k < 4; k++) {
+      classWeights[4 * c + k] = rec[o + 3 + k];
+      classOffsets[4 * c + k] = 12 * (bones % 256);
+      bones = Math.floor(bones / 256);
+    }
+  }
+  const jointCount = input.skeleton.parents.length;
+  const world = new Float64Array(12 * jointCount), skin = new Float64Array(12 * jointCount), local = new Float64Array(12);
+  const m = new Float64Array(12 * classCount);
+  const out = new Float64Array(8 * input.frames.length);
+  const animation = { parents: input.skeleton.parents, inverse: input.skeleton.inverse, framePoses: input.framePoses, framePoseStart: input.framePoseStart };
+  for (let f = 0; f < input.frames.length; f++) {
+    skinMatrices(animation, input.frames[f], world, local, skin);
+    classMatrices(skin, classOffsets, classWeights, classCount, m);
+    frameExtremes(rec, classOf, m, n, out, 8 * f);
+  }
+  return out;
+}
+
+/** The skinning matrix of every influence class into m (12 values each). */
+function classMatrices(skin: Float64Array, offsets: Int32Array, weights: Float64Array, classCount: number, m: Float64Array): void {
+  for (let c = 0; c < classCount; c++) classMatrix(skin, offsets, weights, c, m);
+}
+
+/**
+ * The bounds of one frame into out[o .. o + 7]: each vertex skinned by its class's matrix (0 for
+ * no class), the extremes taken as Extremes.add takes them (the first vertex initialises).
+ */
+function frameExtremes(rec: Float64Array, classOf: Int32Array, m: Float64Array, n: number, out: Float64Array, o: number): void {
+  let minX = 0, minY = 0, minZ = 0, maxX = 0, maxY = 0, maxZ = 0, exy = 0, er = 0;
+  for (let i = 0; i < n; i++) {
+    const c = classOf[i];
+    let x = 0, y = 0, z = 0;
+    if (c >= 0) {
+      const r = RECORD * i, s = 12 * c;
+      const vx = rec[r], vy = rec[r + 1], vz = rec[r + 2];
+      x = m[s] * vx + m[s + 1] * vy + m[s + 2] * vz + m[s + 3];
+      y = m[s + 4] * vx + m[s + 5] * vy + m[s + 6] * vz + m[s + 7];
+      z = m[s + 8] * vx + m[s + 9] * vy + m[s + 10] * vz + m[s + 11];
+    }
+    if (i === 0) {
+      minX = maxX = x; minY = maxY = y; minZ = maxZ = z;
+    } else {
+      minX = minX < x ? minX : x; minY = minY < y ? minY : y; minZ = minZ < z ? minZ : z;
+      maxX = maxX > x ? maxX : x; maxY = maxY > y ? maxY : y; maxZ = maxZ > z ? maxZ : z;
+    }
+    const xy = x * x + y * y;
+    if (xy > exy) exy = xy;
+    const r = xy + z * z;
+    if (r > er) er = r;
+  }
+  out[o] = minX; out[o + 1] = minY; out[o + 2] = minZ;
+  out[o + 3] = maxX; out[o + 4] = maxY; out[o + 5] = maxZ;
+  out[o + 6] = exy > 0 ? Math.sqrt(exy) : exy;
+  out[o + 7] = er > 0 ? Math.sqrt(er) : er;
+}
+
+/** The skinning matrix of influence class c into m[12 c ..], with evaluate()'s operations. */
+function classMatrix(skin: Float64Array, offsets: Int32Array, weights: Float64Array, c: number, m: Float64Array): void {
+  let w = weights[4 * c];
+  let s = offsets[4 * c];
+  let m0 = 0 + skin[s] * w, m1 = 0 + skin[s + 1] * w, m2 = 0 + skin[s + 2] * w, m3 = 0 + skin[s + 3] * w;
+  let m4 = 0 + skin[s + 4] * w, m5 = 0 + skin[s + 5] * w, m6 = 0 + skin[s + 6] * w, m7 = 0 + skin[s + 7] * w;
+  let m8 = 0 + skin[s + 8] * w, m9 = 0 + skin[s + 9] * w, m10 = 0 + skin[s + 10] * w, m11 = 0 + skin[s + 11] * w;
+  for (let k = 1; k < 4; k++) {
+    w = weights[4 * c + k];
+    if (!(w > 0)) break;
+    s = offsets[4 * c + k];
+    m0 += skin[s] * w; m1 += skin[s + 1] * w; m2 += skin[s + 2] * w; m3 += skin[s + 3] * w;
+    m4 += skin[s + 4] * w; m5 += skin[s + 5] * w; m6 += skin[s + 6] * w; m7 += skin[s + 7] * w;
+    m8 += skin[s + 8] * w; m9 += skin[s + 9] * w; m10 += skin[s + 10] * w; m11 += skin[s + 11] * w;
+  }
+  const o = 12 * c;
+  m[o] = m0; m[o + 1] = m1; m[o + 2] = m2; m[o + 3] = m3;
+  m[o + 4] = m4; m[o + 5] = m5; m[o + 6] = m6; m[o + 7] = m7;
+  m[o + 8] = m8; m[o + 9] = m9; m[o + 10] = m10; m[o + 11] = m11;
+}
+
+/**
+ * Classes of vertex records with the same influences (the four weights and the packed bones):
+ * the class of each vertex (-1 without any weight, where p is 0) and the first vertex of each
+ * class. An open-addressing table over the records' bits.
+ */
+function influenceClasses(rec: Float64Array, n: number): { classOf: Int32Array; members: Int32Array } {
+  const bits = new Int32Array(rec.buffer, rec.byteOffset, 2 * rec.length);
+  let size = 16;
+  while (size < 2 * n) size *= 2;
+  const table = new Int32Array(size).fill(-1);
+  const classOf = new Int32Array(n);
+  const first = new Int32Array(n);
+  let classCount = 0;
+  for (let i = 0; i < n; i++) {
+    const o = RECORD * i;
+    if (!(rec[o + 3] > 0)) {
+      classOf[i] = -1;
+      continue;
+    }
+    let h = 0;
+    for (let k = 2 * (o + 3); k < 2 * (o + 8); k++) h = Math.imul(h ^ bits[k], 0x9e3779b1);
+    let slot = (h ^ (h >>> 15)) & (size - 1);
+    for (;;) {
+      const c = table[slot];
+      if (c < 0) {
+        table[slot] = classCount;
+        first[classCount] = i;
+        classOf[i] = classCount++;
+        break;
+      }
+      const q = RECORD * first[c];
+      if (rec[q + 3] === rec[o + 3] && rec[q + 4] === rec[o + 4] && rec[q + 5] === rec[o + 5] && rec[q + 6] === rec[o + 6] && rec[q + 7] === rec[o + 7]) {
+        classOf[i] = c;
+        break;
+      }
+      slot = (slot + 1) & (size - 1);
+    }
+  }
+  return { classOf, members: first.slice(0, classCount) };
 }
 
 /** Most vertices in one group (vertices with the same influences, in file order), so that a group stays small in space. */
@@ -413,7 +552,7 @@ function groupInside(groups: Float64Array, groupBones: Int32Array, g: number, no
 export function computeBounds(input: BoundsInput): Float64Array {
   // Small inputs: evaluating everything is quicker than setting up the pruning (whose code is
   // still cold then).
-  if (input.vertices.length * input.frames.length <= SMALL) return computeBoundsFull(input);
+  if (input.vertices.length * input.frames.length <= SMALL) return computeBoundsSmall(input);
   return computeBoundsPruned(input);
 }
 

@@ -23,20 +23,15 @@ export function quantiseChannels(framePoses: Float64Array, framePoseStart: Int32
   const scale = new Float64Array(10 * poseCount);
   let channelCount = 0;
   if (frames.length > 0) {
-    const low = f32(1e16);
+    const high = new Float64Array(10 * poseCount);
+    channelRanges(framePoses, framePoseStart, frames, offset, high);
     const threshold = f32(1e-10);
     for (let p = 0; p < poseCount; p++) {
       for (let k = 0; k < 10; k++) {
-        let min = low, max = -low;
-        for (let f = 0; f < frames.length; f++) {
-          const v = f32(framePoses[(framePoseStart[frames[f]] + p) * POSE_STRIDE + k]);
-          if (v < min) min = v;
-          if (v > max) max = v;
-        }
-        const range = f32(max - min);
-        offset[10 * p + k] = min;
+        const c = 10 * p + k;
+        const range = f32(high[c] - offset[c]);
         if (range >= threshold) {
-          scale[10 * p + k] = f32(range / 65535);
+          scale[c] = f32(range / 65535);
           mask[p] |= 1 << k;
           channelCount++;
         }
@@ -45,6 +40,46 @@ export function quantiseChannels(framePoses: Float64Array, framePoseStart: Int32
   }
   const total = channelCount * frames.length;
   const data = new Uint16Array(total + (total & 1));
+  quantise(framePoses, framePoseStart, frames, mask, offset, scale, data);
+  return { mask, offset, scale, channelCount, data };
+}
+
+// One function per loop, so that each is optimised on its own while it runs.
+
+/**
+ * Least and largest float32 value of each channel over the frames (into low and high, one per
+ * channel), frame after frame as the values lie in memory; each channel sees its frames in order.
+ * A frame's values become float32 in one typed-array copy (the same rounding as Math.fround)
+ * rather than one call per value, while the frame lies inside framePoses.
+ */
+function channelRanges(framePoses: Float64Array, framePoseStart: Int32Array, frames: Int32Array, low: Float64Array, high: Float64Array): void {
+  const limit = f32(1e16);
+  const channels = low.length;
+  low.fill(limit);
+  high.fill(-limit);
+  const frame = new Float32Array(channels);
+  for (let f = 0; f < frames.length; f++) {
+    const base = framePoseStart[frames[f]] * POSE_STRIDE;
+    if (base + channels <= framePoses.length) {
+      frame.set(framePoses.subarray(base, base + channels));
+      for (let c = 0; c < channels; c++) {
+        const v = frame[c];
+        if (v < low[c]) low[c] = v;
+        if (v > high[c]) high[c] = v;
+      }
+    } else {
+      for (let c = 0; c < channels; c++) {
+        const v = f32(framePoses[base + c]);
+        if (v < low[c]) low[c] = v;
+        if (v > high[c]) high[c] = v;
+      }
+    }
+  }
+}
+
+/** The quantised values of the masked channels, frame after frame. */
+function quantise(framePoses: Float64Array, framePoseStart: Int32Array, frames: Int32Array, mask: Uint32Array, offset: Float64Array, scale: Float64Array, data: Uint16Array): void {
+  const poseCount = mask.length;
   let o = 0;
   for (let f = 0; f < frames.length; f++) {
     const base = framePoseStart[frames[f]];
@@ -58,5 +93,4 @@ export function quantiseChannels(framePoses: Float64Array, framePoseStart: Int32
       }
     }
   }
-  return { mask, offset, scale, channelCount, data };
 }

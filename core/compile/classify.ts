@@ -6,24 +6,41 @@ export interface Column {
   stride: number;
 }
 
-const scratch = new Float64Array(1);
-const scratchBits = new Int32Array(scratch.buffer);
-
-function mix(h: number, x: number): number {
-  scratch[0] = x === 0 ? 0 : x;
-  h = Math.imul(h ^ scratchBits[0], 0x9e3779b1);
-  h = Math.imul(h ^ scratchBits[1], 0x85ebca77);
-  return h ^ (h >>> 15);
+/** Mixes the values of a float column into each row's hash; +0 and -0 hash alike. */
+function hashFloats(data: Float64Array, stride: number, count: number, hashes: Int32Array): void {
+  const bits = new Int32Array(data.buffer, data.byteOffset, 2 * data.length);
+  for (let row = 0; row < count; row++) {
+    let h = hashes[row];
+    for (let k = row * stride, end = k + stride; k < end; k++) {
+      if (data[k] === 0) {
+        h = Math.imul(h, 0x9e3779b1);
+        h = Math.imul(h, 0x85ebca77);
+      } else {
+        h = Math.imul(h ^ bits[2 * k], 0x9e3779b1);
+        h = Math.imul(h ^ bits[2 * k + 1], 0x85ebca77);
+      }
+    }
+    hashes[row] = h;
+  }
 }
 
-function rowHash(columns: readonly Column[], row: number): number {
-  let h = 0x2545f491;
-  for (let c = 0; c < columns.length; c++) {
-    const { data, stride } = columns[c];
-    const o = row * stride;
-    for (let k = 0; k < stride; k++) h = mix(h, data[o + k]);
+/** Mixes the values of an integer column into each row's hash. */
+function hashIntegers(data: Uint8Array | Int32Array, stride: number, count: number, hashes: Int32Array): void {
+  for (let row = 0; row < count; row++) {
+    let h = hashes[row];
+    for (let k = row * stride, end = k + stride; k < end; k++) h = Math.imul(h ^ data[k], 0x9e3779b1);
+    hashes[row] = h;
   }
-  return h;
+}
+
+/**
+ * A byte column whose rows are whole 4-byte words (encoded vertex arrays) as an Int32Array over
+ * the same bytes: equal rows are equal words, and there are a quarter as many values to hash.
+ */
+function wordColumn(column: Column): Column {
+  const { data, stride } = column;
+  if (!(data instanceof Uint8Array) || stride % 4 !== 0 || data.byteOffset % 4 !== 0 || data.length % 4 !== 0) return column;
+  return { data: new Int32Array(data.buffer, data.byteOffset, data.length / 4), stride: stride / 4 };
 }
 
 function rowsEqual(columns: readonly Column[], a: number, b: number): boolean {
@@ -36,8 +53,18 @@ function rowsEqual(columns: readonly Column[], a: number, b: number): boolean {
   return true;
 }
 
-/** The class of each row (classes numbered in first-appearance order) and the class count. */
+/**
+ * The class of each row (classes numbered in first-appearance order) and the class count. The
+ * rows' hashes are computed column by column (a loop per column type, cheap before it is
+ * optimised), and rows are compared only when their hashes are equal.
+ */
 export function classifyRows(columns: readonly Column[], count: number): { classOf: Int32Array; classCount: number } {
+  columns = columns.map(wordColumn);
+  const hashes = new Int32Array(count).fill(0x2545f491);
+  for (const { data, stride } of columns) {
+    if (data instanceof Float64Array) hashFloats(data, stride, count, hashes);
+    else hashIntegers(data, stride, count, hashes);
+  }
   const classOf = new Int32Array(count);
   let size = 16;
   while (size < count * 2) size *= 2;
@@ -45,7 +72,8 @@ export function classifyRows(columns: readonly Column[], count: number): { class
   const slots = new Int32Array(size).fill(-1);
   let classCount = 0;
   for (let row = 0; row < count; row++) {
-    let s = rowHash(columns, row) & mask;
+    const h = hashes[row];
+    let s = (h ^ (h >>> 15)) & mask;
     for (;;) {
       const other = slots[s];
       if (other < 0) {
@@ -53,7 +81,7 @@ export function classifyRows(columns: readonly Column[], count: number): { class
         classOf[row] = classCount++;
         break;
       }
-      if (rowsEqual(columns, other, row)) {
+      if (hashes[other] === h && rowsEqual(columns, other, row)) {
         classOf[row] = classOf[other];
         break;
       }

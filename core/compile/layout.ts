@@ -4,6 +4,7 @@
 import { FORMAT_SIZE } from './encode';
 import type { TextTable } from './text';
 import type { VertexArray } from './vertexarrays';
+import { HOST_LITTLE_ENDIAN } from '../binary';
 
 export const HEADER_SIZE = 124;
 
@@ -125,10 +126,20 @@ export function writeIqm(parts: IqmParts): Uint8Array {
     }
     out.set(a.bytes, arrayOffsets[i]);
   });
-  p = ofsTriangles;
-  for (let i = 0; i < parts.triangles.length; i++, p += 4) view.setUint32(p, parts.triangles[i], true);
-  p = ofsAdjacency;
-  for (let i = 0; i < parts.adjacency.length; i++, p += 4) view.setUint32(p, parts.adjacency[i], true);
+  if (HOST_LITTLE_ENDIAN) {
+    // The blocks are 4-aligned: a typed-array copy writes the same little-endian bytes as the
+    // DataView loops below, without a call per value.
+    new Uint32Array(out.buffer, ofsTriangles, parts.triangles.length).set(parts.triangles);
+    new Uint32Array(out.buffer, ofsAdjacency, parts.adjacency.length).set(parts.adjacency);
+    new Uint16Array(out.buffer, ofsFrames, parts.frames.length).set(parts.frames);
+  } else {
+    p = ofsTriangles;
+    for (let i = 0; i < parts.triangles.length; i++, p += 4) view.setUint32(p, parts.triangles[i], true);
+    p = ofsAdjacency;
+    for (let i = 0; i < parts.adjacency.length; i++, p += 4) view.setUint32(p, parts.adjacency[i], true);
+    p = ofsFrames;
+    for (let i = 0; i < parts.frames.length; i++, p += 2) view.setUint16(p, parts.frames[i], true);
+  }
   p = ofsJoints;
   for (const j of parts.joints) {
     view.setUint32(p, j.name, true);
@@ -153,8 +164,6 @@ export function writeIqm(parts: IqmParts): Uint8Array {
     view.setUint32(p + 16, a.flags, true);
     p += 20;
   }
-  p = ofsFrames;
-  for (let i = 0; i < parts.frames.length; i++, p += 2) view.setUint16(p, parts.frames[i], true);
   if (parts.bounds) {
     p = ofsBounds;
     for (let i = 0; i < parts.bounds.length; i++, p += 4) view.setFloat32(p, parts.bounds[i], true);

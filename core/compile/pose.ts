@@ -7,8 +7,27 @@ export type Pose = Float64Array;
 /** Quaternion lengths within this of 1 are used exactly as written (B6). */
 const UNIT_TOLERANCE = 1e-4;
 
-function finishRotation(out: Pose): void {
-  let x = out[3], y = out[4], z = out[5], w = out[6];
+const shortPose = new Float64Array(6);
+
+/**
+ * `pq Tx Ty Tz Qx Qy Qz [Qw] [Sx Sy Sz]`. Straight-line code (no loops or calls) for the usual
+ * line of 6 values or more: this runs for every pose of a file, mostly before it is optimised.
+ */
+export function poseFromQuaternion(values: Float64Array, v: number, n: number, out: Pose): void {
+  if (n < 6) {
+    // The missing values are 0.
+    shortPose.fill(0);
+    for (let k = 0; k < n; k++) shortPose[k] = values[v + k];
+    poseFromQuaternion(shortPose, 0, 6, out);
+    return;
+  }
+  out[0] = values[v]; out[1] = values[v + 1]; out[2] = values[v + 2];
+  let x = values[v + 3], y = values[v + 4], z = values[v + 5];
+  const w0 = -Math.sqrt(Math.max(1 - (x * x + y * y + z * z), 0));
+  let w = n > 6 && values[v + 6] !== w0 ? values[v + 6] : w0;
+  out[7] = n > 7 ? values[v + 7] : 1;
+  out[8] = n > 8 ? values[v + 8] : 1;
+  out[9] = n > 9 ? values[v + 9] : 1;
   const length = Math.sqrt(x * x + y * y + z * z + w * w);
   if (Math.abs(length - 1) > UNIT_TOLERANCE && length > 0) {
     // Ours (B6): normalise a quaternion that is clearly not unit length.
@@ -19,16 +38,6 @@ function finishRotation(out: Pose): void {
     x = -x; y = -y; z = -z; w = -w;
   }
   out[3] = x; out[4] = y; out[5] = z; out[6] = w;
-}
-
-/** `pq Tx Ty Tz Qx Qy Qz [Qw] [Sx Sy Sz]`. */
-export function poseFromQuaternion(values: Float64Array, v: number, n: number, out: Pose): void {
-  for (let k = 0; k < 6; k++) out[k] = k < n ? values[v + k] : 0;
-  const x = out[3], y = out[4], z = out[5];
-  const w0 = -Math.sqrt(Math.max(1 - (x * x + y * y + z * z), 0));
-  out[6] = n > 6 && values[v + 6] !== w0 ? values[v + 6] : w0;
-  for (let k = 7; k < 10; k++) out[k] = k < n ? values[v + k] : 1;
-  finishRotation(out);
 }
 
 /** `pm Tx Ty Tz Ax Ay Az Bx By Bz Cx Cy Cz [Sx Sy Sz]`: A, B, C are the rows of R. */

@@ -37,6 +37,17 @@ export function generateTangents(
   const count = source.length;
   const tan = new Float64Array(3 * count);
   const bit = new Float64Array(3 * count);
+  accumulateTangents(triangles, source, positions, texcoords, tan, bit);
+  const tangents = new Float64Array(4 * count);
+  const fallbacks = orthogonalise(normals, tan, bit, tangents, count);
+  return { tangents, fallbacks };
+}
+
+// The two loops are separate functions so that each is optimised on its own (a loop optimised
+// while the other has not run yet would be thrown away when it does).
+
+/** Sums each triangle's area-weighted tangent and bitangent into its corners. */
+function accumulateTangents(triangles: Uint32Array | Int32Array, source: Int32Array, positions: Float64Array, texcoords: Float64Array, tan: Float64Array, bit: Float64Array): void {
   for (let c = 0; c < triangles.length; c += 3) {
     const o0 = triangles[c], o1 = triangles[c + 1], o2 = triangles[c + 2];
     const p0 = 4 * source[o0], p1 = 4 * source[o1], p2 = 4 * source[o2];
@@ -53,12 +64,16 @@ export function generateTangents(
       ux = -ux; uy = -uy; uz = -uz;
       vx = -vx; vy = -vy; vz = -vz;
     }
-    for (const o of [o0, o1, o2]) {
-      tan[3 * o] += ux; tan[3 * o + 1] += uy; tan[3 * o + 2] += uz;
-      bit[3 * o] += vx; bit[3 * o + 1] += vy; bit[3 * o + 2] += vz;
+    for (let k = 0; k < 3; k++) {
+      const o = 3 * triangles[c + k];
+      tan[o] += ux; tan[o + 1] += uy; tan[o + 2] += uz;
+      bit[o] += vx; bit[o + 1] += vy; bit[o + 2] += vz;
     }
   }
-  const tangents = new Float64Array(4 * count);
+}
+
+/** The output tangents (x, y, z, w per vertex) from the sums; returns how many needed the B8 fallback. */
+function orthogonalise(normals: Float64Array, tan: Float64Array, bit: Float64Array, tangents: Float64Array, count: number): number {
   let fallbacks = 0;
   for (let i = 0; i < count; i++) {
     const nx = normals[3 * i], ny = normals[3 * i + 1], nz = normals[3 * i + 2];
@@ -79,7 +94,7 @@ export function generateTangents(
     const cx = ny * tz - nz * ty, cy = nz * tx - nx * tz, cz = nx * ty - ny * tx;
     tangents[4 * i + 3] = cx * bit[3 * i] + cy * bit[3 * i + 1] + cz * bit[3 * i + 2] < 0 ? -1 : 1;
   }
-  return { tangents, fallbacks };
+  return fallbacks;
 }
 
 /** Explicit tangents: each output vertex takes its source vertex's `vx` (B2). */

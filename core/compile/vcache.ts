@@ -46,6 +46,7 @@ export function optimiseVertexCache(vertexCount: number, tris: Int32Array): Cach
   const triCount = tris.length / 3;
   const numUses = new Int32Array(vertexCount);
   const used = new Uint8Array(triCount);
+  let maxUses = 0;
   for (let t = 0; t < triCount; t++) {
     const a = tris[3 * t], b = tris[3 * t + 1], c = tris[3 * t + 2];
     if (a === b || b === c || a === c) {
@@ -57,7 +58,10 @@ export function optimiseVertexCache(vertexCount: number, tris: Int32Array): Cach
     numUses[c]++;
   }
   const usesStart = new Int32Array(vertexCount + 1);
-  for (let v = 0; v < vertexCount; v++) usesStart[v + 1] = usesStart[v] + numUses[v];
+  for (let v = 0; v < vertexCount; v++) {
+    usesStart[v + 1] = usesStart[v] + numUses[v];
+    if (numUses[v] > maxUses) maxUses = numUses[v];
+  }
   const uses = new Int32Array(usesStart[vertexCount]);
   const fillUses = usesStart.slice(0, vertexCount);
   for (let t = 0; t < triCount; t++) {
@@ -66,33 +70,27 @@ export function optimiseVertexCache(vertexCount: number, tris: Int32Array): Cach
     uses[fillUses[tris[3 * t + 1]]++] = t;
     uses[fillUses[tris[3 * t + 2]]++] = t;
   }
+  // Every use count from here on is at most maxUses, so valence[] needs no growing below.
+  valenceTerm(maxUses);
+  const valenceOf = valence;
   const score = new Float64Array(vertexCount);
-  for (let v = 0; v < vertexCount; v++) score[v] = vertexScore(numUses[v], -1);
+  // vertexScore(numUses[v], -1), inline.
+  for (let v = 0; v < vertexCount; v++) score[v] = numUses[v] <= 0 ? -1 : valenceOf[numUses[v]];
   const triScore = new Float64Array(triCount);
-  const scoreOf = (t: number): number => f32(f32(score[tris[3 * t]] + score[tris[3 * t + 1]]) + score[tris[3 * t + 2]]);
 
   // Max segment tree over unused triangles' stale scores (-Infinity for used ones).
   let leaves = 1;
   while (leaves < triCount) leaves *= 2;
   const tree = new Float64Array(2 * leaves).fill(-Infinity);
   for (let t = 0; t < triCount; t++) {
-    triScore[t] = scoreOf(t);
+    triScore[t] = f32(f32(score[tris[3 * t]] + score[tris[3 * t + 1]]) + score[tris[3 * t + 2]]);
     if (!used[t]) tree[leaves + t] = triScore[t];
   }
   for (let n = leaves - 1; n >= 1; n--) tree[n] = Math.max(tree[2 * n], tree[2 * n + 1]);
+  // Triangles whose tree leaf is stale (each listed once: at most triCount).
   const dirty = new Uint8Array(triCount);
-  let dirtyList = new Int32Array(64);
+  const dirtyList = new Int32Array(triCount);
   let dirtyCount = 0;
-  const markDirty = (t: number): void => {
-    if (dirty[t]) return;
-    dirty[t] = 1;
-    if (dirtyCount === dirtyList.length) {
-      const next = new Int32Array(dirtyList.length * 2);
-      next.set(dirtyList);
-      dirtyList = next;
-    }
-    dirtyList[dirtyCount++] = t;
-  };
   const bestByScan = (): number => {
     for (let i = 0; i < dirtyCount; i++) {
       const t = dirtyList[i];
@@ -109,7 +107,6 @@ export function optimiseVertexCache(vertexCount: number, tris: Int32Array): Cach
     return n - leaves;
   };
 
-  const rank = new Int32Array(vertexCount).fill(-1);
   const cached = new Uint8Array(vertexCount);
   const index = new Int32Array(vertexCount).fill(-1);
   const cache = new Int32Array(CACHE_SIZE + 4);
@@ -119,10 +116,15 @@ export function optimiseVertexCache(vertexCount: number, tris: Int32Array): Cach
   const vertexOrder = new Int32Array(vertexCount);
   let nextIndex = 0;
 
-  let best = bestByScan();
-  while (best >= 0) {
+  // The loop's two halves are functions of their own with no calls in their loops (scores,
+  // dirty marks inline), which V8 optimises after a few calls: this runs cold for small inputs.
+  /** Emits triangle `best`: its new vertices get output indices, and its corners go to the cache front. */
+  const emit = (best: number): void => {
     used[best] = 1;
-    markDirty(best);
+    if (!dirty[best]) {
+      dirty[best] = 1;
+      dirtyList[dirtyCount++] = best;
+    }
     triangleOrder[emitted++] = best;
     for (let k = 0; k < 3; k++) {
       const v = tris[3 * best + k];
@@ -143,31 +145,45 @@ export function optimiseVertexCache(vertexCount: number, tris: Int32Array): Cach
       if (cached[v]) {
         let p = 0;
         while (cache[p] !== v) p++;
-        cache.copyWithin(p, p + 1, cacheLength);
+        for (; p + 1 < cacheLength; p++) cache[p] = cache[p + 1];
         cacheLength--;
         cached[v] = 0;
       }
       if (numUses[v] > 0) {
-        cache.copyWithin(1, 0, cacheLength);
+        for (let p = cacheLength; p > 0; p--) cache[p] = cache[p - 1];
         cache[0] = v;
         cacheLength++;
         cached[v] = 1;
       }
     }
+  };
+  const seen = new Int32Array(triCount);
+  let step = 0;
+  /** Rescores the cached vertices and their triangles; the best of those (-1: none), then trims the cache. */
+  const rescore = (): number => {
+    // vertexScore(numUses[v], p) of each cached vertex.
     for (let p = 0; p < cacheLength; p++) {
       const v = cache[p];
-      rank[v] = p;
-      score[v] = vertexScore(numUses[v], p);
+      const n = numUses[v];
+      score[v] = n <= 0 ? -1 : f32(valenceOf[n] + (p < RANK_TERM.length ? RANK_TERM[p] : 0));
     }
-    best = -1;
+    let best = -1;
     let bestScore = -1e16;
+    // A triangle met again through another of its cached vertices has the same score, which
+    // cannot beat itself: each is scored once per step.
+    step++;
     for (let p = 0; p < cacheLength; p++) {
       const v = cache[p];
       for (let u = usesStart[v], end = u + numUses[v]; u < end; u++) {
         const t = uses[u];
-        const s = scoreOf(t);
+        if (seen[t] === step) continue;
+        seen[t] = step;
+        const s = f32(f32(score[tris[3 * t]] + score[tris[3 * t + 1]]) + score[tris[3 * t + 2]]);
         triScore[t] = s;
-        markDirty(t);
+        if (!dirty[t]) {
+          dirty[t] = 1;
+          dirtyList[dirtyCount++] = t;
+        }
         if (s > bestScore) {
           bestScore = s;
           best = t;
@@ -176,9 +192,15 @@ export function optimiseVertexCache(vertexCount: number, tris: Int32Array): Cach
     }
     while (cacheLength > CACHE_SIZE) {
       const v = cache[--cacheLength];
-      rank[v] = -1;
       cached[v] = 0;
     }
+    return best;
+  };
+
+  let best = bestByScan();
+  while (best >= 0) {
+    emit(best);
+    best = rescore();
     if (best < 0) best = bestByScan();
   }
   return { triangleOrder: triangleOrder.subarray(0, emitted), vertexOrder: vertexOrder.subarray(0, nextIndex) };

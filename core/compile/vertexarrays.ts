@@ -73,9 +73,16 @@ export function encodeBlendIndexes(bones: Uint8Array, rows: Int32Array, declarat
   const componentSize = FORMAT_SIZE[format];
   const count = rows.length;
   const bytes = new Uint8Array(count * size * componentSize);
-  const view = new DataView(bytes.buffer);
-  for (let i = 0, o = 0; i < count; i++) {
-    for (let k = 0; k < size; k++, o += componentSize) writeRaw(view, o, format, bones[4 * rows[i] + k]);
+  if (format === Format.Ubyte) {
+    // The default format: the bytes themselves.
+    for (let i = 0, o = 0; i < count; i++) {
+      for (let k = 0; k < size; k++) bytes[o++] = bones[4 * rows[i] + k];
+    }
+  } else {
+    const view = new DataView(bytes.buffer);
+    for (let i = 0, o = 0; i < count; i++) {
+      for (let k = 0; k < size; k++, o += componentSize) writeRaw(view, o, format, bones[4 * rows[i] + k]);
+    }
   }
   return { type: ArrayType.BlendIndexes, slot: ArrayType.BlendIndexes, format, size, bytes };
 }

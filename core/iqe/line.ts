@@ -102,9 +102,81 @@ function checkNumberEnd(start: number, end: number): void {
   if (end < lineEnd && !isSpace(text.charCodeAt(end))) flag(LineProblem.NumberInvalid, start, tokenEnd(end));
 }
 
-/** Reads a real at the cursor as strtod does; false when nothing parses (the cursor stays). */
-function readReal(): boolean {
-  const start = skipSpace(cursor);
+/** Powers of ten for a fast-path mantissa (digits after the ninth, and fraction digits). */
+const POW10 = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15];
+
+/**
+ * Reads up to `max` numbers at the cursor, each as a separate token, as strtod does (or strtol
+ * for `integers`); returns how many parsed (it stops at the first that does not, leaving the
+ * cursor before it). The usual token, [sign] digits [. digits] with at most 15 digits (9 for an
+ * integer, no fraction) and whitespace or the line's end after it, is read in this loop with
+ * scanReal's exact arithmetic (an integer mantissa below 2^53 over a power of ten): this runs for
+ * every number of a file, mostly before it is optimised, so it makes no calls. The mantissa is
+ * summed in two int32 parts so that it never overflows int32. Anything else goes to scanReal or
+ * scanInteger (readRealSlow, readIntegerSlow).
+ */
+function readNumbers(max: number, integers: boolean): number {
+  const most = integers ? 9 : 15;
+  for (let i = 0; i < max; i++) {
+    let p = cursor;
+    let c = 0;
+    while (p < lineEnd) {
+      c = text.charCodeAt(p);
+      if (c !== 32 && (c < 9 || c > 13)) break;
+      p++;
+    }
+    const start = p;
+    // Nothing left on the line: nothing reads (and no problem to note).
+    if (p === lineEnd) return i;
+    const negative = c === 45;
+    if (negative || c === 43) p++;
+    let high = 0;
+    let low = 0;
+    let digits = 0;
+    // Digits before the `.` (-1: none yet).
+    let point = -1;
+    while (p < lineEnd) {
+      c = text.charCodeAt(p) - 48;
+      if (c < 0 || c > 9) {
+        if (c !== 46 - 48 || integers || point >= 0) break;
+        point = digits;
+        p++;
+        continue;
+      }
+      if (digits < 9) high = high * 10 + c;
+      else if (digits < 15) low = low * 10 + c;
+      p++;
+      digits++;
+    }
+    const scale = point >= 0 ? digits - point : 0;
+    if (digits > 0 && digits <= most && (p === lineEnd || c === 32 - 48 || (c >= 9 - 48 && c <= 13 - 48))) {
+      let value: number;
+      if (integers) {
+        // strtol has no negative zero.
+        value = negative && high !== 0 ? -high : high;
+      } else {
+        const mantissa = digits <= 9 ? high : high * POW10[digits - 9] + low;
+        const quotient = scale === 0 ? mantissa : mantissa / POW10[scale];
+        value = negative ? -quotient : quotient;
+      }
+      // Stored here rather than by a function: no call per number.
+      const k = line.count;
+      if (k < MAX_VALUES) {
+        line.values[k] = value;
+        line.spans[2 * k] = start;
+        line.spans[2 * k + 1] = p;
+        line.count = k + 1;
+      }
+      cursor = p;
+      continue;
+    }
+    if (!(integers ? readIntegerSlow(start) : readRealSlow(start))) return i;
+  }
+  return max;
+}
+
+/** A real at `start` that the fast path of readNumbers does not take (exponents, hex, inf, nan, long mantissas, glued text). */
+function readRealSlow(start: number): boolean {
   const end = scanReal(text, start, lineEnd);
   if (end < 0) {
     if (start < lineEnd) flag(LineProblem.NumberInvalid, start, tokenEnd(start));
@@ -118,9 +190,12 @@ function readReal(): boolean {
   return true;
 }
 
-/** Reads a base-10 integer at the cursor as strtol does; false when nothing parses. */
-function readInteger(): boolean {
-  const start = skipSpace(cursor);
+/** Reads a real at the cursor as strtod does; false when nothing parses (the cursor stays). */
+function readReal(): boolean {
+  return readNumbers(1, false) === 1;
+}
+
+function readIntegerSlow(start: number): boolean {
   const end = scanInteger(text, start, lineEnd);
   if (end < 0) {
     if (start < lineEnd) flag(LineProblem.NumberInvalid, start, tokenEnd(start));
@@ -132,8 +207,9 @@ function readInteger(): boolean {
   return true;
 }
 
-function readReals(max: number): void {
-  for (let i = 0; i < max; i++) if (!readReal()) return;
+/** Reads a base-10 integer at the cursor as strtol does; false when nothing parses. */
+function readInteger(): boolean {
+  return readNumbers(1, true) === 1;
 }
 
 /** A name as `trimname` reads it (§2.5): quoted up to the next quote, else up to whitespace. */
@@ -271,59 +347,51 @@ export function parseLine(source: string, start: number, end: number, first: boo
   return kind;
 }
 
+/** How many reals a command of only reals reads (0 for the other commands). */
+const REAL_COUNT = new Uint8Array(64);
+for (const k of [Cmd.Vp, Cmd.Vt, Cmd.Vc, Cmd.V0, Cmd.V1, Cmd.V2, Cmd.V3, Cmd.V4, Cmd.V5, Cmd.V6, Cmd.V7, Cmd.V8, Cmd.V9]) REAL_COUNT[k] = 4;
+REAL_COUNT[Cmd.Vn] = 3;
+REAL_COUNT[Cmd.Vx] = 6;
+REAL_COUNT[Cmd.Pq] = 10;
+REAL_COUNT[Cmd.Pm] = 15;
+REAL_COUNT[Cmd.Pa] = 9;
+
+// The commands of most lines (vertices, poses, faces) go through one call of readNumbers, so that
+// the optimised parser holds one copy of it.
 function parseArguments(kind: Cmd): void {
+  const reals = REAL_COUNT[kind];
+  if (reals > 0) {
+    readNumbers(reals, false);
+    if (kind === Cmd.Pq) checkQuaternion();
+    else if (kind === Cmd.Vx) checkVx();
+    else if (kind === Cmd.Pm) checkMatrix();
+    return;
+  }
+  if (kind === Cmd.Fa || kind === Cmd.Fm || kind === Cmd.Fs) {
+    readNumbers(Infinity, true);
+    if (kind === Cmd.Fs) {
+      if (line.count < 3) flag(LineProblem.FsTooFew, line.commandStart, lineEnd, line.count);
+    } else if (line.count < 3) flag(LineProblem.FaceTooFew, line.commandStart, lineEnd, line.count);
+    else if (line.count > 3) flag(LineProblem.Polygon, line.spans[6], line.spans[2 * line.count - 1], line.count);
+    return;
+  }
+  if (kind === Cmd.Vb) parseBlend();
+  else parseOther(kind);
+}
+
+/** Review fix: only the 4-value vx has a w; with a 5th value (4th, 5th, 6th) are the bitangent and w is computed (§3.1, B2), so a 5-value vx is not checked here. */
+function checkVx(): void {
+  if (line.count === 4) {
+    const w = line.values[3];
+    if (w !== 1 && w !== -1) flag(LineProblem.VxW, line.spans[6], line.spans[7], w);
+  }
+}
+
+/** The arguments of the rarer commands. */
+function parseOther(kind: Cmd): void {
   switch (kind) {
-    case Cmd.Vp:
-    case Cmd.Vt:
-    case Cmd.Vc:
-      readReals(4);
-      return;
-    case Cmd.Vn:
-      readReals(3);
-      return;
-    case Cmd.Vx:
-      readReals(6);
-      // Review fix: only the 4-value form has a w; with a 5th value (4th, 5th, 6th) are the
-      // bitangent and w is computed (§3.1, B2), so a 5-value vx is not checked here.
-      if (line.count === 4) {
-        const w = line.values[3];
-        if (w !== 1 && w !== -1) flag(LineProblem.VxW, line.spans[6], line.spans[7], w);
-      }
-      return;
-    case Cmd.V0: case Cmd.V1: case Cmd.V2: case Cmd.V3: case Cmd.V4:
-    case Cmd.V5: case Cmd.V6: case Cmd.V7: case Cmd.V8: case Cmd.V9:
-      readReals(4);
-      return;
     case Cmd.Vs:
       if (!readInteger()) valueMissing();
-      return;
-    case Cmd.Vb:
-      parseBlend();
-      return;
-    case Cmd.Pq:
-      readReals(10);
-      checkQuaternion();
-      return;
-    case Cmd.Pm:
-      readReals(15);
-      checkMatrix();
-      return;
-    case Cmd.Pa:
-      readReals(9);
-      return;
-    case Cmd.Fa:
-    case Cmd.Fm:
-      while (readInteger()) {
-        /* every index */
-      }
-      if (line.count < 3) flag(LineProblem.FaceTooFew, line.commandStart, lineEnd, line.count);
-      else if (line.count > 3) flag(LineProblem.Polygon, line.spans[6], line.spans[2 * line.count - 1], line.count);
-      return;
-    case Cmd.Fs:
-      while (readInteger()) {
-        /* every flag */
-      }
-      if (line.count < 3) flag(LineProblem.FsTooFew, line.commandStart, lineEnd, line.count);
       return;
     case Cmd.Smoothgroup:
       if (!readInteger()) valueMissing();
@@ -481,3 +549,13 @@ function parseVertexarray(): void {
 export function releaseLineText(): void {
   text = '';
 }
+
+// Type feedback for the number loops' rarer branches (a sign, more than nine digits, a tab
+// between numbers, a face), so that their optimised code is not thrown away when a file first
+// uses one of them partway through (a deoptimisation costs the rest of a file's parse in slower
+// code until the loop is optimised again). V8 records feedback only once a function has run a
+// few times, hence the repeats; together they take well under a millisecond.
+for (let i = 0; i < 32; i++) {
+  for (const sample of ['vp +1234567890.12345\t-0.5 .25', 'fm 1\t+2 -3']) parseLine(sample, 0, sample.length, false);
+}
+releaseLineText();

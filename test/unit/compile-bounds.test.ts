@@ -9,7 +9,7 @@ import { gatherInput } from '../../core/compile/input';
 import { buildSkeleton } from '../../core/compile/skeleton';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { boundsRunner, boundsStats, computeBoundsFull, computeBoundsPruned, planBounds, type BoundsInput } from '../../core/compile/bounds';
+import { boundsRunner, boundsStats, computeBoundsFull, computeBoundsPruned, computeBoundsSmall, planBounds, type BoundsInput } from '../../core/compile/bounds';
 import { compileIqe } from '../../core/compile/index';
 import { parallelBounds } from '../../cli/compileParallel';
 
@@ -108,6 +108,21 @@ test('pruned bounds equal full bounds with a subset of vertices and exact zero e
   assert.ok(sameDoubles(computeBoundsPruned(input), full));
   const odd = { ...input, vertices: input.vertices.filter((v) => v % 3 !== 1) };
   assert.ok(sameDoubles(computeBoundsPruned(odd), computeBoundsFull(odd)));
+});
+
+test('small-input bounds (one matrix per influence set) equal full bounds: motion, zero extremes, subsets, overflow', () => {
+  for (const seed of [1, 2]) {
+    for (const speed of [0.05, 2.5]) {
+      const input = boundsInput(model(seed, { frames: 20, speed }));
+      assert.ok(sameDoubles(computeBoundsSmall(input), computeBoundsFull(input)), `seed ${seed}, speed ${speed}`);
+    }
+  }
+  const flat = boundsInput(model(7, { frames: 12, speed: 0, flat: true }));
+  assert.ok(sameDoubles(computeBoundsSmall(flat), computeBoundsFull(flat)));
+  const odd = { ...flat, vertices: flat.vertices.filter((v) => v % 3 !== 1) };
+  assert.ok(sameDoubles(computeBoundsSmall(odd), computeBoundsFull(odd)));
+  const huge = boundsInput(model(5, { frames: 6, speed: 0.3 }).replace(/^vp (\S+) (\S+) (\S+)$/gm, (_, x: string, y: string, z: string) => `vp ${Number(x) * 1e307} ${Number(y) * 1e307} ${z}`));
+  assert.ok(sameDoubles(computeBoundsSmall(huge), computeBoundsFull(huge)));
 });
 
 test('pruned bounds equal full bounds when values overflow', () => {
