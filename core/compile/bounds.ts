@@ -504,48 +504,48 @@ export function planBounds(input: BoundsInput, shared = false): BoundsPlan | nul
 }
 
 /**
- * Row r (0 x, 1 y, 2 z) of a box of p = sum_k w_k S_k v over group g and every frame of a
- * time-tree node, written to span[0] (low) and span[1] (high): S_k v = A (v - c_b) + t' with the
- * entries of A and t' in the node's intervals; each term's interval is weighted by the end of the
- * weight range that makes it largest (or smallest). Not widened by any margin.
+ * Whether group g is strictly inside the extremes bounds[0..7] (min x y z, max x y z, xy, r) in
+ * every frame of a node. Each row r (x, y, z) of p = sum_k w_k S_k v over the group and the
+ * node's frames lies in [lo, hi]: S_k v = A (v - c_b) + t' with the entries of A and t' in the
+ * node's intervals; each term's interval is weighted by the end of the weight range that makes
+ * it largest (or smallest). The three rows are summed in one pass over the group's bones (each
+ * bone's group values are read once), then widened by margin.
  */
-function rowSpan(groups: Float64Array, groupBones: Int32Array, g: number, node: Float64Array, nodeBase: number, row: number, span: Float64Array): void {
+function groupInside(groups: Float64Array, groupBones: Int32Array, g: number, node: Float64Array, nodeBase: number, margin: number, bounds: Float64Array): boolean {
   const o = G * g;
   const hx = groups[o], hy = groups[o + 1], hz = groups[o + 2];
   const count = groupBones[GI * g];
-  let lo = 0, hi = 0;
+  let loX = 0, hiX = 0, loY = 0, hiY = 0, loZ = 0, hiZ = 0;
   for (let k = 0; k < count; k++) {
     const q = o + 4 + SLOT * k;
-    const s = nodeBase + groupBones[GI * g + 1 + k] + 12 * row;
+    const s = nodeBase + groupBones[GI * g + 1 + k];
     const wl = groups[q + 1], wh = groups[q + 2];
-    const mid = node[s] * groups[q + 3] + node[s + 1] * groups[q + 4] + node[s + 2] * groups[q + 5] + node[s + 3];
-    const spread = node[s + 4] * hx + node[s + 5] * hy + node[s + 6] * hz + node[s + 7] + node[s + 8] * groups[q + 6] + node[s + 9] * groups[q + 7] + node[s + 10] * groups[q + 8];
-    const low = mid - spread, high = mid + spread;
-    lo += Math.min(wl * low, wh * low);
-    hi += Math.max(wl * high, wh * high);
+    const rx = groups[q + 3], ry = groups[q + 4], rz = groups[q + 5];
+    const ax = groups[q + 6], ay = groups[q + 7], az = groups[q + 8];
+    // Row 0 (x).
+    let mid = node[s] * rx + node[s + 1] * ry + node[s + 2] * rz + node[s + 3];
+    let spread = node[s + 4] * hx + node[s + 5] * hy + node[s + 6] * hz + node[s + 7] + node[s + 8] * ax + node[s + 9] * ay + node[s + 10] * az;
+    let low = mid - spread, high = mid + spread;
+    loX += Math.min(wl * low, wh * low);
+    hiX += Math.max(wl * high, wh * high);
+    // Row 1 (y).
+    mid = node[s + 12] * rx + node[s + 13] * ry + node[s + 14] * rz + node[s + 15];
+    spread = node[s + 16] * hx + node[s + 17] * hy + node[s + 18] * hz + node[s + 19] + node[s + 20] * ax + node[s + 21] * ay + node[s + 22] * az;
+    low = mid - spread; high = mid + spread;
+    loY += Math.min(wl * low, wh * low);
+    hiY += Math.max(wl * high, wh * high);
+    // Row 2 (z).
+    mid = node[s + 24] * rx + node[s + 25] * ry + node[s + 26] * rz + node[s + 27];
+    spread = node[s + 28] * hx + node[s + 29] * hy + node[s + 30] * hz + node[s + 31] + node[s + 32] * ax + node[s + 33] * ay + node[s + 34] * az;
+    low = mid - spread; high = mid + spread;
+    loZ += Math.min(wl * low, wh * low);
+    hiZ += Math.max(wl * high, wh * high);
   }
-  span[0] = lo;
-  span[1] = hi;
-}
-
-/**
- * Whether group g is strictly inside the extremes bounds[0..7] (min x y z, max x y z, xy, r) in
- * every frame of a node, by rowSpan widened by margin. Z is looked at first, then X, then Y: a
- * group outside on one axis needs no other.
- */
-function groupInside(groups: Float64Array, groupBones: Int32Array, g: number, node: Float64Array, nodeBase: number, margin: number, bounds: Float64Array, span: Float64Array): boolean {
-  rowSpan(groups, groupBones, g, node, nodeBase, 2, span);
-  const loZ = span[0] - margin, hiZ = span[1] + margin;
-  if (!(loZ > bounds[2] && hiZ < bounds[5])) return false;
-  rowSpan(groups, groupBones, g, node, nodeBase, 0, span);
-  const loX = span[0] - margin, hiX = span[1] + margin;
-  if (!(loX > bounds[0] && hiX < bounds[3])) return false;
-  rowSpan(groups, groupBones, g, node, nodeBase, 1, span);
-  const loY = span[0] - margin, hiY = span[1] + margin;
-  if (!(loY > bounds[1] && hiY < bounds[4])) return false;
-  const ax = Math.max(-loX, hiX), ay = Math.max(-loY, hiY), az = Math.max(-loZ, hiZ);
-  const xy = ax * ax + ay * ay;
-  return xy < bounds[6] && xy + az * az < bounds[7];
+  loX -= margin; hiX += margin; loY -= margin; hiY += margin; loZ -= margin; hiZ += margin;
+  if (!(loX > bounds[0] && hiX < bounds[3] && loY > bounds[1] && hiY < bounds[4] && loZ > bounds[2] && hiZ < bounds[5])) return false;
+  const ex = Math.max(-loX, hiX), ey = Math.max(-loY, hiY), ez = Math.max(-loZ, hiZ);
+  const xy = ex * ex + ey * ey;
+  return xy < bounds[6] && xy + ez * ez < bounds[7];
 }
 
 /** Bounds per output frame: 8 values each (bbmin 3, bbmax 3, xyradius, radius). */
@@ -598,7 +598,6 @@ export function boundsRunner(plan: BoundsPlan): (first: number, end: number, out
   const node = new Float64Array(maxNodes * jointCount * NB);
   const inner = new Float64Array(maxNodes * 8);
   const frameInner = new Float64Array(8 * BOUNDS_BLOCK);
-  const span = new Float64Array(2);
   const current = new Float64Array(8);
   const res = new Float64Array(3);
   const e = new Extremes();
@@ -759,7 +758,7 @@ export function boundsRunner(plan: BoundsPlan): (first: number, end: number, out
             if (groupStart[g + 1] - groupStart[g] > DIRECT) {
               current[0] = e.minX; current[1] = e.minY; current[2] = e.minZ;
               current[3] = e.maxX; current[4] = e.maxY; current[5] = e.maxZ; current[6] = e.xy; current[7] = e.r;
-              if (groupInside(groups, groupBones, g, node, nodeBase, margin, current, span)) continue;
+              if (groupInside(groups, groupBones, g, node, nodeBase, margin, current)) continue;
             }
             for (let m = groupStart[g]; m < groupStart[g + 1]; m++) {
               const v = members[m];
@@ -782,7 +781,7 @@ export function boundsRunner(plan: BoundsPlan): (first: number, end: number, out
         const bounds = inner.subarray(8 * id, 8 * id + 8);
         for (let p = 0; p < length; p++) {
           const g = list[p];
-          if (!groupInside(groups, groupBones, g, node, nodeBase, margin, bounds, span)) next[kept++] = g;
+          if (!groupInside(groups, groupBones, g, node, nodeBase, margin, bounds)) next[kept++] = g;
         }
         // Both children read the same list: the left one is walked to the end before the right one starts.
         visit(2 * id, depth + 1, next, kept);
