@@ -7,7 +7,7 @@ import { computeAdjacency } from './adjacency';
 import { quantiseChannels } from './channels';
 import { type Column, classifyRows } from './classify';
 import { IqeIngest } from './ingest';
-import { gatherInput, type IqeInput } from './input';
+import { gatherInput, type IqeInput, type Section } from './input';
 import { type IqmParts, type OutputAnim, type OutputJoint, type OutputMesh, writeIqm } from './layout';
 import { assembleMeshes, type MeshCandidates } from './meshes';
 import { POSE_STRIDE, quaternionFromAngles } from './pose';
@@ -17,7 +17,7 @@ import { weldCorners } from './smooth';
 import { explicitTangents, generateTangents } from './tangents';
 import { TextTable } from './text';
 import { encodeUtf8 } from './utf8';
-import { optimiseVertexCache } from './vcache';
+import { optimiseVertexCache, referenceDroppedTriangles } from './vcache';
 import { ArrayType, encodeAttribute, encodeBlendIndexes, encodeBlendWeights, type VertexArray } from './vertexarrays';
 
 export interface CompileOptions {
@@ -294,6 +294,8 @@ export function compileInput(input: IqeInput, options: CompileOptions, boundsPro
     let firstTriangle = 0;
     for (const mesh of candidates) {
       const order = optimiseVertexCache(mesh.source.length, mesh.triangles);
+      const dropped = referenceDroppedTriangles(mesh.source.length, mesh.triangles, order);
+      if (dropped > 0) notes.push(referenceDropNote(input.sections, mesh, dropped, order.triangleOrder.length));
       const outIndex = new Int32Array(mesh.source.length);
       const nv = order.vertexOrder.length;
       for (let i = 0; i < nv; i++) {
@@ -436,6 +438,18 @@ export function compileInput(input: IqeInput, options: CompileOptions, boundsPro
     bytes: bytes.length,
   });
   return { bytes, stats, notes };
+}
+
+/** `reference-drops-triangles` (B7) for a mesh, at the `mesh` line of its first section. */
+function referenceDropNote(sections: readonly Section[], mesh: MeshCandidates, dropped: number, triangles: number): IqeDiagnostic {
+  const section = sections.find((s) => s.mesh === mesh.name && s.material === mesh.material);
+  const line = section ? section.line : 0;
+  return {
+    range: { line, column: 0, endLine: line, endColumn: 0 },
+    severity: 'information',
+    code: 'reference-drops-triangles',
+    message: `The reference compiler would silently drop ${dropped} of the ${triangles} triangles of mesh '${mesh.name}' (material '${mesh.material}'): its vertex cache gives them NaN scores (IQE-SEMANTICS.md B7; counted as its build without the strict-aliasing miscompile does it). All of them are written here.`,
+  };
 }
 
 /**

@@ -16,6 +16,14 @@ for (let r = 0; r < RANK_TERM.length; r++) {
     RANK_TERM[r] = base > 0 ? f32(Math.pow(base, 1.5)) : 0;
   }
 }
+/**
+ * The reference's rank terms: NaN for ranks 33 and 34 (powf of a negative base). Here -Infinity,
+ * which is never chosen either, and unlike NaN keeps the max tree of bestByScan working.
+ */
+const REFERENCE_RANK_TERM = RANK_TERM.slice();
+REFERENCE_RANK_TERM[33] = REFERENCE_RANK_TERM[34] = -Infinity;
+/** The cache length (before its trim) at which the reference's scores first become NaN. */
+const FIRST_NAN_LENGTH = 34;
 
 let valence = new Float64Array(0);
 function valenceTerm(uses: number): number {
@@ -40,9 +48,20 @@ export interface CacheOrder {
   triangleOrder: Int32Array;
   /** Vertices (candidate ids) in output order. */
   vertexOrder: Int32Array;
+  /**
+   * Whether the cache ever held 34 or more entries before its trim: the reference's pass is the
+   * same as this one up to that step, where its scores become NaN and it starts to drop (B7).
+   */
+  overflowed: boolean;
 }
 
-export function optimiseVertexCache(vertexCount: number, tris: Int32Array): CacheOrder {
+/**
+ * The order of §4.5 with B7 fixed. With `asReference`, the reference's own pass instead (as built
+ * without the strict-aliasing miscompile of §4.5): triangles of vertices that were ranked 33 or 34
+ * are never chosen, so the order leaves them out.
+ */
+export function optimiseVertexCache(vertexCount: number, tris: Int32Array, asReference = false): CacheOrder {
+  const rankTerm = asReference ? REFERENCE_RANK_TERM : RANK_TERM;
   const triCount = tris.length / 3;
   const numUses = new Int32Array(vertexCount);
   const used = new Uint8Array(triCount);
@@ -111,6 +130,7 @@ export function optimiseVertexCache(vertexCount: number, tris: Int32Array): Cach
   const index = new Int32Array(vertexCount).fill(-1);
   const cache = new Int32Array(CACHE_SIZE + 4);
   let cacheLength = 0;
+  let overflowed = false;
   const triangleOrder = new Int32Array(triCount);
   let emitted = 0;
   const vertexOrder = new Int32Array(vertexCount);
@@ -165,7 +185,7 @@ export function optimiseVertexCache(vertexCount: number, tris: Int32Array): Cach
     for (let p = 0; p < cacheLength; p++) {
       const v = cache[p];
       const n = numUses[v];
-      score[v] = n <= 0 ? -1 : f32(valenceOf[n] + (p < RANK_TERM.length ? RANK_TERM[p] : 0));
+      score[v] = n <= 0 ? -1 : f32(valenceOf[n] + (p < rankTerm.length ? rankTerm[p] : 0));
     }
     let best = -1;
     let bestScore = -1e16;
@@ -190,6 +210,7 @@ export function optimiseVertexCache(vertexCount: number, tris: Int32Array): Cach
         }
       }
     }
+    if (cacheLength >= FIRST_NAN_LENGTH) overflowed = true;
     while (cacheLength > CACHE_SIZE) {
       const v = cache[--cacheLength];
       cached[v] = 0;
@@ -203,5 +224,14 @@ export function optimiseVertexCache(vertexCount: number, tris: Int32Array): Cach
     best = rescore();
     if (best < 0) best = bestByScan();
   }
-  return { triangleOrder: triangleOrder.subarray(0, emitted), vertexOrder: vertexOrder.subarray(0, nextIndex) };
+  return { triangleOrder: triangleOrder.subarray(0, emitted), vertexOrder: vertexOrder.subarray(0, nextIndex), overflowed };
+}
+
+/**
+ * How many of the triangles the reference compiler's vertex-cache pass drops (B7): 0 unless the
+ * fixed pass overflowed (then the reference's pass is run to count them).
+ */
+export function referenceDroppedTriangles(vertexCount: number, tris: Int32Array, order: CacheOrder): number {
+  if (!order.overflowed) return 0;
+  return order.triangleOrder.length - optimiseVertexCache(vertexCount, tris, true).triangleOrder.length;
 }
