@@ -62,8 +62,9 @@ function emptyStats(): CompileStats {
   return { meshes: 0, vertices: 0, triangles: 0, joints: 0, poses: 0, animations: 0, frames: 0, frameChannels: 0, tangentFallbacks: 0, bytes: 0 };
 }
 
-function fileDiagnostic(severity: IqeDiagnostic['severity'], code: string, message: string): IqeDiagnostic {
-  return { range: { line: 0, column: 0, endLine: 0, endColumn: 0 }, severity, code, message };
+/** A note of the compile at `line` (columns column..endColumn; by default the line's start). */
+function lineNote(severity: IqeDiagnostic['severity'], code: string, message: string, line: number, column = 0, endColumn = column): IqeDiagnostic {
+  return { range: { line, column, endLine: line, endColumn }, severity, code, message };
 }
 
 /**
@@ -187,9 +188,8 @@ export function compileInput(input: IqeInput, options: CompileOptions, boundsPro
     if (input.animations.length !== 1) {
       // At the second animation, or at the top of a file that has none.
       const at = input.animations[1] ?? { line: 0, column: 0 };
-      const range = { line: at.line, column: at.column, endLine: at.line, endColumn: at.column + (input.animations[1] ? 'animation'.length : 0) };
       const message = `--name, --fps, --loop, --start and --end apply only to a file with exactly one animation; this file has ${input.animations.length}`;
-      notes.push({ range, severity: 'warning', code: 'cli-option-ignored', message });
+      notes.push(lineNote('warning', 'cli-option-ignored', message, at.line, at.column, at.column + (input.animations[1] ? 'animation'.length : 0)));
     } else {
       const a = input.animations[0];
       if (options.name !== undefined) a.name = options.name;
@@ -344,7 +344,11 @@ export function compileInput(input: IqeInput, options: CompileOptions, boundsPro
       tangents = generated.tangents;
       stats.tangentFallbacks = generated.fallbacks;
       if (generated.fallbacks > 0) {
-        notes.push(fileDiagnostic('information', 'degenerate-uv', `${generated.fallbacks} generated tangents needed the fallback for degenerate texture coordinates (the reference compiler writes NaN there)`));
+        // At the first such vertex's `vp`.
+        const vertex = source[generated.firstFallback];
+        const line = input.vertexLines[vertex];
+        const message = `${generated.fallbacks} generated tangents needed the fallback for degenerate texture coordinates, the first for input vertex ${vertex} (the reference compiler writes NaN there)`;
+        notes.push(lineNote('information', 'degenerate-uv', message, line));
       }
     }
     if (tangents) arrays.push(encodeAttribute({ slot: ArrayType.Tangent, data: tangents, width: 4, rows: null }, vertexCount, declarations));
@@ -443,13 +447,8 @@ export function compileInput(input: IqeInput, options: CompileOptions, boundsPro
 /** `reference-drops-triangles` (B7) for a mesh, at the `mesh` line of its first section. */
 function referenceDropNote(sections: readonly Section[], mesh: MeshCandidates, dropped: number, triangles: number): IqeDiagnostic {
   const section = sections.find((s) => s.mesh === mesh.name && s.material === mesh.material);
-  const line = section ? section.line : 0;
-  return {
-    range: { line, column: 0, endLine: line, endColumn: 0 },
-    severity: 'information',
-    code: 'reference-drops-triangles',
-    message: `The reference compiler would silently drop ${dropped} of the ${triangles} triangles of mesh '${mesh.name}' (material '${mesh.material}'): its vertex cache gives them NaN scores (IQE-SEMANTICS.md B7; counted as its build without the strict-aliasing miscompile does it). All of them are written here.`,
-  };
+  const message = `The reference compiler would silently drop ${dropped} of the ${triangles} triangles of mesh '${mesh.name}' (material '${mesh.material}'): its vertex cache gives them NaN scores (IQE-SEMANTICS.md B7; counted as its build without the strict-aliasing miscompile does it). All of them are written here.`;
+  return lineNote('information', 'reference-drops-triangles', message, section ? section.line : 0);
 }
 
 /**

@@ -49,6 +49,8 @@ export interface InputJoint {
 /** Every vertex attribute of the file, one typed array per kind (null when the file has none). */
 export interface IqeInput {
   vertexCount: number;
+  /** The line of each vertex's `vp`, for diagnostics. */
+  vertexLines: Int32Array;
   /** x, y, z, w per vertex. */
   positions: Float64Array;
   texcoords: Float64Array | null;
@@ -102,6 +104,7 @@ const CUSTOMS_FIRST = Cmd.V0;
  */
 export class InputGatherer {
   private readonly positions = float64s(1024);
+  private readonly vertexLines = int32s(256);
   private readonly texcoords = float64s();
   private readonly normals = float64s();
   private readonly tangents = float64s();
@@ -159,6 +162,7 @@ export class InputGatherer {
           const o = this.positions.length;
           positions[o] = val(values, v, n, 0, 0); positions[o + 1] = val(values, v, n, 1, 0); positions[o + 2] = val(values, v, n, 2, 0); positions[o + 3] = val(values, v, n, 3, 1);
           this.positions.length += 4;
+          this.vertexLines.push(chunk.firstLine + i);
           break;
         }
         case Cmd.Vt:
@@ -356,6 +360,7 @@ export class InputGatherer {
     frameStarts.push(this.framePoses.length / POSE_STRIDE);
     return {
       vertexCount: this.positions.length / 4,
+      vertexLines: this.vertexLines.view(),
       positions: this.positions.view(),
       texcoords: present(this.texcoords),
       normals: present(this.normals),

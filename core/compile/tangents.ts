@@ -6,8 +6,9 @@
 export interface TangentResult {
   /** x, y, z, w per output vertex. */
   tangents: Float64Array;
-  /** Output vertices that needed the B8 fallback. */
+  /** Output vertices that needed the B8 fallback, and the first of them (-1: none). */
   fallbacks: number;
+  firstFallback: number;
 }
 
 /** B8: a unit tangent orthogonal to n along the axis where n is smallest; (1, 0, 0) for n = 0. */
@@ -39,8 +40,8 @@ export function generateTangents(
   const bit = new Float64Array(3 * count);
   accumulateTangents(triangles, source, positions, texcoords, tan, bit);
   const tangents = new Float64Array(4 * count);
-  const fallbacks = orthogonalise(normals, tan, bit, tangents, count);
-  return { tangents, fallbacks };
+  const { fallbacks, firstFallback } = orthogonalise(normals, tan, bit, tangents, count);
+  return { tangents, fallbacks, firstFallback };
 }
 
 // The two loops are separate functions so that each is optimised on its own (a loop optimised
@@ -72,9 +73,10 @@ function accumulateTangents(triangles: Uint32Array | Int32Array, source: Int32Ar
   }
 }
 
-/** The output tangents (x, y, z, w per vertex) from the sums; returns how many needed the B8 fallback. */
-function orthogonalise(normals: Float64Array, tan: Float64Array, bit: Float64Array, tangents: Float64Array, count: number): number {
+/** The output tangents (x, y, z, w per vertex) from the sums; how many needed the B8 fallback, and the first of them. */
+function orthogonalise(normals: Float64Array, tan: Float64Array, bit: Float64Array, tangents: Float64Array, count: number): { fallbacks: number; firstFallback: number } {
   let fallbacks = 0;
+  let first = -1;
   for (let i = 0; i < count; i++) {
     const nx = normals[3 * i], ny = normals[3 * i + 1], nz = normals[3 * i + 2];
     const tx = tan[3 * i], ty = tan[3 * i + 1], tz = tan[3 * i + 2];
@@ -83,7 +85,7 @@ function orthogonalise(normals: Float64Array, tan: Float64Array, bit: Float64Arr
     const length = Math.sqrt(x * x + y * y + z * z);
     if (!(length > 0) || !Number.isFinite(length)) {
       fallbackTangent(nx, ny, nz, tangents, 4 * i);
-      fallbacks++;
+      if (fallbacks++ === 0) first = i;
       continue;
     }
     const inv = 1 / length;
@@ -94,7 +96,7 @@ function orthogonalise(normals: Float64Array, tan: Float64Array, bit: Float64Arr
     const cx = ny * tz - nz * ty, cy = nz * tx - nx * tz, cz = nx * ty - ny * tx;
     tangents[4 * i + 3] = cx * bit[3 * i] + cy * bit[3 * i + 1] + cz * bit[3 * i + 2] < 0 ? -1 : 1;
   }
-  return fallbacks;
+  return { fallbacks, firstFallback: first };
 }
 
 /** Explicit tangents: each output vertex takes its source vertex's `vx` (B2). */

@@ -164,6 +164,12 @@ test('B8: degenerate texture coordinates give a usable tangent, not NaN', () => 
   assert.deepEqual(floatRows(file, 3)[0], [1, 0, 0, 1]);
   assert.equal(result.stats.tangentFallbacks, 3);
   assert.ok(result.diagnostics.some((d) => d.code === 'degenerate-uv' && d.severity === 'information'));
+  // With a good triangle first, the note points at the `vp` of the first vertex that fell back.
+  const two = IQE_HEADER + 'mesh m\n' + 'vp 0 0 0\nvt 0 0\nvp 1 0 0\nvt 1 0\nvp 0 1 0\nvt 0 1\n' + 'vp 5 0 0\nvt 0 0\nvp 6 0 0\nvt 0 0\nvp 5 1 0\nvt 0 0\nfa 0 1 2\nfa 3 4 5\n';
+  const notes = compileText(two).result.notes.filter((d) => d.code === 'degenerate-uv');
+  assert.equal(notes.length, 1);
+  assert.equal(notes[0].range.line, two.split('\n').indexOf('vp 5 0 0'));
+  assert.match(notes[0].message, /^3 generated tangents .* input vertex 3 /);
 });
 
 function anims(file: ReturnType<typeof compileText>['file']): { name: string; first: number; count: number; rate: number; flags: number }[] {
