@@ -51,13 +51,13 @@ function iqeFiles(dir: string): string[] {
 
 test('ingest: every corpus IQE and example gives the data of the whole-document path', (t) => {
   const files = [...iqeFiles(ASSETS), ...iqeFiles(resolve('examples'))];
-  if (!existsSync(ASSETS)) t.diagnostic(`${ASSETS} is absent: only the project's examples`);
-  assert.ok(files.length > 0);
+  if (files.length === 0) {
+    t.skip(`${ASSETS} and examples/ (made by npm start) are absent`);
+    return;
+  }
   const random = prng(7);
-  let compiled = 0;
-  for (const file of files) if (assertSame(readFileSync(file, 'utf8'), file, random)) compiled++;
-  // planted-errors.iqe is the one file with errors.
-  assert.equal(compiled, files.length - 1);
+  // planted-errors.iqe (an example that `npm start` makes) is the one file with errors.
+  for (const file of files) assert.equal(assertSame(readFileSync(file, 'utf8'), file, random), !file.endsWith('planted-errors.iqe'), file);
 });
 
 test('ingest: line breaks, comments and characters split across pieces', () => {
