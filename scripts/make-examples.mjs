@@ -16,16 +16,21 @@ mkdirSync(out, { recursive: true });
 
 const fmt = (x) => (Math.abs(x) < 5e-9 ? '0' : x.toFixed(6).replace(/0+$/, '').replace(/\.$/, ''));
 
-/** A tube along Z from 0 to `height`, `rings` x `segments` vertices, bound to joints by height. */
+/**
+ * A tube along Z from 0 to `height`, `rings` x (`segments` + 1) vertices, bound to joints by
+ * height. The seam column is there twice (u = 0 and u = 1), as exporters write it: one vertex
+ * there would have texture coordinates running backwards across the seam, and no usable tangent.
+ */
 function tube({ rings = 9, segments = 12, height = 2, radius = 0.3, joints = 3 }) {
   const lines = [];
+  const columns = segments + 1;
   for (let r = 0; r < rings; r++) {
     const z = (height * r) / (rings - 1);
     const t = (z / height) * (joints - 1);
     const j0 = Math.min(joints - 2, Math.floor(t));
     const w1 = Math.min(1, Math.max(0, t - j0));
-    for (let s = 0; s < segments; s++) {
-      const a = (2 * Math.PI * s) / segments;
+    for (let s = 0; s < columns; s++) {
+      const a = (2 * Math.PI * (s % segments)) / segments;
       const x = radius * Math.cos(a);
       const y = radius * Math.sin(a);
       lines.push(`vp ${fmt(x)} ${fmt(y)} ${fmt(z)}`);
@@ -37,10 +42,10 @@ function tube({ rings = 9, segments = 12, height = 2, radius = 0.3, joints = 3 }
   // Clockwise front faces seen from outside (IQM convention).
   for (let r = 0; r + 1 < rings; r++) {
     for (let s = 0; s < segments; s++) {
-      const a = r * segments + s;
-      const b = r * segments + ((s + 1) % segments);
-      const c = a + segments;
-      const d = b + segments;
+      const a = r * columns + s;
+      const b = a + 1;
+      const c = a + columns;
+      const d = b + columns;
       lines.push(`fm ${a} ${c} ${b}`);
       lines.push(`fm ${b} ${c} ${d}`);
     }
