@@ -118,14 +118,19 @@ export class IqeIngest {
       s.attributeCount[VB_SLOT] > 0 &&
       (s.blendJointMin < 0 || s.blendJointMax >= Math.min(this.jointsSoFar, 256) || s.emptyBlends > 0);
     const lineCount = chunk.lineCount;
+    // Where each line's kept values start; most chunks (vertex attributes only, or poses) keep
+    // none and share one array of zeros.
+    let starts = zeros(lineCount + 1);
     let kept = 0;
-    for (let i = 0; i < lineCount; i++) if (keepsValues(kind[i], keepBlends)) kept += valueStart[i + 1] - valueStart[i];
-    // Most chunks (vertex attributes, poses) keep no value: one shared array of zeros then.
-    const starts = kept === 0 ? zeros(lineCount + 1) : new Int32Array(lineCount + 1);
-    for (let i = 0, at = 0; kept > 0 && i < lineCount; i++) {
-      starts[i] = at;
-      if (keepsValues(kind[i], keepBlends)) at += valueStart[i + 1] - valueStart[i];
-      starts[i + 1] = at;
+    if (s.structuralLines > 0 || keepBlends) {
+      starts = new Int32Array(lineCount + 1);
+      for (let i = 0; i < lineCount; i++) {
+        starts[i] = kept;
+        const k = kind[i];
+        if (k >= FIRST_STRUCTURAL_WITH_VALUES || (keepBlends && k === Cmd.Vb)) kept += valueStart[i + 1] - valueStart[i];
+      }
+      starts[lineCount] = kept;
+      if (kept === 0) starts = zeros(lineCount + 1);
     }
     const keptValues = new Float64Array(kept);
     for (let i = 0; kept > 0 && i < lineCount; i++) {
@@ -147,10 +152,6 @@ export class IqeIngest {
       names,
     };
   }
-}
-
-function keepsValues(kind: number, keepBlends: boolean): boolean {
-  return kind >= FIRST_STRUCTURAL_WITH_VALUES || (keepBlends && kind === Cmd.Vb);
 }
 
 let zeroInts = new Int32Array(4096);
