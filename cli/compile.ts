@@ -6,13 +6,20 @@
 import { readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { IqeDocument } from '../core/iqe/document';
-import { type CheckedIqe, checkIqe, compileChecked, type CompileOptions } from '../core/compile/index';
+import { type CheckedIqe, checkIqe, compileChecked, compileInput, type CompileOptions, type CompileResult } from '../core/compile/index';
+import { type InputPart, mergeInputs } from '../core/compile/merge';
+import type { AnimationOptions } from '../core/compile/options';
+import type { IqeDiagnostic } from '../core/iqe/diagnostic';
 import { IqeIngest } from '../core/compile/ingest';
 import { formatDiagnostic } from './check';
 import { parallelBounds } from './compileParallel';
 import { decodeText, readTextBlocks } from './text';
 
-const USAGE = 'usage: iqm-tools compile IN.iqe [-o OUT.iqm] [-s SCALE] [-t X,Y,Z] [-r X,Y,Z] [--name N] [--fps F] [--loop] [--start F] [--end F]';
+const USAGE = [
+  'usage: iqm-tools compile IN.iqe [ANIM.iqe ...] [-o OUT.iqm] [-s SCALE] [-t X,Y,Z] [-r X,Y,Z] [--name N] [--fps F] [--loop] [--start F] [--end F]',
+  '  Several inputs (a mesh file, then animation files) are merged as the reference compiler merges them.',
+  '  --name, --fps, --loop, --start and --end apply to the next input (options after the last input: to it).',
+].join('\n');
 
 class UsageError extends Error {}
 
@@ -41,16 +48,25 @@ function parseInteger(option: string, value: string): number {
   return parseInt(value, 10);
 }
 
+export interface InputArgument {
+  path: string;
+  /** Its animation options (§1). */
+  options: AnimationOptions;
+}
+
 export interface CompileArguments {
-  input: string;
+  inputs: InputArgument[];
   output: string;
+  /** The options for every input: -s, -t, -r. */
   options: CompileOptions;
 }
 
 export function parseCompileArguments(args: readonly string[]): CompileArguments {
-  let input: string | undefined;
+  const inputs: InputArgument[] = [];
   let output: string | undefined;
   const options: CompileOptions = {};
+  // Per-input options apply to the next input (as in the reference).
+  let pending: AnimationOptions = {};
   let scale = 1;
   let scaled = false;
   const translate = [0, 0, 0];
@@ -90,32 +106,34 @@ export function parseCompileArguments(args: readonly string[]): CompileArguments
         break;
       }
       case '--name':
-        options.name = value();
+        pending.name = value();
         break;
       case '--fps':
-        options.fps = parseNumber(arg, value());
+        pending.fps = parseNumber(arg, value());
         break;
       case '--loop':
-        options.loop = true;
+        pending.loop = true;
         break;
       case '--start':
-        options.start = Math.max(parseInteger(arg, value()), 0);
+        pending.start = Math.max(parseInteger(arg, value()), 0);
         break;
       case '--end':
-        options.end = parseInteger(arg, value());
+        pending.end = parseInteger(arg, value());
         break;
       default:
         if (arg.startsWith('-') && arg !== '-') throw new UsageError(`unknown option '${arg}'`);
-        if (input !== undefined) throw new UsageError(`only one input file is accepted ('${input}', '${arg}')`);
-        input = arg;
+        inputs.push({ path: arg, options: pending });
+        pending = {};
     }
   }
-  if (input === undefined) throw new UsageError('no input file');
+  if (inputs.length === 0) throw new UsageError('no input file');
+  Object.assign(inputs[inputs.length - 1].options, pending);
+  const input = inputs[0].path;
   if (scaled) options.scale = scale;
   if (translated) options.translate = [translate[0], translate[1], translate[2]];
   if (rotate.length > 0) options.rotate = rotate;
   output ??= /\.iqe$/i.test(input) ? input.replace(/\.iqe$/i, '.iqm') : `${input}.iqm`;
-  return { input, output, options };
+  return { inputs, output, options };
 }
 
 /** Writes `bytes` to `path` through a temporary file in the same folder and a rename. */
@@ -167,21 +185,45 @@ export function runCompile(args: string[]): number {
     process.stderr.write(`compile: ${error.message} (see iqm-tools compile --help)\n`);
     return 2;
   }
-  const { input, output, options } = parsed;
-  const checked = loadForCompile(input);
-  if (typeof checked === 'string') {
-    process.stderr.write(`${input}: cannot read: ${checked}\n`);
-    return 2;
+  const { inputs, output, options } = parsed;
+  // Each input is read and checked on its own; any error stops the compile.
+  const checked: CheckedIqe[] = [];
+  for (const { path } of inputs) {
+    const loaded = loadForCompile(path);
+    if (typeof loaded === 'string') {
+      process.stderr.write(`${path}: cannot read: ${loaded}\n`);
+      return 2;
+    }
+    checked.push(loaded);
   }
-  const result = compileChecked(checked, options, parallelBounds());
+  const errors = checked.flatMap((c, i) => c.diagnostics.filter((d) => d.severity === 'error').map((d) => formatDiagnostic(inputs[i].path, d)));
+  if (errors.length > 0) {
+    process.stdout.write(errors.join('\n') + '\n');
+    return 1;
+  }
+  // What the compile itself noticed (an ignored option, tangents that needed a fallback, ...),
+  // each with its file; the documents' own warnings are `check`'s to show.
+  const notes: { path: string; diagnostic: IqeDiagnostic }[] = [];
+  let result: CompileResult;
+  if (inputs.length === 1) {
+    result = compileChecked(checked[0], { ...options, ...inputs[0].options }, parallelBounds());
+    for (const d of result.notes) notes.push({ path: inputs[0].path, diagnostic: d });
+  } else {
+    const parts: InputPart[] = checked.map((c, i) => ({ input: c.input!, options: inputs[i].options }));
+    const merged = mergeInputs(parts);
+    for (const n of merged.notes) notes.push({ path: inputs[n.part].path, diagnostic: n.diagnostic });
+    const compiled = compileInput(merged.input, options, parallelBounds());
+    // The compile's own notes are about the vertices and meshes: those of the mesh input.
+    const meshInput = parts.reduce((last, p, i) => (p.input.sections.length > 0 ? i : last), 0);
+    for (const d of compiled.notes) notes.push({ path: inputs[meshInput].path, diagnostic: d });
+    result = { bytes: compiled.bytes, diagnostics: [], notes: compiled.notes, stats: compiled.stats };
+  }
   if (!result.bytes) {
-    const lines = result.diagnostics.filter((d) => d.severity === 'error').map((d) => formatDiagnostic(input, d));
+    const lines = result.diagnostics.filter((d) => d.severity === 'error').map((d) => formatDiagnostic(inputs[0].path, d));
     process.stdout.write(lines.join('\n') + '\n');
     return 1;
   }
-  // What the compile itself noticed (an ignored option, tangents that needed a fallback); the
-  // document's own warnings are `check`'s to show.
-  for (const d of result.notes) process.stderr.write(formatDiagnostic(input, d) + '\n');
+  for (const { path, diagnostic } of notes) process.stderr.write(formatDiagnostic(path, diagnostic) + '\n');
   try {
     writeAtomically(output, result.bytes);
   } catch (error) {

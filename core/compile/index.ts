@@ -17,6 +17,7 @@ import { weldCorners } from './smooth';
 import { explicitTangents, generateTangents } from './tangents';
 import { TextTable } from './text';
 import { encodeUtf8 } from './utf8';
+import { applyAnimationOptions, lineNote } from './options';
 import { optimiseVertexCache, referenceDroppedTriangles } from './vcache';
 import { ArrayType, encodeAttribute, encodeBlendIndexes, encodeBlendWeights, type VertexArray } from './vertexarrays';
 
@@ -62,10 +63,6 @@ function emptyStats(): CompileStats {
   return { meshes: 0, vertices: 0, triangles: 0, joints: 0, poses: 0, animations: 0, frames: 0, frameChannels: 0, tangentFallbacks: 0, bytes: 0 };
 }
 
-/** A note of the compile at `line` (columns column..endColumn; by default the line's start). */
-function lineNote(severity: IqeDiagnostic['severity'], code: string, message: string, line: number, column = 0, endColumn = column): IqeDiagnostic {
-  return { range: { line, column, endLine: line, endColumn }, severity, code, message };
-}
 
 /**
  * Computes the per-frame bounds of a plan (see bounds.ts). The default runs them in the calling
@@ -182,28 +179,8 @@ export function compileInput(input: IqeInput, options: CompileOptions, boundsPro
   const text = new TextTable();
 
   // Per-input animation options (§1).
-  const animOptions = options.name !== undefined || options.fps !== undefined || options.loop || options.start !== undefined || options.end !== undefined;
-  const selection = input.animations.map((a) => ({ first: a.firstFrame, last: a.firstFrame + a.frameCount - 1 }));
-  if (animOptions) {
-    if (input.animations.length !== 1) {
-      // At the second animation, or at the top of a file that has none.
-      const at = input.animations[1] ?? { line: 0, column: 0 };
-      const message = `--name, --fps, --loop, --start and --end apply only to a file with exactly one animation; this file has ${input.animations.length}`;
-      notes.push(lineNote('warning', 'cli-option-ignored', message, at.line, at.column, at.column + (input.animations[1] ? 'animation'.length : 0)));
-    } else {
-      const a = input.animations[0];
-      if (options.name !== undefined) a.name = options.name;
-      if (options.fps !== undefined && options.fps > 0) a.framerate = options.fps;
-      if (options.loop) a.flags |= 1;
-      let startFrame = a.firstFrame;
-      let endFrame = Infinity;
-      const end = options.end ?? -1;
-      if (end >= 0) endFrame = startFrame + end;
-      else if (end < -1) endFrame = startFrame + Math.max(input.frameCount - startFrame + end + 1, 0);
-      startFrame += Math.max(options.start ?? 0, 0);
-      selection[0] = { first: startFrame, last: Math.min(a.firstFrame + a.frameCount - 1, endFrame) };
-    }
-  }
+  const { selection, note } = applyAnimationOptions(input, options);
+  if (note) notes.push(note);
 
   // Global transforms of poses: scale every translation, rotate root joints' poses.
   const jointCount = input.joints.length;

@@ -76,10 +76,12 @@ test('compile: option parsing follows the reference (-t with one value is Z, rep
   assert.deepEqual(a.options.translate, [1, 2, 3]);
   assert.equal(a.options.scale, 6);
   assert.deepEqual(a.options.rotate, [[90, 0, 0]]);
-  assert.equal(a.options.end, -3);
-  assert.equal(a.options.start, 0);
-  assert.throws(() => parseCompileArguments(['a.iqe', 'b.iqe']));
+  assert.deepEqual(a.inputs, [{ path: 'in.iqe', options: { end: -3, start: 0 } }]);
   assert.throws(() => parseCompileArguments(['a.iqe', '-s', 'abc']));
+  // Several inputs: per-input options go to the next input; after the last one, to it.
+  const b = parseCompileArguments(['--fps', '10', 'mesh.iqe', '--name', 'walk', 'walk.iqe', 'run.iqe', '--loop', '-o', 'out.iqm']);
+  assert.equal(b.output, 'out.iqm');
+  assert.deepEqual(b.inputs, [{ path: 'mesh.iqe', options: { fps: 10 } }, { path: 'walk.iqe', options: { name: 'walk' } }, { path: 'run.iqe', options: { loop: true } }]);
 });
 
 test('compile: what the compile itself notices goes to stderr at its line, and the file is written', { skip: NO_CLI }, () => {
@@ -121,6 +123,31 @@ test('compile: a file of several read blocks (streamed) gives the bytes of the i
     assert.equal(r.status, 0, r.stderr);
     const expected = compileText(text).result.bytes!;
     assert.ok(Buffer.from(readFileSync(join(dir, 'big.iqm'))).equals(Buffer.from(expected)), 'streamed CLI output = in-memory compile');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('compile: a mesh file and animation files, merged; errors name their file', { skip: NO_CLI }, () => {
+  const dir = mkdtempSync(join(tmpdir(), 'iqm-compile-'));
+  try {
+    const skeleton = 'joint root -1\njoint tip 0\npq 0 0 0 0 0 0 -1\npq 0 0 1 0 0 0 -1\n';
+    const mesh = join(dir, 'mesh.iqe');
+    writeFileSync(mesh, '# Inter-Quake Export\n' + skeleton + 'mesh m\nmaterial x\nvp 0 0 0\nvp 1 0 0\nvp 0 1 2\nvb 0 1\nvb 0 1\nvb 1 1\nfa 0 1 2\n');
+    const walk = join(dir, 'walk.iqe');
+    writeFileSync(walk, '# Inter-Quake Export\n' + skeleton + 'animation cycle\nframerate 20\nframe\npq 0 0 0 0 0 0 -1\npq 0 0 1 0 0 0 -1\nframe\npq 0 0 0.5 0 0 0 -1\npq 0 0 1 0 0 0 -1\n');
+    const r = run([mesh, '--name', 'walk', '--loop', walk, '-o', join(dir, 'out.iqm')]);
+    assert.equal(r.status, 0, r.stderr);
+    const info = JSON.parse(spawnSync(process.execPath, [CLI, 'info', join(dir, 'out.iqm'), '--json'], { encoding: 'utf8' }).stdout);
+    assert.deepEqual(info.animations, [{ name: 'walk', first_frame: 0, frames: 2, framerate: 20, loop: true }]);
+    assert.equal(info.joints.length, 2);
+    assert.equal(info.meshes[0].triangles, 1);
+    // An error in the second input stops the compile, printed with that file's name.
+    writeFileSync(walk, '# Inter-Quake Export\n' + skeleton + 'animation cycle\nframe\npq 0 0 0 0 0 0 0\n');
+    const bad = run([mesh, walk, '-o', join(dir, 'bad.iqm')]);
+    assert.equal(bad.status, 1);
+    assert.match(bad.stdout, /walk\.iqe:\d+:\d+: error: /);
+    assert.ok(!existsSync(join(dir, 'bad.iqm')));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
