@@ -2,10 +2,32 @@
 // test runner, so its summary (tests / pass / fail / skipped) is the last thing printed.
 // Extra arguments select test files by substring: `npm test -- lsp parser`.
 import { spawnSync } from 'node:child_process';
-import { readdirSync, statSync, existsSync, rmSync } from 'node:fs';
+import { readdirSync, statSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const filters = process.argv.slice(2);
+
+// One run at a time in a checkout: a second run would delete and rebuild out/test under the
+// first one's feet (its test processes then fail or hang). The lock names the running process.
+const LOCK = 'out/.test-run.lock';
+function running(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return error.code === 'EPERM';
+  }
+}
+mkdirSync('out', { recursive: true });
+if (existsSync(LOCK)) {
+  const pid = Number(readFileSync(LOCK, 'utf8'));
+  if (pid > 0 && pid !== process.pid && running(pid)) {
+    console.error(`npm test: another run (process ${pid}) is using out/test; wait for it to finish`);
+    process.exit(1);
+  }
+}
+writeFileSync(LOCK, String(process.pid));
+process.on('exit', () => rmSync(LOCK, { force: true }));
 
 rmSync('out/test', { recursive: true, force: true });
 const build = spawnSync(process.execPath, ['esbuild.mjs', '--tests'], { stdio: 'inherit' });
