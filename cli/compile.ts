@@ -6,8 +6,8 @@
 import { readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { IqeDocument } from '../core/iqe/document';
-import { type CheckedIqe, checkIqe, compileChecked, compileInput, type CompileOptions, type CompileResult } from '../core/compile/index';
-import { type InputPart, mergeInputs } from '../core/compile/merge';
+import { type CheckedIqe, checkIqe, compileChecked, compileInputs, type CompileOptions, type CompileResult } from '../core/compile/index';
+import type { InputPart } from '../core/compile/merge';
 import type { AnimationOptions } from '../core/compile/options';
 import type { IqeDiagnostic } from '../core/iqe/diagnostic';
 import { IqeIngest } from '../core/compile/ingest';
@@ -210,13 +210,9 @@ export function runCompile(args: string[]): number {
     for (const d of result.notes) notes.push({ path: inputs[0].path, diagnostic: d });
   } else {
     const parts: InputPart[] = checked.map((c, i) => ({ input: c.input!, options: inputs[i].options }));
-    const merged = mergeInputs(parts);
-    for (const n of merged.notes) notes.push({ path: inputs[n.part].path, diagnostic: n.diagnostic });
-    const compiled = compileInput(merged.input, options, parallelBounds());
-    // The compile's own notes are about the vertices and meshes: those of the mesh input.
-    const meshInput = parts.reduce((last, p, i) => (p.input.sections.length > 0 ? i : last), 0);
-    for (const d of compiled.notes) notes.push({ path: inputs[meshInput].path, diagnostic: d });
-    result = { bytes: compiled.bytes, diagnostics: [], notes: compiled.notes, stats: compiled.stats };
+    const compiled = compileInputs(parts, options, parallelBounds());
+    for (const n of compiled.notes) notes.push({ path: inputs[n.text].path, diagnostic: n.diagnostic });
+    result = { bytes: compiled.bytes, diagnostics: [], notes: compiled.notes.map((n) => n.diagnostic), stats: compiled.stats };
   }
   if (!result.bytes) {
     const lines = result.diagnostics.filter((d) => d.severity === 'error').map((d) => formatDiagnostic(inputs[0].path, d));

@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import { Worker } from 'node:worker_threads';
 import type { CompileReply, CompileRequest } from './protocol';
-import { compileOptionsOf, type CompileSettings, DEFAULT_OUTPUT_PATH, outputPathFor } from './settings';
+import { animationPathsFor, compileOptionsOf, type CompileSettings, DEFAULT_OUTPUT_PATH, outputPathFor } from './settings';
 
 const PROGRESS_AFTER_MS = 500;
 const PREVIEW_VIEW_TYPE = 'iqmTools.preview';
@@ -21,6 +21,7 @@ function settingsFor(uri: vscode.Uri): CompileSettings {
     rotate: c.get<number[]>('rotate', [0, 0, 0]),
     fps: c.get<number>('fps', 0),
     loop: c.get<boolean>('loop', false),
+    animationFiles: c.get<string[]>('animationFiles', []),
   };
 }
 
@@ -85,7 +86,21 @@ async function compile(context: vscode.ExtensionContext, log: vscode.OutputChann
   const settings = settingsFor(source);
   const folder = vscode.workspace.getWorkspaceFolder(source);
   const output = source.with({ path: outputPathFor(source.path, settings.outputPath, folder?.uri.path) });
-  const request: CompileRequest = { text: await sourceText(source), options: compileOptionsOf(settings) };
+  // Animation files to merge after the source (iqmTools.compile.animationFiles).
+  const animationFiles = animationPathsFor(source.path, settings.animationFiles, folder?.uri.path).map((path) => source.with({ path }));
+  const animations: string[] = [];
+  for (const file of animationFiles) {
+    try {
+      animations.push(await sourceText(file));
+    } catch (error) {
+      const message = `${file.fsPath} (iqmTools.compile.animationFiles) cannot be read: ${error instanceof Error ? error.message : String(error)}`;
+      log.appendLine(`[${new Date().toLocaleTimeString()}] ${name}: ${message}; nothing written`);
+      if (interactive) void vscode.window.showErrorMessage(`Compiling ${name}: ${message}`);
+      return { errors: 1 };
+    }
+  }
+  const request: CompileRequest = { text: await sourceText(source), options: compileOptionsOf(settings), animations };
+  const fileName = (text: number): string => (text === 0 ? name : animationFiles[text - 1].path.slice(animationFiles[text - 1].path.lastIndexOf('/') + 1));
   const workerPath = context.asAbsolutePath('dist/compileWorker.js');
 
   const cancellation = new vscode.CancellationTokenSource();
@@ -114,6 +129,17 @@ async function compile(context: vscode.ExtensionContext, log: vscode.OutputChann
     void vscode.window.showErrorMessage(`Compiling ${name} failed: ${reply.message.split('\n')[0]}`, 'Show Log').then((a) => a && log.show());
     return { errors: 1 };
   }
+  if (reply.failedText !== undefined && reply.failedText > 0) {
+    // An animation file with errors: it is opened, so that the language server shows them.
+    const failed = animationFiles[reply.failedText - 1];
+    log.appendLine(`[${stamp}] ${name}: the animation file ${failed.fsPath} has errors; nothing written`);
+    await vscode.workspace.openTextDocument(failed);
+    if (interactive) {
+      const choice = await vscode.window.showErrorMessage(`${fileName(reply.failedText)} (an animation file of ${name}) has errors; no IQM was written.`, 'Show Problems');
+      if (choice) await vscode.commands.executeCommand('workbench.actions.view.problems');
+    }
+    return { errors: 1 };
+  }
   const errors = reply.diagnostics.filter((d) => d.severity === 'error');
   if (!reply.bytes || errors.length > 0) {
     log.appendLine(`[${stamp}] ${name}: ${errors.length} error(s); nothing written`);
@@ -136,7 +162,7 @@ async function compile(context: vscode.ExtensionContext, log: vscode.OutputChann
     `[${stamp}] ${name} → ${output.fsPath} in ${reply.milliseconds.toFixed(0)} ms: ${s.meshes} meshes, ${s.vertices} vertices, ${s.triangles} triangles, ` +
       `${s.joints} joints, ${s.animations} animations (${s.frames} frames), ${s.bytes} bytes`,
   );
-  for (const d of reply.notes) log.appendLine(`  ${name}:${d.range.line + 1}:${d.range.column + 1}: ${d.severity}: ${d.message} [${d.code}]`);
+  for (const { text, diagnostic: d } of reply.notes) log.appendLine(`  ${fileName(text)}:${d.range.line + 1}:${d.range.column + 1}: ${d.severity}: ${d.message} [${d.code}]`);
   vscode.window.setStatusBarMessage(`$(check) Compiled ${outName} in ${reply.milliseconds.toFixed(0)} ms`, 5000);
   // An open preview reloads by itself when the file changes; otherwise open one beside.
   if (interactive && previewContributed(context) && !isPreviewOpen(output)) {

@@ -11,6 +11,8 @@ export interface CompileSettings {
   rotate: number[];
   fps: number;
   loop: boolean;
+  /** Animation files to merge after the source (path templates, as outputPath). */
+  animationFiles: string[];
 }
 
 export const DEFAULT_OUTPUT_PATH = '${fileDirname}/${fileBasenameNoExtension}.iqm';
@@ -33,17 +35,32 @@ export function compileOptionsOf(settings: CompileSettings): CompileOptions {
  * variables replaced; a relative result is relative to the source's folder.
  */
 export function outputPathFor(sourcePath: string, template: string, workspaceFolder: string | undefined): string {
+  const path = expandPath(sourcePath, template.trim() || DEFAULT_OUTPUT_PATH, workspaceFolder);
+  return path.endsWith('/') ? `${path}${stemOf(sourcePath)}.iqm` : path;
+}
+
+/** The animation files to merge after a source: each template expanded as outputPathFor does. */
+export function animationPathsFor(sourcePath: string, templates: readonly string[], workspaceFolder: string | undefined): string[] {
+  return templates.filter((t) => t.trim() !== '').map((t) => expandPath(sourcePath, t.trim(), workspaceFolder));
+}
+
+function stemOf(sourcePath: string): string {
+  const base = sourcePath.slice(sourcePath.lastIndexOf('/') + 1);
+  const dot = base.lastIndexOf('.');
+  return dot > 0 ? base.slice(0, dot) : base;
+}
+
+/** A path template with its variables replaced, made absolute against the source's folder. */
+function expandPath(sourcePath: string, template: string, workspaceFolder: string | undefined): string {
   const slash = sourcePath.lastIndexOf('/');
   const dir = slash >= 0 ? sourcePath.slice(0, slash) : '.';
-  const base = sourcePath.slice(slash + 1);
-  const dot = base.lastIndexOf('.');
-  const stem = dot > 0 ? base.slice(0, dot) : base;
-  const filled = (template.trim() || DEFAULT_OUTPUT_PATH)
+  const filled = template
     .replaceAll('${fileDirname}', dir)
-    .replaceAll('${fileBasenameNoExtension}', stem)
+    .replaceAll('${fileBasenameNoExtension}', stemOf(sourcePath))
     .replaceAll('${workspaceFolder}', workspaceFolder ?? dir);
   const absolute = filled.startsWith('/') || /^[A-Za-z]:\//.test(filled) ? filled : `${dir}/${filled}`;
-  return normalise(absolute.endsWith('/') ? `${absolute}${stem}.iqm` : absolute);
+  const normalised = normalise(absolute);
+  return absolute.endsWith('/') && !normalised.endsWith('/') ? `${normalised}/` : normalised;
 }
 
 /** Resolves `.` and `..` segments of a POSIX-style path. */

@@ -7,6 +7,7 @@ import { computeAdjacency } from './adjacency';
 import { quantiseChannels } from './channels';
 import { type Column, classifyRows } from './classify';
 import { IqeIngest } from './ingest';
+import { type InputPart, mergeInputs } from './merge';
 import { gatherInput, type IqeInput, type Section } from './input';
 import { type IqmParts, type OutputAnim, type OutputJoint, type OutputMesh, writeIqm } from './layout';
 import { assembleMeshes, type MeshCandidates } from './meshes';
@@ -93,6 +94,53 @@ export function compileIqeText(text: string, options: CompileOptions = {}, bound
   const loaded = ingest.finish();
   if (!loaded.ok) return compileIqe(new IqeDocument(text), options);
   return compileChecked({ diagnostics: [], input: loaded.input }, options, boundsProvider);
+}
+
+/** What compileIqeTexts gives: the compile's result, and which text has errors if one besides the first does. */
+export interface MultiCompileResult extends CompileResult {
+  /** Index of a text after the first with errors (nothing compiled), or -1. */
+  failedText: number;
+  /** Each note with the index of the text it is about. */
+  notesByText: { text: number; diagnostic: IqeDiagnostic }[];
+}
+
+/**
+ * Several inputs in one compile (merge.ts): each with its animation options, `options` (-s -t -r)
+ * for all. Every note comes with the index of the input it is about.
+ */
+export function compileInputs(parts: InputPart[], options: CompileOptions, boundsProvider?: BoundsProvider): { bytes: Uint8Array; stats: CompileStats; notes: { text: number; diagnostic: IqeDiagnostic }[] } {
+  const merged = mergeInputs(parts);
+  const compiled = compileInput(merged.input, options, boundsProvider);
+  // The compile's own notes are about the vertices and meshes: those of the mesh input.
+  const meshPart = parts.reduce((last, p, i) => (p.input.sections.length > 0 ? i : last), 0);
+  const notes = [...merged.notes.map((n) => ({ text: n.part, diagnostic: n.diagnostic })), ...compiled.notes.map((diagnostic) => ({ text: meshPart, diagnostic }))];
+  return { bytes: compiled.bytes, stats: compiled.stats, notes };
+}
+
+/**
+ * Compiles a mesh text and animation texts held in memory (the editor's compile worker with
+ * iqmTools.compile.animationFiles), merged as several inputs of the CLI are (merge.ts): the
+ * first text with `options` (all of them), the others with their own animations as they are. A
+ * first text with errors gives its diagnostics; another with errors gives failedText.
+ */
+export function compileIqeTexts(texts: readonly string[], options: CompileOptions = {}, boundsProvider?: BoundsProvider): MultiCompileResult {
+  const inputs: IqeInput[] = [];
+  for (let i = 0; i < texts.length; i++) {
+    const ingest = new IqeIngest();
+    ingest.push(texts[i]);
+    const loaded = ingest.finish();
+    if (!loaded.ok) {
+      if (i === 0) {
+        const result = compileIqe(new IqeDocument(texts[0]), options);
+        return { ...result, failedText: -1, notesByText: result.notes.map((diagnostic) => ({ text: 0, diagnostic })) };
+      }
+      return { diagnostics: [], notes: [], stats: emptyStats(), failedText: i, notesByText: [] };
+    }
+    inputs.push(loaded.input);
+  }
+  const { name, fps, loop, start, end, ...global } = options;
+  const { bytes, stats, notes: notesByText } = compileInputs(inputs.map((input, i) => ({ input, options: i === 0 ? { name, fps, loop, start, end } : {} })), global, boundsProvider);
+  return { bytes, diagnostics: [], notes: notesByText.map((n) => n.diagnostic), stats, failedText: -1, notesByText };
 }
 
 /** A checked document: its diagnostics, and its data when it has no errors. */

@@ -4,7 +4,7 @@
 // position (extra dropped, missing the identity) and a warning.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { compileInput } from '../../core/compile/index';
+import { compileInput, compileIqeTexts } from '../../core/compile/index';
 import { IqeIngest } from '../../core/compile/ingest';
 import type { IqeInput } from '../../core/compile/input';
 import { mergeInputs } from '../../core/compile/merge';
@@ -72,4 +72,19 @@ test('merge: an animation input before the mesh input is warned about; a second 
   const twoMeshes = mergeInputs([{ input: inputOf(HEADER + SKELETON + MESH), options: {} }, other]);
   assert.deepEqual(twoMeshes.notes.map((n) => [n.part, n.diagnostic.code]), [[1, 'input-mesh-replaced']]);
   assert.equal(parseIqm(compileInput(twoMeshes.input, {}).bytes).header.num_triangles, 3);
+});
+
+test('compileIqeTexts (the editor with iqmTools.compile.animationFiles): merged bytes; an animation text with errors is named', () => {
+  const texts = [HEADER + SKELETON + MESH + animation('idle', 3), HEADER + SKELETON + animation('walk', 5)];
+  const expected = compileInput(inputOf(HEADER + SKELETON + MESH + animation('idle', 3) + animation('walk', 5)), { scale: 2 }).bytes;
+  const result = compileIqeTexts(texts, { scale: 2 });
+  assert.equal(result.failedText, -1);
+  assert.ok(result.bytes && Buffer.from(result.bytes).equals(Buffer.from(expected)), 'same bytes');
+  const broken = compileIqeTexts([texts[0], HEADER + SKELETON + 'animation bad\nframe\npq 0 0 0 0 0 0 0\n']);
+  assert.equal(broken.failedText, 1);
+  assert.equal(broken.bytes, undefined);
+  const source = compileIqeTexts([HEADER + 'vp 0 0 0\nfa 0 0 4\n', texts[1]]);
+  assert.equal(source.failedText, -1);
+  assert.equal(source.bytes, undefined);
+  assert.ok(source.diagnostics.some((d) => d.code === 'face-index-range'));
 });

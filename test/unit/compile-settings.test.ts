@@ -1,7 +1,7 @@
 // Where "IQE: Compile to IQM" writes, and which compiler options the settings give.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { compileOptionsOf, outputPathFor, DEFAULT_OUTPUT_PATH, type CompileSettings } from '../../client/compile/settings';
+import { animationPathsFor, compileOptionsOf, outputPathFor, DEFAULT_OUTPUT_PATH, type CompileSettings } from '../../client/compile/settings';
 
 test('output path: beside the source by default, variables, relative paths and folders', () => {
   assert.equal(outputPathFor('/w/models/tank.iqe', DEFAULT_OUTPUT_PATH, '/w'), '/w/models/tank.iqm');
@@ -13,7 +13,7 @@ test('output path: beside the source by default, variables, relative paths and f
 });
 
 test('compile options: the reference defaults are left out; the rest map to the CLI options', () => {
-  const defaults: CompileSettings = { outputPath: '', onSave: false, scale: 1, translate: [0, 0, 0], rotate: [0, 0, 0], fps: 0, loop: false };
+  const defaults: CompileSettings = { outputPath: '', onSave: false, scale: 1, translate: [0, 0, 0], rotate: [0, 0, 0], fps: 0, loop: false, animationFiles: [] };
   assert.deepEqual(compileOptionsOf(defaults), {});
   assert.deepEqual(compileOptionsOf({ ...defaults, scale: 0.5, translate: [0, 0, 2], rotate: [0, 0, 90], fps: 24, loop: true }), {
     scale: 0.5,
@@ -23,4 +23,11 @@ test('compile options: the reference defaults are left out; the rest map to the 
     loop: true,
   });
   assert.deepEqual(compileOptionsOf({ ...defaults, scale: -3 }), {}, 'a scale that is not positive is ignored, not mirrored');
+});
+
+test('compile settings: animation files resolve against the source folder, with the same variables', () => {
+  assert.deepEqual(
+    animationPathsFor('/w/models/tank.iqe', ['walk.iqe', '../anims/${fileBasenameNoExtension}_run.iqe', '${workspaceFolder}/shared/idle.iqe', ' '], '/w'),
+    ['/w/models/walk.iqe', '/w/anims/tank_run.iqe', '/w/shared/idle.iqe'],
+  );
 });

@@ -63,3 +63,16 @@ test('compile worker: a document with errors gives its errors and no bytes', { s
   assert.equal(reply.bytes, undefined);
   assert.deepEqual(reply.diagnostics.filter((d) => d.severity === 'error').map((d) => [d.code, d.range.line]), [['face-index-range', 4]]);
 });
+
+test('compile worker: animation files (iqmTools.compile.animationFiles) are merged after the source', { skip }, async () => {
+  const mesh = iqe(...joints(2), 'pq 0 0 0 0 0 0 -1', 'pq 0 0 1 0 0 0 -1', 'mesh m', 'vp 0 0 0', 'vp 1 0 0', 'vp 0 1 1', 'vb 0 1', 'vb 0 1', 'vb 1 1', 'fa 0 1 2');
+  const walk = iqe(...joints(2), 'animation walk', 'frame', 'pq 0 0 0 0 0 0 -1', 'pq 0 0 1 0 0 0 -1', 'frame', 'pq 0 0 0 0 0 0 -1', 'pq 0 0 1 0.1 0 0 -0.994987');
+  const expected = compileIqe(new IqeDocument(mesh + walk.slice(walk.indexOf('animation'))), { fps: 0 });
+  const reply = await compileInWorker({ text: mesh, options: {}, animations: [walk] });
+  assert.ok(reply.ok && reply.bytes, reply.ok ? 'no bytes' : reply.message);
+  assert.ok(Buffer.from(reply.bytes).equals(Buffer.from(expected.bytes!)), 'same bytes as one file');
+  const bad = await compileInWorker({ text: mesh, options: {}, animations: [walk.replace('-0.994987', 'x')] });
+  assert.ok(bad.ok);
+  assert.equal(bad.failedText, 1);
+  assert.equal(bad.bytes, undefined);
+});
