@@ -31,7 +31,10 @@ suite('compile command', () => {
   });
 
   suiteTeardown(async () => {
-    if (!missing) await setGlobalSetting('iqmTools.compile', 'outputPath', undefined);
+    if (!missing) {
+      await setGlobalSetting('iqmTools.compile', 'outputPath', undefined);
+      await setGlobalSetting('iqmTools.compile', 'animationFiles', undefined);
+    }
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
@@ -71,5 +74,29 @@ suite('compile command', () => {
     assert.equal(status.triangles, 2);
     assert.equal(status.joints, 3);
     await vscode.window.tabGroups.close(tab);
+  });
+
+  test('iqmTools.compile.animationFiles: the animations of another IQE are added', async function () {
+    if (missing) {
+      if (this.test) this.test.title += ` [skipped: ${missing}]`;
+      this.skip();
+    }
+    // The skeleton of features.iqe, and one animation of two frames.
+    const lines = ['# Inter-Quake Export', 'joint "root" -1', 'joint "arm" 0', 'joint "hand" 1', 'animation "extra"', 'framerate 24'];
+    for (let f = 0; f < 2; f++) lines.push('frame', 'pq 0 0 0 0 0 0 -1', `pq 0 0 1 ${0.1 * f} 0 0 ${-Math.sqrt(1 - 0.01 * f * f)}`, 'pq 0 0 1 0 0 0 -1');
+    const extra = path.join(dir, 'extra.iqe');
+    fs.writeFileSync(extra, lines.join('\n') + '\n');
+    await setGlobalSetting('iqmTools.compile', 'outputPath', `${dir}/\${fileBasenameNoExtension}-merged.iqm`);
+    await setGlobalSetting('iqmTools.compile', 'animationFiles', [extra]);
+    const outcome = await vscode.commands.executeCommand<CompileOutcome | undefined>(COMMAND, fixtureUri('features.iqe'));
+    assert.ok(outcome?.output, 'no output file');
+    assert.equal(outcome.errors, 0);
+    const bytes = fs.readFileSync(outcome.output.fsPath);
+    // Header fields num_anims (offset 84) and num_frames (92): features.iqe's "wave" and "extra".
+    assert.equal(bytes.readUInt32LE(84), 2, 'animations');
+    assert.equal(bytes.readUInt32LE(92), 2 + 2, 'frames');
+    for (const tab of vscode.window.tabGroups.all.flatMap((g) => g.tabs)) {
+      if (tab.input instanceof vscode.TabInputCustom && tab.input.uri.toString() === outcome.output.toString()) await vscode.window.tabGroups.close(tab);
+    }
   });
 });
