@@ -2,7 +2,7 @@
 // so a long compile neither freezes the editor nor resists cancel (the host terminates it). Large
 // compiles share the per-frame bounds with one more thread, as the CLI does (dist/boundsWorker.js).
 import { parentPort } from 'node:worker_threads';
-import { compileIqeText, compileIqeTexts, type CompileOptions } from '../../core/compile/index';
+import { compileIqeTexts, type CompileOptions } from '../../core/compile/index';
 import { parallelBounds } from '../../cli/compileParallel';
 import type { CompileReply, CompileRequest } from './protocol';
 
@@ -10,15 +10,8 @@ parentPort?.on('message', (request: CompileRequest) => {
   const start = performance.now();
   let reply: CompileReply;
   try {
-    const options = request.options as CompileOptions;
-    if (request.animations && request.animations.length > 0) {
-      const result = compileIqeTexts([request.text, ...request.animations], options, parallelBounds());
-      reply = { ok: true, bytes: result.bytes, diagnostics: result.diagnostics, notes: result.notesByText, stats: result.stats, milliseconds: performance.now() - start, failedText: result.failedText };
-    } else {
-      const result = compileIqeText(request.text, options, parallelBounds());
-      const notes = result.notes.map((diagnostic) => ({ text: 0, diagnostic }));
-      reply = { ok: true, bytes: result.bytes, diagnostics: result.diagnostics, notes, stats: result.stats, milliseconds: performance.now() - start };
-    }
+    const result = compileIqeTexts([request.text, ...(request.animations ?? [])], request.options as CompileOptions, parallelBounds());
+    reply = { ok: true, bytes: result.bytes, diagnostics: result.diagnostics, notes: result.notesByText, stats: result.stats, milliseconds: performance.now() - start, failedText: result.failedText };
   } catch (error) {
     reply = { ok: false, message: error instanceof Error ? (error.stack ?? error.message) : String(error) };
   }

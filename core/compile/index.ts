@@ -6,7 +6,7 @@ import { releaseLineText } from '../iqe/line';
 import { computeAdjacency } from './adjacency';
 import { quantiseChannels } from './channels';
 import { type Column, classifyRows } from './classify';
-import { IqeIngest } from './ingest';
+import { ingestText } from './ingest';
 import { type InputPart, mergeInputs } from './merge';
 import { gatherInput, type IqeInput, type Section } from './input';
 import { type IqmParts, type OutputAnim, type OutputJoint, type OutputMesh, writeIqm } from './layout';
@@ -89,9 +89,7 @@ export function compileIqe(doc: IqeDocument, options: CompileOptions = {}, bound
  * diagnostics. The document's warnings are not collected (the language server shows them).
  */
 export function compileIqeText(text: string, options: CompileOptions = {}, boundsProvider?: BoundsProvider): CompileResult {
-  const ingest = new IqeIngest();
-  ingest.push(text);
-  const loaded = ingest.finish();
+  const loaded = ingestText(text);
   if (!loaded.ok) return compileIqe(new IqeDocument(text), options);
   return compileChecked({ diagnostics: [], input: loaded.input }, options, boundsProvider);
 }
@@ -124,16 +122,13 @@ export function compileInputs(parts: InputPart[], options: CompileOptions, bound
  * first text with errors gives its diagnostics; another with errors gives failedText.
  */
 export function compileIqeTexts(texts: readonly string[], options: CompileOptions = {}, boundsProvider?: BoundsProvider): MultiCompileResult {
+  const byFirst = (result: CompileResult): MultiCompileResult => ({ ...result, failedText: -1, notesByText: result.notes.map((diagnostic) => ({ text: 0, diagnostic })) });
+  if (texts.length <= 1) return byFirst(compileIqeText(texts[0] ?? '', options, boundsProvider));
   const inputs: IqeInput[] = [];
   for (let i = 0; i < texts.length; i++) {
-    const ingest = new IqeIngest();
-    ingest.push(texts[i]);
-    const loaded = ingest.finish();
+    const loaded = ingestText(texts[i]);
     if (!loaded.ok) {
-      if (i === 0) {
-        const result = compileIqe(new IqeDocument(texts[0]), options);
-        return { ...result, failedText: -1, notesByText: result.notes.map((diagnostic) => ({ text: 0, diagnostic })) };
-      }
+      if (i === 0) return byFirst(compileIqe(new IqeDocument(texts[0]), options));
       return { diagnostics: [], notes: [], stats: emptyStats(), failedText: i, notesByText: [] };
     }
     inputs.push(loaded.input);

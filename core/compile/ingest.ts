@@ -161,6 +161,13 @@ function zeros(n: number): Int32Array {
   return zeroInts.subarray(0, n);
 }
 
+/** A whole text held in memory through an ingest. */
+export function ingestText(text: string): IngestResult {
+  const ingest = new IqeIngest();
+  ingest.push(text);
+  return ingest.finish();
+}
+
 const EMPTY = new Int32Array(0);
 const EMPTY_FLAGS = new Uint32Array(0);
 const EMPTY_FLOATS = new Float64Array(0);

@@ -189,18 +189,6 @@ export function writeDpm(spec: DpmSpec): Uint8Array {
   return o.done();
 }
 
-/** A deterministic pseudo-random generator (mulberry32) for generated inputs. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** A small skinned and animated IQM document: 2 meshes, 3 joints, 2 anims, every section. */
 export function smallIqmDocument(version: 1 | 2 = 2): IqmDocument {
   const vertexCount = 6;

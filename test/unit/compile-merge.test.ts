@@ -5,15 +5,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { compileInput, compileIqeTexts } from '../../core/compile/index';
-import { IqeIngest } from '../../core/compile/ingest';
+import { ingestText } from '../../core/compile/ingest';
 import type { IqeInput } from '../../core/compile/input';
 import { mergeInputs } from '../../core/compile/merge';
 import { parseIqm } from '../helpers/compile-iqm';
 
 function inputOf(text: string): IqeInput {
-  const ingest = new IqeIngest();
-  ingest.push(text);
-  const result = ingest.finish();
+  const result = ingestText(text);
   assert.ok(result.ok, 'no errors');
   return result.input;
 }

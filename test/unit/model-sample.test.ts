@@ -8,10 +8,10 @@ import { slerpQuat } from '../../core/math/quat';
 import { clipFrame, createPose, decodeFrame, sampleClip, sampleFrames } from '../../core/model/sample';
 import { skinVertices, totalVertices } from '../../core/model/skin';
 import { mul4, near, trsMatrix } from '../helpers/model-ref';
-import { rng } from '../helpers/model-writers';
+import { prng } from '../helpers/iqe-fixtures';
 
 test('math: fromTRS matches the reference T·R·S; invert and toTRS round-trip', () => {
-  const random = rng(7);
+  const random = prng(7);
   for (let i = 0; i < 50; i++) {
     const t = [random() * 4 - 2, random() * 4 - 2, random() * 4 - 2];
     const q = [random() - 0.5, random() - 0.5, random() - 0.5, random() - 0.5];
@@ -101,7 +101,7 @@ test('clipFrame: looping wraps, one-shot holds, reverse plays backwards', () => 
 });
 
 test('sample: the fused IQM path equals decode + slerpQuat (the reference) between random keys', () => {
-  const random = rng(99);
+  const random = prng(99);
   const J = 40;
   const joints = Array.from({ length: J }, (_, j) => ({ name: `j${j}`, parent: j - 1, trs: new Float32Array([0, 0, 0, 0, 0, 0, 1, 1, 1, 1]) }));
   const poses = joints.map((jt) => ({ parent: jt.parent, mask: 0x3ff, offset: new Float32Array([-1, -1, -1, -1, -1, -1, -1, 0.5, 0.5, 0.5]), scale: new Float32Array(10).fill(2 / 65535) }));

@@ -7,6 +7,7 @@
 // and the counts below are what those generators write.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
+import type { RenderedMessage } from '../../core/protocol';
 import { requestScreenshot, waitFor } from './harnessClient';
 import { activeExtension, fixtureUri, waitForTab } from './helpers';
 
@@ -14,15 +15,8 @@ const IQE_PREVIEW = 'iqmTools.iqePreview';
 const MODEL_PREVIEW = 'iqmTools.preview';
 const STATUS_COMMAND = 'iqmTools.previewStatus';
 
-interface Rendered {
-  ok: boolean;
-  format: string;
-  error: string | null;
-  vertices: number;
-  triangles: number;
-  joints: number;
-  firstFrameMs: number;
-}
+/** What iqmTools.previewStatus gives: the webview's `rendered` message (core/protocol.ts). */
+type Rendered = Omit<RenderedMessage, 'type'>;
 
 suite('model preview', () => {
   let registered = false;
