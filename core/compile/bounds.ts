@@ -20,6 +20,7 @@
 // vertex order. Frame ranges are independent, which lets the CLI share them with a worker thread
 // (cli/compileParallel.ts); small inputs are evaluated in full.
 import type { Skeleton } from './skeleton';
+import { float64s, int32s } from '../growable';
 import { multiply, POSE_STRIDE, poseMatrix } from './pose';
 
 export interface BoundsInput {
@@ -57,56 +58,65 @@ function skinMatrices(a: Animation, frame: number, world: Float64Array, local: F
   for (let j = 0; j < count; j++) multiply(world, 12 * j, inverse, 12 * j, skin, 12 * j);
 }
 
-/** Per written vertex, one 8-double record: x, y, z, four float weights, four bone bytes packed. */
-const RECORD = 8;
-/** 256 ** k: the place of the k-th packed bone byte. */
-const BYTE_PLACE = [1, 256, 65536, 16777216];
+/**
+ * The written vertices as the bounds read them, per written vertex i: x y z at 3 i; at 4 i .. 4 i + 3
+ * the influences with a weight > 0 in file order (weight as the reference's float, bone), then 0.
+ */
+interface SkinVertices {
+  positions: Float64Array;
+  weights: Float32Array;
+  bones: Uint8Array;
+}
 
-function prepare(input: BoundsInput, f64: (n: number) => Float64Array = (n) => new Float64Array(n)): Float64Array {
+type Allocate = <T extends Float64Array | Float32Array | Int32Array | Uint8Array>(kind: new (n: number) => T, n: number) => T;
+const ownArray: Allocate = (kind, n) => new kind(n);
+/** A typed array on a SharedArrayBuffer (for a worker thread). */
+const sharedArray: Allocate = (kind, n) => {
+  const bytes = (kind as unknown as { BYTES_PER_ELEMENT: number }).BYTES_PER_ELEMENT;
+  return new (kind as unknown as new (buffer: SharedArrayBuffer) => ReturnType<typeof ownArray>)(new SharedArrayBuffer(bytes * n)) as never;
+};
+
+function prepare(input: BoundsInput, allocate: Allocate = ownArray): SkinVertices {
   const { vertices, positions, blendBones, blendWeights } = input;
   const n = vertices.length;
-  const rec = f64(RECORD * n);
+  const out: SkinVertices = { positions: allocate(Float64Array, 3 * n), weights: allocate(Float32Array, 4 * n), bones: allocate(Uint8Array, 4 * n) };
   for (let i = 0; i < n; i++) {
     const v = vertices[i];
-    const o = RECORD * i;
-    rec[o] = positions[4 * v];
-    rec[o + 1] = positions[4 * v + 1];
-    rec[o + 2] = positions[4 * v + 2];
-    let c = 0;
-    let bones = 0;
+    out.positions[3 * i] = positions[4 * v];
+    out.positions[3 * i + 1] = positions[4 * v + 1];
+    out.positions[3 * i + 2] = positions[4 * v + 2];
+    let c = 4 * i;
     for (let k = 0; k < 4; k++) {
       const w = blendWeights[4 * v + k];
       if (w > 0) {
-        rec[o + 3 + c] = Math.fround(w);
-        bones += blendBones[4 * v + k] * BYTE_PLACE[c];
-        c++;
+        out.weights[c] = w;
+        out.bones[c++] = blendBones[4 * v + k];
       }
     }
-    rec[o + 7] = bones;
   }
-  return rec;
+  return out;
 }
 
 /**
- * Skins the vertex of record o: m = sum of skin[bone] * weight over its influences (from a zero
+ * Skins written vertex i: m = sum of skin[bone] * weight over its influences (from a zero
  * matrix), p = m * (x, y, z, 1); writes p to res[0..2].
  */
-function evaluate(rec: Float64Array, skinOffset: Int32Array, i: number, skin: Float64Array, res: Float64Array): void {
-  const o = RECORD * i;
-  const x = rec[o], y = rec[o + 1], z = rec[o + 2];
-  let w = rec[o + 3];
+function evaluate(sv: SkinVertices, i: number, skin: Float64Array, res: Float64Array): void {
+  const { weights, bones } = sv;
+  const x = sv.positions[3 * i], y = sv.positions[3 * i + 1], z = sv.positions[3 * i + 2];
+  let w = weights[4 * i];
   if (!(w > 0)) {
     res[0] = res[1] = res[2] = 0;
     return;
   }
-  let s = skinOffset[4 * i];
+  let s = 12 * bones[4 * i];
   let m0 = 0 + skin[s] * w, m1 = 0 + skin[s + 1] * w, m2 = 0 + skin[s + 2] * w, m3 = 0 + skin[s + 3] * w;
   let m4 = 0 + skin[s + 4] * w, m5 = 0 + skin[s + 5] * w, m6 = 0 + skin[s + 6] * w, m7 = 0 + skin[s + 7] * w;
   let m8 = 0 + skin[s + 8] * w, m9 = 0 + skin[s + 9] * w, m10 = 0 + skin[s + 10] * w, m11 = 0 + skin[s + 11] * w;
   for (let k = 1; k < 4; k++) {
-    w = rec[o + 3 + k];
+    w = weights[4 * i + k];
     if (!(w > 0)) break;
-    s = skinOffset[4 * i + k];
+    s = 12 * bones[4 * i + k];
     m0 += skin[s] * w; m1 += skin[s + 1] * w; m2 += skin[s + 2] * w; m3 += skin[s + 3] * w;
     m4 += skin[s + 4] * w; m5 += skin[s + 5] * w; m6 += skin[s + 6] * w; m7 += skin[s + 7] * w;
     m8 += skin[s + 8] * w; m9 += skin[s + 9] * w; m10 += skin[s + 10] * w; m11 += skin[s + 11] * w;
@@ -114,20 +124,6 @@ function evaluate(rec: Float64Array, skinOffset: Int32Array, i: number, skin: Fl
   res[0] = m0 * x + m1 * y + m2 * z + m3;
   res[1] = m4 * x + m5 * y + m6 * z + m7;
   res[2] = m8 * x + m9 * y + m10 * z + m11;
-}
-
-/** Per vertex, 12 * bone of each influence (for evaluate). */
-function skinOffsets(rec: Float64Array, i32: (n: number) => Int32Array = (n) => new Int32Array(n)): Int32Array {
-  const n = rec.length / RECORD;
-  const out = i32(4 * n);
-  for (let i = 0; i < n; i++) {
-    let bones = rec[RECORD * i + 7];
-    for (let k = 0; k < 4; k++) {
-      out[4 * i + k] = 12 * (bones % 256);
-      bones = Math.floor(bones / 256);
-    }
-  }
-  return out;
 }
 
 /** Running extremes of one frame, updated as the reference does (the first vertex initialises). */
@@ -166,8 +162,7 @@ class Extremes {
 
 /** The straightforward computation: every vertex in every frame (small inputs, and tests). */
 export function computeBoundsFull(input: BoundsInput): Float64Array {
-  const rec = prepare(input);
-  const offsets = skinOffsets(rec);
+  const sv = prepare(input);
   const n = input.vertices.length;
   const jointCount = input.skeleton.parents.length;
   const world = new Float64Array(12 * jointCount), skin = new Float64Array(12 * jointCount), local = new Float64Array(12);
@@ -179,7 +174,7 @@ export function computeBoundsFull(input: BoundsInput): Float64Array {
     skinMatrices(animation, input.frames[f], world, local, skin);
     e.reset();
     for (let i = 0; i < n; i++) {
-      evaluate(rec, offsets, i, skin, res);
+      evaluate(sv, i, skin, res);
       e.add(res[0], res[1], res[2]);
     }
     e.write(out, 8 * f);
@@ -196,19 +191,17 @@ export function computeBoundsFull(input: BoundsInput): Float64Array {
  * (and while the loop runs) than one large function.
  */
 export function computeBoundsSmall(input: BoundsInput): Float64Array {
-  const rec = prepare(input);
+  const sv = prepare(input);
   const n = input.vertices.length;
-  const { classOf, members } = influenceClasses(rec, n);
+  const { classOf, members } = influenceClasses(sv, n);
   const classCount = members.length;
   const classOffsets = new Int32Array(4 * classCount);
   const classWeights = new Float64Array(4 * classCount);
   for (let c = 0; c < classCount; c++) {
-    const o = RECORD * members[c];
-    let bones = rec[o + 7];
+    const o = 4 * members[c];
     for (let k = 0; k < 4; k++) {
-      classWeights[4 * c + k] = rec[o + 3 + k];
-      classOffsets[4 * c + k] = 12 * (bones % 256);
-      bones = Math.floor(bones / 256);
+      classWeights[4 * c + k] = sv.weights[o + k];
+      classOffsets[4 * c + k] = 12 * sv.bones[o + k];
     }
   }
   const jointCount = input.skeleton.parents.length;
@@ -219,7 +212,7 @@ export function computeBoundsSmall(input: BoundsInput): Float64Array {
   for (let f = 0; f < input.frames.length; f++) {
     skinMatrices(animation, input.frames[f], world, local, skin);
     classMatrices(skin, classOffsets, classWeights, classCount, m);
-    frameExtremes(rec, classOf, m, n, out, 8 * f);
+    frameExtremes(sv.positions, classOf, m, n, out, 8 * f);
   }
   return out;
 }
@@ -233,14 +226,14 @@ function classMatrices(skin: Float64Array, offsets: Int32Array, weights: Float64
  * The bounds of one frame into out[o .. o + 7]: each vertex skinned by its class's matrix (0 for
  * no class), the extremes taken as Extremes.add takes them (the first vertex initialises).
  */
-function frameExtremes(rec: Float64Array, classOf: Int32Array, m: Float64Array, n: number, out: Float64Array, o: number): void {
+function frameExtremes(positions: Float64Array, classOf: Int32Array, m: Float64Array, n: number, out: Float64Array, o: number): void {
   let minX = 0, minY = 0, minZ = 0, maxX = 0, maxY = 0, maxZ = 0, exy = 0, er = 0;
   for (let i = 0; i < n; i++) {
     const c = classOf[i];
     let x = 0, y = 0, z = 0;
     if (c >= 0) {
-      const r = RECORD * i, s = 12 * c;
-      const vx = rec[r], vy = rec[r + 1], vz = rec[r + 2];
+      const r = 3 * i, s = 12 * c;
+      const vx = positions[r], vy = positions[r + 1], vz = positions[r + 2];
       x = m[s] * vx + m[s + 1] * vy + m[s + 2] * vz + m[s + 3];
       y = m[s + 4] * vx + m[s + 5] * vy + m[s + 6] * vz + m[s + 7];
       z = m[s + 8] * vx + m[s + 9] * vy + m[s + 10] * vz + m[s + 11];
@@ -284,12 +277,15 @@ function classMatrix(skin: Float64Array, offsets: Int32Array, weights: Float64Ar
 }
 
 /**
- * Classes of vertex records with the same influences (the four weights and the packed bones):
- * the class of each vertex (-1 without any weight, where p is 0) and the first vertex of each
- * class. An open-addressing table over the records' bits.
+ * Classes of vertices with the same influences (the four weights and bones): the class of each
+ * vertex (-1 without any weight, where p is 0) and the first vertex of each class. An
+ * open-addressing table over the weights' bits and the bones.
  */
-function influenceClasses(rec: Float64Array, n: number): { classOf: Int32Array; members: Int32Array } {
-  const bits = new Int32Array(rec.buffer, rec.byteOffset, 2 * rec.length);
+function influenceClasses(sv: SkinVertices, n: number): { classOf: Int32Array; members: Int32Array } {
+  const { weights, bones } = sv;
+  const bits = new Int32Array(weights.buffer, weights.byteOffset, weights.length);
+  const boneWords = new Int32Array(n);
+  for (let i = 0; i < n; i++) boneWords[i] = bones[4 * i] | (bones[4 * i + 1] << 8) | (bones[4 * i + 2] << 16) | (bones[4 * i + 3] << 24);
   let size = 16;
   while (size < 2 * n) size *= 2;
   const table = new Int32Array(size).fill(-1);
@@ -297,13 +293,13 @@ function influenceClasses(rec: Float64Array, n: number): { classOf: Int32Array; 
   const first = new Int32Array(n);
   let classCount = 0;
   for (let i = 0; i < n; i++) {
-    const o = RECORD * i;
-    if (!(rec[o + 3] > 0)) {
+    const o = 4 * i;
+    if (!(weights[o] > 0)) {
       classOf[i] = -1;
       continue;
     }
-    let h = 0;
-    for (let k = 2 * (o + 3); k < 2 * (o + 8); k++) h = Math.imul(h ^ bits[k], 0x9e3779b1);
+    let h = boneWords[i];
+    for (let k = o; k < o + 4; k++) h = Math.imul(h ^ bits[k], 0x9e3779b1);
     let slot = (h ^ (h >>> 15)) & (size - 1);
     for (;;) {
       const c = table[slot];
@@ -313,8 +309,8 @@ function influenceClasses(rec: Float64Array, n: number): { classOf: Int32Array; 
         classOf[i] = classCount++;
         break;
       }
-      const q = RECORD * first[c];
-      if (rec[q + 3] === rec[o + 3] && rec[q + 4] === rec[o + 4] && rec[q + 5] === rec[o + 5] && rec[q + 6] === rec[o + 6] && rec[q + 7] === rec[o + 7]) {
+      const q = 4 * first[c];
+      if (boneWords[first[c]] === boneWords[i] && weights[q] === weights[o] && weights[q + 1] === weights[o + 1] && weights[q + 2] === weights[o + 2] && weights[q + 3] === weights[o + 3]) {
         classOf[i] = c;
         break;
       }
@@ -338,13 +334,12 @@ const MAX_SEEDS = 1024;
 const SEED_STRIDE = 8;
 
 /**
- * Group record: half extents 3, influence count, then per influence (SLOT values): bone, least
- * and largest weight, the group's centre relative to the bone's centre (3) and its absolute values (3).
+ * Group record (at groupBones[GI g + 1] in groups): half extents 3, then per influence (SLOT
+ * values) least and largest weight and the group's centre relative to the bone's centre (3).
  */
-const G = 4 + 4 * 9;
-const SLOT = 9;
-/** Group bones record (Int32): influence count, then NB * bone of each influence. */
-const GI = 5;
+const SLOT = 5;
+/** Group bones record (Int32): influence count, start of the group record, then NB * bone of each influence. */
+const GI = 6;
 
 /**
  * Time-tree node record per bone: per row r (12 values from 12 r): the middle of the row's
@@ -363,12 +358,14 @@ export const boundsStats = { evaluated: 0, groups: 0, zeroFallbacks: 0, boxes: 0
  */
 export interface BoundsPlan extends Animation {
   vertexCount: number;
-  rec: Float64Array;
-  /** Per vertex, 12 * bone of each influence. */
-  offsets: Int32Array;
+  /** The written vertices (SkinVertices). */
+  positions: Float64Array;
+  weights: Float32Array;
+  bones: Uint8Array;
   groupCount: number;
-  /** Per group (GI values): influence count, then NB * bone of each influence. */
+  /** Per group (GI values): influence count, record start, then NB * bone of each influence. */
   groupBones: Int32Array;
+  /** Group records, one after another. */
   groups: Float64Array;
   /** Vertices of each group, in vertex order: members[groupStart[g] .. groupStart[g + 1]). */
   groupStart: Int32Array;
@@ -381,126 +378,118 @@ export interface BoundsPlan extends Animation {
   frames: Int32Array;
 }
 
-type TypedArray = Float64Array | Int32Array;
-
-/** A copy of `a` on a SharedArrayBuffer. */
-function shareArray<T extends TypedArray>(a: T): T {
-  const copy = new (a.constructor as new (buffer: SharedArrayBuffer) => T)(new SharedArrayBuffer(a.byteLength));
-  copy.set(a);
-  return copy;
-}
-
 /**
  * The plan of boundsRunner. Groups: up to GROUP_SIZE vertices with the same influences (bones,
  * in weight order), the next vertex with some influences joining the latest group that has them.
  * Null when the positions are not all finite (then every vertex is evaluated). With `shared`,
- * every array is on a SharedArrayBuffer (for cli/compileParallel.ts).
+ * every array is on a SharedArrayBuffer (for cli/compileParallel.ts): the input's frame poses
+ * are copied there, and a caller that keeps the plan's copy (plan.framePoses) for the rest of
+ * the compile lets the input's go.
  */
 export function planBounds(input: BoundsInput, shared = false): BoundsPlan | null {
   Object.assign(boundsStats, { evaluated: 0, groups: 0, zeroFallbacks: 0, boxes: 0, seeds: 0, milliseconds: 0 });
   const n = input.vertices.length;
-  const f64 = (count: number): Float64Array => (shared ? new Float64Array(new SharedArrayBuffer(8 * count)) : new Float64Array(count));
-  const i32 = (count: number): Int32Array => (shared ? new Int32Array(new SharedArrayBuffer(4 * count)) : new Int32Array(count));
-  const rec = prepare(input, f64);
+  const allocate = shared ? sharedArray : ownArray;
+  const sv = prepare(input, allocate);
+  const { positions, weights, bones } = sv;
   const jointCount = input.skeleton.parents.length;
+  // Per group while planning: size, box (6), weight ranges (8), bones (4, -1 past the count).
   const groupOf = new Map<number, number>();
-  const groupSize: number[] = [];
+  const groupSize = int32s();
+  const boxes = float64s();
+  const weightRange = float64s();
+  const groupBoneIds = int32s();
   const groupOfVertex = new Int32Array(n);
-  const boxes: number[] = [];
-  const weightRange: number[] = [];
-  const groupBones: number[] = [];
   const boneLo = new Float64Array(3 * jointCount).fill(Infinity);
   const boneHi = new Float64Array(3 * jointCount).fill(-Infinity);
   let extent = 0;
+  let influences = 0;
   for (let i = 0; i < n; i++) {
-    const o = RECORD * i;
+    const o = 4 * i;
     let count = 0;
-    while (count < 4 && rec[o + 3 + count] > 0) count++;
-    const key = rec[o + 7] * 8 + count;
+    while (count < 4 && weights[o + count] > 0) count++;
+    const key = (bones[o] + 256 * bones[o + 1] + 65536 * bones[o + 2] + 16777216 * bones[o + 3]) * 8 + count;
     let g = groupOf.get(key);
-    if (g === undefined || groupSize[g] === GROUP_SIZE) {
+    if (g === undefined || groupSize.data[g] === GROUP_SIZE) {
       g = groupSize.length;
       groupSize.push(0);
       groupOf.set(key, g);
-      boxes.push(Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity);
-      weightRange.push(Infinity, -Infinity, Infinity, -Infinity, Infinity, -Infinity, Infinity, -Infinity);
-      let bones = rec[o + 7];
+      for (let k = 0; k < 3; k++) boxes.push(Infinity);
+      for (let k = 0; k < 3; k++) boxes.push(-Infinity);
       for (let k = 0; k < 4; k++) {
-        groupBones.push(k < count ? bones % 256 : -1);
-        bones = Math.floor(bones / 256);
+        weightRange.push(Infinity);
+        weightRange.push(-Infinity);
+        groupBoneIds.push(k < count ? bones[o + k] : -1);
       }
+      influences += count;
     }
     groupOfVertex[i] = g;
-    groupSize[g]++;
+    groupSize.data[g]++;
+    const box = boxes.data, range = weightRange.data;
     for (let k = 0; k < 3; k++) {
-      const v = rec[o + k];
-      if (v < boxes[6 * g + k]) boxes[6 * g + k] = v;
-      if (v > boxes[6 * g + 3 + k]) boxes[6 * g + 3 + k] = v;
+      const v = positions[3 * i + k];
+      if (v < box[6 * g + k]) box[6 * g + k] = v;
+      if (v > box[6 * g + 3 + k]) box[6 * g + 3 + k] = v;
       extent = Math.max(extent, Math.abs(v));
     }
-    let bones = rec[o + 7];
     for (let k = 0; k < count; k++) {
-      const w = rec[o + 3 + k];
-      if (w < weightRange[8 * g + 2 * k]) weightRange[8 * g + 2 * k] = w;
-      if (w > weightRange[8 * g + 2 * k + 1]) weightRange[8 * g + 2 * k + 1] = w;
-      const b = bones % 256;
-      bones = Math.floor(bones / 256);
+      const w = weights[o + k];
+      if (w < range[8 * g + 2 * k]) range[8 * g + 2 * k] = w;
+      if (w > range[8 * g + 2 * k + 1]) range[8 * g + 2 * k + 1] = w;
+      const b = bones[o + k];
       for (let c = 0; c < 3; c++) {
-        if (rec[o + c] < boneLo[3 * b + c]) boneLo[3 * b + c] = rec[o + c];
-        if (rec[o + c] > boneHi[3 * b + c]) boneHi[3 * b + c] = rec[o + c];
+        const v = positions[3 * i + c];
+        if (v < boneLo[3 * b + c]) boneLo[3 * b + c] = v;
+        if (v > boneHi[3 * b + c]) boneHi[3 * b + c] = v;
       }
     }
   }
   if (!Number.isFinite(extent)) return null;
   const groupCount = groupSize.length;
   boundsStats.groups = groupCount;
-  const boneCenter = new Float64Array(3 * jointCount);
+  const boneCenter = allocate(Float64Array, 3 * jointCount);
   for (let c = 0; c < 3 * jointCount; c++) if (boneLo[c] <= boneHi[c]) boneCenter[c] = (boneLo[c] + boneHi[c]) / 2;
-  const groupStart = new Int32Array(groupCount + 1);
+  const groupStart = allocate(Int32Array, groupCount + 1);
   for (let i = 0; i < n; i++) groupStart[groupOfVertex[i] + 1]++;
   for (let g = 0; g < groupCount; g++) groupStart[g + 1] += groupStart[g];
   const fill = groupStart.slice(0, groupCount);
-  const members = i32(n);
+  const members = allocate(Int32Array, n);
   for (let i = 0; i < n; i++) members[fill[groupOfVertex[i]]++] = i;
-  const groups = f64(G * groupCount);
-  const groupBoneList = i32(GI * groupCount);
-  for (let g = 0; g < groupCount; g++) {
-    const o = G * g;
+  const groups = allocate(Float64Array, 3 * groupCount + SLOT * influences);
+  const groupBones = allocate(Int32Array, GI * groupCount);
+  const box = boxes.data, range = weightRange.data, ids = groupBoneIds.data;
+  for (let g = 0, o = 0; g < groupCount; g++) {
     const center = [0, 0, 0];
     for (let k = 0; k < 3; k++) {
-      center[k] = (boxes[6 * g + k] + boxes[6 * g + 3 + k]) / 2;
-      groups[o + k] = (boxes[6 * g + 3 + k] - boxes[6 * g + k]) / 2;
+      center[k] = (box[6 * g + k] + box[6 * g + 3 + k]) / 2;
+      groups[o + k] = (box[6 * g + 3 + k] - box[6 * g + k]) / 2;
     }
+    groupBones[GI * g + 1] = o;
+    o += 3;
     let count = 0;
     for (let k = 0; k < 4; k++) {
-      const b = groupBones[4 * g + k];
+      const b = ids[4 * g + k];
       if (b < 0) break;
       count++;
-      const q = o + 4 + SLOT * k;
-      groups[q] = b;
-      groupBoneList[GI * g + 1 + k] = NB * b;
-      groups[q + 1] = weightRange[8 * g + 2 * k];
-      groups[q + 2] = weightRange[8 * g + 2 * k + 1];
-      for (let c = 0; c < 3; c++) {
-        const relative = center[c] - boneCenter[3 * b + c];
-        groups[q + 3 + c] = relative;
-        groups[q + 6 + c] = Math.abs(relative);
-      }
+      groupBones[GI * g + 2 + k] = NB * b;
+      groups[o] = range[8 * g + 2 * k];
+      groups[o + 1] = range[8 * g + 2 * k + 1];
+      for (let c = 0; c < 3; c++) groups[o + 2 + c] = center[c] - boneCenter[3 * b + c];
+      o += SLOT;
     }
-    groups[o + 3] = count;
-    groupBoneList[GI * g] = count;
+    groupBones[GI * g] = count;
   }
-  const plan: BoundsPlan = {
-    vertexCount: n, rec, offsets: skinOffsets(rec, i32), groupCount, groupBones: groupBoneList, groups, groupStart, members, boneCenter, extent,
-    frames: input.frames, parents: input.skeleton.parents, inverse: input.skeleton.inverse, framePoses: input.framePoses, framePoseStart: input.framePoseStart,
+  const share = <T extends Int32Array | Float64Array>(a: T): T => {
+    if (!shared || a.buffer instanceof SharedArrayBuffer) return a;
+    const copy = allocate(a.constructor as new (n: number) => T, a.length);
+    copy.set(a);
+    return copy;
   };
-  if (shared) {
-    for (const key of Object.keys(plan) as (keyof BoundsPlan)[]) {
-      const value = plan[key];
-      if (typeof value !== 'number' && !(value.buffer instanceof SharedArrayBuffer)) (plan as unknown as Record<string, TypedArray>)[key] = shareArray(value);
-    }
-  }
-  return plan;
+  return {
+    vertexCount: n, positions, weights, bones, groupCount, groupBones, groups, groupStart, members, boneCenter, extent,
+    frames: share(input.frames), parents: share(input.skeleton.parents), inverse: share(input.skeleton.inverse),
+    framePoses: share(input.framePoses), framePoseStart: share(input.framePoseStart),
+  };
 }
 
 /**
@@ -512,16 +501,16 @@ export function planBounds(input: BoundsInput, shared = false): BoundsPlan | nul
  * bone's group values are read once), then widened by margin.
  */
 function groupInside(groups: Float64Array, groupBones: Int32Array, g: number, node: Float64Array, nodeBase: number, margin: number, bounds: Float64Array): boolean {
-  const o = G * g;
-  const hx = groups[o], hy = groups[o + 1], hz = groups[o + 2];
   const count = groupBones[GI * g];
+  let q = groupBones[GI * g + 1];
+  const hx = groups[q], hy = groups[q + 1], hz = groups[q + 2];
+  q += 3;
   let loX = 0, hiX = 0, loY = 0, hiY = 0, loZ = 0, hiZ = 0;
-  for (let k = 0; k < count; k++) {
-    const q = o + 4 + SLOT * k;
-    const s = nodeBase + groupBones[GI * g + 1 + k];
-    const wl = groups[q + 1], wh = groups[q + 2];
-    const rx = groups[q + 3], ry = groups[q + 4], rz = groups[q + 5];
-    const ax = groups[q + 6], ay = groups[q + 7], az = groups[q + 8];
+  for (let k = 0; k < count; k++, q += SLOT) {
+    const s = nodeBase + groupBones[GI * g + 2 + k];
+    const wl = groups[q], wh = groups[q + 1];
+    const rx = groups[q + 2], ry = groups[q + 3], rz = groups[q + 4];
+    const ax = Math.abs(rx), ay = Math.abs(ry), az = Math.abs(rz);
     // Row 0 (x).
     let mid = node[s] * rx + node[s + 1] * ry + node[s + 2] * rz + node[s + 3];
     let spread = node[s + 4] * hx + node[s + 5] * hy + node[s + 6] * hz + node[s + 7] + node[s + 8] * ax + node[s + 9] * ay + node[s + 10] * az;
@@ -586,7 +575,9 @@ export function computeBoundsPruned(input: BoundsInput): Float64Array {
  *   recomputed in vertex order.
  */
 export function boundsRunner(plan: BoundsPlan): (first: number, end: number, out: Float64Array) => void {
-  const { rec, offsets, groups, groupBones, groupStart, members, boneCenter, extent, groupCount } = plan;
+  const { groups, groupBones, groupStart, members, boneCenter, extent, groupCount } = plan;
+  // The same shape as prepare()'s objects: evaluate() sees one kind of object.
+  const sv: SkinVertices = { positions: plan.positions, weights: plan.weights, bones: plan.bones };
   const n = plan.vertexCount;
   const jointCount = plan.parents.length;
   const world = new Float64Array(12 * jointCount), local = new Float64Array(12);
@@ -617,7 +608,7 @@ export function boundsRunner(plan: BoundsPlan): (first: number, end: number, out
   const allInOrder = (skin: Float64Array): void => {
     e.reset();
     for (let i = 0; i < n; i++) {
-      evaluate(rec, offsets, i, skin, res);
+      evaluate(sv, i, skin, res);
       track(i, res[0], res[1], res[2]);
     }
     boundsStats.evaluated += n;
@@ -677,7 +668,7 @@ export function boundsRunner(plan: BoundsPlan): (first: number, end: number, out
         const skin = frameSkin(i);
         e.reset();
         for (const v of seeds) {
-          evaluate(rec, offsets, v, skin, res);
+          evaluate(sv, v, skin, res);
           e.add(res[0], res[1], res[2]);
         }
         const o = 8 * i;
@@ -750,7 +741,7 @@ export function boundsRunner(plan: BoundsPlan): (first: number, end: number, out
           const skin = frameSkin(i);
           e.reset();
           for (const v of seeds) {
-            evaluate(rec, offsets, v, skin, res);
+            evaluate(sv, v, skin, res);
             track(v, res[0], res[1], res[2]);
           }
           for (let p = 0; p < length; p++) {
@@ -762,7 +753,7 @@ export function boundsRunner(plan: BoundsPlan): (first: number, end: number, out
             }
             for (let m = groupStart[g]; m < groupStart[g + 1]; m++) {
               const v = members[m];
-              evaluate(rec, offsets, v, skin, res);
+              evaluate(sv, v, skin, res);
               track(v, res[0], res[1], res[2]);
             }
             boundsStats.evaluated += groupStart[g + 1] - groupStart[g];

@@ -287,7 +287,7 @@ export function compileInput(input: IqeInput, options: CompileOptions, boundsPro
     return { firstFrame, frameCount: frameList.length - firstFrame };
   });
   const frames = Int32Array.from(frameList);
-  const finishBounds = skeleton && input.blendBones && frames.length > 0
+  const bounds = skeleton && input.blendBones && frames.length > 0
     ? startBounds({
       vertices: writtenVertices(candidates, input.vertexCount),
       positions,
@@ -299,6 +299,8 @@ export function compileInput(input: IqeInput, options: CompileOptions, boundsPro
       framePoseStart: input.framePoseStart,
     }, boundsProvider)
     : null;
+  // The plan's shared copy of the poses serves the rest of the compile: the input's can go.
+  if (bounds?.framePoses) input.framePoses = bounds.framePoses;
 
   if (hasSections) {
     // Written straight into arrays sized for every candidate (an upper bound), used as views.
@@ -431,7 +433,7 @@ export function compileInput(input: IqeInput, options: CompileOptions, boundsPro
       scale: channels.scale.subarray(10 * p, 10 * p + 10),
     });
   }
-  const bounds = finishBounds ? finishBounds() : null;
+  const frameBounds = bounds ? bounds.finish() : null;
 
   const parts: IqmParts = {
     text,
@@ -446,7 +448,7 @@ export function compileInput(input: IqeInput, options: CompileOptions, boundsPro
     frameCount: frames.length,
     frameChannels: channels.channelCount,
     frames: channels.data,
-    bounds,
+    bounds: frameBounds,
     comment: input.comment !== null ? encodeUtf8(input.comment) : null,
   };
   const bytes = writeIqm(parts);
@@ -472,17 +474,26 @@ function referenceDropNote(sections: readonly Section[], mesh: MeshCandidates, d
 }
 
 /**
- * Starts the per-frame bounds (on the provider's threads when it takes them) and gives the
- * function that waits for them. A function of its own, so that the returned closure holds
- * nothing but what it needs.
+ * Starts the per-frame bounds (on the provider's threads when it takes them): gives the function
+ * that waits for them and, for a plan shared with other threads, its copy of the frame poses.
  */
-function startBounds(boundsInput: BoundsInput, boundsProvider: BoundsProvider | undefined): () => Float64Array {
+function startBounds(boundsInput: BoundsInput, boundsProvider: BoundsProvider | undefined): { finish: () => Float64Array; framePoses?: Float64Array } {
   const provider = boundsProvider?.takes(boundsInput.vertices.length, boundsInput.frames.length) ? boundsProvider : null;
   const plan = provider && boundsInput.vertices.length > 0 && boundsInput.frames.length >= 2 ? planBounds(boundsInput, true) : null;
   if (provider && plan) {
     provider.start(plan);
-    return () => provider.finish();
+    return { finish: finishOn(provider), framePoses: plan.framePoses };
   }
+  return { finish: computeLater(boundsInput) };
+}
+
+// Each closure made by a function of its own: closures made in one function share what they
+// capture, and the provider's must not hold the bounds input (the input's poses, positions).
+function finishOn(provider: BoundsProvider): () => Float64Array {
+  return () => provider.finish();
+}
+
+function computeLater(boundsInput: BoundsInput): () => Float64Array {
   return () => computeBounds(boundsInput);
 }
 

@@ -146,7 +146,7 @@ test('bounds of frame ranges in any order equal full bounds (the split of the pa
   assert.ok(sameDoubles(out, full));
   // A shared plan (what the worker gets) gives the same.
   const shared = planBounds(input, true)!;
-  assert.ok(shared.rec.buffer instanceof SharedArrayBuffer && shared.framePoses.buffer instanceof SharedArrayBuffer);
+  assert.ok(shared.positions.buffer instanceof SharedArrayBuffer && shared.groups.buffer instanceof SharedArrayBuffer && shared.framePoses.buffer instanceof SharedArrayBuffer);
   const out2 = new Float64Array(full.length);
   boundsRunner(shared)(0, 150, out2);
   assert.ok(sameDoubles(out2, full));
