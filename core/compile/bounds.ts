@@ -382,9 +382,8 @@ export interface BoundsPlan extends Animation {
  * The plan of boundsRunner. Groups: up to GROUP_SIZE vertices with the same influences (bones,
  * in weight order), the next vertex with some influences joining the latest group that has them.
  * Null when the positions are not all finite (then every vertex is evaluated). With `shared`,
- * every array is on a SharedArrayBuffer (for cli/compileParallel.ts): the input's frame poses
- * are copied there, and a caller that keeps the plan's copy (plan.framePoses) for the rest of
- * the compile lets the input's go.
+ * every array is on a SharedArrayBuffer (for cli/compileParallel.ts); the input's frame poses
+ * are already on one where SharedArrayBuffer exists (input.ts), else copied.
  */
 export function planBounds(input: BoundsInput, shared = false): BoundsPlan | null {
   Object.assign(boundsStats, { evaluated: 0, groups: 0, zeroFallbacks: 0, boxes: 0, seeds: 0, milliseconds: 0 });

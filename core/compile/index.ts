@@ -212,6 +212,20 @@ function rotatePose(q: Float64Array, poses: Float64Array, o: number): void {
   poses[o + 6] = aw * bw - ax * bx - ay * by - az * bz;
 }
 
+/** -s, -r and -t on the vertex data, in place: positions scaled, rotated, translated; normals and tangents rotated. */
+function transformVertices(input: IqeInput, normals: Float64Array | null, scale: number, rotation: Float64Array | null, translate: readonly number[]): void {
+  const { positions, tangents, bitangents } = input;
+  for (let o = 0; o < positions.length; o += 4) {
+    positions[o] *= scale; positions[o + 1] *= scale; positions[o + 2] *= scale;
+    if (rotation) rotateVector(rotation, positions, o);
+    positions[o] += translate[0]; positions[o + 1] += translate[1]; positions[o + 2] += translate[2];
+  }
+  if (!rotation) return;
+  for (const [data, stride] of [[normals, 3], [tangents, 4], [bitangents, 3]] as const) {
+    if (data) for (let o = 0; o < data.length; o += stride) rotateVector(rotation, data, o);
+  }
+}
+
 /** Compiles the input; it is consumed: its vertex arrays are dropped once written. */
 export function compileInput(input: IqeInput, options: CompileOptions, boundsProvider?: BoundsProvider): { bytes: Uint8Array; stats: CompileStats; notes: IqeDiagnostic[] } {
   const notes: IqeDiagnostic[] = [];
@@ -255,27 +269,7 @@ export function compileInput(input: IqeInput, options: CompileOptions, boundsPro
 
   // Global transforms of the vertex data (§4.7), in place (the input is consumed; the welds are
   // already made from the positions as written).
-  let positions = input.positions;
-  let vx = input.tangents;
-  let bitangents = input.bitangents;
-  if (hasSections && (scale !== 1 || rotation || translate.some((t) => t !== 0))) {
-    for (let o = 0; o < positions.length; o += 4) {
-      positions[o] *= scale; positions[o + 1] *= scale; positions[o + 2] *= scale;
-      if (rotation) rotateVector(rotation, positions, o);
-      positions[o] += translate[0]; positions[o + 1] += translate[1]; positions[o + 2] += translate[2];
-    }
-    if (rotation) {
-      if (normals) {
-        for (let o = 0; o < normals.length; o += 3) rotateVector(rotation, normals, o);
-      }
-      if (vx) {
-        for (let o = 0; o < vx.length; o += 4) rotateVector(rotation, vx, o);
-      }
-      if (bitangents) {
-        for (let o = 0; o < bitangents.length; o += 3) rotateVector(rotation, bitangents, o);
-      }
-    }
-  }
+  if (hasSections && (scale !== 1 || rotation || translate.some((t) => t !== 0))) transformVertices(input, normals, scale, rotation, translate);
 
   // Joints (§4.9, when a mesh exists) and frames (§4.10): the bounds can start.
   const skeleton = candidates.length > 0 && jointCount > 0 ? buildSkeleton(input) : null;
@@ -287,10 +281,10 @@ export function compileInput(input: IqeInput, options: CompileOptions, boundsPro
     return { firstFrame, frameCount: frameList.length - firstFrame };
   });
   const frames = Int32Array.from(frameList);
-  const bounds = skeleton && input.blendBones && frames.length > 0
+  const finishBounds = skeleton && input.blendBones && frames.length > 0
     ? startBounds({
       vertices: writtenVertices(candidates, input.vertexCount),
-      positions,
+      positions: input.positions,
       blendBones: input.blendBones,
       blendWeights: input.blendWeights!,
       skeleton,
@@ -299,8 +293,6 @@ export function compileInput(input: IqeInput, options: CompileOptions, boundsPro
       framePoseStart: input.framePoseStart,
     }, boundsProvider)
     : null;
-  // The plan's shared copy of the poses serves the rest of the compile: the input's can go.
-  if (bounds?.framePoses) input.framePoses = bounds.framePoses;
 
   if (hasSections) {
     // Written straight into arrays sized for every candidate (an upper bound), used as views.
@@ -343,57 +335,12 @@ export function compileInput(input: IqeInput, options: CompileOptions, boundsPro
   const vertexCount = source.length;
 
   // Vertex arrays (§4.2, §4.8).
-  const arrays: VertexArray[] = [];
-  const declarations = input.declarations;
-  if (hasSections) {
-    const hasTriangles = input.triangles.length > 0;
-    arrays.push(encodeAttribute({ slot: ArrayType.Position, data: positions, width: 4, rows: source }, vertexCount, declarations));
-    if (input.texcoords) arrays.push(encodeAttribute({ slot: ArrayType.Texcoord, data: input.texcoords, width: 4, rows: source }, vertexCount, declarations));
-    let outNormals: Float64Array | null = null;
-    if (normals && (input.normals || hasTriangles)) {
-      outNormals = new Float64Array(3 * vertexCount);
-      for (let i = 0; i < vertexCount; i++) {
-        const w = 3 * outWeld[i];
-        outNormals[3 * i] = normals[w]; outNormals[3 * i + 1] = normals[w + 1]; outNormals[3 * i + 2] = normals[w + 2];
-      }
-      arrays.push(encodeAttribute({ slot: ArrayType.Normal, data: outNormals, width: 3, rows: null }, vertexCount, declarations));
-    }
-    let tangents: Float64Array | null = null;
-    if (vx) {
-      tangents = explicitTangents(source, vx, bitangents, outNormals ?? new Float64Array(3 * vertexCount));
-    } else if (outNormals && input.texcoords) {
-      const generated = generateTangents(triangles, source, positions, input.texcoords, outNormals);
-      tangents = generated.tangents;
-      stats.tangentFallbacks = generated.fallbacks;
-      if (generated.fallbacks > 0) {
-        // At the first such vertex's `vp`.
-        const vertex = source[generated.firstFallback];
-        const line = input.vertexLines[vertex];
-        const message = `${generated.fallbacks} generated tangents needed the fallback for degenerate texture coordinates, the first for input vertex ${vertex} (the reference compiler writes NaN there)`;
-        notes.push(lineNote('information', 'degenerate-uv', message, line));
-      }
-    }
-    if (tangents) arrays.push(encodeAttribute({ slot: ArrayType.Tangent, data: tangents, width: 4, rows: null }, vertexCount, declarations));
-    if (input.blendBones && input.blendWeights) {
-      arrays.push(encodeBlendIndexes(input.blendBones, source, declarations));
-      arrays.push(encodeBlendWeights(input.blendWeights, source, declarations));
-    }
-    if (input.colors) arrays.push(encodeAttribute({ slot: ArrayType.Color, data: input.colors, width: 4, rows: source }, vertexCount, declarations));
-    input.customs.forEach((custom, k) => {
-      if (!custom) return;
-      const slot = 7 + k;
-      const array = encodeAttribute({ slot, data: custom, width: 4, rows: source }, vertexCount, declarations);
-      const declared = declarations[slot];
-      array.type = ArrayType.Custom + text.share(declared && declared.name !== '' ? declared.name : `custom${k}`);
-      arrays.push(array);
-    });
-  }
+  const arrays = hasSections ? writeVertexArrays(input, normals, { source, weld: outWeld, triangles }, text, stats, notes) : [];
 
   // The vertex data is written: drop it, so that what is still to come (adjacency, channels, the
   // file itself) is not held beside it.
   candidates = [];
-  welds = normals = vx = bitangents = null;
-  positions = EMPTY_FLOATS;
+  welds = normals = null;
   releaseVertexData(input);
 
   // Adjacency (B1) over the written positions and blend data.
@@ -433,7 +380,7 @@ export function compileInput(input: IqeInput, options: CompileOptions, boundsPro
       scale: channels.scale.subarray(10 * p, 10 * p + 10),
     });
   }
-  const frameBounds = bounds ? bounds.finish() : null;
+  const bounds = finishBounds ? finishBounds() : null;
 
   const parts: IqmParts = {
     text,
@@ -448,7 +395,7 @@ export function compileInput(input: IqeInput, options: CompileOptions, boundsPro
     frameCount: frames.length,
     frameChannels: channels.channelCount,
     frames: channels.data,
-    bounds: frameBounds,
+    bounds,
     comment: input.comment !== null ? encodeUtf8(input.comment) : null,
   };
   const bytes = writeIqm(parts);
@@ -466,6 +413,66 @@ export function compileInput(input: IqeInput, options: CompileOptions, boundsPro
   return { bytes, stats, notes };
 }
 
+/**
+ * The vertex arrays (§4.2, §4.8): output vertex i is input vertex written.source[i] with the
+ * normal of weld written.weld[i] (weldNormals, transformed). A function of its own, so that its
+ * temporaries (normals and tangents per output vertex, in double) are gone when it returns.
+ */
+function writeVertexArrays(
+  input: IqeInput,
+  weldNormals: Float64Array | null,
+  written: { source: Int32Array; weld: Int32Array; triangles: Uint32Array },
+  text: TextTable,
+  stats: CompileStats,
+  notes: IqeDiagnostic[],
+): VertexArray[] {
+  const { source, weld, triangles } = written;
+  const vertexCount = source.length;
+  const declarations = input.declarations;
+  const arrays: VertexArray[] = [];
+  arrays.push(encodeAttribute({ slot: ArrayType.Position, data: input.positions, width: 4, rows: source }, vertexCount, declarations));
+  if (input.texcoords) arrays.push(encodeAttribute({ slot: ArrayType.Texcoord, data: input.texcoords, width: 4, rows: source }, vertexCount, declarations));
+  let outNormals: Float64Array | null = null;
+  if (weldNormals && (input.normals || input.triangles.length > 0)) {
+    outNormals = new Float64Array(3 * vertexCount);
+    for (let i = 0; i < vertexCount; i++) {
+      const w = 3 * weld[i];
+      outNormals[3 * i] = weldNormals[w]; outNormals[3 * i + 1] = weldNormals[w + 1]; outNormals[3 * i + 2] = weldNormals[w + 2];
+    }
+    arrays.push(encodeAttribute({ slot: ArrayType.Normal, data: outNormals, width: 3, rows: null }, vertexCount, declarations));
+  }
+  let tangents: Float64Array | null = null;
+  if (input.tangents) {
+    tangents = explicitTangents(source, input.tangents, input.bitangents, outNormals ?? new Float64Array(3 * vertexCount));
+  } else if (outNormals && input.texcoords) {
+    const generated = generateTangents(triangles, source, input.positions, input.texcoords, outNormals);
+    tangents = generated.tangents;
+    stats.tangentFallbacks = generated.fallbacks;
+    if (generated.fallbacks > 0) {
+      // At the first such vertex's `vp`.
+      const vertex = source[generated.firstFallback];
+      const line = input.vertexLines[vertex];
+      const message = `${generated.fallbacks} generated tangents needed the fallback for degenerate texture coordinates, the first for input vertex ${vertex} (the reference compiler writes NaN there)`;
+      notes.push(lineNote('information', 'degenerate-uv', message, line));
+    }
+  }
+  if (tangents) arrays.push(encodeAttribute({ slot: ArrayType.Tangent, data: tangents, width: 4, rows: null }, vertexCount, declarations));
+  if (input.blendBones && input.blendWeights) {
+    arrays.push(encodeBlendIndexes(input.blendBones, source, declarations));
+    arrays.push(encodeBlendWeights(input.blendWeights, source, declarations));
+  }
+  if (input.colors) arrays.push(encodeAttribute({ slot: ArrayType.Color, data: input.colors, width: 4, rows: source }, vertexCount, declarations));
+  input.customs.forEach((custom, k) => {
+    if (!custom) return;
+    const slot = 7 + k;
+    const array = encodeAttribute({ slot, data: custom, width: 4, rows: source }, vertexCount, declarations);
+    const declared = declarations[slot];
+    array.type = ArrayType.Custom + text.share(declared && declared.name !== '' ? declared.name : `custom${k}`);
+    arrays.push(array);
+  });
+  return arrays;
+}
+
 /** `reference-drops-triangles` (B7) for a mesh, at the `mesh` line of its first section. */
 function referenceDropNote(sections: readonly Section[], mesh: MeshCandidates, dropped: number, triangles: number): IqeDiagnostic {
   const section = sections.find((s) => s.mesh === mesh.name && s.material === mesh.material);
@@ -474,17 +481,17 @@ function referenceDropNote(sections: readonly Section[], mesh: MeshCandidates, d
 }
 
 /**
- * Starts the per-frame bounds (on the provider's threads when it takes them): gives the function
- * that waits for them and, for a plan shared with other threads, its copy of the frame poses.
+ * Starts the per-frame bounds (on the provider's threads when it takes them) and gives the
+ * function that waits for them.
  */
-function startBounds(boundsInput: BoundsInput, boundsProvider: BoundsProvider | undefined): { finish: () => Float64Array; framePoses?: Float64Array } {
+function startBounds(boundsInput: BoundsInput, boundsProvider: BoundsProvider | undefined): () => Float64Array {
   const provider = boundsProvider?.takes(boundsInput.vertices.length, boundsInput.frames.length) ? boundsProvider : null;
   const plan = provider && boundsInput.vertices.length > 0 && boundsInput.frames.length >= 2 ? planBounds(boundsInput, true) : null;
   if (provider && plan) {
     provider.start(plan);
-    return { finish: finishOn(provider), framePoses: plan.framePoses };
+    return finishOn(provider);
   }
-  return { finish: computeLater(boundsInput) };
+  return computeLater(boundsInput);
 }
 
 // Each closure made by a function of its own: closures made in one function share what they
@@ -502,6 +509,7 @@ const EMPTY_FLOATS = new Float64Array(0);
 /** Drops the input's per-vertex and per-triangle arrays (compileInput consumes its input). */
 function releaseVertexData(input: IqeInput): void {
   input.positions = EMPTY_FLOATS;
+  input.vertexLines = new Int32Array(0);
   input.texcoords = input.normals = input.tangents = input.bitangents = input.blendWeights = input.colors = input.smoothIds = null;
   input.blendBones = null;
   input.customs = [];
