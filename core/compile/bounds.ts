@@ -19,6 +19,8 @@
 // +-0, where the later of equal values wins, or values that are not finite) is recomputed in
 // vertex order. Frame ranges are independent, which lets the CLI share them with a worker thread
 // (cli/compileParallel.ts); small inputs are evaluated in full.
+// A group's enclosure is the intersection of two: each bone's term on its own, and the weights'
+// sum times the first bone's term plus the other bones' differences to it (groupInside).
 import type { Skeleton } from './skeleton';
 import { float64s, int32s } from '../growable';
 import { multiply, POSE_STRIDE, poseMatrix } from './pose';
@@ -334,9 +336,11 @@ const MAX_SEEDS = 1024;
 const SEED_STRIDE = 8;
 
 /**
- * Group record (at groupBones[GI g + 1] in groups): half extents 3, then per influence (SLOT
- * values) least and largest weight and the group's centre relative to the bone's centre (3).
+ * Group record (at groupBones[GI g + 1] in groups): half extents 3, least and largest sum of the
+ * weights (HEADER values), then per influence (SLOT values) least and largest weight and the
+ * group's centre relative to the bone's centre (3).
  */
+const HEADER = 5;
 const SLOT = 5;
 /** Group bones record (Int32): influence count, start of the group record, then NB * bone of each influence. */
 const GI = 6;
@@ -397,6 +401,7 @@ export function planBounds(input: BoundsInput, shared = false): BoundsPlan | nul
   const groupSize = int32s();
   const boxes = float64s();
   const weightRange = float64s();
+  const sumRange = float64s();
   const groupBoneIds = int32s();
   const groupOfVertex = new Int32Array(n);
   const boneLo = new Float64Array(3 * jointCount).fill(Infinity);
@@ -420,6 +425,8 @@ export function planBounds(input: BoundsInput, shared = false): BoundsPlan | nul
         weightRange.push(-Infinity);
         groupBoneIds.push(k < count ? bones[o + k] : -1);
       }
+      sumRange.push(Infinity);
+      sumRange.push(-Infinity);
       influences += count;
     }
     groupOfVertex[i] = g;
@@ -431,8 +438,10 @@ export function planBounds(input: BoundsInput, shared = false): BoundsPlan | nul
       if (v > box[6 * g + 3 + k]) box[6 * g + 3 + k] = v;
       extent = Math.max(extent, Math.abs(v));
     }
+    let sum = 0;
     for (let k = 0; k < count; k++) {
       const w = weights[o + k];
+      sum += w;
       if (w < range[8 * g + 2 * k]) range[8 * g + 2 * k] = w;
       if (w > range[8 * g + 2 * k + 1]) range[8 * g + 2 * k + 1] = w;
       const b = bones[o + k];
@@ -442,6 +451,8 @@ export function planBounds(input: BoundsInput, shared = false): BoundsPlan | nul
         if (v > boneHi[3 * b + c]) boneHi[3 * b + c] = v;
       }
     }
+    if (sum < sumRange.data[2 * g]) sumRange.data[2 * g] = sum;
+    if (sum > sumRange.data[2 * g + 1]) sumRange.data[2 * g + 1] = sum;
   }
   if (!Number.isFinite(extent)) return null;
   const groupCount = groupSize.length;
@@ -454,7 +465,7 @@ export function planBounds(input: BoundsInput, shared = false): BoundsPlan | nul
   const fill = groupStart.slice(0, groupCount);
   const members = allocate(Int32Array, n);
   for (let i = 0; i < n; i++) members[fill[groupOfVertex[i]]++] = i;
-  const groups = allocate(Float64Array, 3 * groupCount + SLOT * influences);
+  const groups = allocate(Float64Array, HEADER * groupCount + SLOT * influences);
   const groupBones = allocate(Int32Array, GI * groupCount);
   const box = boxes.data, range = weightRange.data, ids = groupBoneIds.data;
   for (let g = 0, o = 0; g < groupCount; g++) {
@@ -463,8 +474,10 @@ export function planBounds(input: BoundsInput, shared = false): BoundsPlan | nul
       center[k] = (box[6 * g + k] + box[6 * g + 3 + k]) / 2;
       groups[o + k] = (box[6 * g + 3 + k] - box[6 * g + k]) / 2;
     }
+    groups[o + 3] = sumRange.data[2 * g];
+    groups[o + 4] = sumRange.data[2 * g + 1];
     groupBones[GI * g + 1] = o;
-    o += 3;
+    o += HEADER;
     let count = 0;
     for (let k = 0; k < 4; k++) {
       const b = ids[4 * g + k];
@@ -491,45 +504,85 @@ export function planBounds(input: BoundsInput, shared = false): BoundsPlan | nul
   };
 }
 
+/** Per row (x, y, z): least and largest value (groupInside's scratch). */
+const rowSpan = new Float64Array(6);
+
 /**
  * Whether group g is strictly inside the extremes bounds[0..7] (min x y z, max x y z, xy, r) in
  * every frame of a node. Each row r (x, y, z) of p = sum_k w_k S_k v over the group and the
- * node's frames lies in [lo, hi]: S_k v = A (v - c_b) + t' with the entries of A and t' in the
- * node's intervals; each term's interval is weighted by the end of the weight range that makes
- * it largest (or smallest). The three rows are summed in one pass over the group's bones (each
- * bone's group values are read once), then widened by margin.
+ * node's frames lies in two intervals, and so in their intersection:
+ * - Each bone's: S_k v = A (v - c_b) + t' with the entries of A and t' in the node's intervals,
+ *   weighted by the end of the weight range that makes it largest (or smallest).
+ * - With the weights' sum s: p = s S_1 v + sum_{k >= 2} w_k (S_k - S_1) v. Neighbouring bones
+ *   move alike, so the differences are small, and a group whose weights vary (vertices between
+ *   two bones) is not widened by the weight range times the whole position.
+ * Then widened by margin.
  */
 function groupInside(groups: Float64Array, groupBones: Int32Array, g: number, node: Float64Array, nodeBase: number, margin: number, bounds: Float64Array): boolean {
   const count = groupBones[GI * g];
-  let q = groupBones[GI * g + 1];
-  const hx = groups[q], hy = groups[q + 1], hz = groups[q + 2];
-  q += 3;
-  let loX = 0, hiX = 0, loY = 0, hiY = 0, loZ = 0, hiZ = 0;
-  for (let k = 0; k < count; k++, q += SLOT) {
-    const s = nodeBase + groupBones[GI * g + 2 + k];
-    const wl = groups[q], wh = groups[q + 1];
-    const rx = groups[q + 2], ry = groups[q + 3], rz = groups[q + 4];
-    const ax = Math.abs(rx), ay = Math.abs(ry), az = Math.abs(rz);
-    // Row 0 (x).
-    let mid = node[s] * rx + node[s + 1] * ry + node[s + 2] * rz + node[s + 3];
-    let spread = node[s + 4] * hx + node[s + 5] * hy + node[s + 6] * hz + node[s + 7] + node[s + 8] * ax + node[s + 9] * ay + node[s + 10] * az;
-    let low = mid - spread, high = mid + spread;
-    loX += Math.min(wl * low, wh * low);
-    hiX += Math.max(wl * high, wh * high);
-    // Row 1 (y).
-    mid = node[s + 12] * rx + node[s + 13] * ry + node[s + 14] * rz + node[s + 15];
-    spread = node[s + 16] * hx + node[s + 17] * hy + node[s + 18] * hz + node[s + 19] + node[s + 20] * ax + node[s + 21] * ay + node[s + 22] * az;
-    low = mid - spread; high = mid + spread;
-    loY += Math.min(wl * low, wh * low);
-    hiY += Math.max(wl * high, wh * high);
-    // Row 2 (z).
-    mid = node[s + 24] * rx + node[s + 25] * ry + node[s + 26] * rz + node[s + 27];
-    spread = node[s + 28] * hx + node[s + 29] * hy + node[s + 30] * hz + node[s + 31] + node[s + 32] * ax + node[s + 33] * ay + node[s + 34] * az;
-    low = mid - spread; high = mid + spread;
-    loZ += Math.min(wl * low, wh * low);
-    hiZ += Math.max(wl * high, wh * high);
+  const q0 = groupBones[GI * g + 1];
+  const hx = groups[q0], hy = groups[q0 + 1], hz = groups[q0 + 2];
+  // Each bone's term on its own (cheaper, and enough for most groups).
+  for (let r = 0; r < 3; r++) {
+    const row = 12 * r;
+    let lo = 0, hi = 0;
+    for (let k = 0, q = q0 + HEADER; k < count; k++, q += SLOT) {
+      const s = nodeBase + groupBones[GI * g + 2 + k] + row;
+      const wl = groups[q], wh = groups[q + 1];
+      const rx = groups[q + 2], ry = groups[q + 3], rz = groups[q + 4];
+      // The row at the group's centre, and its spread over the node's frames and over the group's box.
+      const mid = node[s] * rx + node[s + 1] * ry + node[s + 2] * rz + node[s + 3];
+      const spread = node[s + 7] + node[s + 8] * Math.abs(rx) + node[s + 9] * Math.abs(ry) + node[s + 10] * Math.abs(rz)
+        + node[s + 4] * hx + node[s + 5] * hy + node[s + 6] * hz;
+      const low = mid - spread, high = mid + spread;
+      lo += Math.min(wl * low, wh * low);
+      hi += Math.max(wl * high, wh * high);
+    }
+    rowSpan[2 * r] = lo - margin;
+    rowSpan[2 * r + 1] = hi + margin;
   }
-  loX -= margin; hiX += margin; loY -= margin; hiY += margin; loZ -= margin; hiZ += margin;
+  if (spanInside(bounds)) return true;
+  if (count < 2) return false;
+  // The weights' sum times the first bone's term, plus the other bones' differences to it.
+  const sumLow = groups[q0 + 3], sumHigh = groups[q0 + 4];
+  const first = nodeBase + groupBones[GI * g + 2];
+  for (let r = 0; r < 3; r++) {
+    const row = 12 * r;
+    const t = first + row;
+    let lo = 0, hi = 0, mid1 = 0, time1 = 0;
+    for (let k = 0, q = q0 + HEADER; k < count; k++, q += SLOT) {
+      const s = nodeBase + groupBones[GI * g + 2 + k] + row;
+      const wl = groups[q], wh = groups[q + 1];
+      const rx = groups[q + 2], ry = groups[q + 3], rz = groups[q + 4];
+      const mid = node[s] * rx + node[s + 1] * ry + node[s + 2] * rz + node[s + 3];
+      const time = node[s + 7] + node[s + 8] * Math.abs(rx) + node[s + 9] * Math.abs(ry) + node[s + 10] * Math.abs(rz);
+      if (k === 0) {
+        mid1 = mid;
+        time1 = time;
+        const space = node[s + 4] * hx + node[s + 5] * hy + node[s + 6] * hz;
+        const low = mid - space - time, high = mid + space + time;
+        lo = Math.min(sumLow * low, sumHigh * low);
+        hi = Math.max(sumLow * high, sumHigh * high);
+        continue;
+      }
+      // (S_k - S_1) v: the difference at the centre, spread by |A_k - A_1| over the box and by both bones over the frames.
+      const difference = mid - mid1;
+      const spread = (Math.abs(node[s] - node[t]) + node[s + 8] + node[t + 8]) * hx
+        + (Math.abs(node[s + 1] - node[t + 1]) + node[s + 9] + node[t + 9]) * hy
+        + (Math.abs(node[s + 2] - node[t + 2]) + node[s + 10] + node[t + 10]) * hz + time + time1;
+      const low = difference - spread, high = difference + spread;
+      lo += Math.min(wl * low, wh * low);
+      hi += Math.max(wl * high, wh * high);
+    }
+    rowSpan[2 * r] = Math.max(rowSpan[2 * r], lo - margin);
+    rowSpan[2 * r + 1] = Math.min(rowSpan[2 * r + 1], hi + margin);
+  }
+  return spanInside(bounds);
+}
+
+/** Whether the box in rowSpan is strictly inside the extremes bounds[0..7] (box, then squared xy radius and radius). */
+function spanInside(bounds: Float64Array): boolean {
+  const loX = rowSpan[0], hiX = rowSpan[1], loY = rowSpan[2], hiY = rowSpan[3], loZ = rowSpan[4], hiZ = rowSpan[5];
   if (!(loX > bounds[0] && hiX < bounds[3] && loY > bounds[1] && hiY < bounds[4] && loZ > bounds[2] && hiZ < bounds[5])) return false;
   const ex = Math.max(-loX, hiX), ey = Math.max(-loY, hiY), ez = Math.max(-loZ, hiZ);
   const xy = ex * ex + ey * ey;
