@@ -79,6 +79,8 @@ export interface CompileOutcome {
   output?: vscode.Uri;
   errors: number;
   cancelled?: boolean;
+  /** What the compile itself noticed, as listed in the output channel (`file:line:column: severity: message [code]`). */
+  notes?: string[];
 }
 
 async function compile(context: vscode.ExtensionContext, log: vscode.OutputChannel, source: vscode.Uri, interactive: boolean): Promise<CompileOutcome> {
@@ -162,13 +164,14 @@ async function compile(context: vscode.ExtensionContext, log: vscode.OutputChann
     `[${stamp}] ${name} → ${output.fsPath} in ${reply.milliseconds.toFixed(0)} ms: ${s.meshes} meshes, ${s.vertices} vertices, ${s.triangles} triangles, ` +
       `${s.joints} joints, ${s.animations} animations (${s.frames} frames), ${s.bytes} bytes`,
   );
-  for (const { text, diagnostic: d } of reply.notes) log.appendLine(`  ${fileName(text)}:${d.range.line + 1}:${d.range.column + 1}: ${d.severity}: ${d.message} [${d.code}]`);
+  const notes = reply.notes.map(({ text, diagnostic: d }) => `${fileName(text)}:${d.range.line + 1}:${d.range.column + 1}: ${d.severity}: ${d.message} [${d.code}]`);
+  for (const note of notes) log.appendLine(`  ${note}`);
   vscode.window.setStatusBarMessage(`$(check) Compiled ${outName} in ${reply.milliseconds.toFixed(0)} ms`, 5000);
   // An open preview reloads by itself when the file changes; otherwise open one beside.
   if (interactive && previewContributed(context) && !isPreviewOpen(output)) {
     await vscode.commands.executeCommand('vscode.openWith', output, PREVIEW_VIEW_TYPE, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true });
   }
-  return { output, errors: 0 };
+  return { output, errors: 0, notes };
 }
 
 export function registerCompile(context: vscode.ExtensionContext): void {

@@ -16,6 +16,7 @@ interface CompileOutcome {
   output?: vscode.Uri;
   errors: number;
   cancelled?: boolean;
+  notes?: string[];
 }
 
 suite('compile command', () => {
@@ -74,6 +75,32 @@ suite('compile command', () => {
     assert.equal(status.triangles, 2);
     assert.equal(status.joints, 3);
     await vscode.window.tabGroups.close(tab);
+  });
+
+  test('what the compile notices is listed at its line (degenerate texture coordinates)', async function () {
+    if (missing) {
+      if (this.test) this.test.title += ` [skipped: ${missing}]`;
+      this.skip();
+    }
+    // One triangle whose corners share one texture coordinate: no tangent direction.
+    const lines = ['# Inter-Quake Export', 'mesh "flat"'];
+    for (const p of ['0 0 0', '1 0 0', '0 1 0']) lines.push(`vp ${p}`, 'vt 0.5 0.5', 'vn 0 0 1');
+    lines.push('fm 0 1 2');
+    const source = path.join(dir, 'flat.iqe');
+    fs.writeFileSync(source, lines.join('\n') + '\n');
+    await setGlobalSetting('iqmTools.compile', 'outputPath', `${dir}/\${fileBasenameNoExtension}.iqm`);
+    const outcome = await vscode.commands.executeCommand<CompileOutcome | undefined>(COMMAND, vscode.Uri.file(source));
+    assert.ok(outcome?.output, 'no output file');
+    assert.equal(outcome.errors, 0);
+    const note = (outcome.notes ?? []).find((n) => n.endsWith('[degenerate-uv]'));
+    assert.ok(note, `no degenerate-uv note among: ${JSON.stringify(outcome.notes)}`);
+    // At the vp line of the input vertex it names (vertex i's vp is line 3 + 3 i).
+    const vertex = Number(/input vertex (\d+)/.exec(note)?.[1]);
+    assert.ok(vertex >= 0 && vertex <= 2, note);
+    assert.ok(note.startsWith(`flat.iqe:${3 + 3 * vertex}:1: information: 3 generated tangents needed the fallback`), note);
+    for (const tab of vscode.window.tabGroups.all.flatMap((g) => g.tabs)) {
+      if (tab.input instanceof vscode.TabInputCustom && tab.input.uri.toString() === outcome.output.toString()) await vscode.window.tabGroups.close(tab);
+    }
   });
 
   test('iqmTools.compile.animationFiles: the animations of another IQE are added', async function () {
