@@ -6,11 +6,13 @@
 // - compiling never throws; bytes are written exactly when there is no error diagnostic;
 // - the streamed ingest of the CLI (core/compile/ingest.ts) reaches the same verdict;
 // - written bytes read back with the core IQM reader, with the counts the compile reported.
+// The same for several inputs (a mesh file, then edited animation files, merged as the CLI's
+// several inputs are).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { compileIqe } from '../../core/compile/index';
+import { compileIqe, compileIqeTexts } from '../../core/compile/index';
 import { ingestText } from '../../core/compile/ingest';
 import { IqeDocument } from '../../core/iqe/document';
 import { readModel } from '../../core/model/read';
@@ -104,3 +106,44 @@ for (const file of SHARED_BASES) {
     fuzz(readFileSync(join(assets, `${file}.iqe`), 'utf8'), file, 7, 120);
   });
 }
+
+test('compile fuzz: a mesh file with edited animation files (several inputs)', () => {
+  const mesh = skinnedModel(4, { frames: 3, speed: 0.3 });
+  // Animation files: the same skeleton (joints and base poses), then frames; no mesh.
+  const joints = mesh.slice(0, mesh.indexOf('mesh m'));
+  const animation = (seed: number): string => {
+    const full = skinnedModel(seed, { frames: 5, speed: 0.6 });
+    return joints + full.slice(full.indexOf('animation a')).replace('animation a', `animation walk${seed}`);
+  };
+  const random = prng(11);
+  const verdicts = { compiled: 0, refused: 0, animationRefused: 0 };
+  for (let r = 0; r < 150; r++) {
+    // One of the two animation files edited.
+    const texts = r % 2 === 0 ? [mesh, mutate(animation(5), random), animation(6)] : [mesh, animation(5), mutate(animation(6), random)];
+    const label = `several inputs, edit round ${r}`;
+    let result;
+    try {
+      result = compileIqeTexts(texts);
+    } catch (error) {
+      assert.fail(`${label}: the compile threw ${error instanceof Error ? error.stack : String(error)}\n--- texts ---\n${texts.slice(1).join('\n--- next ---\n').slice(0, 6000)}`);
+    }
+    // Which text fails, if any: the first with an error diagnostic (each is checked on its own).
+    const failing = texts.findIndex((text) => new IqeDocument(text).diagnostics().some((d) => d.severity === 'error'));
+    if (failing > 0) {
+      assert.equal(result.failedText, failing, `${label}: failedText`);
+      assert.equal(result.bytes, undefined, `${label}: nothing written`);
+      verdicts.animationRefused++;
+      continue;
+    }
+    assert.equal(result.failedText, -1, label);
+    if (!result.bytes) {
+      verdicts.refused++;
+      continue;
+    }
+    const model = readModel(result.bytes);
+    assert.equal(model.frameCount, result.stats.frames, `${label}: frames`);
+    assert.equal(model.meshes.reduce((n, m) => n + m.triangleCount, 0), result.stats.triangles, `${label}: triangles`);
+    verdicts.compiled++;
+  }
+  assert.ok(verdicts.compiled > 0 && verdicts.animationRefused > 0, JSON.stringify(verdicts));
+});
