@@ -70,13 +70,22 @@ interface SkinVertices {
   bones: Uint8Array;
 }
 
-type Allocate = <T extends Float64Array | Float32Array | Int32Array | Uint8Array>(kind: new (n: number) => T, n: number) => T;
+/** A typed array constructor (Float64Array, Int32Array, ...). */
+interface ArrayKind<T> {
+  new (length: number): T;
+  new (buffer: SharedArrayBuffer): T;
+  readonly BYTES_PER_ELEMENT: number;
+}
+
+type Allocate = <T>(kind: ArrayKind<T>, n: number) => T;
 const ownArray: Allocate = (kind, n) => new kind(n);
 /** A typed array on a SharedArrayBuffer (for a worker thread). */
-const sharedArray: Allocate = (kind, n) => {
-  const bytes = (kind as unknown as { BYTES_PER_ELEMENT: number }).BYTES_PER_ELEMENT;
-  return new (kind as unknown as new (buffer: SharedArrayBuffer) => ReturnType<typeof ownArray>)(new SharedArrayBuffer(bytes * n)) as never;
-};
+const sharedArray: Allocate = (kind, n) => new kind(new SharedArrayBuffer(kind.BYTES_PER_ELEMENT * n));
+
+/** The four bone bytes of each written vertex as one word (the same word for the same bones). */
+function boneWords(bones: Uint8Array): Uint32Array {
+  return new Uint32Array(bones.buffer, bones.byteOffset, bones.length / 4);
+}
 
 function prepare(input: BoundsInput, allocate: Allocate = ownArray): SkinVertices {
   const { vertices, positions, blendBones, blendWeights } = input;
@@ -286,8 +295,7 @@ function classMatrix(skin: Float64Array, offsets: Int32Array, weights: Float64Ar
 function influenceClasses(sv: SkinVertices, n: number): { classOf: Int32Array; members: Int32Array } {
   const { weights, bones } = sv;
   const bits = new Int32Array(weights.buffer, weights.byteOffset, weights.length);
-  const boneWords = new Int32Array(n);
-  for (let i = 0; i < n; i++) boneWords[i] = bones[4 * i] | (bones[4 * i + 1] << 8) | (bones[4 * i + 2] << 16) | (bones[4 * i + 3] << 24);
+  const words = boneWords(bones);
   let size = 16;
   while (size < 2 * n) size *= 2;
   const table = new Int32Array(size).fill(-1);
@@ -300,7 +308,7 @@ function influenceClasses(sv: SkinVertices, n: number): { classOf: Int32Array; m
       classOf[i] = -1;
       continue;
     }
-    let h = boneWords[i];
+    let h = words[i] | 0;
     for (let k = o; k < o + 4; k++) h = Math.imul(h ^ bits[k], 0x9e3779b1);
     let slot = (h ^ (h >>> 15)) & (size - 1);
     for (;;) {
@@ -312,7 +320,7 @@ function influenceClasses(sv: SkinVertices, n: number): { classOf: Int32Array; m
         break;
       }
       const q = 4 * first[c];
-      if (boneWords[first[c]] === boneWords[i] && weights[q] === weights[o] && weights[q + 1] === weights[o + 1] && weights[q + 2] === weights[o + 2] && weights[q + 3] === weights[o + 3]) {
+      if (words[first[c]] === words[i] && weights[q] === weights[o] && weights[q + 1] === weights[o + 1] && weights[q + 2] === weights[o + 2] && weights[q + 3] === weights[o + 3]) {
         classOf[i] = c;
         break;
       }
@@ -395,6 +403,7 @@ export function planBounds(input: BoundsInput, shared = false): BoundsPlan | nul
   const allocate = shared ? sharedArray : ownArray;
   const sv = prepare(input, allocate);
   const { positions, weights, bones } = sv;
+  const words = boneWords(bones);
   const jointCount = input.skeleton.parents.length;
   // Per group while planning: size, box (6), weight ranges (8), bones (4, -1 past the count).
   const groupOf = new Map<number, number>();
@@ -412,7 +421,7 @@ export function planBounds(input: BoundsInput, shared = false): BoundsPlan | nul
     const o = 4 * i;
     let count = 0;
     while (count < 4 && weights[o + count] > 0) count++;
-    const key = (bones[o] + 256 * bones[o + 1] + 65536 * bones[o + 2] + 16777216 * bones[o + 3]) * 8 + count;
+    const key = words[i] * 8 + count;
     let g = groupOf.get(key);
     if (g === undefined || groupSize.data[g] === GROUP_SIZE) {
       g = groupSize.length;
@@ -493,7 +502,7 @@ export function planBounds(input: BoundsInput, shared = false): BoundsPlan | nul
   }
   const share = <T extends Int32Array | Float64Array>(a: T): T => {
     if (!shared || a.buffer instanceof SharedArrayBuffer) return a;
-    const copy = allocate(a.constructor as new (n: number) => T, a.length);
+    const copy = allocate(a.constructor as ArrayKind<T>, a.length);
     copy.set(a);
     return copy;
   };

@@ -1,19 +1,12 @@
 // A seeded synthetic skinned model for the compiler's tests (bounds, fuzz).
-
-function lcg(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    return s / 4294967296;
-  };
-}
+import { prng } from './iqe-fixtures';
 
 /**
  * A stack of rings bound to a chain of joints (rigid, blended, far and unweighted vertices), and an
  * animation; the same text for the same seed and options.
  */
 export function skinnedModel(seed: number, options: { frames: number; speed: number; flat?: boolean }): string {
-  const random = lcg(seed);
+  const random = prng(seed);
   const joints = 12;
   let s = '# Inter-Quake Export\n';
   for (let j = 0; j < joints; j++) {
