@@ -6,9 +6,8 @@
 //   examples/bending-pyramid.md3 an MD3: 10 frames, tags tag_weapon and tag_head (scripts/make-examples.ts)
 //   examples/skinned-column.dpm a DPM: 3 bones, 8 frames of a bending column (scripts/make-examples.ts)
 // Needs the build (npm run build; npm start builds first) for the .iqm.
-import { runModelGenerator } from './run-model-generator.mjs';
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { compileWithCli, runModelGenerator } from './run-model-generator.mjs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const out = process.argv[2] ?? 'examples';
@@ -102,10 +101,6 @@ writeFileSync(join(out, 'planted-errors.iqe'), plantedErrors());
 // writers), the IQM from the project's own compiler.
 const binaries = await runModelGenerator(out);
 if (binaries !== 0) process.exit(binaries);
-if (!existsSync('dist/cli.js')) {
-  console.error('make-examples: dist/cli.js is missing (run npm run build): skinned-tube.iqm not written');
-  process.exit(1);
-}
-const compiled = spawnSync(process.execPath, ['dist/cli.js', 'compile', join(out, 'skinned-tube.iqe'), '-o', join(out, 'skinned-tube.iqm')], { stdio: 'inherit' });
-if (compiled.status !== 0) process.exit(compiled.status ?? 1);
+const compiled = compileWithCli(join(out, 'skinned-tube.iqe'), join(out, 'skinned-tube.iqm'), 'make-examples');
+if (compiled !== 0) process.exit(compiled);
 console.log(`examples written to ${out}/`);

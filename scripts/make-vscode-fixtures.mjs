@@ -6,9 +6,8 @@
 //   node scripts/make-vscode-fixtures.mjs [outDir]      default test/vscode/fixtures
 // The tests find lines and tokens in the text they open, so they state exact ranges without
 // hard-coding columns; keep each fixture's comment in step with what it plants.
-import { runModelGenerator } from './run-model-generator.mjs';
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { compileWithCli, runModelGenerator } from './run-model-generator.mjs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 const out = process.argv[2] ?? 'test/vscode/fixtures';
@@ -152,10 +151,6 @@ for (const [name, text] of Object.entries(fixtures)) {
 // The binary models for test/vscode/preview.test.ts (its counts follow these generators).
 const models = await runModelGenerator(out, ['--fixtures']);
 if (models !== 0) process.exit(models);
-if (!existsSync('dist/cli.js')) {
-  console.error('make-vscode-fixtures: dist/cli.js is missing (run npm run build first): preview.iqm not written');
-  process.exit(1);
-}
-const compiled = spawnSync(process.execPath, ['dist/cli.js', 'compile', join(out, 'features.iqe'), '-o', join(out, 'preview.iqm')], { stdio: 'inherit' });
-if (compiled.status !== 0) process.exit(compiled.status ?? 1);
+const compiled = compileWithCli(join(out, 'features.iqe'), join(out, 'preview.iqm'), 'make-vscode-fixtures');
+if (compiled !== 0) process.exit(compiled);
 console.log(`vscode fixtures in ${out}/ (${written} of ${Object.keys(fixtures).length} written)`);
