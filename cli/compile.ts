@@ -14,6 +14,8 @@ import { IqeIngest } from '../core/compile/ingest';
 import { formatDiagnostic } from './check';
 import { parallelBounds } from './compileParallel';
 import { decodeText, readTextBlocks } from './text';
+import { nodeCollector } from './collect';
+import { setCollector } from '../core/pages';
 
 const USAGE = [
   'usage: iqm-tools compile IN.iqe [ANIM.iqe ...] [-o OUT.iqm] [-s SCALE] [-t X,Y,Z] [-r X,Y,Z] [--name N] [--fps F] [--loop] [--start F] [--end F]',
@@ -186,6 +188,7 @@ export function runCompile(args: string[]): number {
     return 2;
   }
   const { inputs, output, options } = parsed;
+  setCollector(nodeCollector());
   // Each input is read and checked on its own; any error stops the compile.
   const checked: CheckedIqe[] = [];
   for (const { path } of inputs) {

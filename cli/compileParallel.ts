@@ -1,11 +1,10 @@
 // The per-frame bounds of a large compile on two threads (IQE-SEMANTICS.md §4.10, §11): core
 // stays free of Node imports and only offers a plan and a runner for frame ranges
 // (core/compile/bounds.ts); this module is both the CLI's BoundsProvider and, bundled on its own
-// as dist/boundsWorker.js, the worker. The worker starts as soon as the plan is known and takes
-// chunks of frames while the main thread compiles the rest of the model; then the main thread
-// takes the chunks that are left and waits for the worker's. Chunks are claimed through a
-// SharedArrayBuffer, so a worker that is slow to start, or fails, only means more work for the
-// main thread. Any split gives the same bytes: every frame's bounds are exact.
+// as dist/boundsWorker.js, the worker. Both threads take chunks of frames until none are left;
+// the main thread then waits for the worker's. Chunks are claimed through a SharedArrayBuffer,
+// so a worker that is slow to start, or fails, only means more work for the main thread. Any
+// split gives the same bytes: every frame's bounds are exact.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { isMainThread, Worker, workerData } from 'node:worker_threads';
@@ -66,21 +65,20 @@ export interface ParallelOptions {
 export function parallelBounds(options: ParallelOptions = {}): BoundsProvider {
   const workerScript = options.workerScript ?? join(__dirname, 'boundsWorker.js');
   const minWork = options.minWork ?? MIN_WORK;
-  let job: Job | null = null;
-  let worker: Worker | null = null;
   return {
     takes(vertexCount: number, frameCount: number): boolean {
       return vertexCount * frameCount >= minWork && frameCount >= 2 * CHUNK && existsSync(workerScript);
     },
-    start(plan: BoundsPlan): void {
+    compute(plan: BoundsPlan): Float64Array {
       const chunks = Math.ceil(plan.frames.length / CHUNK);
-      job = {
+      const job: Job = {
         iqmToolsBounds: true,
         plan,
         cursor: new Int32Array(new SharedArrayBuffer(8)),
         status: new Int32Array(new SharedArrayBuffer(4 * chunks)),
         out: new Float64Array(new SharedArrayBuffer(8 * 8 * plan.frames.length)),
       };
+      let worker: Worker | null = null;
       try {
         worker = new Worker(workerScript, { workerData: job });
         worker.unref();
@@ -89,29 +87,23 @@ export function parallelBounds(options: ParallelOptions = {}): BoundsProvider {
       } catch {
         worker = null;
       }
-    },
-    finish(): Float64Array {
-      if (!job) throw new Error('bounds: finish() before start()');
-      const run = boundsRunner(job.plan);
+      const run = boundsRunner(plan);
       work(job, run, false);
       // Chunks the worker still holds: wait for them, or take them back if it let them go.
-      for (let c = 0; c < job.status.length; c++) {
+      for (let c = 0; c < chunks; c++) {
         for (;;) {
           const state = Atomics.load(job.status, c);
           if (state === DONE) break;
           if (state === FREE && Atomics.compareExchange(job.status, c, FREE, CLAIMED) === FREE) {
-            run(c * CHUNK, Math.min((c + 1) * CHUNK, job.plan.frames.length), job.out);
+            run(c * CHUNK, Math.min((c + 1) * CHUNK, plan.frames.length), job.out);
             Atomics.store(job.status, c, DONE);
             break;
           }
           Atomics.wait(job.status, c, CLAIMED, 100);
         }
       }
-      const out = job.out;
-      job = null;
       void worker?.terminate();
-      worker = null;
-      return out;
+      return job.out;
     },
   };
 }

@@ -1,23 +1,53 @@
 // A typed array that grows by doubling: the parser's scratch lines, the validator's lists and the
-// compiler's input arrays, which are filled before their final length is known.
+// compiler's input arrays, which are filled before their final length is known. Past PAGED_FROM
+// bytes an array moves to pages of its own (pages.ts) and grows there in place, without a copy.
+import { type ArrayKind, PAGED_FROM, Pages } from './pages';
 
-export type NumberArray = Int32Array | Uint8Array | Uint32Array | Float64Array;
+export type NumberArray = Int32Array | Uint8Array | Uint32Array | Float64Array | Float32Array;
 
 export class Growable<T extends NumberArray> {
   length = 0;
-  constructor(public data: T, private readonly make: (n: number) => T) {}
+  data: T;
+  /** The pages the values are on, once they are. */
+  private pages: Pages | null = null;
+
+  /** `shared`: kept on a SharedArrayBuffer (for worker threads; where the platform has one). */
+  constructor(
+    private readonly kind: ArrayKind<T>,
+    capacity: number,
+    private readonly shared = false,
+  ) {
+    this.data = shared ? new kind(new SharedArrayBuffer(kind.BYTES_PER_ELEMENT * capacity)) : new kind(capacity);
+  }
 
   /**
    * Makes room for `n` more values and returns the array to write them to (at `length`; the
    * caller then adds n to `length`). The array may be a new one after this call.
    */
   reserve(n: number): T {
-    if (this.length + n > this.data.length) {
-      const bigger = this.make(Math.max(this.data.length * 2, this.length + n, 16));
-      bigger.set(this.data.subarray(0, this.length));
-      this.data = bigger;
-    }
+    if (this.length + n > this.data.length) this.grow(Math.max(this.data.length * 2, this.length + n, 16));
     return this.data;
+  }
+
+  private grow(capacity: number): void {
+    const kind = this.kind;
+    const bytes = kind.BYTES_PER_ELEMENT * capacity;
+    if (bytes >= PAGED_FROM) {
+      const onPages = this.pages !== null;
+      this.pages ??= Pages.open(this.shared);
+      const buffer = this.pages?.grow(bytes);
+      if (buffer) {
+        // Growing keeps the values where they are.
+        const bigger = new kind(buffer);
+        if (!onPages) bigger.set(this.data.subarray(0, this.length));
+        this.data = bigger;
+        return;
+      }
+      this.pages = null;
+    }
+    const bigger = this.shared ? new kind(new SharedArrayBuffer(bytes)) : new kind(capacity);
+    bigger.set(this.data.subarray(0, this.length));
+    this.data = bigger;
   }
 
   push(value: number): void {
@@ -49,17 +79,17 @@ export class Growable<T extends NumberArray> {
 }
 
 export function int32s(capacity = 64): Growable<Int32Array> {
-  return new Growable(new Int32Array(capacity), (n) => new Int32Array(n));
+  return new Growable(Int32Array, capacity);
 }
 
 export function float64s(capacity = 64): Growable<Float64Array> {
-  return new Growable(new Float64Array(capacity), (n) => new Float64Array(n));
+  return new Growable(Float64Array, capacity);
 }
 
 export function uint8s(capacity = 64): Growable<Uint8Array> {
-  return new Growable(new Uint8Array(capacity), (n) => new Uint8Array(n));
+  return new Growable(Uint8Array, capacity);
 }
 
 export function uint32s(capacity = 64): Growable<Uint32Array> {
-  return new Growable(new Uint32Array(capacity), (n) => new Uint32Array(n));
+  return new Growable(Uint32Array, capacity);
 }

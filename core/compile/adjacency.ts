@@ -3,12 +3,13 @@
 // unordered pair of endpoint classes (equal written position and, when present, written blend
 // data). Exactly two edges sharing a pair see each other's triangle; open and non-manifold edges,
 // and a triangle meeting itself, get 0xFFFFFFFF.
+import { newArray } from '../pages';
 import { PairTable } from './classify';
 
 export function computeAdjacency(triangles: Uint32Array | Int32Array, endpointClass: Int32Array): Uint32Array {
   const entries = triangles.length;
   const table = new PairTable(entries);
-  const edgeOf = new Int32Array(entries);
+  const edgeOf = newArray(Int32Array, entries);
   let count: Int32Array = new Int32Array(1024);
   let first: Int32Array = new Int32Array(1024);
   let second: Int32Array = new Int32Array(1024);
@@ -21,7 +22,7 @@ export function computeAdjacency(triangles: Uint32Array | Int32Array, endpointCl
     edgeOf[e] = id;
     if (id >= count.length) {
       const grow = (old: Int32Array): Int32Array => {
-        const next = new Int32Array(old.length * 2);
+        const next = newArray(Int32Array, old.length * 2);
         next.set(old);
         return next;
       };
@@ -33,7 +34,7 @@ export function computeAdjacency(triangles: Uint32Array | Int32Array, endpointCl
     if (n === 0) first[id] = e;
     else if (n === 1) second[id] = e;
   }
-  const adjacency = new Uint32Array(entries);
+  const adjacency = newArray(Uint32Array, entries);
   for (let e = 0; e < entries; e++) {
     const id = edgeOf[e];
     let neighbour = -1;

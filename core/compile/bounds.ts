@@ -23,6 +23,7 @@
 // sum times the first bone's term plus the other bones' differences to it (groupInside).
 import type { Skeleton } from './skeleton';
 import { float64s, int32s } from '../growable';
+import { type ArrayKind, newArray } from '../pages';
 import { multiply, POSE_STRIDE, poseMatrix } from './pose';
 
 export interface BoundsInput {
@@ -70,17 +71,10 @@ interface SkinVertices {
   bones: Uint8Array;
 }
 
-/** A typed array constructor (Float64Array, Int32Array, ...). */
-interface ArrayKind<T> {
-  new (length: number): T;
-  new (buffer: SharedArrayBuffer): T;
-  readonly BYTES_PER_ELEMENT: number;
-}
-
 type Allocate = <T>(kind: ArrayKind<T>, n: number) => T;
-const ownArray: Allocate = (kind, n) => new kind(n);
+const ownArray: Allocate = (kind, n) => newArray(kind, n);
 /** A typed array on a SharedArrayBuffer (for a worker thread). */
-const sharedArray: Allocate = (kind, n) => new kind(new SharedArrayBuffer(kind.BYTES_PER_ELEMENT * n));
+const sharedArray: Allocate = (kind, n) => newArray(kind, n, true);
 
 /** The four bone bytes of each written vertex as one word (the same word for the same bones). */
 function boneWords(bones: Uint8Array): Uint32Array {
@@ -206,8 +200,8 @@ export function computeBoundsSmall(input: BoundsInput): Float64Array {
   const n = input.vertices.length;
   const { classOf, members } = influenceClasses(sv, n);
   const classCount = members.length;
-  const classOffsets = new Int32Array(4 * classCount);
-  const classWeights = new Float64Array(4 * classCount);
+  const classOffsets = newArray(Int32Array, 4 * classCount);
+  const classWeights = newArray(Float64Array, 4 * classCount);
   for (let c = 0; c < classCount; c++) {
     const o = 4 * members[c];
     for (let k = 0; k < 4; k++) {
@@ -217,7 +211,7 @@ export function computeBoundsSmall(input: BoundsInput): Float64Array {
   }
   const jointCount = input.skeleton.parents.length;
   const world = new Float64Array(12 * jointCount), skin = new Float64Array(12 * jointCount), local = new Float64Array(12);
-  const m = new Float64Array(12 * classCount);
+  const m = newArray(Float64Array, 12 * classCount);
   const out = new Float64Array(8 * input.frames.length);
   const animation = { parents: input.skeleton.parents, inverse: input.skeleton.inverse, framePoses: input.framePoses, framePoseStart: input.framePoseStart };
   for (let f = 0; f < input.frames.length; f++) {
@@ -298,9 +292,9 @@ function influenceClasses(sv: SkinVertices, n: number): { classOf: Int32Array; m
   const words = boneWords(bones);
   let size = 16;
   while (size < 2 * n) size *= 2;
-  const table = new Int32Array(size).fill(-1);
-  const classOf = new Int32Array(n);
-  const first = new Int32Array(n);
+  const table = newArray(Int32Array, size).fill(-1);
+  const classOf = newArray(Int32Array, n);
+  const first = newArray(Int32Array, n);
   let classCount = 0;
   for (let i = 0; i < n; i++) {
     const o = 4 * i;
@@ -412,7 +406,7 @@ export function planBounds(input: BoundsInput, shared = false): BoundsPlan | nul
   const weightRange = float64s();
   const sumRange = float64s();
   const groupBoneIds = int32s();
-  const groupOfVertex = new Int32Array(n);
+  const groupOfVertex = newArray(Int32Array, n);
   const boneLo = new Float64Array(3 * jointCount).fill(Infinity);
   const boneHi = new Float64Array(3 * jointCount).fill(-Infinity);
   let extent = 0;
@@ -675,7 +669,7 @@ export function boundsRunner(plan: BoundsPlan): (first: number, end: number, out
     boundsStats.evaluated += n;
   };
   // Seeds: vertices evaluated in every frame.
-  const seedMark = new Uint8Array(n);
+  const seedMark = newArray(Uint8Array, n);
   let seeds: number[] = [];
   let nextSeeds: number[] = [];
   const addSeeds = (): void => {
@@ -689,7 +683,7 @@ export function boundsRunner(plan: BoundsPlan): (first: number, end: number, out
   };
   // Groups still to be tested, per depth of the tree walk.
   const lists: Int32Array[] = [];
-  for (let d = 0; d <= 32 - Math.clz32(BOUNDS_BLOCK) + 1; d++) lists.push(new Int32Array(groupCount));
+  for (let d = 0; d <= 32 - Math.clz32(BOUNDS_BLOCK) + 1; d++) lists.push(newArray(Int32Array, groupCount));
   for (let g = 0; g < groupCount; g++) lists[0][g] = g;
 
   return (first: number, end: number, out: Float64Array): void => {

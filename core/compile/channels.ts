@@ -1,4 +1,5 @@
 // Stage: channel quantisation (IQE-SEMANTICS.md §4.11), every step in float32 (Math.fround).
+import { newArray } from '../pages';
 import { POSE_STRIDE } from './pose';
 
 const f32 = Math.fround;
@@ -39,7 +40,7 @@ export function quantiseChannels(framePoses: Float64Array, framePoseStart: Int32
     }
   }
   const total = channelCount * frames.length;
-  const data = new Uint16Array(total + (total & 1));
+  const data = newArray(Uint16Array, total + (total & 1));
   quantise(framePoses, framePoseStart, frames, mask, offset, scale, data);
   return { mask, offset, scale, channelCount, data };
 }

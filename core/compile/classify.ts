@@ -1,5 +1,7 @@
 // Equality classes of rows of numbers (vertices by value): one open-addressing hash table over
 // typed arrays, no object per row. Values compare as C++ `==` does, so +0 and -0 are equal.
+import { newArray } from '../pages';
+
 
 export interface Column {
   data: Float64Array | Uint8Array | Int32Array;
@@ -60,16 +62,16 @@ function rowsEqual(columns: readonly Column[], a: number, b: number): boolean {
  */
 export function classifyRows(columns: readonly Column[], count: number): { classOf: Int32Array; classCount: number } {
   columns = columns.map(wordColumn);
-  const hashes = new Int32Array(count).fill(0x2545f491);
+  const hashes = newArray(Int32Array, count).fill(0x2545f491);
   for (const { data, stride } of columns) {
     if (data instanceof Float64Array) hashFloats(data, stride, count, hashes);
     else hashIntegers(data, stride, count, hashes);
   }
-  const classOf = new Int32Array(count);
+  const classOf = newArray(Int32Array, count);
   let size = 16;
   while (size < count * 2) size *= 2;
   const mask = size - 1;
-  const slots = new Int32Array(size).fill(-1);
+  const slots = newArray(Int32Array, size).fill(-1);
   let classCount = 0;
   for (let row = 0; row < count; row++) {
     const h = hashes[row];
@@ -103,9 +105,9 @@ export class PairTable {
     let size = 16;
     while (size < expected * 2) size *= 2;
     this.mask = size - 1;
-    this.keysA = new Int32Array(size).fill(-1);
-    this.keysB = new Int32Array(size);
-    this.vals = new Int32Array(size);
+    this.keysA = newArray(Int32Array, size).fill(-1);
+    this.keysB = newArray(Int32Array, size);
+    this.vals = newArray(Int32Array, size);
   }
 
   /** The value of (a, b), inserting the next number when absent. */
@@ -144,9 +146,9 @@ export class PairTable {
     const oldA = this.keysA, oldB = this.keysB, oldV = this.vals;
     const size = oldA.length * 2;
     this.mask = size - 1;
-    this.keysA = new Int32Array(size).fill(-1);
-    this.keysB = new Int32Array(size);
-    this.vals = new Int32Array(size);
+    this.keysA = newArray(Int32Array, size).fill(-1);
+    this.keysB = newArray(Int32Array, size);
+    this.vals = newArray(Int32Array, size);
     for (let s = 0; s < oldA.length; s++) {
       const a = oldA[s];
       if (a < 0) continue;

@@ -3,6 +3,7 @@
 import { IqeDocument } from '../iqe/document';
 import type { IqeDiagnostic } from '../iqe/diagnostic';
 import { releaseLineText } from '../iqe/line';
+import { collectPages, newArray } from '../pages';
 import { computeAdjacency } from './adjacency';
 import { quantiseChannels } from './channels';
 import { type Column, classifyRows } from './classify';
@@ -67,16 +68,14 @@ function emptyStats(): CompileStats {
 
 /**
  * Computes the per-frame bounds of a plan (see bounds.ts). The default runs them in the calling
- * thread; the CLI's runs part of the frames on a worker thread (cli/compileParallel.ts), started
- * while the rest of the model is compiled.
+ * thread; the CLI's spreads the frames over a worker thread and the calling one
+ * (cli/compileParallel.ts).
  */
 export interface BoundsProvider {
   /** Whether to take this job (else it runs in the calling thread); its plan is then on SharedArrayBuffers. */
   takes(vertexCount: number, frameCount: number): boolean;
-  /** Called as soon as the plan is known, before the rest of the compile. */
-  start(plan: BoundsPlan): void;
-  /** The bounds, 8 values per output frame (may wait for other threads). */
-  finish(): Float64Array;
+  /** The bounds, 8 values per output frame. */
+  compute(plan: BoundsPlan): Float64Array;
 }
 
 export function compileIqe(doc: IqeDocument, options: CompileOptions = {}, boundsProvider?: BoundsProvider): CompileResult {
@@ -226,7 +225,7 @@ function transformVertices(input: IqeInput, normals: Float64Array | null, scale:
   }
 }
 
-/** Compiles the input; it is consumed: its vertex arrays are dropped once written. */
+/** Compiles the input; it is consumed: its frame poses and vertex arrays are dropped once used. */
 export function compileInput(input: IqeInput, options: CompileOptions, boundsProvider?: BoundsProvider): { bytes: Uint8Array; stats: CompileStats; notes: IqeDiagnostic[] } {
   const notes: IqeDiagnostic[] = [];
   const stats = emptyStats();
@@ -264,6 +263,7 @@ export function compileInput(input: IqeInput, options: CompileOptions, boundsPro
   if (hasSections) {
     welds = weldCorners(input);
     candidates = assembleMeshes(input, welds);
+    collectPages();
   }
   let normals = welds ? welds.normals : null;
 
@@ -271,7 +271,8 @@ export function compileInput(input: IqeInput, options: CompileOptions, boundsPro
   // already made from the positions as written).
   if (hasSections && (scale !== 1 || rotation || translate.some((t) => t !== 0))) transformVertices(input, normals, scale, rotation, translate);
 
-  // Joints (§4.9, when a mesh exists) and frames (§4.10): the bounds can start.
+  // Joints (§4.9, when a mesh exists), frames, bounds and channels (§4.10-4.11) first: then the
+  // frame poses, a large part of an animated file, are dropped before the vertex stages.
   const skeleton = candidates.length > 0 && jointCount > 0 ? buildSkeleton(input) : null;
   const frameList: number[] = [];
   const animFrames = input.animations.map((_, i) => {
@@ -281,8 +282,8 @@ export function compileInput(input: IqeInput, options: CompileOptions, boundsPro
     return { firstFrame, frameCount: frameList.length - firstFrame };
   });
   const frames = Int32Array.from(frameList);
-  const finishBounds = skeleton && input.blendBones && frames.length > 0
-    ? startBounds({
+  const bounds = skeleton && input.blendBones && frames.length > 0
+    ? frameBounds({
       vertices: writtenVertices(candidates, input.vertexCount),
       positions: input.positions,
       blendBones: input.blendBones,
@@ -293,6 +294,10 @@ export function compileInput(input: IqeInput, options: CompileOptions, boundsPro
       framePoseStart: input.framePoseStart,
     }, boundsProvider)
     : null;
+  const poseCount = input.animations.length > 0 ? jointCount : 0;
+  const channels = quantiseChannels(input.framePoses, input.framePoseStart, frames, poseCount);
+  input.framePoses = EMPTY_FLOATS;
+  collectPages();
 
   if (hasSections) {
     // Written straight into arrays sized for every candidate (an upper bound), used as views.
@@ -301,16 +306,16 @@ export function compileInput(input: IqeInput, options: CompileOptions, boundsPro
       candidateVertices += mesh.source.length;
       candidateTriangles += mesh.triangles.length / 3;
     }
-    const allSources = new Int32Array(candidateVertices);
-    const allWelds = new Int32Array(candidateVertices);
-    const allTriangles = new Uint32Array(3 * candidateTriangles);
+    const allSources = newArray(Int32Array, candidateVertices);
+    const allWelds = newArray(Int32Array, candidateVertices);
+    const allTriangles = newArray(Uint32Array, 3 * candidateTriangles);
     let firstVertex = 0;
     let firstTriangle = 0;
     for (const mesh of candidates) {
       const order = optimiseVertexCache(mesh.source.length, mesh.triangles);
       const dropped = referenceDroppedTriangles(mesh.source.length, mesh.triangles, order);
       if (dropped > 0) notes.push(referenceDropNote(input.sections, mesh, dropped, order.triangleOrder.length));
-      const outIndex = new Int32Array(mesh.source.length);
+      const outIndex = newArray(Int32Array, mesh.source.length);
       const nv = order.vertexOrder.length;
       for (let i = 0; i < nv; i++) {
         const c = order.vertexOrder[i];
@@ -342,6 +347,7 @@ export function compileInput(input: IqeInput, options: CompileOptions, boundsPro
   candidates = [];
   welds = normals = null;
   releaseVertexData(input);
+  collectPages();
 
   // Adjacency (B1) over the written positions and blend data.
   let adjacency: Uint32Array = new Uint32Array(0);
@@ -369,8 +375,6 @@ export function compileInput(input: IqeInput, options: CompileOptions, boundsPro
   input.animations.forEach((a, i) => {
     anims.push({ name: text.share(a.name), firstFrame: animFrames[i].firstFrame, frameCount: animFrames[i].frameCount, framerate: a.framerate, flags: a.flags });
   });
-  const poseCount = input.animations.length > 0 ? jointCount : 0;
-  const channels = quantiseChannels(input.framePoses, input.framePoseStart, frames, poseCount);
   const poses = [];
   for (let p = 0; p < poseCount; p++) {
     poses.push({
@@ -380,7 +384,6 @@ export function compileInput(input: IqeInput, options: CompileOptions, boundsPro
       scale: channels.scale.subarray(10 * p, 10 * p + 10),
     });
   }
-  const bounds = finishBounds ? finishBounds() : null;
 
   const parts: IqmParts = {
     text,
@@ -434,7 +437,7 @@ function writeVertexArrays(
   if (input.texcoords) arrays.push(encodeAttribute({ slot: ArrayType.Texcoord, data: input.texcoords, width: 4, rows: source }, vertexCount, declarations));
   let outNormals: Float64Array | null = null;
   if (weldNormals && (input.normals || input.triangles.length > 0)) {
-    outNormals = new Float64Array(3 * vertexCount);
+    outNormals = newArray(Float64Array, 3 * vertexCount);
     for (let i = 0; i < vertexCount; i++) {
       const w = 3 * weld[i];
       outNormals[3 * i] = weldNormals[w]; outNormals[3 * i + 1] = weldNormals[w + 1]; outNormals[3 * i + 2] = weldNormals[w + 2];
@@ -443,7 +446,7 @@ function writeVertexArrays(
   }
   let tangents: Float64Array | null = null;
   if (input.tangents) {
-    tangents = explicitTangents(source, input.tangents, input.bitangents, outNormals ?? new Float64Array(3 * vertexCount));
+    tangents = explicitTangents(source, input.tangents, input.bitangents, outNormals ?? newArray(Float64Array, 3 * vertexCount));
   } else if (outNormals && input.texcoords) {
     const generated = generateTangents(triangles, source, input.positions, input.texcoords, outNormals);
     tangents = generated.tangents;
@@ -480,28 +483,12 @@ function referenceDropNote(sections: readonly Section[], mesh: MeshCandidates, d
   return lineNote('information', 'reference-drops-triangles', message, section ? section.line : 0);
 }
 
-/**
- * Starts the per-frame bounds (on the provider's threads when it takes them) and gives the
- * function that waits for them.
- */
-function startBounds(boundsInput: BoundsInput, boundsProvider: BoundsProvider | undefined): () => Float64Array {
+/** The per-frame bounds, on the provider's threads when it takes them. */
+function frameBounds(boundsInput: BoundsInput, boundsProvider: BoundsProvider | undefined): Float64Array {
   const provider = boundsProvider?.takes(boundsInput.vertices.length, boundsInput.frames.length) ? boundsProvider : null;
   const plan = provider && boundsInput.vertices.length > 0 && boundsInput.frames.length >= 2 ? planBounds(boundsInput, true) : null;
-  if (provider && plan) {
-    provider.start(plan);
-    return finishOn(provider);
-  }
-  return computeLater(boundsInput);
-}
-
-// Each closure made by a function of its own: closures made in one function share what they
-// capture, and the provider's must not hold the bounds input (the input's poses, positions).
-function finishOn(provider: BoundsProvider): () => Float64Array {
-  return () => provider.finish();
-}
-
-function computeLater(boundsInput: BoundsInput): () => Float64Array {
-  return () => computeBounds(boundsInput);
+  if (!provider || !plan) return computeBounds(boundsInput);
+  return provider.compute(plan);
 }
 
 const EMPTY_FLOATS = new Float64Array(0);
@@ -524,7 +511,7 @@ function releaseVertexData(input: IqeInput): void {
  * vertices of those).
  */
 function writtenVertices(candidates: readonly MeshCandidates[], inputCount: number): Int32Array {
-  const mark = new Uint8Array(inputCount);
+  const mark = newArray(Uint8Array, inputCount);
   let count = 0;
   for (const { source, triangles: tris } of candidates) {
     for (let t = 0; t < tris.length; t += 3) {
@@ -539,7 +526,7 @@ function writtenVertices(candidates: readonly MeshCandidates[], inputCount: numb
       }
     }
   }
-  const out = new Int32Array(count);
+  const out = newArray(Int32Array, count);
   for (let v = 0, o = 0; v < inputCount; v++) if (mark[v]) out[o++] = v;
   return out;
 }

@@ -122,10 +122,7 @@ export class InputGatherer {
   private readonly edgeFlags = uint8s(16);
   private readonly basePoses = float64s(256);
   /** On a SharedArrayBuffer where there is one, so that the CLI's bounds worker reads the frames without a copy (cli/compileParallel.ts). */
-  private readonly framePoses = new Growable<Float64Array>(
-    new Float64Array(0),
-    typeof SharedArrayBuffer === 'function' ? (n) => new Float64Array(new SharedArrayBuffer(8 * n)) : (n) => new Float64Array(n),
-  );
+  private readonly framePoses = new Growable(Float64Array, 64, typeof SharedArrayBuffer === 'function');
   private readonly frameStarts = int32s(64);
 
   private readonly groups: SmoothGroup[] = [{ key: -1, threshold: -1, uv: false, used: false }];

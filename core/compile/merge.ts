@@ -5,6 +5,7 @@
 // are appended in order. Each frame keeps one pose per joint: extra poses are dropped and missing
 // ones are the identity (translate 0, rotate (0, 0, 0, 1), scale 1), as in the reference. The
 // result is one input for compileInput, with nothing left to select.
+import { newArray } from '../pages';
 import type { IqeDiagnostic } from '../iqe/diagnostic';
 import { type AnimationOptions, applyAnimationOptions, lineNote } from './options';
 import type { InputAnimation, IqeInput } from './input';
@@ -51,9 +52,8 @@ export function mergeInputs(parts: readonly InputPart[]): { input: IqeInput; not
   // Frames: every input's selected frames, in order, each with one pose per joint.
   let frameTotal = 0;
   selections.forEach((list) => list.forEach(({ first, last }) => (frameTotal += Math.max(last - first + 1, 0))));
-  const framePoses = typeof SharedArrayBuffer === 'function'
-    ? new Float64Array(new SharedArrayBuffer(8 * POSE_STRIDE * jointCount * frameTotal))
-    : new Float64Array(POSE_STRIDE * jointCount * frameTotal);
+  // Shared, for the CLI's bounds worker (as input.ts gathers them).
+  const framePoses = newArray(Float64Array, POSE_STRIDE * jointCount * frameTotal, true);
   const framePoseStart = new Int32Array(frameTotal + 1);
   const animations: InputAnimation[] = [];
   let frame = 0;

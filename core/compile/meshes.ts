@@ -2,6 +2,8 @@
 // (a repeated (mesh, material) section keeps its triangles) and B2 (the explicit tangent is part
 // of the vertex key). Each triangle corner becomes a candidate vertex of its mesh, keyed by the
 // values of its attributes and its normal.
+import { int32s } from '../growable';
+import { newArray } from '../pages';
 import { type Column, classifyRows, PairTable } from './classify';
 import type { IqeInput } from './input';
 import type { Welds } from './smooth';
@@ -57,9 +59,9 @@ export function assembleMeshes(input: IqeInput, welds: Welds): MeshCandidates[] 
     for (const i of pair.sections) count += sectionEnd(i) - sections[i].firstTriangle;
     if (count === 0) continue;
     const table = new PairTable(Math.min(3 * count, input.vertexCount + 16));
-    const source: number[] = [];
-    const weld: number[] = [];
-    const triangles = new Int32Array(3 * count);
+    const source = int32s(1024);
+    const weld = int32s(1024);
+    const triangles = newArray(Int32Array, 3 * count);
     let o = 0;
     for (const i of pair.sections) {
       for (let t = sections[i].firstTriangle, end = sectionEnd(i); t < end; t++) {
@@ -76,7 +78,7 @@ export function assembleMeshes(input: IqeInput, welds: Welds): MeshCandidates[] 
         }
       }
     }
-    meshes.push({ name: pair.mesh, material: pair.material, source: Int32Array.from(source), weld: Int32Array.from(weld), triangles });
+    meshes.push({ name: pair.mesh, material: pair.material, source: source.view(), weld: weld.view(), triangles });
   }
   return meshes;
 

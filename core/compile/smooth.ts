@@ -2,11 +2,12 @@
 // fixes B4 (`vs` compares the corners' own vertices) and B5 (smoothangle without fabs, applied
 // when the groups are read in input.ts). Skipped when the file has any `vn`: then each corner's
 // weld is its vertex and the normals are the file's.
+import { newArray } from '../pages';
 import { classifyRows } from './classify';
 import type { IqeInput } from './input';
 
 export interface Welds {
-  /** Weld of each triangle corner (3 per triangle). */
+  /** Weld of each triangle corner (3 per triangle; the triangles themselves when the file has normals). */
   weld: Int32Array;
   /** Normal of each weld: x, y, z. */
   normals: Float64Array;
@@ -17,12 +18,12 @@ export function weldCorners(input: IqeInput): Welds {
   const tris = input.triangles;
   const corners = tris.length;
   if (input.normals) {
-    return { weld: Int32Array.from(tris), normals: input.normals, weldCount: input.vertexCount };
+    return { weld: tris, normals: input.normals, weldCount: input.vertexCount };
   }
   const triCount = corners / 3;
   const pos = input.positions;
-  const area = new Float64Array(3 * triCount);
-  const fn = new Float64Array(3 * triCount);
+  const area = newArray(Float64Array, 3 * triCount);
+  const fn = newArray(Float64Array, 3 * triCount);
   for (let t = 0; t < triCount; t++) {
     const a = 4 * tris[3 * t], b = 4 * tris[3 * t + 1], c = 4 * tris[3 * t + 2];
     // (v2 - v0) x (v1 - v0)
@@ -38,14 +39,15 @@ export function weldCorners(input: IqeInput): Welds {
 
   // Corners grouped by exact position (x, y, z, w), counting sort by position class.
   const { classOf: posClass, classCount } = classifyRows([{ data: pos, stride: 4 }], input.vertexCount);
-  const groupStart = new Int32Array(classCount + 1);
+  const groupStart = newArray(Int32Array, classCount + 1);
   for (let c = 0; c < corners; c++) groupStart[posClass[tris[c]] + 1]++;
   for (let g = 0; g < classCount; g++) groupStart[g + 1] += groupStart[g];
-  const fill = groupStart.slice(0, classCount);
-  const order = new Int32Array(corners);
+  const fill = newArray(Int32Array, classCount);
+  fill.set(groupStart.subarray(0, classCount));
+  const order = newArray(Int32Array, corners);
   for (let c = 0; c < corners; c++) order[fill[posClass[tris[c]]]++] = c;
 
-  const parent = new Int32Array(corners);
+  const parent = newArray(Int32Array, corners);
   for (let c = 0; c < corners; c++) parent[c] = c;
   const find = (c: number): number => {
     while (parent[c] !== c) {
@@ -109,15 +111,15 @@ export function weldCorners(input: IqeInput): Welds {
     }
   }
 
-  const weld = new Int32Array(corners);
-  const idOfRoot = new Int32Array(corners).fill(-1);
+  const weld = newArray(Int32Array, corners);
+  const idOfRoot = newArray(Int32Array, corners).fill(-1);
   let weldCount = 0;
   for (let c = 0; c < corners; c++) {
     const r = find(c);
     if (idOfRoot[r] < 0) idOfRoot[r] = weldCount++;
     weld[c] = idOfRoot[r];
   }
-  const normals = new Float64Array(3 * weldCount);
+  const normals = newArray(Float64Array, 3 * weldCount);
   for (let t = 0; t < triCount; t++) {
     for (let k = 0; k < 3; k++) {
       const o = 3 * weld[3 * t + k];

@@ -2,6 +2,8 @@
 // triangle (area-weighted) and orthogonalised against the normal, with our B8 fallback where the
 // reference writes NaN. Explicit `vx` tangents go to the output vertices of their own source
 // vertex (B2), and the 6-value form's sign comes from that vertex's normal, tangent and bitangent.
+import { newArray } from '../pages';
+
 
 export interface TangentResult {
   /** x, y, z, w per output vertex. */
@@ -36,10 +38,10 @@ export function generateTangents(
   normals: Float64Array,
 ): TangentResult {
   const count = source.length;
-  const tan = new Float64Array(3 * count);
-  const bit = new Float64Array(3 * count);
+  const tan = newArray(Float64Array, 3 * count);
+  const bit = newArray(Float64Array, 3 * count);
   accumulateTangents(triangles, source, positions, texcoords, tan, bit);
-  const tangents = new Float64Array(4 * count);
+  const tangents = newArray(Float64Array, 4 * count);
   const { fallbacks, firstFallback } = orthogonalise(normals, tan, bit, tangents, count);
   return { tangents, fallbacks, firstFallback };
 }
@@ -102,7 +104,7 @@ function orthogonalise(normals: Float64Array, tan: Float64Array, bit: Float64Arr
 /** Explicit tangents: each output vertex takes its source vertex's `vx` (B2). */
 export function explicitTangents(source: Int32Array, vx: Float64Array, bitangents: Float64Array | null, normals: Float64Array): Float64Array {
   const count = source.length;
-  const out = new Float64Array(4 * count);
+  const out = newArray(Float64Array, 4 * count);
   for (let i = 0; i < count; i++) {
     const s = source[i];
     const tx = vx[4 * s], ty = vx[4 * s + 1], tz = vx[4 * s + 2];

@@ -3,6 +3,8 @@
 // reference; ours (B7) clamps the rank term so that no score is NaN and no triangle is dropped.
 // The "no best triangle" fallback scans all triangles in the reference; here a max segment tree
 // over the (stale) triangle scores answers it, updated lazily from a dirty list.
+import { newArray } from '../pages';
+
 
 const f32 = Math.fround;
 const CACHE_SIZE = 32;
@@ -63,8 +65,8 @@ export interface CacheOrder {
 export function optimiseVertexCache(vertexCount: number, tris: Int32Array, asReference = false): CacheOrder {
   const rankTerm = asReference ? REFERENCE_RANK_TERM : RANK_TERM;
   const triCount = tris.length / 3;
-  const numUses = new Int32Array(vertexCount);
-  const used = new Uint8Array(triCount);
+  const numUses = newArray(Int32Array, vertexCount);
+  const used = newArray(Uint8Array, triCount);
   let maxUses = 0;
   for (let t = 0; t < triCount; t++) {
     const a = tris[3 * t], b = tris[3 * t + 1], c = tris[3 * t + 2];
@@ -76,13 +78,14 @@ export function optimiseVertexCache(vertexCount: number, tris: Int32Array, asRef
     numUses[b]++;
     numUses[c]++;
   }
-  const usesStart = new Int32Array(vertexCount + 1);
+  const usesStart = newArray(Int32Array, vertexCount + 1);
   for (let v = 0; v < vertexCount; v++) {
     usesStart[v + 1] = usesStart[v] + numUses[v];
     if (numUses[v] > maxUses) maxUses = numUses[v];
   }
-  const uses = new Int32Array(usesStart[vertexCount]);
-  const fillUses = usesStart.slice(0, vertexCount);
+  const uses = newArray(Int32Array, usesStart[vertexCount]);
+  const fillUses = newArray(Int32Array, vertexCount);
+  fillUses.set(usesStart.subarray(0, vertexCount));
   for (let t = 0; t < triCount; t++) {
     if (used[t]) continue;
     uses[fillUses[tris[3 * t]]++] = t;
@@ -92,23 +95,23 @@ export function optimiseVertexCache(vertexCount: number, tris: Int32Array, asRef
   // Every use count from here on is at most maxUses, so valence[] needs no growing below.
   valenceTerm(maxUses);
   const valenceOf = valence;
-  const score = new Float64Array(vertexCount);
+  const score = newArray(Float64Array, vertexCount);
   // vertexScore(numUses[v], -1), inline.
   for (let v = 0; v < vertexCount; v++) score[v] = numUses[v] <= 0 ? -1 : valenceOf[numUses[v]];
-  const triScore = new Float64Array(triCount);
+  const triScore = newArray(Float64Array, triCount);
 
   // Max segment tree over unused triangles' stale scores (-Infinity for used ones).
   let leaves = 1;
   while (leaves < triCount) leaves *= 2;
-  const tree = new Float64Array(2 * leaves).fill(-Infinity);
+  const tree = newArray(Float64Array, 2 * leaves).fill(-Infinity);
   for (let t = 0; t < triCount; t++) {
     triScore[t] = f32(f32(score[tris[3 * t]] + score[tris[3 * t + 1]]) + score[tris[3 * t + 2]]);
     if (!used[t]) tree[leaves + t] = triScore[t];
   }
   for (let n = leaves - 1; n >= 1; n--) tree[n] = Math.max(tree[2 * n], tree[2 * n + 1]);
   // Triangles whose tree leaf is stale (each listed once: at most triCount).
-  const dirty = new Uint8Array(triCount);
-  const dirtyList = new Int32Array(triCount);
+  const dirty = newArray(Uint8Array, triCount);
+  const dirtyList = newArray(Int32Array, triCount);
   let dirtyCount = 0;
   const bestByScan = (): number => {
     for (let i = 0; i < dirtyCount; i++) {
@@ -126,14 +129,14 @@ export function optimiseVertexCache(vertexCount: number, tris: Int32Array, asRef
     return n - leaves;
   };
 
-  const cached = new Uint8Array(vertexCount);
-  const index = new Int32Array(vertexCount).fill(-1);
+  const cached = newArray(Uint8Array, vertexCount);
+  const index = newArray(Int32Array, vertexCount).fill(-1);
   const cache = new Int32Array(CACHE_SIZE + 4);
   let cacheLength = 0;
   let overflowed = false;
-  const triangleOrder = new Int32Array(triCount);
+  const triangleOrder = newArray(Int32Array, triCount);
   let emitted = 0;
-  const vertexOrder = new Int32Array(vertexCount);
+  const vertexOrder = newArray(Int32Array, vertexCount);
   let nextIndex = 0;
 
   // The loop's two halves are functions of their own with no calls in their loops (scores,
@@ -177,7 +180,7 @@ export function optimiseVertexCache(vertexCount: number, tris: Int32Array, asRef
       }
     }
   };
-  const seen = new Int32Array(triCount);
+  const seen = newArray(Int32Array, triCount);
   let step = 0;
   /** Rescores the cached vertices and their triangles; the best of those (-1: none), then trims the cache. */
   const rescore = (): number => {

@@ -1,6 +1,7 @@
 // Stage: vertex arrays (IQE-SEMANTICS.md §4.2, §4.8): which arrays exist, in the fixed order, with
 // their default or declared format and size, encoded component by component. Components beyond
 // an attribute's width are 0 (B14).
+import { newArray } from '../pages';
 import type { Declaration } from './input';
 import { blendWeightBytes, Format, FORMAT_SIZE, writeComponent, writeRaw } from './encode';
 
@@ -49,16 +50,16 @@ export function arrayFormat(slot: number, declarations: readonly (Declaration | 
 export function encodeAttribute(source: AttributeSource, count: number, declarations: readonly (Declaration | null)[]): VertexArray {
   const [format, size] = arrayFormat(source.slot, declarations);
   const componentSize = FORMAT_SIZE[format];
-  const bytes = new Uint8Array(count * size * componentSize);
+  const bytes = newArray(Uint8Array, count * size * componentSize);
   const { data, width, rows } = source;
   if (format === Format.Float) {
-    const out = new Float32Array(bytes.buffer);
+    const out = new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4);
     for (let i = 0, o = 0; i < count; i++) {
       const r = (rows ? rows[i] : i) * width;
       for (let k = 0; k < size; k++) out[o++] = k < width ? data[r + k] : 0;
     }
   } else {
-    const view = new DataView(bytes.buffer);
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     for (let i = 0, o = 0; i < count; i++) {
       const r = (rows ? rows[i] : i) * width;
       for (let k = 0; k < size; k++, o += componentSize) writeComponent(view, o, format, k < width ? data[r + k] : 0);
@@ -72,14 +73,14 @@ export function encodeBlendIndexes(bones: Uint8Array, rows: Int32Array, declarat
   const [format, size] = arrayFormat(ArrayType.BlendIndexes, declarations);
   const componentSize = FORMAT_SIZE[format];
   const count = rows.length;
-  const bytes = new Uint8Array(count * size * componentSize);
+  const bytes = newArray(Uint8Array, count * size * componentSize);
   if (format === Format.Ubyte) {
     // The default format: the bytes themselves.
     for (let i = 0, o = 0; i < count; i++) {
       for (let k = 0; k < size; k++) bytes[o++] = bones[4 * rows[i] + k];
     }
   } else {
-    const view = new DataView(bytes.buffer);
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     for (let i = 0, o = 0; i < count; i++) {
       for (let k = 0; k < size; k++, o += componentSize) writeRaw(view, o, format, bones[4 * rows[i] + k]);
     }
@@ -92,7 +93,7 @@ export function encodeBlendWeights(weights: Float64Array, rows: Int32Array, decl
   const [format, size] = arrayFormat(ArrayType.BlendWeights, declarations);
   const componentSize = FORMAT_SIZE[format];
   const count = rows.length;
-  const bytes = new Uint8Array(count * size * componentSize);
+  const bytes = newArray(Uint8Array, count * size * componentSize);
   if (format === Format.Ubyte) {
     const four = new Uint8Array(4);
     for (let i = 0, o = 0; i < count; i++) {
@@ -100,7 +101,7 @@ export function encodeBlendWeights(weights: Float64Array, rows: Int32Array, decl
       for (let k = 0; k < size; k++) bytes[o++] = four[k];
     }
   } else {
-    const view = new DataView(bytes.buffer);
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     for (let i = 0, o = 0; i < count; i++) {
       for (let k = 0; k < size; k++, o += componentSize) writeComponent(view, o, format, weights[4 * rows[i] + k]);
     }

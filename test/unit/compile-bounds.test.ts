@@ -143,10 +143,10 @@ test('the CLI compile with a bounds worker writes the same bytes as the single-t
   const single = compileIqe(new IqeDocument(text));
   let started = 0;
   const provider = parallelBounds({ workerScript, minWork: 0 });
-  const start = provider.start.bind(provider);
-  provider.start = (plan) => {
+  const compute = provider.compute.bind(provider);
+  provider.compute = (plan) => {
     started++;
-    start(plan);
+    return compute(plan);
   };
   const parallel = compileIqe(new IqeDocument(text), {}, provider);
   assert.equal(started, 1, 'the worker path was taken');
