@@ -12,7 +12,7 @@ import { compileChecked } from '../core/compile/index';
 import { boundsStats } from '../core/compile/bounds';
 import { parallelBounds } from '../cli/compileParallel';
 import { loadForCompile } from '../cli/compile';
-import { nodeCollector } from '../cli/collect';
+import { compileHeap } from '../cli/heap';
 import { setCollector } from '../core/pages';
 import { syntheticIqe } from './helpers/data';
 
@@ -24,7 +24,7 @@ const dataPath = syntheticIqe('big.iqe');
 if (!dataPath) process.exit(0);
 if (!existsSync(workerScript)) console.log(`note: ${workerScript} is missing (npm run build): bounds on one thread`);
 
-setCollector(nodeCollector());
+setCollector(compileHeap());
 const cpu0 = process.cpuUsage();
 const t0 = performance.now();
 const checked = loadForCompile(dataPath);

@@ -14,7 +14,7 @@ import { IqeIngest } from '../core/compile/ingest';
 import { formatDiagnostic } from './check';
 import { parallelBounds } from './compileParallel';
 import { decodeText, readTextBlocks } from './text';
-import { nodeCollector } from './collect';
+import { compileHeap } from './heap';
 import { setCollector } from '../core/pages';
 
 const USAGE = [
@@ -188,7 +188,7 @@ export function runCompile(args: string[]): number {
     return 2;
   }
   const { inputs, output, options } = parsed;
-  setCollector(nodeCollector());
+  setCollector(compileHeap());
   // Each input is read and checked on its own; any error stops the compile.
   const checked: CheckedIqe[] = [];
   for (const { path } of inputs) {

@@ -87,22 +87,25 @@ export function parallelBounds(options: ParallelOptions = {}): BoundsProvider {
       } catch {
         worker = null;
       }
-      const run = boundsRunner(plan);
-      work(job, run, false);
-      // Chunks the worker still holds: wait for them, or take them back if it let them go.
-      for (let c = 0; c < chunks; c++) {
-        for (;;) {
-          const state = Atomics.load(job.status, c);
-          if (state === DONE) break;
-          if (state === FREE && Atomics.compareExchange(job.status, c, FREE, CLAIMED) === FREE) {
-            run(c * CHUNK, Math.min((c + 1) * CHUNK, plan.frames.length), job.out);
-            Atomics.store(job.status, c, DONE);
-            break;
+      try {
+        const run = boundsRunner(plan);
+        work(job, run, false);
+        // Chunks the worker still holds: wait for them, or take them back if it let them go.
+        for (let c = 0; c < chunks; c++) {
+          for (;;) {
+            const state = Atomics.load(job.status, c);
+            if (state === DONE) break;
+            if (state === FREE && Atomics.compareExchange(job.status, c, FREE, CLAIMED) === FREE) {
+              run(c * CHUNK, Math.min((c + 1) * CHUNK, plan.frames.length), job.out);
+              Atomics.store(job.status, c, DONE);
+              break;
+            }
+            Atomics.wait(job.status, c, CLAIMED, 100);
           }
-          Atomics.wait(job.status, c, CLAIMED, 100);
         }
+      } finally {
+        void worker?.terminate();
       }
-      void worker?.terminate();
       return job.out;
     },
   };

@@ -86,6 +86,16 @@ export function newArray<T>(kind: ArrayKind<T>, length: number, shared = false):
 }
 
 /**
+ * A zeroed typed array that starts on a page boundary (where pages are to be had): for arrays
+ * whose records are read in cache-line-sized pieces, where malloc's 16-byte alignment makes the
+ * same code up to 20% slower or faster from one run to the next.
+ */
+export function alignedArray<T>(kind: ArrayKind<T>, length: number): T {
+  const buffer = Pages.open(false)?.grow(kind.BYTES_PER_ELEMENT * length);
+  return buffer ? new kind(buffer, 0, length) : new kind(length);
+}
+
+/**
  * Lets the host collect garbage on request (the CLI: node's gc). Pages of dropped arrays are
  * unmapped only when their memory objects are collected, and the compile's stages allocate too
  * little on the JS heap for a collection to come soon by itself.

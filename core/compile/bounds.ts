@@ -23,7 +23,7 @@
 // sum times the first bone's term plus the other bones' differences to it (groupInside).
 import type { Skeleton } from './skeleton';
 import { float64s, int32s } from '../growable';
-import { type ArrayKind, newArray } from '../pages';
+import { alignedArray, type ArrayKind, newArray } from '../pages';
 import { multiply, POSE_STRIDE, poseMatrix } from './pose';
 
 export interface BoundsInput {
@@ -62,12 +62,15 @@ function skinMatrices(a: Animation, frame: number, world: Float64Array, local: F
 }
 
 /**
- * The written vertices as the bounds read them, per written vertex i: x y z at 3 i; at 4 i .. 4 i + 3
- * the influences with a weight > 0 in file order (weight as the reference's float, bone), then 0.
+ * The written vertices as the bounds read them: written vertex i is input vertex vertices[i],
+ * read where the input has it (no copy: on a large file these are tens of MB): x y z at 4 v; at
+ * 4 v .. 4 v + 3 its influences, those with a weight > 0 first (input.ts blendCombo), each
+ * weight taken as the reference's float (Math.fround).
  */
 interface SkinVertices {
+  vertices: Int32Array;
   positions: Float64Array;
-  weights: Float32Array;
+  weights: Float64Array;
   bones: Uint8Array;
 }
 
@@ -76,30 +79,13 @@ const ownArray: Allocate = (kind, n) => newArray(kind, n);
 /** A typed array on a SharedArrayBuffer (for a worker thread). */
 const sharedArray: Allocate = (kind, n) => newArray(kind, n, true);
 
-/** The four bone bytes of each written vertex as one word (the same word for the same bones). */
+/** The four bone bytes of each input vertex as one word (the same word for the same bones). */
 function boneWords(bones: Uint8Array): Uint32Array {
   return new Uint32Array(bones.buffer, bones.byteOffset, bones.length / 4);
 }
 
-function prepare(input: BoundsInput, allocate: Allocate = ownArray): SkinVertices {
-  const { vertices, positions, blendBones, blendWeights } = input;
-  const n = vertices.length;
-  const out: SkinVertices = { positions: allocate(Float64Array, 3 * n), weights: allocate(Float32Array, 4 * n), bones: allocate(Uint8Array, 4 * n) };
-  for (let i = 0; i < n; i++) {
-    const v = vertices[i];
-    out.positions[3 * i] = positions[4 * v];
-    out.positions[3 * i + 1] = positions[4 * v + 1];
-    out.positions[3 * i + 2] = positions[4 * v + 2];
-    let c = 4 * i;
-    for (let k = 0; k < 4; k++) {
-      const w = blendWeights[4 * v + k];
-      if (w > 0) {
-        out.weights[c] = w;
-        out.bones[c++] = blendBones[4 * v + k];
-      }
-    }
-  }
-  return out;
+function prepare(input: BoundsInput): SkinVertices {
+  return { vertices: input.vertices, positions: input.positions, weights: input.blendWeights, bones: input.blendBones };
 }
 
 /**
@@ -108,20 +94,21 @@ function prepare(input: BoundsInput, allocate: Allocate = ownArray): SkinVertice
  */
 function evaluate(sv: SkinVertices, i: number, skin: Float64Array, res: Float64Array): void {
   const { weights, bones } = sv;
-  const x = sv.positions[3 * i], y = sv.positions[3 * i + 1], z = sv.positions[3 * i + 2];
-  let w = weights[4 * i];
+  const o = 4 * sv.vertices[i];
+  const x = sv.positions[o], y = sv.positions[o + 1], z = sv.positions[o + 2];
+  let w = Math.fround(weights[o]);
   if (!(w > 0)) {
     res[0] = res[1] = res[2] = 0;
     return;
   }
-  let s = 12 * bones[4 * i];
+  let s = 12 * bones[o];
   let m0 = 0 + skin[s] * w, m1 = 0 + skin[s + 1] * w, m2 = 0 + skin[s + 2] * w, m3 = 0 + skin[s + 3] * w;
   let m4 = 0 + skin[s + 4] * w, m5 = 0 + skin[s + 5] * w, m6 = 0 + skin[s + 6] * w, m7 = 0 + skin[s + 7] * w;
   let m8 = 0 + skin[s + 8] * w, m9 = 0 + skin[s + 9] * w, m10 = 0 + skin[s + 10] * w, m11 = 0 + skin[s + 11] * w;
   for (let k = 1; k < 4; k++) {
-    w = weights[4 * i + k];
+    w = Math.fround(weights[o + k]);
     if (!(w > 0)) break;
-    s = 12 * bones[4 * i + k];
+    s = 12 * bones[o + k];
     m0 += skin[s] * w; m1 += skin[s + 1] * w; m2 += skin[s + 2] * w; m3 += skin[s + 3] * w;
     m4 += skin[s + 4] * w; m5 += skin[s + 5] * w; m6 += skin[s + 6] * w; m7 += skin[s + 7] * w;
     m8 += skin[s + 8] * w; m9 += skin[s + 9] * w; m10 += skin[s + 10] * w; m11 += skin[s + 11] * w;
@@ -203,9 +190,9 @@ export function computeBoundsSmall(input: BoundsInput): Float64Array {
   const classOffsets = newArray(Int32Array, 4 * classCount);
   const classWeights = newArray(Float64Array, 4 * classCount);
   for (let c = 0; c < classCount; c++) {
-    const o = 4 * members[c];
+    const o = 4 * sv.vertices[members[c]];
     for (let k = 0; k < 4; k++) {
-      classWeights[4 * c + k] = sv.weights[o + k];
+      classWeights[4 * c + k] = Math.fround(sv.weights[o + k]);
       classOffsets[4 * c + k] = 12 * sv.bones[o + k];
     }
   }
@@ -217,7 +204,7 @@ export function computeBoundsSmall(input: BoundsInput): Float64Array {
   for (let f = 0; f < input.frames.length; f++) {
     skinMatrices(animation, input.frames[f], world, local, skin);
     classMatrices(skin, classOffsets, classWeights, classCount, m);
-    frameExtremes(sv.positions, classOf, m, n, out, 8 * f);
+    frameExtremes(sv, classOf, m, n, out, 8 * f);
   }
   return out;
 }
@@ -231,13 +218,14 @@ function classMatrices(skin: Float64Array, offsets: Int32Array, weights: Float64
  * The bounds of one frame into out[o .. o + 7]: each vertex skinned by its class's matrix (0 for
  * no class), the extremes taken as Extremes.add takes them (the first vertex initialises).
  */
-function frameExtremes(positions: Float64Array, classOf: Int32Array, m: Float64Array, n: number, out: Float64Array, o: number): void {
+function frameExtremes(sv: SkinVertices, classOf: Int32Array, m: Float64Array, n: number, out: Float64Array, o: number): void {
+  const { vertices, positions } = sv;
   let minX = 0, minY = 0, minZ = 0, maxX = 0, maxY = 0, maxZ = 0, exy = 0, er = 0;
   for (let i = 0; i < n; i++) {
     const c = classOf[i];
     let x = 0, y = 0, z = 0;
     if (c >= 0) {
-      const r = 3 * i, s = 12 * c;
+      const r = 4 * vertices[i], s = 12 * c;
       const vx = positions[r], vy = positions[r + 1], vz = positions[r + 2];
       x = m[s] * vx + m[s + 1] * vy + m[s + 2] * vz + m[s + 3];
       y = m[s + 4] * vx + m[s + 5] * vy + m[s + 6] * vz + m[s + 7];
@@ -287,8 +275,10 @@ function classMatrix(skin: Float64Array, offsets: Int32Array, weights: Float64Ar
  * open-addressing table over the weights' bits and the bones.
  */
 function influenceClasses(sv: SkinVertices, n: number): { classOf: Int32Array; members: Int32Array } {
-  const { weights, bones } = sv;
-  const bits = new Int32Array(weights.buffer, weights.byteOffset, weights.length);
+  const { vertices, weights, bones } = sv;
+  // The weights' doubles, two words each (equal doubles give equal floats; classes may be finer
+  // than the floats make them, which changes nothing but their number).
+  const bits = new Int32Array(weights.buffer, weights.byteOffset, 2 * weights.length);
   const words = boneWords(bones);
   let size = 16;
   while (size < 2 * n) size *= 2;
@@ -297,13 +287,14 @@ function influenceClasses(sv: SkinVertices, n: number): { classOf: Int32Array; m
   const first = newArray(Int32Array, n);
   let classCount = 0;
   for (let i = 0; i < n; i++) {
-    const o = 4 * i;
-    if (!(weights[o] > 0)) {
+    const v = vertices[i];
+    const o = 4 * v;
+    if (!(Math.fround(weights[o]) > 0)) {
       classOf[i] = -1;
       continue;
     }
-    let h = words[i] | 0;
-    for (let k = o; k < o + 4; k++) h = Math.imul(h ^ bits[k], 0x9e3779b1);
+    let h = words[v] | 0;
+    for (let k = 2 * o; k < 2 * o + 8; k++) h = Math.imul(h ^ bits[k], 0x9e3779b1);
     let slot = (h ^ (h >>> 15)) & (size - 1);
     for (;;) {
       const c = table[slot];
@@ -313,8 +304,9 @@ function influenceClasses(sv: SkinVertices, n: number): { classOf: Int32Array; m
         classOf[i] = classCount++;
         break;
       }
-      const q = 4 * first[c];
-      if (words[first[c]] === words[i] && weights[q] === weights[o] && weights[q + 1] === weights[o + 1] && weights[q + 2] === weights[o + 2] && weights[q + 3] === weights[o + 3]) {
+      const f = vertices[first[c]];
+      const q = 4 * f;
+      if (words[f] === words[v] && weights[q] === weights[o] && weights[q + 1] === weights[o + 1] && weights[q + 2] === weights[o + 2] && weights[q + 3] === weights[o + 3]) {
         classOf[i] = c;
         break;
       }
@@ -365,8 +357,9 @@ export const boundsStats = { evaluated: 0, groups: 0, zeroFallbacks: 0, boxes: 0
 export interface BoundsPlan extends Animation {
   vertexCount: number;
   /** The written vertices (SkinVertices). */
+  vertices: Int32Array;
   positions: Float64Array;
-  weights: Float32Array;
+  weights: Float64Array;
   bones: Uint8Array;
   groupCount: number;
   /** Per group (GI values): influence count, record start, then NB * bone of each influence. */
@@ -388,15 +381,15 @@ export interface BoundsPlan extends Animation {
  * The plan of boundsRunner. Groups: up to GROUP_SIZE vertices with the same influences (bones,
  * in weight order), the next vertex with some influences joining the latest group that has them.
  * Null when the positions are not all finite (then every vertex is evaluated). With `shared`,
- * every array is on a SharedArrayBuffer (for cli/compileParallel.ts); the input's frame poses
- * are already on one where SharedArrayBuffer exists (input.ts), else copied.
+ * every array is on a SharedArrayBuffer (for cli/compileParallel.ts); the input's positions,
+ * blend data and frame poses are already on one where SharedArrayBuffer exists (input.ts), else
+ * copied.
  */
 export function planBounds(input: BoundsInput, shared = false): BoundsPlan | null {
   Object.assign(boundsStats, { evaluated: 0, groups: 0, zeroFallbacks: 0, boxes: 0, seeds: 0, milliseconds: 0 });
   const n = input.vertices.length;
   const allocate = shared ? sharedArray : ownArray;
-  const sv = prepare(input, allocate);
-  const { positions, weights, bones } = sv;
+  const { vertices, positions, weights, bones } = prepare(input);
   const words = boneWords(bones);
   const jointCount = input.skeleton.parents.length;
   // Per group while planning: size, box (6), weight ranges (8), bones (4, -1 past the count).
@@ -412,10 +405,10 @@ export function planBounds(input: BoundsInput, shared = false): BoundsPlan | nul
   let extent = 0;
   let influences = 0;
   for (let i = 0; i < n; i++) {
-    const o = 4 * i;
+    const o = 4 * vertices[i];
     let count = 0;
-    while (count < 4 && weights[o + count] > 0) count++;
-    const key = words[i] * 8 + count;
+    while (count < 4 && Math.fround(weights[o + count]) > 0) count++;
+    const key = words[o >> 2] * 8 + count;
     let g = groupOf.get(key);
     if (g === undefined || groupSize.data[g] === GROUP_SIZE) {
       g = groupSize.length;
@@ -436,20 +429,20 @@ export function planBounds(input: BoundsInput, shared = false): BoundsPlan | nul
     groupSize.data[g]++;
     const box = boxes.data, range = weightRange.data;
     for (let k = 0; k < 3; k++) {
-      const v = positions[3 * i + k];
+      const v = positions[o + k];
       if (v < box[6 * g + k]) box[6 * g + k] = v;
       if (v > box[6 * g + 3 + k]) box[6 * g + 3 + k] = v;
       extent = Math.max(extent, Math.abs(v));
     }
     let sum = 0;
     for (let k = 0; k < count; k++) {
-      const w = weights[o + k];
+      const w = Math.fround(weights[o + k]);
       sum += w;
       if (w < range[8 * g + 2 * k]) range[8 * g + 2 * k] = w;
       if (w > range[8 * g + 2 * k + 1]) range[8 * g + 2 * k + 1] = w;
       const b = bones[o + k];
       for (let c = 0; c < 3; c++) {
-        const v = positions[3 * i + c];
+        const v = positions[o + c];
         if (v < boneLo[3 * b + c]) boneLo[3 * b + c] = v;
         if (v > boneHi[3 * b + c]) boneHi[3 * b + c] = v;
       }
@@ -494,14 +487,14 @@ export function planBounds(input: BoundsInput, shared = false): BoundsPlan | nul
     }
     groupBones[GI * g] = count;
   }
-  const share = <T extends Int32Array | Float64Array>(a: T): T => {
+  const share = <T extends Int32Array | Float64Array | Uint8Array>(a: T): T => {
     if (!shared || a.buffer instanceof SharedArrayBuffer) return a;
     const copy = allocate(a.constructor as ArrayKind<T>, a.length);
     copy.set(a);
     return copy;
   };
   return {
-    vertexCount: n, positions, weights, bones, groupCount, groupBones, groups, groupStart, members, boneCenter, extent,
+    vertexCount: n, vertices: share(vertices), positions: share(positions), weights: share(weights), bones: share(bones), groupCount, groupBones, groups, groupStart, members, boneCenter, extent,
     frames: share(input.frames), parents: share(input.skeleton.parents), inverse: share(input.skeleton.inverse),
     framePoses: share(input.framePoses), framePoseStart: share(input.framePoseStart),
   };
@@ -632,7 +625,7 @@ export function computeBoundsPruned(input: BoundsInput): Float64Array {
 export function boundsRunner(plan: BoundsPlan): (first: number, end: number, out: Float64Array) => void {
   const { groups, groupBones, groupStart, members, boneCenter, extent, groupCount } = plan;
   // The same shape as prepare()'s objects: evaluate() sees one kind of object.
-  const sv: SkinVertices = { positions: plan.positions, weights: plan.weights, bones: plan.bones };
+  const sv: SkinVertices = { vertices: plan.vertices, positions: plan.positions, weights: plan.weights, bones: plan.bones };
   const n = plan.vertexCount;
   const jointCount = plan.parents.length;
   const world = new Float64Array(12 * jointCount), local = new Float64Array(12);
@@ -640,8 +633,9 @@ export function boundsRunner(plan: BoundsPlan): (first: number, end: number, out
   // Time tree: heap numbering (root 1, children 2i and 2i + 1), at most 2 * BOUNDS_BLOCK nodes.
   const maxNodes = 2 * BOUNDS_BLOCK;
   const nodeFirst = new Int32Array(maxNodes), nodeEnd = new Int32Array(maxNodes);
-  const nodeLo = new Float64Array(maxNodes * jointCount * 12), nodeHi = new Float64Array(maxNodes * jointCount * 12);
-  const node = new Float64Array(maxNodes * jointCount * NB);
+  // Page-aligned: rows of 12 doubles are read whole, and start on 32-byte boundaries only so.
+  const nodeLo = alignedArray(Float64Array, maxNodes * jointCount * 12), nodeHi = alignedArray(Float64Array, maxNodes * jointCount * 12);
+  const node = alignedArray(Float64Array, maxNodes * jointCount * NB);
   const inner = new Float64Array(maxNodes * 8);
   const frameInner = new Float64Array(8 * BOUNDS_BLOCK);
   const current = new Float64Array(8);

@@ -252,11 +252,7 @@ export function compileInput(input: IqeInput, options: CompileOptions, boundsPro
     }
   }
 
-  // Meshes (§4.3-4.5).
-  const meshes: OutputMesh[] = [];
-  let source: Int32Array = new Int32Array(0);
-  let outWeld: Int32Array = new Int32Array(0);
-  let triangles: Uint32Array = new Uint32Array(0);
+  // Meshes (§4.3-4.4).
   let welds = null as ReturnType<typeof weldCorners> | null;
   const hasSections = input.sections.length > 0;
   let candidates: MeshCandidates[] = [];
@@ -299,44 +295,10 @@ export function compileInput(input: IqeInput, options: CompileOptions, boundsPro
   input.framePoses = EMPTY_FLOATS;
   collectPages();
 
-  if (hasSections) {
-    // Written straight into arrays sized for every candidate (an upper bound), used as views.
-    let candidateVertices = 0, candidateTriangles = 0;
-    for (const mesh of candidates) {
-      candidateVertices += mesh.source.length;
-      candidateTriangles += mesh.triangles.length / 3;
-    }
-    const allSources = newArray(Int32Array, candidateVertices);
-    const allWelds = newArray(Int32Array, candidateVertices);
-    const allTriangles = newArray(Uint32Array, 3 * candidateTriangles);
-    let firstVertex = 0;
-    let firstTriangle = 0;
-    for (const mesh of candidates) {
-      const order = optimiseVertexCache(mesh.source.length, mesh.triangles);
-      const dropped = referenceDroppedTriangles(mesh.source.length, mesh.triangles, order);
-      if (dropped > 0) notes.push(referenceDropNote(input.sections, mesh, dropped, order.triangleOrder.length));
-      const outIndex = newArray(Int32Array, mesh.source.length);
-      const nv = order.vertexOrder.length;
-      for (let i = 0; i < nv; i++) {
-        const c = order.vertexOrder[i];
-        outIndex[c] = firstVertex + i;
-        allSources[firstVertex + i] = mesh.source[c];
-        allWelds[firstVertex + i] = mesh.weld[c];
-      }
-      const nt = order.triangleOrder.length;
-      for (let t = 0; t < nt; t++) {
-        const from = 3 * order.triangleOrder[t];
-        const to = 3 * (firstTriangle + t);
-        for (let k = 0; k < 3; k++) allTriangles[to + k] = outIndex[mesh.triangles[from + k]];
-      }
-      meshes.push({ name: text.share(mesh.name), material: text.share(mesh.material), firstVertex, vertexCount: nv, firstTriangle, triangleCount: nt });
-      firstVertex += nv;
-      firstTriangle += nt;
-    }
-    source = allSources.subarray(0, firstVertex);
-    outWeld = allWelds.subarray(0, firstVertex);
-    triangles = allTriangles.subarray(0, 3 * firstTriangle);
-  }
+  // The vertex-cache order of each mesh (§4.5).
+  const { meshes, source, weld: outWeld, triangles } = hasSections ? orderMeshes(candidates, input.sections, text, notes) : NO_MESHES;
+  collectPages();
+
   const vertexCount = source.length;
 
   // Vertex arrays (§4.2, §4.8).
@@ -488,7 +450,58 @@ function frameBounds(boundsInput: BoundsInput, boundsProvider: BoundsProvider | 
   const provider = boundsProvider?.takes(boundsInput.vertices.length, boundsInput.frames.length) ? boundsProvider : null;
   const plan = provider && boundsInput.vertices.length > 0 && boundsInput.frames.length >= 2 ? planBounds(boundsInput, true) : null;
   if (!provider || !plan) return computeBounds(boundsInput);
+  // The plan's own temporaries go before the worker's memory comes.
+  collectPages();
   return provider.compute(plan);
+}
+
+/** The meshes in vertex-cache order (§4.5): output vertex i is input vertex source[i] with weld weld[i]. */
+interface OrderedMeshes {
+  meshes: OutputMesh[];
+  source: Int32Array;
+  weld: Int32Array;
+  triangles: Uint32Array;
+}
+
+const NO_MESHES: OrderedMeshes = { meshes: [], source: new Int32Array(0), weld: new Int32Array(0), triangles: new Uint32Array(0) };
+
+/** Orders each mesh's vertices and triangles for the vertex cache, all meshes in one set of arrays. */
+function orderMeshes(candidates: readonly MeshCandidates[], sections: readonly Section[], text: TextTable, notes: IqeDiagnostic[]): OrderedMeshes {
+  const meshes: OutputMesh[] = [];
+  // Written straight into arrays sized for every candidate (an upper bound), used as views.
+  let candidateVertices = 0, candidateTriangles = 0;
+  for (const mesh of candidates) {
+    candidateVertices += mesh.source.length;
+    candidateTriangles += mesh.triangles.length / 3;
+  }
+  const allSources = newArray(Int32Array, candidateVertices);
+  const allWelds = newArray(Int32Array, candidateVertices);
+  const allTriangles = newArray(Uint32Array, 3 * candidateTriangles);
+  let firstVertex = 0;
+  let firstTriangle = 0;
+  for (const mesh of candidates) {
+    const order = optimiseVertexCache(mesh.source.length, mesh.triangles);
+    const dropped = referenceDroppedTriangles(mesh.source.length, mesh.triangles, order);
+    if (dropped > 0) notes.push(referenceDropNote(sections, mesh, dropped, order.triangleOrder.length));
+    const outIndex = newArray(Int32Array, mesh.source.length);
+    const nv = order.vertexOrder.length;
+    for (let i = 0; i < nv; i++) {
+      const c = order.vertexOrder[i];
+      outIndex[c] = firstVertex + i;
+      allSources[firstVertex + i] = mesh.source[c];
+      allWelds[firstVertex + i] = mesh.weld[c];
+    }
+    const nt = order.triangleOrder.length;
+    for (let t = 0; t < nt; t++) {
+      const from = 3 * order.triangleOrder[t];
+      const to = 3 * (firstTriangle + t);
+      for (let k = 0; k < 3; k++) allTriangles[to + k] = outIndex[mesh.triangles[from + k]];
+    }
+    meshes.push({ name: text.share(mesh.name), material: text.share(mesh.material), firstVertex, vertexCount: nv, firstTriangle, triangleCount: nt });
+    firstVertex += nv;
+    firstTriangle += nt;
+  }
+  return { meshes, source: allSources.subarray(0, firstVertex), weld: allWelds.subarray(0, firstVertex), triangles: allTriangles.subarray(0, 3 * firstTriangle) };
 }
 
 const EMPTY_FLOATS = new Float64Array(0);

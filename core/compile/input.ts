@@ -88,6 +88,7 @@ export interface IqeInput {
 }
 
 const CUSTOMS = 10;
+const sharedAvailable = typeof SharedArrayBuffer === 'function';
 
 /** Value k of a line (values[v..v+n)), or the default when the line has fewer. */
 function val(values: Float64Array, v: number, n: number, k: number, fallback: number): number {
@@ -103,7 +104,11 @@ const CUSTOMS_FIRST = Cmd.V0;
  * this without ever holding their whole text (ingest.ts).
  */
 export class InputGatherer {
-  private readonly positions = float64s(1024);
+  /**
+   * Positions, blend data and frame poses are on SharedArrayBuffers where there are any, so that
+   * the CLI's bounds worker reads them without a copy (cli/compileParallel.ts).
+   */
+  private readonly positions = new Growable(Float64Array, 1024, sharedAvailable);
   private readonly vertexLines = int32s(256);
   private readonly texcoords = float64s();
   private readonly normals = float64s();
@@ -111,8 +116,8 @@ export class InputGatherer {
   /** Three per `vx` line (zeros for the 4-value form); kept only if some line has 6 values. */
   private readonly bitangents = float64s();
   private sixValueTangents = false;
-  private readonly blendBones = uint8s();
-  private readonly blendWeights = float64s();
+  private readonly blendBones = new Growable(Uint8Array, 64, sharedAvailable);
+  private readonly blendWeights = new Growable(Float64Array, 64, sharedAvailable);
   private readonly colors = float64s();
   private readonly customs = Array.from({ length: CUSTOMS }, () => float64s(16));
   private readonly smoothIds = float64s();
@@ -121,8 +126,7 @@ export class InputGatherer {
   /** Edge flags of `fs` lines, one per triangle they describe (§3.2). */
   private readonly edgeFlags = uint8s(16);
   private readonly basePoses = float64s(256);
-  /** On a SharedArrayBuffer where there is one, so that the CLI's bounds worker reads the frames without a copy (cli/compileParallel.ts). */
-  private readonly framePoses = new Growable(Float64Array, 64, typeof SharedArrayBuffer === 'function');
+  private readonly framePoses = new Growable(Float64Array, 64, sharedAvailable);
   private readonly frameStarts = int32s(64);
 
   private readonly groups: SmoothGroup[] = [{ key: -1, threshold: -1, uv: false, used: false }];
