@@ -86,9 +86,9 @@ export function newArray<T>(kind: ArrayKind<T>, length: number, shared = false):
 }
 
 /**
- * A zeroed typed array that starts on a page boundary (where pages are to be had): for arrays
- * whose records are read in cache-line-sized pieces, where malloc's 16-byte alignment makes the
- * same code up to 20% slower or faster from one run to the next.
+ * A zeroed typed array that starts on a page boundary (where pages are to be had), whatever its
+ * size: for arrays whose records are read in cache-line-sized pieces (malloc aligns to 16 bytes
+ * only, so where records fall across cache lines would change from one allocation to another).
  */
 export function alignedArray<T>(kind: ArrayKind<T>, length: number): T {
   const buffer = Pages.open(false)?.grow(kind.BYTES_PER_ELEMENT * length);
