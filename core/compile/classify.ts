@@ -110,6 +110,12 @@ export class PairTable {
     this.vals = newArray(Int32Array, size);
   }
 
+  /** Empties the table (its size stays): one table serves several meshes in turn. */
+  clear(): void {
+    this.keysA.fill(-1);
+    this.size = 0;
+  }
+
   /** The value of (a, b), inserting the next number when absent. */
   get(a: number, b: number): number {
     if (this.size * 2 >= this.mask) this.grow();

@@ -16,7 +16,7 @@ import { POSE_STRIDE, quaternionFromAngles } from './pose';
 import { type BoundsInput, type BoundsPlan, computeBounds, planBounds } from './bounds';
 import { buildSkeleton } from './skeleton';
 import { weldCorners } from './smooth';
-import { explicitTangents, generateTangents } from './tangents';
+import { explicitTangents, generateTangents, type RowNormals } from './tangents';
 import { TextTable } from './text';
 import { encodeUtf8 } from './utf8';
 import { applyAnimationOptions, lineNote } from './options';
@@ -234,6 +234,9 @@ export function compileInput(input: IqeInput, options: CompileOptions, boundsPro
   const rotation = rotationOf(options.rotate);
   const text = new TextTable();
 
+  // What the load left (the parser's chunks, arrays it replaced) goes before the stages start.
+  collectPages();
+
   // Per-input animation options (§1).
   const { selection, note } = applyAnimationOptions(input, options);
   if (note) notes.push(note);
@@ -381,7 +384,7 @@ export function compileInput(input: IqeInput, options: CompileOptions, boundsPro
 /**
  * The vertex arrays (§4.2, §4.8): output vertex i is input vertex written.source[i] with the
  * normal of weld written.weld[i] (weldNormals, transformed). A function of its own, so that its
- * temporaries (normals and tangents per output vertex, in double) are gone when it returns.
+ * temporaries (the tangents per output vertex, in double) are gone when it returns.
  */
 function writeVertexArrays(
   input: IqeInput,
@@ -396,21 +399,15 @@ function writeVertexArrays(
   const declarations = input.declarations;
   const arrays: VertexArray[] = [];
   arrays.push(encodeAttribute({ slot: ArrayType.Position, data: input.positions, width: 4, rows: source }, vertexCount, declarations));
-  if (input.texcoords) arrays.push(encodeAttribute({ slot: ArrayType.Texcoord, data: input.texcoords, width: 4, rows: source }, vertexCount, declarations));
-  let outNormals: Float64Array | null = null;
-  if (weldNormals && (input.normals || input.triangles.length > 0)) {
-    outNormals = newArray(Float64Array, 3 * vertexCount);
-    for (let i = 0; i < vertexCount; i++) {
-      const w = 3 * weld[i];
-      outNormals[3 * i] = weldNormals[w]; outNormals[3 * i + 1] = weldNormals[w + 1]; outNormals[3 * i + 2] = weldNormals[w + 2];
-    }
-    arrays.push(encodeAttribute({ slot: ArrayType.Normal, data: outNormals, width: 3, rows: null }, vertexCount, declarations));
-  }
+  if (input.texcoords) arrays.push(encodeAttribute({ slot: ArrayType.Texcoord, data: input.texcoords, width: input.texcoordWidth, rows: source }, vertexCount, declarations));
+  // Each output vertex's normal is its weld's, read through the weld (not copied per vertex).
+  const normals: RowNormals | null = weldNormals && (input.normals || input.triangles.length > 0) ? { data: weldNormals, rows: weld } : null;
+  if (normals) arrays.push(encodeAttribute({ slot: ArrayType.Normal, data: normals.data, width: 3, rows: normals.rows }, vertexCount, declarations));
   let tangents: Float64Array | null = null;
   if (input.tangents) {
-    tangents = explicitTangents(source, input.tangents, input.bitangents, outNormals ?? newArray(Float64Array, 3 * vertexCount));
-  } else if (outNormals && input.texcoords) {
-    const generated = generateTangents(triangles, source, input.positions, input.texcoords, outNormals);
+    tangents = explicitTangents(source, input.tangents, input.bitangents, normals);
+  } else if (normals && input.texcoords) {
+    const generated = generateTangents(triangles, source, input.positions, input.texcoords, input.texcoordWidth, normals);
     tangents = generated.tangents;
     stats.tangentFallbacks = generated.fallbacks;
     if (generated.fallbacks > 0) {
@@ -539,7 +536,8 @@ function writtenVertices(candidates: readonly MeshCandidates[], inputCount: numb
       }
     }
   }
-  const out = newArray(Int32Array, count);
+  // Shared: the bounds plan hands it to a worker thread as it is.
+  const out = newArray(Int32Array, count, true);
   for (let v = 0, o = 0; v < inputCount; v++) if (mark[v]) out[o++] = v;
   return out;
 }

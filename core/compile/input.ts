@@ -4,6 +4,7 @@
 import type { Chunk } from '../iqe/chunk';
 import { Cmd } from '../iqe/commands';
 import { float64s, Growable, int32s, uint8s } from '../growable';
+import { newArray } from '../pages';
 import { type Pose, POSE_STRIDE, poseFromMatrix, poseFromAngles, poseFromQuaternion } from './pose';
 
 export interface SmoothGroup {
@@ -53,7 +54,9 @@ export interface IqeInput {
   vertexLines: Int32Array;
   /** x, y, z, w per vertex. */
   positions: Float64Array;
+  /** u, v per vertex when no `vt` line has more values (texcoordWidth 2: the others are 0), else four. */
   texcoords: Float64Array | null;
+  texcoordWidth: 2 | 4;
   normals: Float64Array | null;
   /** Explicit tangents (vx): x, y, z, w per vertex. */
   tangents: Float64Array | null;
@@ -111,6 +114,8 @@ export class InputGatherer {
   private readonly positions = new Growable(Float64Array, 1024, sharedAvailable);
   private readonly vertexLines = int32s(256);
   private readonly texcoords = float64s();
+  /** Most values on a `vt` line. */
+  private texcoordValues = 0;
   private readonly normals = float64s();
   private readonly tangents = float64s();
   /** Three per `vx` line (zeros for the 4-value form); kept only if some line has 6 values. */
@@ -168,6 +173,7 @@ export class InputGatherer {
         }
         case Cmd.Vt:
           addFour(this.texcoords, values, v, n, 0);
+          if (n > this.texcoordValues) this.texcoordValues = n;
           break;
         case Cmd.Vc:
           addFour(this.colors, values, v, n, 1);
@@ -359,11 +365,16 @@ export class InputGatherer {
     }
     const frameStarts = this.frameStarts;
     frameStarts.push(this.framePoses.length / POSE_STRIDE);
+    // Texture coordinates with two values each take half the memory as pairs (a large file: MBs).
+    let texcoords = present(this.texcoords);
+    const texcoordWidth = texcoords && this.texcoordValues <= 2 ? 2 : 4;
+    if (texcoords && texcoordWidth === 2) texcoords = pairs(texcoords);
     return {
       vertexCount: this.positions.length / 4,
       vertexLines: this.vertexLines.view(),
       positions: this.positions.view(),
-      texcoords: present(this.texcoords),
+      texcoords,
+      texcoordWidth,
       normals: present(this.normals),
       tangents: present(this.tangents),
       bitangents: this.sixValueTangents ? this.bitangents.view() : null,
@@ -388,6 +399,16 @@ export class InputGatherer {
       comment,
     };
   }
+}
+
+/** The first two of every four values. */
+function pairs(fours: Float64Array): Float64Array {
+  const out = newArray(Float64Array, fours.length / 2);
+  for (let i = 0, o = 0; o < out.length; i += 4, o += 2) {
+    out[o] = fours[i];
+    out[o + 1] = fours[i + 1];
+  }
+  return out;
 }
 
 /** Column of the first word of the line starting at `start` (after spaces and tabs). */

@@ -21,7 +21,7 @@ export interface MeshCandidates {
 /** The columns that make up an input vertex's value, apart from its normal. */
 export function vertexColumns(input: IqeInput): Column[] {
   const columns: Column[] = [{ data: input.positions, stride: 4 }];
-  if (input.texcoords) columns.push({ data: input.texcoords, stride: 4 });
+  if (input.texcoords) columns.push({ data: input.texcoords, stride: input.texcoordWidth });
   if (input.blendWeights && input.blendBones) {
     columns.push({ data: input.blendWeights, stride: 4 }, { data: input.blendBones, stride: 4 });
   }
@@ -54,11 +54,14 @@ export function assembleMeshes(input: IqeInput, welds: Welds): MeshCandidates[] 
   });
 
   const meshes: MeshCandidates[] = [];
+  // One table for every mesh in turn, sized for the largest.
+  const triangleCount = (pair: { sections: number[] }): number => pair.sections.reduce((n, i) => n + sectionEnd(i) - sections[i].firstTriangle, 0);
+  const largest = pairs.reduce((n, pair) => Math.max(n, triangleCount(pair)), 0);
+  const table = new PairTable(Math.min(3 * largest, input.vertexCount + 16));
   for (const pair of pairs) {
-    let count = 0;
-    for (const i of pair.sections) count += sectionEnd(i) - sections[i].firstTriangle;
+    const count = triangleCount(pair);
     if (count === 0) continue;
-    const table = new PairTable(Math.min(3 * count, input.vertexCount + 16));
+    table.clear();
     const source = int32s(1024);
     const weld = int32s(1024);
     const triangles = newArray(Int32Array, 3 * count);

@@ -60,6 +60,7 @@ export function weldCorners(input: IqeInput): Welds {
   const groups = input.groups;
   const triGroup = input.triangleGroup;
   const tex = input.texcoords;
+  const texWidth = input.texcoordWidth;
   const vs = input.smoothIds;
   const flags = input.edgeFlags;
 
@@ -90,7 +91,7 @@ export function weldCorners(input: IqeInput): Welds {
     if (dot < Math.max(gw.threshold, gv.threshold)) return false;
     const iw = tris[w], iv = tris[v];
     if (tex && (gw.uv || gv.uv)) {
-      for (let k = 0; k < 4; k++) if (tex[4 * iw + k] !== tex[4 * iv + k]) return false;
+      for (let k = 0; k < texWidth; k++) if (tex[texWidth * iw + k] !== tex[texWidth * iv + k]) return false;
     }
     // Ours (B4): the `vs` values of the corners' own vertices.
     if (vs && vs[iw] !== vs[iv]) return false;

@@ -5,6 +5,12 @@
 import { newArray } from '../pages';
 
 
+/** The output vertices' normals: output vertex i has data[3 rows[i] .. 3 rows[i] + 2] (its weld's normal). */
+export interface RowNormals {
+  data: Float64Array;
+  rows: Int32Array;
+}
+
 export interface TangentResult {
   /** x, y, z, w per output vertex. */
   tangents: Float64Array;
@@ -35,29 +41,32 @@ export function generateTangents(
   source: Int32Array,
   positions: Float64Array,
   texcoords: Float64Array,
-  normals: Float64Array,
+  texcoordWidth: number,
+  normals: RowNormals,
 ): TangentResult {
   const count = source.length;
-  const tan = newArray(Float64Array, 3 * count);
-  const bit = newArray(Float64Array, 3 * count);
-  accumulateTangents(triangles, source, positions, texcoords, tan, bit);
+  // The sums of tangents, four values per vertex: each vertex's result replaces its sum there.
   const tangents = newArray(Float64Array, 4 * count);
-  const { fallbacks, firstFallback } = orthogonalise(normals, tan, bit, tangents, count);
+  const bit = newArray(Float64Array, 3 * count);
+  accumulateTangents(triangles, source, positions, texcoords, texcoordWidth, tangents, bit);
+  const { fallbacks, firstFallback } = orthogonalise(normals, tangents, bit, count);
   return { tangents, fallbacks, firstFallback };
 }
 
 // The two loops are separate functions so that each is optimised on its own (a loop optimised
 // while the other has not run yet would be thrown away when it does).
 
-/** Sums each triangle's area-weighted tangent and bitangent into its corners. */
-function accumulateTangents(triangles: Uint32Array | Int32Array, source: Int32Array, positions: Float64Array, texcoords: Float64Array, tan: Float64Array, bit: Float64Array): void {
+/** Sums each triangle's area-weighted tangent (tan: 4 per vertex) and bitangent (bit: 3) into its corners. */
+function accumulateTangents(triangles: Uint32Array | Int32Array, source: Int32Array, positions: Float64Array, texcoords: Float64Array, tw: number, tan: Float64Array, bit: Float64Array): void {
   for (let c = 0; c < triangles.length; c += 3) {
     const o0 = triangles[c], o1 = triangles[c + 1], o2 = triangles[c + 2];
-    const p0 = 4 * source[o0], p1 = 4 * source[o1], p2 = 4 * source[o2];
+    const s0 = source[o0], s1 = source[o1], s2 = source[o2];
+    const p0 = 4 * s0, p1 = 4 * s1, p2 = 4 * s2;
+    const t0 = tw * s0, t1 = tw * s1, t2 = tw * s2;
     const e1x = positions[p1] - positions[p0], e1y = positions[p1 + 1] - positions[p0 + 1], e1z = positions[p1 + 2] - positions[p0 + 2];
     const e2x = positions[p2] - positions[p0], e2y = positions[p2 + 1] - positions[p0 + 1], e2z = positions[p2 + 2] - positions[p0 + 2];
-    const u1 = texcoords[p1] - texcoords[p0], v1 = texcoords[p1 + 1] - texcoords[p0 + 1];
-    const u2 = texcoords[p2] - texcoords[p0], v2 = texcoords[p2 + 1] - texcoords[p0 + 1];
+    const u1 = texcoords[t1] - texcoords[t0], v1 = texcoords[t1 + 1] - texcoords[t0 + 1];
+    const u2 = texcoords[t2] - texcoords[t0], v2 = texcoords[t2 + 1] - texcoords[t0 + 1];
     let ux = e2x * v1 - e1x * v2, uy = e2y * v1 - e1y * v2, uz = e2z * v1 - e1z * v2;
     let vx = e2x * u1 - e1x * u2, vy = e2y * u1 - e1y * u2, vz = e2z * u1 - e1z * u2;
     // (e2 x e1) . (v x u)
@@ -68,20 +77,25 @@ function accumulateTangents(triangles: Uint32Array | Int32Array, source: Int32Ar
       vx = -vx; vy = -vy; vz = -vz;
     }
     for (let k = 0; k < 3; k++) {
-      const o = 3 * triangles[c + k];
-      tan[o] += ux; tan[o + 1] += uy; tan[o + 2] += uz;
+      const t = 4 * triangles[c + k], o = 3 * triangles[c + k];
+      tan[t] += ux; tan[t + 1] += uy; tan[t + 2] += uz;
       bit[o] += vx; bit[o + 1] += vy; bit[o + 2] += vz;
     }
   }
 }
 
-/** The output tangents (x, y, z, w per vertex) from the sums; how many needed the B8 fallback, and the first of them. */
-function orthogonalise(normals: Float64Array, tan: Float64Array, bit: Float64Array, tangents: Float64Array, count: number): { fallbacks: number; firstFallback: number } {
+/**
+ * The output tangents (x, y, z, w per vertex), in place of their sums in `tangents`; how many
+ * needed the B8 fallback, and the first of them.
+ */
+function orthogonalise(normals: RowNormals, tangents: Float64Array, bit: Float64Array, count: number): { fallbacks: number; firstFallback: number } {
+  const { data, rows } = normals;
   let fallbacks = 0;
   let first = -1;
   for (let i = 0; i < count; i++) {
-    const nx = normals[3 * i], ny = normals[3 * i + 1], nz = normals[3 * i + 2];
-    const tx = tan[3 * i], ty = tan[3 * i + 1], tz = tan[3 * i + 2];
+    const n = 3 * rows[i];
+    const nx = data[n], ny = data[n + 1], nz = data[n + 2];
+    const tx = tangents[4 * i], ty = tangents[4 * i + 1], tz = tangents[4 * i + 2];
     const d = nx * tx + ny * ty + nz * tz;
     const x = tx - nx * d, y = ty - ny * d, z = tz - nz * d;
     const length = Math.sqrt(x * x + y * y + z * z);
@@ -101,8 +115,8 @@ function orthogonalise(normals: Float64Array, tan: Float64Array, bit: Float64Arr
   return { fallbacks, firstFallback: first };
 }
 
-/** Explicit tangents: each output vertex takes its source vertex's `vx` (B2). */
-export function explicitTangents(source: Int32Array, vx: Float64Array, bitangents: Float64Array | null, normals: Float64Array): Float64Array {
+/** Explicit tangents: each output vertex takes its source vertex's `vx` (B2); without normals, the 6-value form's sign is +1. */
+export function explicitTangents(source: Int32Array, vx: Float64Array, bitangents: Float64Array | null, normals: RowNormals | null): Float64Array {
   const count = source.length;
   const out = newArray(Float64Array, 4 * count);
   for (let i = 0; i < count; i++) {
@@ -110,7 +124,11 @@ export function explicitTangents(source: Int32Array, vx: Float64Array, bitangent
     const tx = vx[4 * s], ty = vx[4 * s + 1], tz = vx[4 * s + 2];
     out[4 * i] = tx; out[4 * i + 1] = ty; out[4 * i + 2] = tz;
     if (bitangents) {
-      const nx = normals[3 * i], ny = normals[3 * i + 1], nz = normals[3 * i + 2];
+      let nx = 0, ny = 0, nz = 0;
+      if (normals) {
+        const n = 3 * normals.rows[i];
+        nx = normals.data[n]; ny = normals.data[n + 1]; nz = normals.data[n + 2];
+      }
       const cx = ny * tz - nz * ty, cy = nz * tx - nx * tz, cz = nx * ty - ny * tx;
       out[4 * i + 3] = cx * bitangents[3 * s] + cy * bitangents[3 * s + 1] + cz * bitangents[3 * s + 2] < 0 ? -1 : 1;
     } else {

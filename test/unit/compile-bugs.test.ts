@@ -233,6 +233,20 @@ test('B14: components beyond an attribute\'s width are 0; declared formats are u
   assert.ok(rows.some((r) => r.join(',') === [0x00, 0x38, 0x00, 0x34, 0, 0, 0, 0].join(',')), 'half 0.5, 0.25, 0, 0');
 });
 
+test('B14: texture coordinates with more than two values keep them, and vertices that differ only there stay apart', () => {
+  // Most files have two values per vt; then the compiler keeps pairs (half the memory). One line
+  // with three or four values keeps all four per vertex.
+  const body = 'vp 0 0 0\nvt 0.5 0.25\nvp 1 0 0\nvt 1 0 0.75\nvp 0 1 0\nvt 0 1 0 0.5\nvp 0 0 0\nvt 0.5 0.25 0.125\nfa 0 1 2\nfa 3 1 2\n';
+  const { file } = compileText(IQE_HEADER + 'vertexarray texcoord float 4\nmesh m\n' + body);
+  const rows = floatRows(file, 1).map((r) => r.join(','));
+  for (const row of ['0.5,0.25,0,0', '1,0,0.75,0', '0,1,0,0.5', '0.5,0.25,0.125,0']) assert.ok(rows.includes(row), `texcoord ${row} in ${rows.join(' | ')}`);
+  assert.equal(file.header.num_vertexes, 4, 'vertex 3 differs from vertex 0 in its third texcoord value only');
+  // The same file with two values per line: vertices 0 and 3 are one.
+  const pairs = compileText(IQE_HEADER + 'vertexarray texcoord float 4\nmesh m\n' + body.replace(/^(vt \S+ \S+).*$/gm, '$1')).file;
+  assert.equal(pairs.header.num_vertexes, 3);
+  assert.deepEqual(floatRows(pairs, 1).map((r) => r.join(',')).sort(), ['0,1,0,0', '0.5,0.25,0,0', '1,0,0,0']);
+});
+
 test('B15: bounds cover the written vertices only (unweighted ones at the origin)', () => {
   const iqe = skeletonWithFrames(1).replace('fa 0 1 2\n', 'vp 100 0 0\nvb 0 1\nfa 0 1 2\n');
   const { file } = compileText(iqe);
