@@ -507,7 +507,7 @@ const rowSpan = new Float64Array(6);
  * Whether group g is strictly inside the extremes bounds[0..7] (min x y z, max x y z, xy, r) in
  * every frame of a node. Each row r (x, y, z) of p = sum_k w_k S_k v over the group and the
  * node's frames lies in two intervals, and so in their intersection:
- * - Each bone's (boneRow): S_k v = A (v - c_b) + t' with the entries of A and t' in the node's
+ * - Each bone's: S_k v = A (v - c_b) + t' with the entries of A and t' in the node's
  *   intervals, weighted by the end of the weight range that makes it largest (or smallest).
  * - With the weights' sum s (sumRow): p = s S_1 v + sum_{k >= 2} w_k (S_k - S_1) v. Neighbouring
  *   bones move alike, so the differences are small, and a group whose weights vary (vertices
@@ -519,10 +519,30 @@ const rowSpan = new Float64Array(6);
  */
 function groupInside(groups: Float64Array, groupBones: Int32Array, g: number, node: Float64Array, nodeBase: number, margin: number, bounds: Float64Array): boolean {
   const count = groupBones[GI * g];
+  const q0 = groupBones[GI * g + 1];
+  const hx = groups[q0], hy = groups[q0 + 1], hz = groups[q0 + 2];
   let tightened = 0;
   for (let r = 0; r < 3; r++) {
-    boneRow(groups, groupBones, g, node, nodeBase, margin, r);
-    if (rowSpan[2 * r] > bounds[r] && rowSpan[2 * r + 1] < bounds[3 + r]) continue;
+    // Each bone's enclosure of row r (written out here: this loop is the hottest of the bounds).
+    const row = 12 * r;
+    let lo = 0, hi = 0;
+    for (let k = 0, q = q0 + HEADER; k < count; k++, q += SLOT) {
+      const s = nodeBase + groupBones[GI * g + 2 + k] + row;
+      const wl = groups[q], wh = groups[q + 1];
+      const rx = groups[q + 2], ry = groups[q + 3], rz = groups[q + 4];
+      // The row at the group's centre, and its spread over the node's frames and over the group's box.
+      const mid = node[s] * rx + node[s + 1] * ry + node[s + 2] * rz + node[s + 3];
+      const spread = node[s + 7] + node[s + 8] * Math.abs(rx) + node[s + 9] * Math.abs(ry) + node[s + 10] * Math.abs(rz)
+        + node[s + 4] * hx + node[s + 5] * hy + node[s + 6] * hz;
+      const low = mid - spread, high = mid + spread;
+      lo += Math.min(wl * low, wh * low);
+      hi += Math.max(wl * high, wh * high);
+    }
+    lo -= margin;
+    hi += margin;
+    rowSpan[2 * r] = lo;
+    rowSpan[2 * r + 1] = hi;
+    if (lo > bounds[r] && hi < bounds[3 + r]) continue;
     if (count < 2) return false;
     sumRow(groups, groupBones, g, node, nodeBase, margin, r);
     tightened |= 1 << r;
@@ -532,29 +552,6 @@ function groupInside(groups: Float64Array, groupBones: Int32Array, g: number, no
   if (count < 2 || tightened === 7) return false;
   for (let r = 0; r < 3; r++) if (!(tightened & (1 << r))) sumRow(groups, groupBones, g, node, nodeBase, margin, r);
   return radiiInside(bounds);
-}
-
-/** Row r of group g by each bone's enclosure into rowSpan[2 r], rowSpan[2 r + 1]. */
-function boneRow(groups: Float64Array, groupBones: Int32Array, g: number, node: Float64Array, nodeBase: number, margin: number, r: number): void {
-  const count = groupBones[GI * g];
-  const q0 = groupBones[GI * g + 1];
-  const hx = groups[q0], hy = groups[q0 + 1], hz = groups[q0 + 2];
-  const row = 12 * r;
-  let lo = 0, hi = 0;
-  for (let k = 0, q = q0 + HEADER; k < count; k++, q += SLOT) {
-    const s = nodeBase + groupBones[GI * g + 2 + k] + row;
-    const wl = groups[q], wh = groups[q + 1];
-    const rx = groups[q + 2], ry = groups[q + 3], rz = groups[q + 4];
-    // The row at the group's centre, and its spread over the node's frames and over the group's box.
-    const mid = node[s] * rx + node[s + 1] * ry + node[s + 2] * rz + node[s + 3];
-    const spread = node[s + 7] + node[s + 8] * Math.abs(rx) + node[s + 9] * Math.abs(ry) + node[s + 10] * Math.abs(rz)
-      + node[s + 4] * hx + node[s + 5] * hy + node[s + 6] * hz;
-    const low = mid - spread, high = mid + spread;
-    lo += Math.min(wl * low, wh * low);
-    hi += Math.max(wl * high, wh * high);
-  }
-  rowSpan[2 * r] = lo - margin;
-  rowSpan[2 * r + 1] = hi + margin;
 }
 
 /** Row r of group g (two influences or more) by the weights'-sum enclosure, intersected into rowSpan. */
