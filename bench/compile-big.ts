@@ -1,8 +1,9 @@
 // Benchmark: compiles bench/.data/big.iqe (the timing-baseline file of IQE-SEMANTICS.md §11:
 // 72.8 MB, 300,056 vertices, 199,692 triangles, 150 joints, 2,000 frames) in this process the way
-// `iqm-tools compile` does (read and check in a stream, compile with the bounds worker of
-// cli/compileParallel.ts), and prints wall time, CPU time (all threads), peak memory (maxRSS) and
-// the ratios to the reference compiler's 16.1 s / 181 MiB (targets: <= 0.25x time, <= 1x memory).
+// `iqm-tools compile` does (its heap settings of cli/heap.ts, read and check in a stream, compile
+// with the bounds worker of cli/compileParallel.ts), and prints wall time, CPU time (all threads),
+// peak memory (maxRSS) and the ratios to the reference compiler's 16.1 s / 181 MiB (targets:
+// <= 0.25x time, <= 1x memory).
 // Small files are bench/compile-small.ts.
 // Prints figures; never fails on slowness. The machine is shared: compare CPU times, and repeat.
 import { createHash } from 'node:crypto';
