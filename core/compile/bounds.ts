@@ -24,7 +24,7 @@
 import type { Skeleton } from './skeleton';
 import { float64s, int32s } from '../growable';
 import { alignedArray, type ArrayKind, newArray } from '../pages';
-import { multiply, POSE_STRIDE, poseMatrix } from './pose';
+import { multiply, poseMatrix } from './pose';
 
 export interface BoundsInput {
   /** Written input vertices (ascending) and all transformed positions (x, y, z, w per input vertex). */
@@ -35,7 +35,9 @@ export interface BoundsInput {
   skeleton: Skeleton;
   /** Output frames: indices into the file's frame list; poses of frame f start at framePoseStart[f]. */
   frames: Int32Array;
+  /** framePoseStride values per pose (input.ts). */
   framePoses: Float64Array;
+  framePoseStride: number;
   framePoseStart: Int32Array;
 }
 
@@ -44,16 +46,18 @@ interface Animation {
   parents: Int32Array;
   inverse: Float64Array;
   framePoses: Float64Array;
+  framePoseStride: number;
   framePoseStart: Int32Array;
 }
 
 /** Skin matrices (world * inverse bind) of one frame into `skin`. */
 function skinMatrices(a: Animation, frame: number, world: Float64Array, local: Float64Array, skin: Float64Array): void {
   const { parents, inverse } = a;
-  const base = a.framePoseStart[frame] * POSE_STRIDE;
+  const stride = a.framePoseStride;
+  const base = a.framePoseStart[frame] * stride;
   const count = parents.length;
   for (let j = 0; j < count; j++) {
-    poseMatrix(a.framePoses, base + POSE_STRIDE * j, local, 0);
+    poseMatrix(a.framePoses, base + stride * j, local, 0, stride);
     const parent = parents[j];
     if (parent >= 0 && parent < j) multiply(world, 12 * parent, local, 0, world, 12 * j);
     else world.set(local, 12 * j);
@@ -161,7 +165,7 @@ export function computeBoundsFull(input: BoundsInput): Float64Array {
   const out = new Float64Array(8 * input.frames.length);
   const e = new Extremes();
   const res = new Float64Array(3);
-  const animation = { parents: input.skeleton.parents, inverse: input.skeleton.inverse, framePoses: input.framePoses, framePoseStart: input.framePoseStart };
+  const animation = { parents: input.skeleton.parents, inverse: input.skeleton.inverse, framePoses: input.framePoses, framePoseStride: input.framePoseStride, framePoseStart: input.framePoseStart };
   for (let f = 0; f < input.frames.length; f++) {
     skinMatrices(animation, input.frames[f], world, local, skin);
     e.reset();
@@ -200,7 +204,7 @@ export function computeBoundsSmall(input: BoundsInput): Float64Array {
   const world = new Float64Array(12 * jointCount), skin = new Float64Array(12 * jointCount), local = new Float64Array(12);
   const m = newArray(Float64Array, 12 * classCount);
   const out = new Float64Array(8 * input.frames.length);
-  const animation = { parents: input.skeleton.parents, inverse: input.skeleton.inverse, framePoses: input.framePoses, framePoseStart: input.framePoseStart };
+  const animation = { parents: input.skeleton.parents, inverse: input.skeleton.inverse, framePoses: input.framePoses, framePoseStride: input.framePoseStride, framePoseStart: input.framePoseStart };
   for (let f = 0; f < input.frames.length; f++) {
     skinMatrices(animation, input.frames[f], world, local, skin);
     classMatrices(skin, classOffsets, classWeights, classCount, m);
@@ -496,7 +500,7 @@ export function planBounds(input: BoundsInput, shared = false): BoundsPlan | nul
   return {
     vertexCount: n, vertices: share(vertices), positions: share(positions), weights: share(weights), bones: share(bones), groupCount, groupBones, groups, groupStart, members, boneCenter, extent,
     frames: share(input.frames), parents: share(input.skeleton.parents), inverse: share(input.skeleton.inverse),
-    framePoses: share(input.framePoses), framePoseStart: share(input.framePoseStart),
+    framePoses: share(input.framePoses), framePoseStride: input.framePoseStride, framePoseStart: share(input.framePoseStart),
   };
 }
 

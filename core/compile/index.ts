@@ -244,14 +244,16 @@ export function compileInput(input: IqeInput, options: CompileOptions, boundsPro
   // Global transforms of poses: scale every translation, rotate root joints' poses.
   const jointCount = input.joints.length;
   if (scale !== 1) {
-    for (const poses of [input.basePoses, input.framePoses]) for (let o = 0; o < poses.length; o += POSE_STRIDE) for (let k = 0; k < 3; k++) poses[o + k] *= scale;
+    for (const [poses, stride] of [[input.basePoses, POSE_STRIDE], [input.framePoses, input.framePoseStride]] as const) {
+      for (let o = 0; o < poses.length; o += stride) for (let k = 0; k < 3; k++) poses[o + k] *= scale;
+    }
   }
   if (rotation) {
     for (let j = 0; j < Math.min(jointCount, input.basePoseCount); j++) if (input.joints[j].parent < 0) rotatePose(rotation, input.basePoses, POSE_STRIDE * j);
     for (let f = 0; f < input.frameCount; f++) {
       const base = input.framePoseStart[f];
       const count = input.framePoseStart[f + 1] - base;
-      for (let j = 0; j < Math.min(jointCount, count); j++) if (input.joints[j].parent < 0) rotatePose(rotation, input.framePoses, POSE_STRIDE * (base + j));
+      for (let j = 0; j < Math.min(jointCount, count); j++) if (input.joints[j].parent < 0) rotatePose(rotation, input.framePoses, input.framePoseStride * (base + j));
     }
   }
 
@@ -290,11 +292,12 @@ export function compileInput(input: IqeInput, options: CompileOptions, boundsPro
       skeleton,
       frames,
       framePoses: input.framePoses,
+      framePoseStride: input.framePoseStride,
       framePoseStart: input.framePoseStart,
     }, boundsProvider)
     : null;
   const poseCount = input.animations.length > 0 ? jointCount : 0;
-  const channels = quantiseChannels(input.framePoses, input.framePoseStart, frames, poseCount);
+  const channels = quantiseChannels(input.framePoses, input.framePoseStride, input.framePoseStart, frames, poseCount);
   input.framePoses = EMPTY_FLOATS;
   collectPages();
 

@@ -5,7 +5,7 @@ import type { Chunk } from '../iqe/chunk';
 import { Cmd } from '../iqe/commands';
 import { float64s, Growable, int32s, uint8s } from '../growable';
 import { newArray } from '../pages';
-import { type Pose, POSE_STRIDE, poseFromMatrix, poseFromAngles, poseFromQuaternion } from './pose';
+import { type Pose, POSE_STRIDE, poseFromMatrix, poseFromAngles, poseFromQuaternion, UNSCALED_STRIDE } from './pose';
 
 export interface SmoothGroup {
   key: number;
@@ -79,8 +79,13 @@ export interface IqeInput {
   /** Base poses (10 values each: translate, rotate, scale) and their count. */
   basePoses: Float64Array;
   basePoseCount: number;
-  /** Frame poses, frame after frame; each frame starts at framePoseStart[f]. */
+  /**
+   * Frame poses, frame after frame; each frame starts at pose framePoseStart[f]. framePoseStride
+   * values per pose: all ten, or UNSCALED_STRIDE (translate, rotate) when every scale is exactly
+   * 1 (most files: 30% less memory for what is often the largest array of the file).
+   */
   framePoses: Float64Array;
+  framePoseStride: number;
   frameCount: number;
   framePoseStart: Int32Array;
   animations: InputAnimation[];
@@ -132,6 +137,7 @@ export class InputGatherer {
   private readonly edgeFlags = uint8s(16);
   private readonly basePoses = float64s(256);
   private readonly framePoses = new Growable(Float64Array, 64, sharedAvailable);
+  private frameStride = UNSCALED_STRIDE;
   private readonly frameStarts = int32s(64);
 
   private readonly groups: SmoothGroup[] = [{ key: -1, threshold: -1, uv: false, used: false }];
@@ -339,11 +345,27 @@ export class InputGatherer {
       return;
     }
     if (!this.frameOpen) {
-      this.frameStarts.push(this.framePoses.length / POSE_STRIDE);
+      this.frameStarts.push(this.framePoses.length / this.frameStride);
       this.animations[this.animations.length - 1].frameCount++;
       this.frameOpen = true;
     }
-    this.framePoses.pushMany(pose, POSE_STRIDE);
+    if (this.frameStride === UNSCALED_STRIDE && !(pose[7] === 1 && pose[8] === 1 && pose[9] === 1)) this.scaleFrames();
+    this.framePoses.pushMany(pose, this.frameStride);
+  }
+
+  /** The first frame pose with a scale other than 1: the poses so far get theirs (1, 1, 1). */
+  private scaleFrames(): void {
+    const g = this.framePoses;
+    const count = g.length / UNSCALED_STRIDE;
+    const data = g.reserve(count * (POSE_STRIDE - UNSCALED_STRIDE));
+    // From the last pose back, each moves to its wider place, which is never before its old one.
+    for (let p = count - 1; p >= 0; p--) {
+      const from = UNSCALED_STRIDE * p, to = POSE_STRIDE * p;
+      for (let k = UNSCALED_STRIDE - 1; k >= 0; k--) data[to + k] = data[from + k];
+      data[to + 7] = data[to + 8] = data[to + 9] = 1;
+    }
+    g.length = count * POSE_STRIDE;
+    this.frameStride = POSE_STRIDE;
   }
 
   private touchGroup(): void {
@@ -364,7 +386,7 @@ export class InputGatherer {
       edgeFlags.set(this.edgeFlags.view());
     }
     const frameStarts = this.frameStarts;
-    frameStarts.push(this.framePoses.length / POSE_STRIDE);
+    frameStarts.push(this.framePoses.length / this.frameStride);
     // Texture coordinates with two values each take half the memory as pairs (a large file: MBs).
     let texcoords = present(this.texcoords);
     const texcoordWidth = texcoords && this.texcoordValues <= 2 ? 2 : 4;
@@ -392,6 +414,7 @@ export class InputGatherer {
       basePoses: this.basePoses.view(),
       basePoseCount: this.basePoses.length / POSE_STRIDE,
       framePoses: this.framePoses.view(),
+      framePoseStride: this.frameStride,
       frameCount: frameStarts.length - 1,
       framePoseStart: frameStarts.copy(),
       animations: this.animations,

@@ -52,7 +52,7 @@ export function mergeInputs(parts: readonly InputPart[]): { input: IqeInput; not
   // Frames: every input's selected frames, in order, each with one pose per joint.
   let frameTotal = 0;
   selections.forEach((list) => list.forEach(({ first, last }) => (frameTotal += Math.max(last - first + 1, 0))));
-  // Shared, for the CLI's bounds worker (as input.ts gathers them).
+  // Shared, for the CLI's bounds worker (as input.ts gathers them); all ten values per pose.
   const framePoses = newArray(Float64Array, POSE_STRIDE * jointCount * frameTotal, true);
   const framePoseStart = new Int32Array(frameTotal + 1);
   const animations: InputAnimation[] = [];
@@ -74,7 +74,11 @@ export function mergeInputs(parts: readonly InputPart[]): { input: IqeInput; not
         const to = frame * jointCount;
         framePoseStart[frame] = to;
         const kept = Math.min(count, jointCount);
-        framePoses.set(input.framePoses.subarray(POSE_STRIDE * from, POSE_STRIDE * (from + kept)), POSE_STRIDE * to);
+        const stride = input.framePoseStride;
+        for (let j = 0; j < kept; j++) {
+          framePoses.set(input.framePoses.subarray(stride * (from + j), stride * (from + j + 1)), POSE_STRIDE * (to + j));
+          if (stride < POSE_STRIDE) framePoses.fill(1, POSE_STRIDE * (to + j) + stride, POSE_STRIDE * (to + j + 1));
+        }
         for (let j = kept; j < jointCount; j++) framePoses.set(IDENTITY_POSE, POSE_STRIDE * (to + j));
         frame++;
       }
@@ -93,6 +97,7 @@ export function mergeInputs(parts: readonly InputPart[]): { input: IqeInput; not
       basePoses: joints.basePoses,
       basePoseCount: joints.basePoseCount,
       framePoses,
+      framePoseStride: POSE_STRIDE,
       frameCount: frameTotal,
       framePoseStart,
       animations,

@@ -2,6 +2,8 @@
 // rotate x y z w (w <= 0), scale x y z; and the 3x4 matrices the skeleton stages build from them.
 
 export const POSE_STRIDE = 10;
+/** Values of a pose without its scale: frame poses are kept so while every scale is exactly 1. */
+export const UNSCALED_STRIDE = 7;
 export type Pose = Float64Array;
 
 /** Quaternion lengths within this of 1 are used exactly as written (B6). */
@@ -131,10 +133,12 @@ export function quaternionFromAngles(rx: number, ry: number, rz: number, out: Fl
 /**
  * The 3x4 matrix (row-major, 12 values) of a pose: rows R(q) * diag(s), translation t (§4.9).
  */
-export function poseMatrix(p: Float64Array, o: number, out: Float64Array, oo: number): void {
+export function poseMatrix(p: Float64Array, o: number, out: Float64Array, oo: number, stride = POSE_STRIDE): void {
   const tx = p[o], ty = p[o + 1], tz = p[o + 2];
   const x = p[o + 3], y = p[o + 4], z = p[o + 5], w = p[o + 6];
-  const sx = p[o + 7], sy = p[o + 8], sz = p[o + 9];
+  // Poses of UNSCALED_STRIDE values have scale 1 (x * 1 is x, exactly).
+  const scaled = stride > UNSCALED_STRIDE;
+  const sx = scaled ? p[o + 7] : 1, sy = scaled ? p[o + 8] : 1, sz = scaled ? p[o + 9] : 1;
   const xx = x * x, yy = y * y, zz = z * z;
   const xy = x * y, xz = x * z, yz = y * z;
   const wx = w * x, wy = w * y, wz = w * z;

@@ -26,6 +26,7 @@ function boundsInput(text: string): BoundsInput {
     skeleton: buildSkeleton(input),
     frames: Int32Array.from({ length: input.frameCount }, (_, i) => i),
     framePoses: input.framePoses,
+    framePoseStride: input.framePoseStride,
     framePoseStart: input.framePoseStart,
   };
 }

@@ -4,7 +4,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { blendWeightBytes, signedNormalized, toHalf, unsignedNormalized, writeComponent, Format } from '../../core/compile/encode';
-import { blendCombo } from '../../core/compile/input';
+import { blendCombo, gatherInput } from '../../core/compile/input';
+import { IqeDocument } from '../../core/iqe/document';
 import { TextTable } from '../../core/compile/text';
 import { encodeUtf8 } from '../../core/compile/utf8';
 import { vertexScore } from '../../core/compile/vcache';
@@ -166,4 +167,25 @@ test('B8 fallback tangent: the axis where the normal is smallest, orthogonalised
   const s = Math.SQRT1_2;
   fallbackTangent(s, 0, s, out, 0);
   assert.deepEqual([...out], [0, 1, 0, 1]);
+});
+
+test('frame poses: seven values each while every scale is 1; the first other scale gives the earlier poses theirs', () => {
+  const frames = (second: string): string =>
+    IQE_HEADER + 'joint a -1\npq 0 0 0 0 0 0 1\njoint b 0\npq 1 0 0 0 0 0 1\nanimation x\n' +
+    'frame\npq 0.5 0 0 0 0 0 1\npq 1 0 0 0 0 0 1 1 1 1\n' + `frame\npq 0 0 0 0 0 0 1\n${second}\n`;
+  const gather = (text: string): ReturnType<typeof gatherInput> => gatherInput(text, new IqeDocument(text).parsedChunks);
+  // Values with -0 as 0 (quaternions are flipped to w <= 0).
+  const values = (a: Float64Array): number[] => Array.from(a, (v) => v + 0);
+  const unit = gather(frames('pq 2 0 0 0 0 0 1'));
+  assert.equal(unit.framePoseStride, 7);
+  assert.deepEqual(values(unit.framePoses), [0.5, 0, 0, 0, 0, 0, -1, 1, 0, 0, 0, 0, 0, -1, 0, 0, 0, 0, 0, 0, -1, 2, 0, 0, 0, 0, 0, -1]);
+  const scaled = gather(frames('pq 2 0 0 0 0 0 1 1 3 1'));
+  assert.equal(scaled.framePoseStride, 10);
+  assert.deepEqual(Array.from(scaled.framePoseStart), [0, 2, 4]);
+  assert.deepEqual(values(scaled.framePoses.subarray(0, 10)), [0.5, 0, 0, 0, 0, 0, -1, 1, 1, 1]);
+  assert.deepEqual(values(scaled.framePoses.subarray(30, 40)), [2, 0, 0, 0, 0, 0, -1, 1, 3, 1]);
+  // The compiled channels are the same either way for the frames they share.
+  const a = compileText(frames('pq 2 0 0 0 0 0 1 1 1 1')).file;
+  const b = compileText(frames('pq 2 0 0 0 0 0 1')).file;
+  assert.ok(Buffer.from(a.bytes).equals(Buffer.from(b.bytes)), 'an explicit scale of 1 compiles as the 7-value form');
 });
