@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { float64s, Growable } from '../../core/growable';
 import { collectPages, newArray, PAGED_FROM, setCollector } from '../../core/pages';
+import { compileHeap } from '../../cli/heap';
 
 const isPaged = (a: ArrayBufferView): boolean => a.buffer.byteLength !== a.byteLength && a.buffer.byteLength % 65536 === 0;
 
@@ -62,6 +63,27 @@ test('collectPages calls the collector only after enough pages were mapped since
     assert.equal(calls, before + 1);
     collectPages();
     assert.equal(calls, before + 1, 'nothing mapped since: no second collection');
+  } finally {
+    setCollector(null);
+  }
+});
+
+test("the CLI's collector (cli/heap.ts) gives dropped pages back to the system", () => {
+  const collect = compileHeap();
+  assert.ok(collect, 'node gives a gc function');
+  setCollector(collect);
+  try {
+    const rss = (): number => process.memoryUsage().rss / 2 ** 20;
+    collect();
+    const before = rss();
+    let arrays: Float64Array[] = [];
+    for (let i = 0; i < 4; i++) arrays.push(newArray(Float64Array, 2 << 20).fill(i + 1));
+    const held = rss();
+    assert.ok(held - before > 56, `64 MiB written: RSS ${before.toFixed(0)} -> ${held.toFixed(0)} MiB`);
+    arrays = [];
+    collectPages();
+    const after = rss();
+    assert.ok(held - after > 56, `dropped and collected: RSS ${held.toFixed(0)} -> ${after.toFixed(0)} MiB`);
   } finally {
     setCollector(null);
   }
