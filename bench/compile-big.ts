@@ -7,7 +7,7 @@
 // Small files are bench/compile-small.ts.
 // Prints figures; never fails on slowness. The machine is shared: compare CPU times, and repeat.
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { compileChecked } from '../core/compile/index';
 import { boundsStats } from '../core/compile/bounds';
@@ -25,7 +25,7 @@ const dataPath = syntheticIqe('big.iqe');
 if (!dataPath) process.exit(0);
 if (!existsSync(workerScript)) console.log(`note: ${workerScript} is missing (npm run build): bounds on one thread`);
 
-setCollector(compileHeap());
+setCollector(compileHeap(statSync(dataPath).size));
 const cpu0 = process.cpuUsage();
 const t0 = performance.now();
 const checked = loadForCompile(dataPath);

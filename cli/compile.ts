@@ -3,7 +3,7 @@
 // printed as `check` prints them); usage and I/O problems are one stderr line and exit 2. The
 // output is written to a temporary file in the same folder and renamed, so a failed compile never
 // leaves a partial file.
-import { readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { IqeDocument } from '../core/iqe/document';
 import { type CheckedIqe, checkIqe, compileChecked, compileInputs, type CompileOptions, type CompileResult } from '../core/compile/index';
@@ -174,6 +174,15 @@ export function loadForCompile(path: string): CheckedIqe | string {
   }
 }
 
+/** The size of a file in bytes, 0 when it cannot be read (loadForCompile reports that). */
+function fileSize(path: string): number {
+  try {
+    return statSync(path).size;
+  } catch {
+    return 0;
+  }
+}
+
 export function runCompile(args: string[]): number {
   if (args.includes('-h') || args.includes('--help')) {
     process.stdout.write(USAGE + '\n');
@@ -188,7 +197,7 @@ export function runCompile(args: string[]): number {
     return 2;
   }
   const { inputs, output, options } = parsed;
-  setCollector(compileHeap());
+  setCollector(compileHeap(inputs.reduce((total, { path }) => total + fileSize(path), 0)));
   // Each input is read and checked on its own; any error stops the compile.
   const checked: CheckedIqe[] = [];
   for (const { path } of inputs) {
