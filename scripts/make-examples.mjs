@@ -3,6 +3,8 @@
 //   examples/skinned-tube.iqe   a skinned, animated tube (3 joints, 2 animations)
 //   examples/planted-errors.iqe the same kind of model with deliberate mistakes, to show diagnostics
 //   examples/skinned-tube.iqm   skinned-tube.iqe compiled by the project's compiler (dist/cli.js)
+//   examples/tube.tga           the tube's texture (its material is "tube.png": engines, and the
+//                               preview, try the other image extensions too)
 //   examples/bending-pyramid.md3 an MD3: 10 frames, tags tag_weapon and tag_head (scripts/make-examples.ts)
 //   examples/skinned-column.dpm a DPM: 3 bones, 8 frames of a bending column (scripts/make-examples.ts)
 // Needs the build (npm run build; npm start builds first) for the .iqm.
@@ -94,7 +96,33 @@ function plantedErrors() {
   return lines.join('\n') + '\n';
 }
 
+/**
+ * A 64 x 64 uncompressed 24-bit TGA, top row first: a checker of 8 x 8 squares, warm along the
+ * tube (u) and cool around it, so that seams and twists show.
+ */
+function tubeTexture() {
+  const size = 64;
+  const header = new Uint8Array(18);
+  header[2] = 2; // uncompressed true colour
+  header[12] = size; header[14] = size; // width, height (little-endian, < 256)
+  header[16] = 24;
+  header[17] = 0x20; // top-left origin
+  const pixels = new Uint8Array(size * size * 3);
+  for (let y = 0; y < size; y++) {
+    for (let x = 0; x < size; x++) {
+      const dark = ((x >> 3) + (y >> 3)) & 1;
+      const o = 3 * (y * size + x);
+      // B, G, R
+      pixels[o] = dark ? 90 : 200;
+      pixels[o + 1] = dark ? 60 + 2 * y : 170 + y;
+      pixels[o + 2] = dark ? 110 + 2 * x : 230;
+    }
+  }
+  return Buffer.concat([header, pixels]);
+}
+
 writeFileSync(join(out, 'skinned-tube.iqe'), skinnedTube());
+writeFileSync(join(out, 'tube.tga'), tubeTexture());
 writeFileSync(join(out, 'planted-errors.iqe'), plantedErrors());
 
 // The binary models: the MD3 and DPM from scripts/make-examples.ts (bundled with the project's
