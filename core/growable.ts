@@ -11,13 +11,16 @@ export class Growable<T extends NumberArray> {
   /** The pages the values are on, once they are. */
   private pages: Pages | null = null;
 
-  /** `shared`: kept on a SharedArrayBuffer (for worker threads; where the platform has one). */
+  private readonly shared: boolean;
+
+  /** `shared`: kept on a SharedArrayBuffer (for worker threads) where the platform has one. */
   constructor(
     private readonly kind: ArrayKind<T>,
     capacity: number,
-    private readonly shared = false,
+    shared = false,
   ) {
-    this.data = shared ? new kind(new SharedArrayBuffer(kind.BYTES_PER_ELEMENT * capacity)) : new kind(capacity);
+    this.shared = shared && typeof SharedArrayBuffer === 'function';
+    this.data = this.shared ? new kind(new SharedArrayBuffer(kind.BYTES_PER_ELEMENT * capacity)) : new kind(capacity);
   }
 
   /**

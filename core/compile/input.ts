@@ -96,7 +96,6 @@ export interface IqeInput {
 }
 
 const CUSTOMS = 10;
-const sharedAvailable = typeof SharedArrayBuffer === 'function';
 
 /** Value k of a line (values[v..v+n)), or the default when the line has fewer. */
 function val(values: Float64Array, v: number, n: number, k: number, fallback: number): number {
@@ -116,7 +115,7 @@ export class InputGatherer {
    * Positions, blend data and frame poses are on SharedArrayBuffers where there are any, so that
    * the CLI's bounds worker reads them without a copy (cli/compileParallel.ts).
    */
-  private readonly positions = new Growable(Float64Array, 1024, sharedAvailable);
+  private readonly positions = new Growable(Float64Array, 1024, true);
   private readonly vertexLines = int32s(256);
   private readonly texcoords = float64s();
   /** Most values on a `vt` line. */
@@ -126,8 +125,8 @@ export class InputGatherer {
   /** Three per `vx` line (zeros for the 4-value form); kept only if some line has 6 values. */
   private readonly bitangents = float64s();
   private sixValueTangents = false;
-  private readonly blendBones = new Growable(Uint8Array, 64, sharedAvailable);
-  private readonly blendWeights = new Growable(Float64Array, 64, sharedAvailable);
+  private readonly blendBones = new Growable(Uint8Array, 64, true);
+  private readonly blendWeights = new Growable(Float64Array, 64, true);
   private readonly colors = float64s();
   private readonly customs = Array.from({ length: CUSTOMS }, () => float64s(16));
   private readonly smoothIds = float64s();
@@ -136,7 +135,7 @@ export class InputGatherer {
   /** Edge flags of `fs` lines, one per triangle they describe (§3.2). */
   private readonly edgeFlags = uint8s(16);
   private readonly basePoses = float64s(256);
-  private readonly framePoses = new Growable(Float64Array, 64, sharedAvailable);
+  private readonly framePoses = new Growable(Float64Array, 64, true);
   private frameStride = UNSCALED_STRIDE;
   private readonly frameStarts = int32s(64);
 
