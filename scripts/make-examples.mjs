@@ -102,23 +102,22 @@ function plantedErrors() {
  */
 function tubeTexture() {
   const size = 64;
-  const header = new Uint8Array(18);
-  header[2] = 2; // uncompressed true colour
-  header[12] = size; header[14] = size; // width, height (little-endian, < 256)
-  header[16] = 24;
-  header[17] = 0x20; // top-left origin
-  const pixels = new Uint8Array(size * size * 3);
+  const tga = new Uint8Array(18 + size * size * 3);
+  tga[2] = 2; // uncompressed true colour
+  tga[12] = size; tga[14] = size; // width, height (little-endian, < 256)
+  tga[16] = 24;
+  tga[17] = 0x20; // top-left origin
   for (let y = 0; y < size; y++) {
     for (let x = 0; x < size; x++) {
       const dark = ((x >> 3) + (y >> 3)) & 1;
-      const o = 3 * (y * size + x);
+      const o = 18 + 3 * (y * size + x);
       // B, G, R
-      pixels[o] = dark ? 90 : 200;
-      pixels[o + 1] = dark ? 60 + 2 * y : 170 + y;
-      pixels[o + 2] = dark ? 110 + 2 * x : 230;
+      tga[o] = dark ? 90 : 200;
+      tga[o + 1] = dark ? 60 + 2 * y : 170 + y;
+      tga[o + 2] = dark ? 110 + 2 * x : 230;
     }
   }
-  return Buffer.concat([header, pixels]);
+  return tga;
 }
 
 writeFileSync(join(out, 'skinned-tube.iqe'), skinnedTube());
