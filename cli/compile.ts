@@ -197,6 +197,8 @@ export function runCompile(args: string[]): number {
     return 2;
   }
   const { inputs, output, options } = parsed;
+  // Heap settings for the compile (cli/heap.ts): the young generation kept small for large inputs,
+  // and the pages the stages drop collected when they ask (core/pages.ts).
   setCollector(compileHeap(inputs.reduce((total, { path }) => total + fileSize(path), 0)));
   // Each input is read and checked on its own; any error stops the compile.
   const checked: CheckedIqe[] = [];
