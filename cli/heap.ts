@@ -1,5 +1,5 @@
-// The CLI's heap settings for a compile: for large inputs a young generation that does not grow,
-// and garbage collection on request (core/pages.ts setCollector). CLI.md runs the CLI as
+// The CLI's heap settings for the compile of a large input: a young generation that does not
+// grow, and garbage collection on request (core/pages.ts setCollector). CLI.md runs the CLI as
 // `node dist/cli.js` without flags, so both are set at run time:
 // - --semi-space-growth-factor=1: V8 doubles the young generation (up to 2 x 16 MiB) while a
 //   large file is parsed, and keeps it; the compile's JS objects are short-lived or few, so the
@@ -11,15 +11,17 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
-/** Input bytes from which the young generation is kept small. */
+/** Input bytes from which these settings apply. */
 const LARGE_INPUT = 16 << 20;
 
 /**
  * Sets the heap flags for a compile of `inputBytes` of IQE text; gives a function that runs a
- * full collection, or null where node does not give one.
+ * full collection, or null for small inputs (they map too few pages to need one, and the context
+ * that gives `gc` costs a few ms) and where node does not give one.
  */
 export function compileHeap(inputBytes: number): (() => void) | null {
-  if (inputBytes >= LARGE_INPUT) setFlagsFromString('--semi-space-growth-factor=1');
+  if (inputBytes < LARGE_INPUT) return null;
+  setFlagsFromString('--semi-space-growth-factor=1');
   setFlagsFromString('--expose-gc');
   const gc: unknown = runInNewContext('typeof gc === "function" ? gc : null');
   if (typeof gc !== 'function') return null;
