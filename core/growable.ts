@@ -1,7 +1,7 @@
 // A typed array that grows by doubling: the parser's scratch lines, the validator's lists and the
 // compiler's input arrays, which are filled before their final length is known. Past PAGED_FROM
 // bytes an array moves to pages of its own (pages.ts) and grows there in place, without a copy.
-import { type ArrayKind, PAGED_FROM, Pages } from './pages';
+import { type ArrayKind, heapArray, PAGED_FROM, Pages } from './pages';
 
 export type NumberArray = Int32Array | Uint8Array | Uint32Array | Float64Array | Float32Array;
 
@@ -11,16 +11,13 @@ export class Growable<T extends NumberArray> {
   /** The pages the values are on, once they are. */
   private pages: Pages | null = null;
 
-  private readonly shared: boolean;
-
   /** `shared`: kept on a SharedArrayBuffer (for worker threads) where the platform has one. */
   constructor(
     private readonly kind: ArrayKind<T>,
     capacity: number,
-    shared = false,
+    private readonly shared = false,
   ) {
-    this.shared = shared && typeof SharedArrayBuffer === 'function';
-    this.data = this.shared ? new kind(new SharedArrayBuffer(kind.BYTES_PER_ELEMENT * capacity)) : new kind(capacity);
+    this.data = heapArray(kind, capacity, shared);
   }
 
   /**
@@ -48,7 +45,7 @@ export class Growable<T extends NumberArray> {
       }
       this.pages = null;
     }
-    const bigger = this.shared ? new kind(new SharedArrayBuffer(bytes)) : new kind(capacity);
+    const bigger = heapArray(kind, capacity, this.shared);
     bigger.set(this.data.subarray(0, this.length));
     this.data = bigger;
   }

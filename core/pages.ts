@@ -72,17 +72,24 @@ export class Pages {
   }
 }
 
+/** A zeroed typed array on pages of its own (so page-aligned), or null where there are none. */
+function pagedArray<T>(kind: ArrayKind<T>, length: number, shared: boolean): T | null {
+  const buffer = Pages.open(shared)?.grow(kind.BYTES_PER_ELEMENT * length);
+  return buffer ? new kind(buffer, 0, length) : null;
+}
+
+/** A zeroed ordinary typed array (malloc's), on a SharedArrayBuffer when `shared` where the platform has one. */
+export function heapArray<T>(kind: ArrayKind<T>, length: number, shared = false): T {
+  return shared && sharedAvailable ? new kind(new SharedArrayBuffer(kind.BYTES_PER_ELEMENT * length)) : new kind(length);
+}
+
 /**
  * A zeroed typed array of `length` values: on pages of its own when it is large, on a
  * SharedArrayBuffer when `shared` (for worker threads; ordinary when the platform has none).
  */
 export function newArray<T>(kind: ArrayKind<T>, length: number, shared = false): T {
-  const bytes = kind.BYTES_PER_ELEMENT * length;
-  if (bytes >= PAGED_FROM) {
-    const buffer = Pages.open(shared)?.grow(bytes);
-    if (buffer) return new kind(buffer, 0, length);
-  }
-  return shared && sharedAvailable ? new kind(new SharedArrayBuffer(bytes)) : new kind(length);
+  const paged = kind.BYTES_PER_ELEMENT * length >= PAGED_FROM ? pagedArray(kind, length, shared) : null;
+  return paged ?? heapArray(kind, length, shared);
 }
 
 /**
@@ -91,8 +98,7 @@ export function newArray<T>(kind: ArrayKind<T>, length: number, shared = false):
  * only, so where records fall across cache lines would change from one allocation to another).
  */
 export function alignedArray<T>(kind: ArrayKind<T>, length: number): T {
-  const buffer = Pages.open(false)?.grow(kind.BYTES_PER_ELEMENT * length);
-  return buffer ? new kind(buffer, 0, length) : new kind(length);
+  return pagedArray(kind, length, false) ?? new kind(length);
 }
 
 /**

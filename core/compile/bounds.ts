@@ -78,11 +78,6 @@ interface SkinVertices {
   bones: Uint8Array;
 }
 
-type Allocate = <T>(kind: ArrayKind<T>, n: number) => T;
-const ownArray: Allocate = (kind, n) => newArray(kind, n);
-/** A typed array on a SharedArrayBuffer (for a worker thread). */
-const sharedArray: Allocate = (kind, n) => newArray(kind, n, true);
-
 /** The four bone bytes of each input vertex as one word (the same word for the same bones). */
 function boneWords(bones: Uint8Array): Uint32Array {
   return new Uint32Array(bones.buffer, bones.byteOffset, bones.length / 4);
@@ -392,7 +387,8 @@ export interface BoundsPlan extends Animation {
 export function planBounds(input: BoundsInput, shared = false): BoundsPlan | null {
   Object.assign(boundsStats, { evaluated: 0, groups: 0, zeroFallbacks: 0, boxes: 0, seeds: 0, milliseconds: 0 });
   const n = input.vertices.length;
-  const allocate = shared ? sharedArray : ownArray;
+  // On SharedArrayBuffers when `shared` (a worker thread reads the plan).
+  const allocate = <T>(kind: ArrayKind<T>, n: number): T => newArray(kind, n, shared);
   const { vertices, positions, weights, bones } = prepare(input);
   const words = boneWords(bones);
   const jointCount = input.skeleton.parents.length;
