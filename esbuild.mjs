@@ -4,7 +4,9 @@
 //   node esbuild.mjs --watch       rebuild on change
 //   node esbuild.mjs --tests       also bundle test/ and bench/ entry files into out/
 import * as esbuild from 'esbuild';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const production = process.argv.includes('--production');
@@ -24,8 +26,10 @@ const products = [
   { entryPoints: ['client/extension.ts'], outfile: 'dist/client.js', platform: 'node', format: 'cjs', external: ['vscode'] },
   { entryPoints: ['server/server.ts'], outfile: 'dist/server.js', platform: 'node', format: 'cjs' },
   { entryPoints: ['client/compile/worker.ts'], outfile: 'dist/compileWorker.js', platform: 'node', format: 'cjs' },
-  { entryPoints: ['cli/main.ts'], outfile: 'dist/cli.js', platform: 'node', format: 'cjs', banner: { js: '#!/usr/bin/env node' } },
-  { entryPoints: ['cli/compileParallel.ts'], outfile: 'dist/boundsWorker.js', platform: 'node', format: 'cjs' },
+  // dist/cli.js is the `iqm-tools` entry: it runs dist/cliMain.js with its code cache (below).
+  { entryPoints: ['cli/launch.ts'], outfile: 'dist/cli.js', platform: 'node', format: 'cjs', banner: { js: '#!/usr/bin/env node' } },
+  { entryPoints: ['cli/main.ts'], outfile: 'dist/cliMain.js', platform: 'node', format: 'cjs' },
+  { entryPoints: ['cli/boundsWorker.ts'], outfile: 'dist/boundsWorker.js', platform: 'node', format: 'cjs' },
   { entryPoints: ['media/main.ts'], outfile: 'dist/webview.js', platform: 'browser', format: 'iife' },
 ].filter((options) => existsSync(options.entryPoints[0]));
 
@@ -71,4 +75,43 @@ if (watch) {
   console.log('esbuild: watching for changes');
 } else {
   await Promise.all(builds.map((options) => esbuild.build(options)));
+  writeCliCodeCache();
+}
+
+/**
+ * Writes dist/cliMain.codecache (cli/codeCache.ts): the CLI compiles a small generated model with
+ * IQM_TOOLS_WRITE_CODE_CACHE=1, and writes the bytecode of what it ran when it ends. Without it
+ * the CLI works as well, only a little slower to start: a failure here is a warning.
+ */
+function writeCliCodeCache() {
+  if (!existsSync('dist/cli.js') || !existsSync('dist/cliMain.js')) return;
+  const dir = mkdtempSync(join(tmpdir(), 'iqm-tools-cache-'));
+  try {
+    const input = join(dir, 'warm.iqe');
+    writeFileSync(input, warmUpModel());
+    const run = spawnSync(process.execPath, ['dist/cli.js', 'compile', input, '-o', join(dir, 'warm.iqm')], {
+      env: { ...process.env, IQM_TOOLS_WRITE_CODE_CACHE: '1' },
+      encoding: 'utf8',
+    });
+    if (run.status !== 0 || !existsSync('dist/cliMain.codecache')) {
+      console.warn(`esbuild: no code cache for the CLI (its start is slower): ${run.stderr || run.stdout || `exit ${run.status}`}`);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** A small skinned, animated IQE: a quad strip on two joints, three frames (what the compile runs for most models). */
+function warmUpModel() {
+  const lines = ['# Inter-Quake Export', 'joint root -1', 'pq 0 0 0 0 0 0 1', 'joint tip 0', 'pq 0 0 1 0 0 0 1', 'mesh strip', 'material strip.tga'];
+  for (let i = 0; i < 6; i++) {
+    const z = Math.floor(i / 2);
+    lines.push(`vp ${i % 2} 0 ${z}`, `vt ${i % 2} ${z / 2}`, `vn 0 -1 0`, `vb ${z > 1 ? 1 : 0} 1`);
+  }
+  lines.push('fm 0 1 3', 'fm 0 3 2', 'fm 2 3 5', 'fm 2 5 4', 'animation bend', 'framerate 10');
+  for (let f = 0; f < 3; f++) {
+    const s = Math.sin(f / 4), c = Math.cos(f / 4);
+    lines.push('frame', 'pq 0 0 0 0 0 0 1', `pq 0 0 1 ${s.toFixed(6)} 0 0 ${c.toFixed(6)}`);
+  }
+  return lines.join('\n') + '\n';
 }

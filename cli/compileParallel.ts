@@ -1,13 +1,12 @@
 // The per-frame bounds of a large compile on two threads (IQE-SEMANTICS.md §4.10, §11): core
 // stays free of Node imports and only offers a plan and a runner for frame ranges
-// (core/compile/bounds.ts); this module is both the CLI's BoundsProvider and, bundled on its own
-// as dist/boundsWorker.js, the worker. Both threads take chunks of frames until none are left;
+// (core/compile/bounds.ts); this module is the CLI's BoundsProvider, and cli/boundsWorker.ts
+// (dist/boundsWorker.js) the worker. Both threads take chunks of frames until none are left;
 // the main thread then waits for the worker's. Chunks are claimed through a SharedArrayBuffer,
 // so a worker that is slow to start, or fails, only means more work for the main thread. Any
 // split gives the same bytes: every frame's bounds are exact.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { isMainThread, Worker, workerData } from 'node:worker_threads';
 import { boundsRunner, type BoundsPlan } from '../core/compile/bounds';
 import type { BoundsProvider } from '../core/compile/index';
 
@@ -18,7 +17,7 @@ const MIN_WORK = 20_000_000;
 
 const FREE = 0, CLAIMED = 1, DONE = 2;
 
-interface Job {
+export interface Job {
   iqmToolsBounds: true;
   plan: BoundsPlan;
   /** cursor[0]: next chunk to try from the start; cursor[1]: how many were tried from the end. */
@@ -33,7 +32,7 @@ interface Job {
  * the last ones back, so that each thread's chunks are neighbours (their seeds carry over).
  * Returns how many this thread computed.
  */
-function work(job: Job, run: (first: number, end: number, out: Float64Array) => void, fromEnd: boolean): number {
+export function work(job: Job, run: (first: number, end: number, out: Float64Array) => void, fromEnd: boolean): number {
   const frameCount = job.plan.frames.length;
   const chunks = job.status.length;
   let done = 0;
@@ -78,9 +77,9 @@ export function parallelBounds(options: ParallelOptions = {}): BoundsProvider {
         status: new Int32Array(new SharedArrayBuffer(4 * chunks)),
         out: new Float64Array(new SharedArrayBuffer(8 * 8 * plan.frames.length)),
       };
-      let worker: Worker | null = null;
+      let worker: import('node:worker_threads').Worker | null = null;
       try {
-        worker = new Worker(workerScript, { workerData: job });
+        worker = new (workerThreads().Worker)(workerScript, { workerData: job });
         worker.unref();
         // A failing worker has released its chunk; the main thread computes what is left.
         worker.on('error', () => undefined);
@@ -111,8 +110,11 @@ export function parallelBounds(options: ParallelOptions = {}): BoundsProvider {
   };
 }
 
-// The worker side (only when this file runs as dist/boundsWorker.js in a worker thread).
-if (!isMainThread && (workerData as Partial<Job> | null)?.iqmToolsBounds === true) {
-  const job = workerData as Job;
-  work(job, boundsRunner(job.plan), true);
+/**
+ * node:worker_threads, loaded when a compile first takes a worker: loading it (and the streams
+ * it brings) costs a small compile ~5 ms of its start (bench/compile-small.ts).
+ */
+function workerThreads(): typeof import('node:worker_threads') {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, not at start-up
+  return require('node:worker_threads') as typeof import('node:worker_threads');
 }

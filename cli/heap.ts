@@ -8,7 +8,7 @@
 //   mrfixit-size compile), and a young generation that stays small collects it three times as
 //   often (+10 ms).
 // - --expose-gc, then `gc` taken from a context made after it.
-import { setFlagsFromString } from 'node:v8';
+// node:v8 is loaded only then: a small compile does not need it at start-up.
 import { runInNewContext } from 'node:vm';
 
 /** Input bytes from which these settings apply. */
@@ -21,6 +21,8 @@ const LARGE_INPUT = 16 << 20;
  */
 export function compileHeap(inputBytes: number): (() => void) | null {
   if (inputBytes < LARGE_INPUT) return null;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, not at start-up
+  const { setFlagsFromString } = require('node:v8') as typeof import('node:v8');
   setFlagsFromString('--semi-space-growth-factor=1');
   setFlagsFromString('--expose-gc');
   const gc: unknown = runInNewContext('typeof gc === "function" ? gc : null');

@@ -1,0 +1,32 @@
+// The `iqm-tools` entry (dist/cli.js): runs the CLI bundle, dist/cliMain.js, with the V8 code
+// cache the build wrote beside it (cli/codeCache.ts). Without a cache that fits (none, another
+// build's, or rejected by this node's V8) V8 compiles the bundle as `require` would.
+import { readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Script } from 'node:vm';
+import { decodeCodeCache, encodeCodeCache, wrapModuleSource } from './codeCache';
+
+const bundle = join(__dirname, 'cliMain.js');
+const cacheFile = join(__dirname, 'cliMain.codecache');
+
+const { size, mtimeMs } = statSync(bundle);
+let cachedData: Uint8Array | undefined;
+try {
+  cachedData = decodeCodeCache(readFileSync(cacheFile), size, mtimeMs);
+} catch {
+  cachedData = undefined;
+}
+const script = new Script(wrapModuleSource(readFileSync(bundle, 'utf8')), { filename: bundle, cachedData });
+
+// The build (esbuild.mjs) runs one small compile with this set: the cache is written when the
+// run ends, so that it holds the bytecode of every function the compile ran, not only the top level.
+if (process.env.IQM_TOOLS_WRITE_CODE_CACHE === '1') {
+  process.on('exit', () => {
+    const temporary = `${cacheFile}.${process.pid}.tmp`;
+    writeFileSync(temporary, encodeCodeCache(size, mtimeMs, script.createCachedData()));
+    renameSync(temporary, cacheFile);
+  });
+}
+
+const run = script.runInThisContext() as (exports: unknown, require: NodeRequire, module: NodeModule, filename: string, dirname: string) => void;
+run(module.exports, require, module, bundle, __dirname);
