@@ -15,6 +15,7 @@ import { formatDiagnostic } from './check';
 import { parallelBounds } from './compileParallel';
 import { decodeText, readTextBlocks } from './text';
 import { compileHeap } from './heap';
+import { writeStderr, writeStdout } from './write';
 import { setCollector } from '../core/pages';
 
 const USAGE = [
@@ -233,7 +234,7 @@ export function runCompile(args: string[]): number {
     process.stdout.write(lines.join('\n') + '\n');
     return 1;
   }
-  for (const { path, diagnostic } of notes) process.stderr.write(formatDiagnostic(path, diagnostic) + '\n');
+  for (const { path, diagnostic } of notes) writeStderr(formatDiagnostic(path, diagnostic) + '\n');
   try {
     writeAtomically(output, result.bytes);
   } catch (error) {
@@ -241,7 +242,7 @@ export function runCompile(args: string[]): number {
     return 2;
   }
   const s = result.stats;
-  process.stdout.write(
+  writeStdout(
     `${output}: ${s.meshes} meshes, ${s.vertices} vertices, ${s.triangles} triangles, ${s.joints} joints, ${s.animations} animations, ${s.frames} frames, ${s.bytes} bytes\n`,
   );
   return 0;
