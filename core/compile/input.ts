@@ -162,7 +162,7 @@ export class InputGatherer {
    */
   add(chunk: Chunk): number {
     if (this.ended) return -1;
-    const { kind, valueStart, values, names } = chunk;
+    const { kind, valueStart, values } = chunk;
     for (let i = 0; i < chunk.lineCount; i++) {
       const v = valueStart[i];
       const n = valueStart[i + 1] - v;
@@ -225,77 +225,93 @@ export class InputGatherer {
         case Cmd.Fs:
           if (n >= 3) this.addEdgeFlags(values, v, n);
           break;
-        case Cmd.Smoothgroup:
-          this.touchGroup();
-          if (n > 0) this.groups[this.group].key = values[v];
-          break;
-        case Cmd.Smoothangle: {
-          this.touchGroup();
-          // Ours (B5): cos of the clamped angle, without the reference's fabs.
-          const angle = Math.min(Math.max(val(values, v, n, 0, 0), -180), 180);
-          this.groups[this.group].threshold = Math.cos((angle * Math.PI) / 180);
-          break;
-        }
-        case Cmd.Smoothuv:
-          this.touchGroup();
-          this.groups[this.group].uv = !(n > 0 && values[v] <= 0);
-          break;
-        case Cmd.Mesh: {
-          const sections = this.sections;
-          this.meshName = names.get(i) ?? '';
-          this.meshLine = chunk.firstLine + i;
-          this.fmOffset = this.positions.length / 4;
-          if (sections.length === 0 || sections[sections.length - 1].mesh !== this.meshName) this.pending = true;
-          break;
-        }
-        case Cmd.Material: {
-          const sections = this.sections;
-          this.materialName = names.get(i) ?? '';
-          if (sections.length === 0 || sections[sections.length - 1].material !== this.materialName) this.pending = true;
-          break;
-        }
-        case Cmd.Joint:
-          this.joints.push({ name: names.get(i) ?? '', parent: val(values, v, n, 0, -1) });
-          break;
-        case Cmd.Vertexarray: {
-          const type = values[v];
-          const format = values[v + 1];
-          if (type < 0 || format < 0 || this.declarations[type] !== null) break;
-          const size = values[v + 2];
-          this.declarations[type] = { format, size: Math.min(Math.max(size, 1), 4), name: names.get(i) ?? '' };
-          break;
-        }
         case Cmd.Pq:
         case Cmd.Pm:
         case Cmd.Pa:
           this.addPose(k, values, v, n);
           break;
-        case Cmd.Animation:
-          this.animations.push({
-            name: names.get(i) ?? '', framerate: 0, flags: 0, firstFrame: this.frameStarts.length, frameCount: 0,
-            line: chunk.firstLine + i, column: commandColumn(chunk.text, chunk.lineStart[i]),
-          });
-          this.frameOpen = false;
-          break;
-        case Cmd.Frame:
-          if (this.animations.length > 0) this.frameOpen = false;
-          break;
-        case Cmd.Framerate:
-          if (this.animations.length > 0 && n > 0) this.animations[this.animations.length - 1].framerate = Math.max(values[v], 0);
-          break;
-        case Cmd.Loop:
-          if (this.animations.length > 0) this.animations[this.animations.length - 1].flags |= 1;
-          break;
-        case Cmd.Comment:
-          this.ended = true;
-          return chunk.lineStart[i + 1];
         default: {
           const c = k - CUSTOMS_FIRST;
           if (c >= 0 && c < CUSTOMS) addFour(this.customs[c], values, v, n, 0);
+          else if (k >= Cmd.Smoothgroup && this.addStructure(chunk, i, k, v, n)) return chunk.lineStart[i + 1];
         }
       }
     }
     return -1;
+  }
+
+  /**
+   * The commands other than vertex attributes, faces and poses; true for a `comment` line. One
+   * call site for all of them: the first ones (joint, mesh, material) come before the bulk of a
+   * file, so that the optimised add() has seen it, and a later first `animation` or `frame` line
+   * does not send add() back to unoptimised code (it did, on every file with animations).
+   */
+  private addStructure(chunk: Chunk, i: number, k: Cmd, v: number, n: number): boolean {
+    const { values, names } = chunk;
+    switch (k) {
+      case Cmd.Smoothgroup:
+        this.touchGroup();
+        if (n > 0) this.groups[this.group].key = values[v];
+        break;
+      case Cmd.Smoothangle: {
+        this.touchGroup();
+        // Ours (B5): cos of the clamped angle, without the reference's fabs.
+        const angle = Math.min(Math.max(val(values, v, n, 0, 0), -180), 180);
+        this.groups[this.group].threshold = Math.cos((angle * Math.PI) / 180);
+        break;
+      }
+      case Cmd.Smoothuv:
+        this.touchGroup();
+        this.groups[this.group].uv = !(n > 0 && values[v] <= 0);
+        break;
+      case Cmd.Mesh: {
+        const sections = this.sections;
+        this.meshName = names.get(i) ?? '';
+        this.meshLine = chunk.firstLine + i;
+        this.fmOffset = this.positions.length / 4;
+        if (sections.length === 0 || sections[sections.length - 1].mesh !== this.meshName) this.pending = true;
+        break;
+      }
+      case Cmd.Material: {
+        const sections = this.sections;
+        this.materialName = names.get(i) ?? '';
+        if (sections.length === 0 || sections[sections.length - 1].material !== this.materialName) this.pending = true;
+        break;
+      }
+      case Cmd.Joint:
+        this.joints.push({ name: names.get(i) ?? '', parent: val(values, v, n, 0, -1) });
+        break;
+      case Cmd.Vertexarray: {
+        const type = values[v];
+        const format = values[v + 1];
+        if (type < 0 || format < 0 || this.declarations[type] !== null) break;
+        const size = values[v + 2];
+        this.declarations[type] = { format, size: Math.min(Math.max(size, 1), 4), name: names.get(i) ?? '' };
+        break;
+      }
+      case Cmd.Animation:
+        this.animations.push({
+          name: names.get(i) ?? '', framerate: 0, flags: 0, firstFrame: this.frameStarts.length, frameCount: 0,
+          line: chunk.firstLine + i, column: commandColumn(chunk.text, chunk.lineStart[i]),
+        });
+        this.frameOpen = false;
+        break;
+      case Cmd.Frame:
+        if (this.animations.length > 0) this.frameOpen = false;
+        break;
+      case Cmd.Framerate:
+        if (this.animations.length > 0 && n > 0) this.animations[this.animations.length - 1].framerate = Math.max(values[v], 0);
+        break;
+      case Cmd.Loop:
+        if (this.animations.length > 0) this.animations[this.animations.length - 1].flags |= 1;
+        break;
+      case Cmd.Comment:
+        this.ended = true;
+        return true;
+      default:
+        break;
+    }
+    return false;
   }
 
   /** A face of n >= 2 indices, as a fan of triangles (§3.2). */

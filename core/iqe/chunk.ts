@@ -275,16 +275,36 @@ function summarise(s: ChunkSummary, kind: Cmd, index: number, values: Float64Arr
         if (s.firstVx6 < 0) s.firstVx6 = index;
       } else if (s.firstVx4 < 0) s.firstVx4 = index;
       break;
+    case Cmd.Fa:
+    case Cmd.Fm:
+      s.faceLines++;
+      return;
+    default:
+      if (kind >= Cmd.Smoothgroup) {
+        summariseStructure(s, kind, index, values, v, n);
+        return;
+      }
+  }
+  if (isAttribute(kind)) {
+    const slot = attributeSlot(kind);
+    if (s.attributeCount[slot]++ === 0) s.attributeFirst[slot] = index;
+    s.attributeLast[slot] = index;
+  }
+}
+
+/**
+ * summarise() of the commands from `smoothgroup` on. One call site for all of them: the first ones
+ * (joint, mesh) come before the bulk of a file, so that the optimised summarise() has seen it,
+ * and a later first `animation` line does not send it back to unoptimised code.
+ */
+function summariseStructure(s: ChunkSummary, kind: Cmd, index: number, values: Float64Array, v: number, n: number): void {
+  switch (kind) {
     case Cmd.Joint:
       s.jointLines.push(index);
       s.jointParents.push(n > 0 ? values[v] : -1);
       return;
     case Cmd.Animation:
       s.hasAnimation = true;
-      return;
-    case Cmd.Fa:
-    case Cmd.Fm:
-      s.faceLines++;
       return;
     case Cmd.Mesh:
       s.meshVertexOffsets.push(s.vpCount);
@@ -295,10 +315,7 @@ function summarise(s: ChunkSummary, kind: Cmd, index: number, values: Float64Arr
     case Cmd.Comment:
       if (s.commentLine < 0) s.commentLine = index;
       return;
-  }
-  if (isAttribute(kind)) {
-    const slot = attributeSlot(kind);
-    if (s.attributeCount[slot]++ === 0) s.attributeFirst[slot] = index;
-    s.attributeLast[slot] = index;
+    default:
+      return;
   }
 }
