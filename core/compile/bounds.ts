@@ -177,9 +177,15 @@ export function computeBoundsFull(input: BoundsInput): Float64Array {
  * computeBoundsFull with the skinning matrix summed once per frame for each set of influences
  * (bones and float weights) rather than once per vertex: vertices with the same influences get
  * the same matrix from the same operations, and p = m * (x, y, z, 1) and the extremes are then
- * taken in vertex order exactly as there, so the result is bit-identical. Small inputs run this
- * before it is optimised: each loop is a small function of its own, which V8 optimises sooner
- * (and while the loop runs) than one large function.
+ * taken in vertex order exactly as there, so the result is bit-identical. Each frame first takes
+ * one vertex of each distinct point (position and influences: the seams and hard edges of a model
+ * repeat positions, 40-60% of its vertices): a repeated point gives the same p bits again, which
+ * cannot change a minimum, maximum or radius unless some p is NaN (the later of NaN and a number
+ * wins); a frame with a NaN is computed again with every vertex. (Equal values of other bits
+ * would matter too, but the only ones are +0 and -0, and no p is -0: its last term, the matrix's
+ * translation, is a sum started from +0, which is never -0, and x + (+0) is -0 for no x.) Small inputs run this before it is optimised:
+ * each loop is a small function of its own, which V8 optimises sooner (and while the loop runs)
+ * than one large function.
  */
 export function computeBoundsSmall(input: BoundsInput): Float64Array {
   const sv = prepare(input);
@@ -195,6 +201,7 @@ export function computeBoundsSmall(input: BoundsInput): Float64Array {
       classOffsets[4 * c + k] = 12 * sv.bones[o + k];
     }
   }
+  const points = distinctPoints(sv, classOf, n);
   const jointCount = input.skeleton.parents.length;
   const world = new Float64Array(12 * jointCount), skin = new Float64Array(12 * jointCount), local = new Float64Array(12);
   const m = newArray(Float64Array, 12 * classCount);
@@ -203,7 +210,8 @@ export function computeBoundsSmall(input: BoundsInput): Float64Array {
   for (let f = 0; f < input.frames.length; f++) {
     skinMatrices(animation, input.frames[f], world, local, skin);
     classMatrices(skin, classOffsets, classWeights, classCount, m);
-    frameExtremes(sv, classOf, m, n, out, 8 * f);
+    const exact = frameExtremes(points.vertices, sv.positions, points.classOf, m, points.count, out, 8 * f);
+    if (!exact && points.count < n) frameExtremes(sv.vertices, sv.positions, classOf, m, n, out, 8 * f);
   }
   return out;
 }
@@ -214,12 +222,13 @@ function classMatrices(skin: Float64Array, offsets: Int32Array, weights: Float64
 }
 
 /**
- * The bounds of one frame into out[o .. o + 7]: each vertex skinned by its class's matrix (0 for
- * no class), the extremes taken as Extremes.add takes them (the first vertex initialises).
+ * The bounds of one frame into out[o .. o + 7] over written vertices vertices[0 .. n): each skinned
+ * by its class's matrix (0 for no class), the extremes taken as Extremes.add takes them (the first
+ * vertex initialises). False when some p is not a number (the sum of all is then NaN), where the
+ * order of the vertices matters.
  */
-function frameExtremes(sv: SkinVertices, classOf: Int32Array, m: Float64Array, n: number, out: Float64Array, o: number): void {
-  const { vertices, positions } = sv;
-  let minX = 0, minY = 0, minZ = 0, maxX = 0, maxY = 0, maxZ = 0, exy = 0, er = 0;
+function frameExtremes(vertices: Int32Array, positions: Float64Array, classOf: Int32Array, m: Float64Array, n: number, out: Float64Array, o: number): boolean {
+  let minX = 0, minY = 0, minZ = 0, maxX = 0, maxY = 0, maxZ = 0, exy = 0, er = 0, sum = 0;
   for (let i = 0; i < n; i++) {
     const c = classOf[i];
     let x = 0, y = 0, z = 0;
@@ -240,11 +249,54 @@ function frameExtremes(sv: SkinVertices, classOf: Int32Array, m: Float64Array, n
     if (xy > exy) exy = xy;
     const r = xy + z * z;
     if (r > er) er = r;
+    sum += x + y + z;
   }
   out[o] = minX; out[o + 1] = minY; out[o + 2] = minZ;
   out[o + 3] = maxX; out[o + 4] = maxY; out[o + 5] = maxZ;
   out[o + 6] = exy > 0 ? Math.sqrt(exy) : exy;
   out[o + 7] = er > 0 ? Math.sqrt(er) : er;
+  return sum === sum;
+}
+
+/**
+ * The first written vertex of each distinct point (influence class and position bits), in order:
+ * their input vertices, their classes, and how many.
+ */
+function distinctPoints(sv: SkinVertices, classOf: Int32Array, n: number): { vertices: Int32Array; classOf: Int32Array; count: number } {
+  const { vertices, positions } = sv;
+  const bits = new Int32Array(positions.buffer, positions.byteOffset, 2 * positions.length);
+  let size = 16;
+  while (size < 2 * n) size *= 2;
+  const table = newArray(Int32Array, size).fill(-1);
+  const firstVertices = newArray(Int32Array, n);
+  const firstClasses = newArray(Int32Array, n);
+  let count = 0;
+  for (let i = 0; i < n; i++) {
+    const v = vertices[i];
+    const c = classOf[i];
+    let h = Math.imul(c ^ 0x2545f491, 0x9e3779b1);
+    for (let k = 8 * v; k < 8 * v + 6; k++) h = Math.imul(h ^ bits[k], 0x85ebca77);
+    let slot = (h ^ (h >>> 15)) & (size - 1);
+    for (;;) {
+      const p = table[slot];
+      if (p < 0) {
+        table[slot] = count;
+        firstVertices[count] = v;
+        firstClasses[count++] = c;
+        break;
+      }
+      const u = firstVertices[p];
+      if (firstClasses[p] === c && samePositionBits(bits, 8 * u, 8 * v)) break;
+      slot = (slot + 1) & (size - 1);
+    }
+  }
+  return { vertices: firstVertices, classOf: firstClasses, count };
+}
+
+/** Whether x, y, z at two offsets (in 32-bit words) of the positions are the same bits. */
+function samePositionBits(bits: Int32Array, a: number, b: number): boolean {
+  for (let k = 0; k < 6; k++) if (bits[a + k] !== bits[b + k]) return false;
+  return true;
 }
 
 /** The skinning matrix of influence class c into m[12 c ..], with evaluate()'s operations. */

@@ -110,6 +110,52 @@ test('small-input bounds (one matrix per influence set) equal full bounds: motio
   assert.ok(sameDoubles(computeBoundsSmall(huge), computeBoundsFull(huge)));
 });
 
+/**
+ * The input with the vertices `repeated` repeated (same position and influences) after all the
+ * others, in that order, as a model's seams repeat points after other values.
+ */
+function withRepeatedPoints(input: BoundsInput, repeated: number[]): BoundsInput {
+  const count = input.positions.length / 4;
+  const positions = new Float64Array(4 * (count + repeated.length));
+  const blendWeights = new Float64Array(positions.length);
+  const blendBones = new Uint8Array(positions.length);
+  positions.set(input.positions);
+  blendWeights.set(input.blendWeights);
+  blendBones.set(input.blendBones);
+  repeated.forEach((from, k) => {
+    const to = 4 * (count + k);
+    positions.set(input.positions.subarray(4 * from, 4 * from + 4), to);
+    blendWeights.set(input.blendWeights.subarray(4 * from, 4 * from + 4), to);
+    blendBones.set(input.blendBones.subarray(4 * from, 4 * from + 4), to);
+  });
+  return { ...input, positions, blendWeights, blendBones, vertices: Int32Array.from({ length: count + repeated.length }, (_, i) => i) };
+}
+
+const evenVertices = (input: BoundsInput): number[] => Array.from({ length: input.positions.length / 8 }, (_, i) => 2 * i);
+
+test('small-input bounds with repeated points (evaluated once) equal full bounds, also at 0 extremes and NaN', () => {
+  for (const seed of [1, 2]) {
+    const base = boundsInput(model(seed, { frames: 20, speed: 0.6 }));
+    const input = withRepeatedPoints(base, evenVertices(base));
+    assert.ok(sameDoubles(computeBoundsSmall(input), computeBoundsFull(input)), `seed ${seed}`);
+  }
+  const flatBase = boundsInput(model(7, { frames: 12, speed: 0, flat: true }));
+  const flat = withRepeatedPoints(flatBase, evenVertices(flatBase));
+  const flatFull = computeBoundsFull(flat);
+  assert.ok(flatFull.some((v) => v === 0), 'the flat model has extremes of exactly 0');
+  assert.ok(!flatFull.some((v) => Object.is(v, -0)), 'no side is -0 (see computeBoundsSmall)');
+  assert.ok(sameDoubles(computeBoundsSmall(flat), flatFull));
+  // A point whose p is NaN: the later of NaN and a number wins, so its repeat at the very end
+  // makes every side NaN, where its first evaluation alone does not.
+  const nanBase = boundsInput(model(3, { frames: 8, speed: 0.4 }));
+  const positions = nanBase.positions.slice();
+  positions[4 * 5] = NaN;
+  const nan = withRepeatedPoints({ ...nanBase, positions }, [...evenVertices(nanBase), 5]);
+  const nanFull = computeBoundsFull(nan);
+  assert.ok(nanFull.some((v) => Number.isNaN(v)), 'a side is NaN');
+  assert.ok(sameDoubles(computeBoundsSmall(nan), nanFull));
+});
+
 test('pruned bounds equal full bounds when values overflow', () => {
   const huge = model(5, { frames: 6, speed: 0.3 }).replace(/^vp (\S+) (\S+) (\S+)$/gm, (_, x: string, y: string, z: string) => `vp ${Number(x) * 1e307} ${Number(y) * 1e307} ${z}`);
   const input = boundsInput(huge);
