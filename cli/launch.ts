@@ -9,14 +9,22 @@ import { decodeCodeCache, encodeCodeCache, wrapModuleSource } from './codeCache'
 const bundle = join(__dirname, 'cliMain.js');
 const cacheFile = join(__dirname, 'cliMain.codecache');
 
-const { size, mtimeMs } = statSync(bundle);
+let source: string;
+let size: number, mtimeMs: number;
+try {
+  ({ size, mtimeMs } = statSync(bundle));
+  source = readFileSync(bundle, 'utf8');
+} catch (error) {
+  process.stderr.write(`iqm-tools: cannot read ${bundle} (${(error as NodeJS.ErrnoException).code ?? String(error)}): the installation is incomplete (npm run build)\n`);
+  process.exit(3);
+}
 let cachedData: Uint8Array | undefined;
 try {
   cachedData = decodeCodeCache(readFileSync(cacheFile), size, mtimeMs);
 } catch {
   cachedData = undefined;
 }
-const script = new Script(wrapModuleSource(readFileSync(bundle, 'utf8')), { filename: bundle, cachedData });
+const script = new Script(wrapModuleSource(source), { filename: bundle, cachedData });
 
 // The build (esbuild.mjs) runs one small compile with this set: the cache is written when the
 // run ends, so that it holds the bytecode of every function the compile ran, not only the top level.

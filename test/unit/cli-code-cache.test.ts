@@ -1,6 +1,6 @@
 // The CLI's V8 code cache (cli/codeCache.ts, cli/launch.ts, written by esbuild.mjs): the build's
 // cache is one this node accepts, a cache for another build of the bundle is not used, and a
-// damaged one does not change what the CLI does.
+// damaged one does not change what the CLI does; a missing bundle is said in one line.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -67,6 +67,13 @@ test('code cache: a damaged or stale cache leaves the CLI working, with the same
     }
     rmSync(join(copy, 'cliMain.codecache'));
     assert.deepEqual(compile(join(copy, 'cli.js'), join(dir, 'out.iqm')), expected, 'no cache');
+    // Without the bundle: one line that says so, exit 3, nothing written.
+    rmSync(join(copy, 'cliMain.js'));
+    rmSync(join(dir, 'out.iqm'));
+    const broken = spawnSync(process.execPath, [join(copy, 'cli.js'), 'compile', input, '-o', join(dir, 'out.iqm')], { encoding: 'utf8' });
+    assert.equal(broken.status, 3);
+    assert.match(broken.stderr, /^iqm-tools: cannot read .*cliMain\.js \(ENOENT\): the installation is incomplete/);
+    assert.equal(existsSync(join(dir, 'out.iqm')), false);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
