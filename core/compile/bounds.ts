@@ -14,6 +14,9 @@
 //   extremes are inner bounds of the frame's. Each group walks down the tree and stops at the
 //   first node where its box is strictly inside the inner bounds of all the node's frames; at a
 //   single frame it is tested against the extremes found so far and evaluated if not inside.
+// Only one vertex of each distinct point (position and influences) is planned: a repeated point
+// gives the same p (blocks with huge or non-finite skins, where a p may be NaN and the order of
+// repeats matters, evaluate every vertex in order).
 // Every vertex that makes an extreme is evaluated exactly as the reference does, so the results
 // are bit-identical; the one case where the order of evaluation matters (an extreme of exactly
 // +-0, where the later of equal values wins, or values that are not finite) is recomputed in
@@ -407,8 +410,14 @@ export const boundsStats = { evaluated: 0, groups: 0, zeroFallbacks: 0, boxes: 0
  */
 export interface BoundsPlan extends Animation {
   vertexCount: number;
-  /** The written vertices (SkinVertices). */
+  /**
+   * The first written vertex of each distinct point (SkinVertices; see computeBoundsSmall for why
+   * a repeated point cannot change an extreme where no p is NaN, which the runner's pruned
+   * blocks guarantee): groups, seeds and evaluations are over these.
+   */
   vertices: Int32Array;
+  /** Every written vertex, for the blocks evaluated in full in vertex order (huge or not finite skins). */
+  allVertices: Int32Array;
   positions: Float64Array;
   weights: Float64Array;
   bones: Uint8Array;
@@ -438,10 +447,14 @@ export interface BoundsPlan extends Animation {
  */
 export function planBounds(input: BoundsInput, shared = false): BoundsPlan | null {
   Object.assign(boundsStats, { evaluated: 0, groups: 0, zeroFallbacks: 0, boxes: 0, seeds: 0, milliseconds: 0 });
-  const n = input.vertices.length;
   // On SharedArrayBuffers when `shared` (a worker thread reads the plan).
   const allocate = <T>(kind: ArrayKind<T>, n: number): T => newArray(kind, n, shared);
-  const { vertices, positions, weights, bones } = prepare(input);
+  const written = prepare(input);
+  const { positions, weights, bones } = written;
+  // One vertex per distinct point: seams and hard edges repeat two thirds of the benchmark's.
+  const points = distinctPoints(written, influenceClasses(written, input.vertices.length).classOf, input.vertices.length);
+  const n = points.count;
+  const vertices = points.vertices.subarray(0, n);
   const words = boneWords(bones);
   const jointCount = input.skeleton.parents.length;
   // Per group while planning: size, box (6), weight ranges (8), bones (4, -1 past the count).
@@ -546,7 +559,7 @@ export function planBounds(input: BoundsInput, shared = false): BoundsPlan | nul
     return copy;
   };
   return {
-    vertexCount: n, vertices: share(vertices), positions: share(positions), weights: share(weights), bones: share(bones), groupCount, groupBones, groups, groupStart, members, boneCenter, extent,
+    vertexCount: n, vertices: share(vertices), allVertices: share(input.vertices), positions: share(positions), weights: share(weights), bones: share(bones), groupCount, groupBones, groups, groupStart, members, boneCenter, extent,
     frames: share(input.frames), parents: share(input.skeleton.parents), inverse: share(input.skeleton.inverse),
     framePoses: share(input.framePoses), framePoseStride: input.framePoseStride, framePoseStart: share(input.framePoseStart),
   };
@@ -727,6 +740,16 @@ export function boundsRunner(plan: BoundsPlan): (first: number, end: number, out
     }
     boundsStats.evaluated += n;
   };
+  // Every written vertex, repeated points too (a p may be NaN there, where their order matters).
+  const everyVertex: SkinVertices = { vertices: plan.allVertices, positions: plan.positions, weights: plan.weights, bones: plan.bones };
+  const everyVertexInOrder = (skin: Float64Array): void => {
+    e.reset();
+    for (let i = 0; i < everyVertex.vertices.length; i++) {
+      evaluate(everyVertex, i, skin, res);
+      e.add(res[0], res[1], res[2]);
+    }
+    boundsStats.evaluated += everyVertex.vertices.length;
+  };
   // Seeds: vertices evaluated in every frame.
   const seedMark = newArray(Uint8Array, n);
   let seeds: number[] = [];
@@ -763,7 +786,7 @@ export function boundsRunner(plan: BoundsPlan): (first: number, end: number, out
       if (!finite || !(scale * (1 + extent) < 1e250)) {
         // Huge or not finite: every vertex in every frame, in vertex order.
         for (let i = 0; i < count; i++) {
-          allInOrder(frameSkin(i));
+          everyVertexInOrder(frameSkin(i));
           e.write(out, 8 * (b0 + i));
         }
         continue;
@@ -873,7 +896,8 @@ export function boundsRunner(plan: BoundsPlan): (first: number, end: number, out
             boundsStats.evaluated += groupStart[g + 1] - groupStart[g];
           }
           if (e.orderMatters()) {
-            // An extreme of +-0 (the later of equal values wins) or not finite: redo in vertex order.
+            // An extreme of +-0 (the later of equal values wins) or not finite: redo in vertex order
+            // (over the distinct points: in a pruned block no p is NaN, so repeats change nothing).
             boundsStats.zeroFallbacks++;
             allInOrder(skin);
           }

@@ -156,6 +156,26 @@ test('small-input bounds with repeated points (evaluated once) equal full bounds
   assert.ok(sameDoubles(computeBoundsSmall(nan), nanFull));
 });
 
+test('pruned bounds with repeated points (planned once) equal full bounds, in frame ranges in any order too', () => {
+  for (const seed of [1, 2]) {
+    const base = boundsInput(model(seed, { frames: 70, speed: 0.6 }));
+    const input = withRepeatedPoints(base, evenVertices(base));
+    const full = computeBoundsFull(input);
+    assert.ok(sameDoubles(computeBoundsPruned(input), full), `seed ${seed}`);
+    assert.ok(boundsStats.groups > 0);
+    const plan = planBounds(input)!;
+    assert.equal(plan.vertexCount, base.vertices.length, 'the repeats are not planned');
+    const run = boundsRunner(plan);
+    const out = new Float64Array(full.length);
+    for (const [first, end] of [[64, 70], [0, 32], [32, 64]]) run(first, end, out);
+    assert.ok(sameDoubles(out, full), `seed ${seed}, ranges`);
+  }
+  // Blocks whose skins overflow are evaluated in full, repeats and all.
+  const huge = boundsInput(model(5, { frames: 6, speed: 0.3 }).replace(/^vp (\S+) (\S+) (\S+)$/gm, (_, x: string, y: string, z: string) => `vp ${Number(x) * 1e307} ${Number(y) * 1e307} ${z}`));
+  const hugeRepeated = withRepeatedPoints(huge, evenVertices(huge));
+  assert.ok(sameDoubles(computeBoundsPruned(hugeRepeated), computeBoundsFull(hugeRepeated)));
+});
+
 test('pruned bounds equal full bounds when values overflow', () => {
   const huge = model(5, { frames: 6, speed: 0.3 }).replace(/^vp (\S+) (\S+) (\S+)$/gm, (_, x: string, y: string, z: string) => `vp ${Number(x) * 1e307} ${Number(y) * 1e307} ${z}`);
   const input = boundsInput(huge);
