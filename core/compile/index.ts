@@ -20,7 +20,7 @@ import { explicitTangents, generateTangents, type RowNormals } from './tangents'
 import { TextTable } from './text';
 import { encodeUtf8 } from './utf8';
 import { applyAnimationOptions, lineNote } from './options';
-import { optimiseVertexCache, referenceDroppedTriangles } from './vcache';
+import { optimiseVertexCache, referenceDroppedTriangles, VertexCacheScratch } from './vcache';
 import { ArrayType, encodeAttribute, encodeBlendIndexes, encodeBlendWeights, type VertexArray } from './vertexarrays';
 
 export interface CompileOptions {
@@ -479,8 +479,10 @@ function orderMeshes(candidates: readonly MeshCandidates[], sections: readonly S
   const allTriangles = newArray(Uint32Array, 3 * candidateTriangles);
   let firstVertex = 0;
   let firstTriangle = 0;
+  const scratch = new VertexCacheScratch();
   for (const mesh of candidates) {
-    const order = optimiseVertexCache(mesh.source.length, mesh.triangles);
+    // The order is read before the next mesh's (referenceDroppedTriangles makes its own arrays).
+    const order = optimiseVertexCache(mesh.source.length, mesh.triangles, false, scratch);
     const dropped = referenceDroppedTriangles(mesh.source.length, mesh.triangles, order);
     if (dropped > 0) notes.push(referenceDropNote(sections, mesh, dropped, order.triangleOrder.length));
     const outIndex = newArray(Int32Array, mesh.source.length);

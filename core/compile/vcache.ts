@@ -3,7 +3,7 @@
 // reference; ours (B7) clamps the rank term so that no score is NaN and no triangle is dropped.
 // The "no best triangle" fallback scans all triangles in the reference; here a max segment tree
 // over the (stale) triangle scores answers it, updated lazily from a dirty list.
-import { newArray } from '../pages';
+import { type ArrayKind, newArray } from '../pages';
 
 
 const f32 = Math.fround;
@@ -58,15 +58,40 @@ export interface CacheOrder {
 }
 
 /**
+ * The working arrays of optimiseVertexCache, kept from one call to the next: a compile orders its
+ * meshes one after another, and arrays made anew for each stayed resident until V8 collected them
+ * (malloc keeps what it is given back), 10-20 MiB at the vertex-cache stage of the benchmark file
+ * in some runs. An order made with a scratch is valid until the next call with the same one.
+ */
+export class VertexCacheScratch {
+  private readonly slots: Uint8Array[] = [];
+
+  /** A zeroed array of `length` elements on slot `slot`'s bytes (grown when too short). */
+  take<T>(slot: number, kind: ArrayKind<T>, length: number): T {
+    const bytes = kind.BYTES_PER_ELEMENT * length;
+    let space = this.slots[slot];
+    if (!space || space.length < bytes) {
+      space = newArray(Uint8Array, Math.max(bytes, space ? space.length + (space.length >> 1) : 0));
+      this.slots[slot] = space;
+    } else {
+      space.fill(0, 0, bytes);
+    }
+    return new kind(space.buffer, space.byteOffset, length);
+  }
+}
+
+/**
  * The order of §4.5 with B7 fixed. With `asReference`, the reference's own pass instead (as built
  * without the strict-aliasing miscompile of §4.5): triangles of vertices that were ranked 33 or 34
- * are never chosen, so the order leaves them out.
+ * are never chosen, so the order leaves them out. With `scratch`, the working arrays and the
+ * order's arrays are the scratch's.
  */
-export function optimiseVertexCache(vertexCount: number, tris: Int32Array, asReference = false): CacheOrder {
+export function optimiseVertexCache(vertexCount: number, tris: Int32Array, asReference = false, scratch?: VertexCacheScratch): CacheOrder {
+  const take = <T>(slot: number, kind: ArrayKind<T>, length: number): T => (scratch ? scratch.take(slot, kind, length) : newArray(kind, length));
   const rankTerm = asReference ? REFERENCE_RANK_TERM : RANK_TERM;
   const triCount = tris.length / 3;
-  const numUses = newArray(Int32Array, vertexCount);
-  const used = newArray(Uint8Array, triCount);
+  const numUses = take(0, Int32Array, vertexCount);
+  const used = take(1, Uint8Array, triCount);
   let maxUses = 0;
   for (let t = 0; t < triCount; t++) {
     const a = tris[3 * t], b = tris[3 * t + 1], c = tris[3 * t + 2];
@@ -78,13 +103,13 @@ export function optimiseVertexCache(vertexCount: number, tris: Int32Array, asRef
     numUses[b]++;
     numUses[c]++;
   }
-  const usesStart = newArray(Int32Array, vertexCount + 1);
+  const usesStart = take(2, Int32Array, vertexCount + 1);
   for (let v = 0; v < vertexCount; v++) {
     usesStart[v + 1] = usesStart[v] + numUses[v];
     if (numUses[v] > maxUses) maxUses = numUses[v];
   }
-  const uses = newArray(Int32Array, usesStart[vertexCount]);
-  const fillUses = newArray(Int32Array, vertexCount);
+  const uses = take(3, Int32Array, usesStart[vertexCount]);
+  const fillUses = take(4, Int32Array, vertexCount);
   fillUses.set(usesStart.subarray(0, vertexCount));
   for (let t = 0; t < triCount; t++) {
     if (used[t]) continue;
@@ -95,23 +120,23 @@ export function optimiseVertexCache(vertexCount: number, tris: Int32Array, asRef
   // Every use count from here on is at most maxUses, so valence[] needs no growing below.
   valenceTerm(maxUses);
   const valenceOf = valence;
-  const score = newArray(Float64Array, vertexCount);
+  const score = take(5, Float64Array, vertexCount);
   // vertexScore(numUses[v], -1), inline.
   for (let v = 0; v < vertexCount; v++) score[v] = numUses[v] <= 0 ? -1 : valenceOf[numUses[v]];
-  const triScore = newArray(Float64Array, triCount);
+  const triScore = take(6, Float64Array, triCount);
 
   // Max segment tree over unused triangles' stale scores (-Infinity for used ones).
   let leaves = 1;
   while (leaves < triCount) leaves *= 2;
-  const tree = newArray(Float64Array, 2 * leaves).fill(-Infinity);
+  const tree = take(7, Float64Array, 2 * leaves).fill(-Infinity);
   for (let t = 0; t < triCount; t++) {
     triScore[t] = f32(f32(score[tris[3 * t]] + score[tris[3 * t + 1]]) + score[tris[3 * t + 2]]);
     if (!used[t]) tree[leaves + t] = triScore[t];
   }
   for (let n = leaves - 1; n >= 1; n--) tree[n] = Math.max(tree[2 * n], tree[2 * n + 1]);
   // Triangles whose tree leaf is stale (each listed once: at most triCount).
-  const dirty = newArray(Uint8Array, triCount);
-  const dirtyList = newArray(Int32Array, triCount);
+  const dirty = take(8, Uint8Array, triCount);
+  const dirtyList = take(9, Int32Array, triCount);
   let dirtyCount = 0;
   const bestByScan = (): number => {
     for (let i = 0; i < dirtyCount; i++) {
@@ -129,14 +154,14 @@ export function optimiseVertexCache(vertexCount: number, tris: Int32Array, asRef
     return n - leaves;
   };
 
-  const cached = newArray(Uint8Array, vertexCount);
-  const index = newArray(Int32Array, vertexCount).fill(-1);
+  const cached = take(10, Uint8Array, vertexCount);
+  const index = take(11, Int32Array, vertexCount).fill(-1);
   const cache = new Int32Array(CACHE_SIZE + 4);
   let cacheLength = 0;
   let overflowed = false;
-  const triangleOrder = newArray(Int32Array, triCount);
+  const triangleOrder = take(12, Int32Array, triCount);
   let emitted = 0;
-  const vertexOrder = newArray(Int32Array, vertexCount);
+  const vertexOrder = take(13, Int32Array, vertexCount);
   let nextIndex = 0;
 
   // The loop's two halves are functions of their own with no calls in their loops (scores,
@@ -180,7 +205,7 @@ export function optimiseVertexCache(vertexCount: number, tris: Int32Array, asRef
       }
     }
   };
-  const seen = newArray(Int32Array, triCount);
+  const seen = take(14, Int32Array, triCount);
   let step = 0;
   /** Rescores the cached vertices and their triangles; the best of those (-1: none), then trims the cache. */
   const rescore = (): number => {

@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { averageCacheMissRatio } from '../../core/compare/vcache';
 import { compileIqe } from '../../core/compile/index';
-import { optimiseVertexCache, referenceDroppedTriangles } from '../../core/compile/vcache';
+import { optimiseVertexCache, referenceDroppedTriangles, VertexCacheScratch } from '../../core/compile/vcache';
 import { IqeDocument } from '../../core/iqe/document';
 import { readModel } from '../../core/model/read';
 import type { Model } from '../../core/model/model';
@@ -158,6 +158,18 @@ test('B7: the reference pass drops the triangles of vertices ranked 33 or 34; ou
   assert.equal(gridOrder.overflowed, false);
   assert.equal(referenceDroppedTriangles((n + 1) * (n + 1), gridTris, gridOrder), 0);
   assert.deepEqual(Array.from(gridOrder.triangleOrder), referencePass((n + 1) * (n + 1), gridTris));
+});
+
+test('vertex cache: one scratch for meshes of growing and shrinking sizes gives the orders of fresh arrays', () => {
+  const scratch = new VertexCacheScratch();
+  for (const [seed, vertices, triangles] of [[5, 300, 900], [6, 40, 120], [7, 900, 3000], [8, 100, 250], [9, 900, 2500]]) {
+    const tris = randomSoup(seed, vertices, triangles);
+    const fresh = optimiseVertexCache(vertices, tris);
+    const reused = optimiseVertexCache(vertices, tris, false, scratch);
+    assert.deepEqual(Array.from(reused.triangleOrder), Array.from(fresh.triangleOrder), `seed ${seed}: triangles`);
+    assert.deepEqual(Array.from(reused.vertexOrder), Array.from(fresh.vertexOrder), `seed ${seed}: vertices`);
+    assert.equal(reused.overflowed, fresh.overflowed);
+  }
 });
 
 test('B7: a compile notes the triangles the reference would drop, at the mesh line', () => {
