@@ -186,9 +186,9 @@ export function computeBoundsFull(input: BoundsInput): Float64Array {
  * cannot change a minimum, maximum or radius unless some p is NaN (the later of NaN and a number
  * wins); a frame with a NaN is computed again with every vertex. (Equal values of other bits
  * would matter too, but the only ones are +0 and -0, and no p is -0: its last term, the matrix's
- * translation, is a sum started from +0, which is never -0, and x + (+0) is -0 for no x.) Small inputs run this before it is optimised:
- * each loop is a small function of its own, which V8 optimises sooner (and while the loop runs)
- * than one large function.
+ * translation, is a sum started from +0, which is never -0, and x + (+0) is -0 for no x.)
+ * Small inputs run this before it is optimised: each loop is a small function of its own, which
+ * V8 optimises sooner (and while the loop runs) than one large function.
  */
 export function computeBoundsSmall(input: BoundsInput): Float64Array {
   const sv = prepare(input);
