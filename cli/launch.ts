@@ -1,7 +1,7 @@
 // The `iqm-tools` entry (dist/cli.js): runs the CLI bundle, dist/cliMain.js, with the V8 code
 // cache the build wrote beside it (cli/codeCache.ts). Without a cache that fits (none, another
 // build's, or rejected by this node's V8) V8 compiles the bundle as `require` would.
-import { readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Script } from 'node:vm';
 import { decodeCodeCache, encodeCodeCache, wrapModuleSource } from './codeCache';
@@ -31,8 +31,14 @@ const script = new Script(wrapModuleSource(source), { filename: bundle, cachedDa
 if (process.env.IQM_TOOLS_WRITE_CODE_CACHE === '1') {
   process.on('exit', () => {
     const temporary = `${cacheFile}.${process.pid}.tmp`;
-    writeFileSync(temporary, encodeCodeCache(size, mtimeMs, script.createCachedData()));
-    renameSync(temporary, cacheFile);
+    try {
+      writeFileSync(temporary, encodeCodeCache(size, mtimeMs, script.createCachedData()));
+      renameSync(temporary, cacheFile);
+    } catch (error) {
+      // The run's own result stands; the build reports the missing cache.
+      rmSync(temporary, { force: true });
+      process.stderr.write(`iqm-tools: code cache not written: ${(error as NodeJS.ErrnoException).code ?? String(error)}\n`);
+    }
   });
 }
 

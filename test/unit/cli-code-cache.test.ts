@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Script } from 'node:vm';
@@ -67,6 +67,16 @@ test('code cache: a damaged or stale cache leaves the CLI working, with the same
     }
     rmSync(join(copy, 'cliMain.codecache'));
     assert.deepEqual(compile(join(copy, 'cli.js'), join(dir, 'out.iqm')), expected, 'no cache');
+    // Asked to write a cache where it cannot (a folder in its place): one line, the compile stands, no temporary left.
+    mkdirSync(join(copy, 'cliMain.codecache', 'x'), { recursive: true });
+    const unwritable = spawnSync(process.execPath, [join(copy, 'cli.js'), 'compile', input, '-o', join(dir, 'out.iqm')], {
+      encoding: 'utf8',
+      env: { ...process.env, IQM_TOOLS_WRITE_CODE_CACHE: '1' },
+    });
+    assert.equal(unwritable.status, 0, unwritable.stderr);
+    assert.match(unwritable.stderr, /^iqm-tools: code cache not written: EISDIR\n$/);
+    assert.deepEqual(readFileSync(join(dir, 'out.iqm')), expected);
+    assert.deepEqual(readdirSync(copy).sort(), ['cli.js', 'cliMain.codecache', 'cliMain.js']);
     // Without the bundle: one line that says so, exit 3, nothing written.
     rmSync(join(copy, 'cliMain.js'));
     rmSync(join(dir, 'out.iqm'));
