@@ -4,7 +4,8 @@
 // start; the reference compiler takes 0.024 s on mrfixit) and on unvanquished/lgun_view.iqe
 // (reference 0.065 s) beside `node -e 0`, interleaved, and the cold stages of one compile in fresh
 // processes (of this bench's bundle: their sum is more than the CLI's own time, which has its
-// code cache).
+// code cache), and on Linux how the CLI's time is shared between its threads (the main thread waits
+// for a CPU while V8's background compilers run: on 2 cores that is a large part of a small compile).
 // Prints figures; never fails on slowness. The machine is shared: repeat, and compare medians.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -13,9 +14,11 @@ import { join, resolve } from 'node:path';
 import { compileChecked } from '../core/compile/index';
 import { loadForCompile } from '../cli/compile';
 import { median, syntheticIqe } from './helpers/data';
+import type { SchedStat } from './helpers/schedstat';
 
 const RUNS = 31;
 const STAGE_RUNS = 7;
+const SCHED_RUNS = 11;
 
 /** One cold compile in this process (a fresh one), as the CLI does it: milliseconds per stage, as one JSON line. */
 function stages(path: string): void {
@@ -52,6 +55,26 @@ function environments(): { label: string; env: NodeJS.ProcessEnv }[] {
   return all;
 }
 
+/**
+ * Where the whole CLI's time goes between threads (Linux only; null elsewhere): medians over
+ * SCHED_RUNS runs of how long the main thread ran and waited for a CPU, and how long the other
+ * threads ran. On a machine with few cores V8's background compilers and collector helpers take
+ * turns with the main thread, so its waiting is part of the wall time.
+ */
+function scheduling(args: string[], env: NodeJS.ProcessEnv): SchedStat | null {
+  const preload = join(__dirname, 'helpers', 'schedstat.js');
+  if (!existsSync('/proc/self/task') || !existsSync(preload)) return null;
+  const stats: SchedStat[] = [];
+  for (let run = 0; run < SCHED_RUNS; run++) {
+    const child = spawnSync(process.execPath, ['-r', preload, ...args], { encoding: 'utf8', env });
+    const line = child.stderr.split('\n').find((l) => l.startsWith('SCHEDSTAT '));
+    if (child.status !== 0 || !line) return null;
+    stats.push(JSON.parse(line.slice('SCHEDSTAT '.length)) as SchedStat);
+  }
+  const of = (key: keyof SchedStat): number => median(stats.map((s) => s[key]));
+  return { mainRun: of('mainRun'), mainWait: of('mainWait'), othersRun: of('othersRun') };
+}
+
 const stageFlag = process.argv.indexOf('--stages');
 if (stageFlag >= 0) {
   stages(process.argv[stageFlag + 1]);
@@ -83,6 +106,13 @@ if (stageFlag >= 0) {
         console.log(`${first} ${envLabel}: whole CLI ${c.toFixed(3)} s median of ${RUNS} (min ${Math.min(...ours[e]).toFixed(3)}); node -e 0 ${n.toFixed(3)} s; ours ${(c - n).toFixed(3)} s`);
       });
       if (label === 'mrfixit-size') console.log(`${''.padEnd(12)} target: whole run < 0.150 s including node's start`);
+      const threads = scheduling([cli, 'compile', file, '-o', join(dir, 'out.iqm')], envs[envs.length - 1].env);
+      if (threads) {
+        console.log(
+          `${''.padEnd(12)} threads (${envs[envs.length - 1].label}, median of ${SCHED_RUNS}): main on a CPU ${threads.mainRun.toFixed(0)} ms, ` +
+            `waiting for one ${threads.mainWait.toFixed(0)} ms; V8's compiler and collector threads on a CPU ${threads.othersRun.toFixed(0)} ms`,
+        );
+      }
       const figures: { load: number; compile: number }[] = [];
       for (let run = 0; run < STAGE_RUNS; run++) {
         const child = spawnSync(process.execPath, [__filename, '--stages', file], { encoding: 'utf8' });
