@@ -1,10 +1,9 @@
 // `iqm-tools compile IN.iqe [-o OUT.iqm] [options]` (CLI.md): IQE -> IQM v2 with the options of
 // the reference compiler (IQE-SEMANTICS.md §1). Errors from `check` stop the compile (exit 1,
 // printed as `check` prints them); usage and I/O problems are one stderr line and exit 2. The
-// output is written to a temporary file in the same folder and renamed, so a failed compile never
-// leaves a partial file.
-import { readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+// output is written to a temporary file beside it and renamed (atomicWrite.ts: through symbolic
+// links, keeping the replaced file's permissions), so a failed compile never leaves a partial file.
+import { readFileSync, statSync } from 'node:fs';
 import { IqeDocument } from '../core/iqe/document';
 import { type CheckedIqe, checkIqe, compileChecked, compileInputs, type CompileOptions, type CompileResult } from '../core/compile/index';
 import type { InputPart } from '../core/compile/merge';
@@ -16,6 +15,7 @@ import { parallelBounds } from './compileParallel';
 import { decodeText, readTextBlocks } from './text';
 import { compileHeap } from './heap';
 import { writeStderr, writeStdout } from './write';
+import { writeFileAtomically } from './atomicWrite';
 import { setCollector } from '../core/pages';
 
 const USAGE = [
@@ -139,22 +139,6 @@ export function parseCompileArguments(args: readonly string[]): CompileArguments
   return { inputs, output, options };
 }
 
-/** Writes `bytes` to `path` through a temporary file in the same folder and a rename. */
-export function writeAtomically(path: string, bytes: Uint8Array): void {
-  const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${Date.now().toString(36)}.tmp`);
-  try {
-    writeFileSync(temp, bytes);
-    renameSync(temp, path);
-  } catch (error) {
-    try {
-      unlinkSync(temp);
-    } catch {
-      /* it was never created */
-    }
-    throw error;
-  }
-}
-
 /**
  * Reads a file and checks it, with its data when it has no error, or gives the read error's code.
  * The text streams through the compiler's ingest (core/compile/ingest.ts), so neither the whole
@@ -236,7 +220,7 @@ export function runCompile(args: string[]): number {
   }
   for (const { path, diagnostic } of notes) writeStderr(formatDiagnostic(path, diagnostic) + '\n');
   try {
-    writeAtomically(output, result.bytes);
+    writeFileAtomically(output, result.bytes);
   } catch (error) {
     process.stderr.write(`${output}: cannot write: ${(error as NodeJS.ErrnoException).code ?? String(error)}\n`);
     return 2;

@@ -4,7 +4,9 @@
 // nothing: they go to the Problems panel (through the language server) and the command offers to
 // show them. Also compiles on save when iqmTools.compile.onSave is set.
 import * as vscode from 'vscode';
+import { chmod } from 'node:fs/promises';
 import { Worker } from 'node:worker_threads';
+import { outputTarget } from '../../cli/atomicWrite';
 import type { CompileReply, CompileRequest } from './protocol';
 import { animationPathsFor, compileOptionsOf, type CompileSettings, DEFAULT_OUTPUT_PATH, outputPathFor } from './settings';
 
@@ -52,11 +54,18 @@ function runWorker(workerPath: string, request: CompileRequest, token: vscode.Ca
   });
 }
 
-/** Writes next to the target and renames over it, so readers never see a partial file. */
-async function writeAtomically(target: vscode.Uri, bytes: Uint8Array): Promise<void> {
+/**
+ * Writes next to the target and renames over it, so readers never see a partial file. A local
+ * file is written as the CLI writes it (cli/atomicWrite.ts): through symbolic links, keeping the
+ * replaced file's permissions, refused (EACCES) when that file may not be written.
+ */
+async function writeAtomically(output: vscode.Uri, bytes: Uint8Array): Promise<void> {
+  const local = output.scheme === 'file' ? outputTarget(output.fsPath) : undefined;
+  const target = local ? vscode.Uri.file(local.target) : output;
   const temporary = target.with({ path: `${target.path}.${process.pid}-${Date.now()}.tmp` });
   await vscode.workspace.fs.writeFile(temporary, bytes);
   try {
+    if (local?.mode !== undefined) await chmod(temporary.fsPath, local.mode);
     await vscode.workspace.fs.rename(temporary, target, { overwrite: true });
   } catch (error) {
     await vscode.workspace.fs.delete(temporary).then(undefined, () => undefined);
@@ -81,6 +90,8 @@ export interface CompileOutcome {
   cancelled?: boolean;
   /** What the compile itself noticed, as listed in the output channel (`file:line:column: severity: message [code]`). */
   notes?: string[];
+  /** Why the compiled file could not be written (nothing was). */
+  writeError?: string;
 }
 
 async function compile(context: vscode.ExtensionContext, log: vscode.OutputChannel, source: vscode.Uri, interactive: boolean): Promise<CompileOutcome> {
@@ -157,7 +168,14 @@ async function compile(context: vscode.ExtensionContext, log: vscode.OutputChann
     }
     return { errors: errors.length };
   }
-  await writeAtomically(output, reply.bytes);
+  try {
+    await writeAtomically(output, reply.bytes);
+  } catch (error) {
+    const message = `${output.fsPath} cannot be written: ${(error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : String(error))}`;
+    log.appendLine(`[${stamp}] ${name}: ${message}`);
+    void vscode.window.showErrorMessage(`Compiling ${name}: ${message}`);
+    return { errors: 0, writeError: message };
+  }
   const s = reply.stats;
   const outName = output.path.slice(output.path.lastIndexOf('/') + 1);
   log.appendLine(

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseCompileArguments } from '../../cli/compile';
@@ -65,6 +65,23 @@ test('compile: usage and I/O problems exit 2 with one stderr line', { skip: NO_C
     const r = run([input, '-o', join(dir, 'missing', 'out.iqm')]);
     assert.equal(r.status, 2);
     assert.match(r.stderr, /cannot write/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('compile: -o through a symbolic link writes the linked file and keeps the link', { skip: NO_CLI }, () => {
+  const dir = mkdtempSync(join(tmpdir(), 'iqm-compile-'));
+  try {
+    const input = join(dir, 'm.iqe');
+    writeFileSync(input, GOOD);
+    mkdirSync(join(dir, 'build'));
+    symlinkSync('build/m.iqm', join(dir, 'link.iqm'));
+    const r = run([input, '-o', join(dir, 'link.iqm')]);
+    assert.equal(r.status, 0, r.stderr);
+    assert.ok(lstatSync(join(dir, 'link.iqm')).isSymbolicLink(), 'the link was replaced by a file');
+    assert.equal(parseIqm(new Uint8Array(readFileSync(join(dir, 'build', 'm.iqm')))).header.num_triangles, 1);
+    assert.deepEqual(readdirSync(join(dir, 'build')), ['m.iqm']);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -17,6 +17,7 @@ interface CompileOutcome {
   errors: number;
   cancelled?: boolean;
   notes?: string[];
+  writeError?: string;
 }
 
 suite('compile command', () => {
@@ -98,6 +99,32 @@ suite('compile command', () => {
     const vertex = Number(/input vertex (\d+)/.exec(note)?.[1]);
     assert.ok(vertex >= 0 && vertex <= 2, note);
     assert.ok(note.startsWith(`flat.iqe:${3 + 3 * vertex}:1: information: 3 generated tangents needed the fallback`), note);
+    for (const tab of vscode.window.tabGroups.all.flatMap((g) => g.tabs)) {
+      if (tab.input instanceof vscode.TabInputCustom && tab.input.uri.toString() === outcome.output.toString()) await vscode.window.tabGroups.close(tab);
+    }
+  });
+
+  test('a symbolic link as the output: the linked file gets the IQM and keeps its permissions', async function () {
+    if (missing) {
+      if (this.test) this.test.title += ` [skipped: ${missing}]`;
+      this.skip();
+    }
+    // dir/linked.iqm -> build/features.iqm, an older build with permissions of its own.
+    const built = path.join(dir, 'build', 'features.iqm');
+    fs.mkdirSync(path.dirname(built), { recursive: true });
+    fs.writeFileSync(built, 'old');
+    fs.chmodSync(built, 0o640);
+    const link = path.join(dir, 'linked.iqm');
+    fs.symlinkSync('build/features.iqm', link);
+    await setGlobalSetting('iqmTools.compile', 'outputPath', link);
+    const outcome = await vscode.commands.executeCommand<CompileOutcome | undefined>(COMMAND, fixtureUri('features.iqe'));
+    assert.ok(outcome?.output, `no output file: ${outcome?.writeError}`);
+    assert.equal(outcome.output.fsPath, link);
+    assert.ok(fs.lstatSync(link).isSymbolicLink(), 'the link was replaced by a file');
+    const bytes = fs.readFileSync(built);
+    assert.equal(bytes.subarray(0, 16).toString('latin1'), 'INTERQUAKEMODEL\0');
+    assert.equal(fs.statSync(built).mode & 0o777, 0o640);
+    assert.deepEqual(fs.readdirSync(path.dirname(built)), ['features.iqm'], 'no temporary left');
     for (const tab of vscode.window.tabGroups.all.flatMap((g) => g.tabs)) {
       if (tab.input instanceof vscode.TabInputCustom && tab.input.uri.toString() === outcome.output.toString()) await vscode.window.tabGroups.close(tab);
     }
