@@ -29,7 +29,7 @@ setCollector(compileHeap(statSync(dataPath).size));
 const cpu0 = process.cpuUsage();
 const t0 = performance.now();
 const checked = loadForCompile(dataPath);
-if (typeof checked === 'string') throw new Error(`cannot read ${dataPath}: ${checked}`);
+if (typeof checked === 'string') throw new Error(`${dataPath}: ${checked}`);
 const t1 = performance.now();
 const result = compileChecked(checked, {}, parallelBounds({ workerScript }));
 const t2 = performance.now();

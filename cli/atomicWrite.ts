@@ -47,6 +47,16 @@ export function outputTarget(path: string): { target: string; mode: number | und
   return { target, mode };
 }
 
+/** Whether two paths name one existing file (through links, hard links too): an output that would replace an input. */
+export function sameFile(a: string, b: string): boolean {
+  try {
+    const x = statSync(a), y = statSync(b);
+    return x.dev === y.dev && x.ino === y.ino;
+  } catch {
+    return false;
+  }
+}
+
 /** Writes `bytes` as the file `path` (see above); on failure nothing is left behind and the error is thrown. */
 export function writeFileAtomically(path: string, bytes: Uint8Array): void {
   const { target, mode } = outputTarget(path);

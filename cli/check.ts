@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { validateIqe } from '../core/iqe/document';
 import type { IqeDiagnostic } from '../core/iqe/diagnostic';
-import { decodeText } from './text';
+import { decodeText, notIqeText } from './text';
 
 /** The JSON shape of CLI.md: 1-based lines and columns. */
 export function diagnosticToJson(d: IqeDiagnostic): Record<string, unknown> {
@@ -35,6 +35,11 @@ export function runCheck(args: string[]): number {
     bytes = readFileSync(file);
   } catch (error) {
     process.stderr.write(`${file}: cannot read: ${(error as NodeJS.ErrnoException).code ?? String(error)}\n`);
+    return 2;
+  }
+  const other = notIqeText(bytes);
+  if (other) {
+    process.stderr.write(`${file}: ${other}\n`);
     return 2;
   }
   // The whole file, however large: the CLI has no problem limit unless the caller filters.

@@ -12,10 +12,10 @@ import type { IqeDiagnostic } from '../core/iqe/diagnostic';
 import { IqeIngest } from '../core/compile/ingest';
 import { formatDiagnostic } from './check';
 import { parallelBounds } from './compileParallel';
-import { decodeText, readTextBlocks } from './text';
+import { decodeText, notIqeText, readHead, readTextBlocks } from './text';
 import { compileHeap } from './heap';
 import { writeStderr, writeStdout } from './write';
-import { writeFileAtomically } from './atomicWrite';
+import { sameFile, writeFileAtomically } from './atomicWrite';
 import { setCollector } from '../core/pages';
 
 const USAGE = [
@@ -140,13 +140,16 @@ export function parseCompileArguments(args: readonly string[]): CompileArguments
 }
 
 /**
- * Reads a file and checks it, with its data when it has no error, or gives the read error's code.
+ * Reads a file and checks it, with its data when it has no error, or says in one line why it
+ * cannot be compiled at all (a read error's code, or bytes that are not IQE text: notIqeText).
  * The text streams through the compiler's ingest (core/compile/ingest.ts), so neither the whole
  * text nor its parsed lines are held; a file with errors is read again as a whole for their
  * diagnostics (warnings are not collected when there is no error: the compile does not show them).
  */
 export function loadForCompile(path: string): CheckedIqe | string {
   try {
+    const other = notIqeText(readHead(path));
+    if (other) return other;
     const ingest = new IqeIngest();
     readTextBlocks(path, (text) => ingest.push(text));
     const result = ingest.finish();
@@ -155,7 +158,7 @@ export function loadForCompile(path: string): CheckedIqe | string {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === undefined) throw error;
-    return code;
+    return `cannot read: ${code}`;
   }
 }
 
@@ -182,6 +185,12 @@ export function runCompile(args: string[]): number {
     return 2;
   }
   const { inputs, output, options } = parsed;
+  // A slip such as `-o model.iqe` must not replace the source with the IQM.
+  const overwritten = inputs.find(({ path }) => sameFile(path, output));
+  if (overwritten) {
+    process.stderr.write(`compile: the output ${output} is the input ${overwritten.path} (the same file); the IQM would replace it\n`);
+    return 2;
+  }
   // Heap settings for the compile (cli/heap.ts): the young generation kept small for large inputs,
   // and the pages the stages drop collected when they ask (core/pages.ts).
   setCollector(compileHeap(inputs.reduce((total, { path }) => total + fileSize(path), 0)));
@@ -190,7 +199,7 @@ export function runCompile(args: string[]): number {
   for (const { path } of inputs) {
     const loaded = loadForCompile(path);
     if (typeof loaded === 'string') {
-      process.stderr.write(`${path}: cannot read: ${loaded}\n`);
+      process.stderr.write(`${path}: ${loaded}\n`);
       return 2;
     }
     checked.push(loaded);

@@ -2,6 +2,30 @@
 // compiler; UTF-8 is what exporters write); a leading BOM is dropped, as VS Code drops it, so
 // that line 1 columns agree with what the editor shows. Invalid bytes become U+FFFD.
 import { closeSync, openSync, readSync } from 'node:fs';
+import { sniff } from '../core/sniff';
+
+/** How far into a file a NUL byte says "binary data" (IQE text has none). */
+const BINARY_PROBE_BYTES = 4096;
+
+/**
+ * Why a file is not IQE text at all, as one line for `check` and `compile` to print instead of a
+ * page of diagnostics about its bytes: another model format by its magic (CLI.md), a Git LFS
+ * pointer, or binary data (a NUL byte near the start). Null for text, IQE or not: a text file
+ * without the IQE header gets the header diagnostic like any other problem.
+ */
+export function notIqeText(bytes: Uint8Array): string | null {
+  const kind = sniff(bytes);
+  switch (kind.format) {
+    case 'iqe':
+      return null;
+    case 'lfs':
+      return 'a Git LFS pointer, not the model it stands for (git lfs pull fetches it)';
+    case 'unknown':
+      return bytes.subarray(0, BINARY_PROBE_BYTES).includes(0) ? 'binary data, not IQE text' : null;
+    default:
+      return `${kind.description}, not IQE text${kind.supported ? ' (iqm-tools info reads it)' : ''}`;
+  }
+}
 
 export function decodeText(bytes: Uint8Array): string {
   return new TextDecoder('utf-8', { fatal: false }).decode(bytes);
@@ -33,4 +57,15 @@ export function readTextBlocks(path: string, onText: (text: string) => void): vo
     closeSync(fd);
   }
   onText(decoder.decode());
+}
+
+/** The first bytes of a file (at most BINARY_PROBE_BYTES: what notIqeText looks at). Throws the read error. */
+export function readHead(path: string): Uint8Array {
+  const head = new Uint8Array(BINARY_PROBE_BYTES);
+  const fd = openSync(path, 'r');
+  try {
+    return head.subarray(0, readSync(fd, head, 0, head.length, 0));
+  } finally {
+    closeSync(fd);
+  }
 }

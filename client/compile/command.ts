@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import { chmod } from 'node:fs/promises';
 import { Worker } from 'node:worker_threads';
-import { outputTarget } from '../../cli/atomicWrite';
+import { outputTarget, sameFile } from '../../cli/atomicWrite';
 import type { CompileReply, CompileRequest } from './protocol';
 import { animationPathsFor, compileOptionsOf, type CompileSettings, DEFAULT_OUTPUT_PATH, outputPathFor } from './settings';
 
@@ -111,6 +111,16 @@ async function compile(context: vscode.ExtensionContext, log: vscode.OutputChann
       if (interactive) void vscode.window.showErrorMessage(`Compiling ${name}: ${message}`);
       return { errors: 1 };
     }
+  }
+  // An outputPath that names the source (or an animation file) must not replace it with the IQM.
+  const overwritten = [source, ...animationFiles].find((input) =>
+    output.scheme === 'file' && input.scheme === 'file' ? sameFile(output.fsPath, input.fsPath) : output.toString() === input.toString(),
+  );
+  if (overwritten) {
+    const message = `the output ${output.fsPath} (iqmTools.compile.outputPath) is the input ${overwritten.fsPath}; the IQM would replace it`;
+    log.appendLine(`[${new Date().toLocaleTimeString()}] ${name}: ${message}; nothing written`);
+    void vscode.window.showErrorMessage(`Compiling ${name}: ${message}`);
+    return { errors: 0, writeError: message };
   }
   const request: CompileRequest = { text: await sourceText(source), options: compileOptionsOf(settings), animations };
   const fileName = (text: number): string => (text === 0 ? name : animationFiles[text - 1].path.slice(animationFiles[text - 1].path.lastIndexOf('/') + 1));

@@ -87,6 +87,58 @@ test('compile: -o through a symbolic link writes the linked file and keeps the l
   }
 });
 
+test('compile: an output that is one of the inputs is refused and the input kept', { skip: NO_CLI }, () => {
+  const dir = mkdtempSync(join(tmpdir(), 'iqm-compile-'));
+  try {
+    const input = join(dir, 'm.iqe');
+    const anim = join(dir, 'walk.iqe');
+    writeFileSync(input, GOOD);
+    writeFileSync(anim, GOOD);
+    symlinkSync('m.iqe', join(dir, 'alias.iqm'));
+    for (const args of [[input, '-o', input], [input, '-o', join(dir, '.', 'alias.iqm')], [input, anim, '-o', anim]]) {
+      const r = run(args);
+      assert.equal(r.status, 2, args.join(' '));
+      assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+      assert.match(r.stderr, /is the input .* the IQM would replace it/);
+    }
+    assert.equal(readFileSync(input, 'utf8'), GOOD);
+    assert.equal(readFileSync(anim, 'utf8'), GOOD);
+    assert.deepEqual(readdirSync(dir).sort(), ['alias.iqm', 'm.iqe', 'walk.iqe']);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('compile and check: a file that is not IQE text is one line and exit 2, not a page of diagnostics', { skip: NO_CLI }, () => {
+  const dir = mkdtempSync(join(tmpdir(), 'iqm-compile-'));
+  try {
+    const cases: [string, Uint8Array | string, RegExp][] = [
+      ['model.iqe', new Uint8Array([...Buffer.from('INTERQUAKEMODEL\0'), 2, 0, 0, 0, 0, 0, 0, 0]), /: an IQM model, not IQE text/],
+      ['pointer.iqe', 'version https://git-lfs.github.com/spec/v1\noid sha256:0123\nsize 1000\n', /: a Git LFS pointer/],
+      ['blob.iqe', new Uint8Array([35, 32, 73, 0, 1, 2, 10, 118, 112, 32, 48]), /: binary data, not IQE text/],
+    ];
+    for (const [name, bytes, message] of cases) {
+      const path = join(dir, name);
+      writeFileSync(path, bytes);
+      for (const command of ['compile', 'check']) {
+        const r = spawnSync(process.execPath, [CLI, command, path], { encoding: 'utf8' });
+        assert.equal(r.status, 2, `${command} ${name}: ${r.stdout}${r.stderr}`);
+        assert.equal(r.stdout, '');
+        assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+        assert.match(r.stderr, message);
+      }
+    }
+    // Text without the header is IQE with a problem: the header diagnostic, exit 1.
+    writeFileSync(join(dir, 'plain.iqe'), 'mesh m\nvp 0 0 0\n');
+    const r = spawnSync(process.execPath, [CLI, 'compile', join(dir, 'plain.iqe')], { encoding: 'utf8' });
+    assert.equal(r.status, 1);
+    assert.match(r.stdout, /plain\.iqe:1:1: error: .*\[header\]/);
+    assert.deepEqual(readdirSync(dir).sort(), ['blob.iqe', 'model.iqe', 'plain.iqe', 'pointer.iqe'], 'nothing written');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('compile: option parsing follows the reference (-t with one value is Z, repeats accumulate)', () => {
   const a = parseCompileArguments(['in.iqe', '-t', '3', '-t', '1,2', '-s', '2', '-s', '3', '-r', '90', '--end', '-3', '--start', '-4']);
   assert.equal(a.output, 'in.iqm');

@@ -130,6 +130,22 @@ suite('compile command', () => {
     }
   });
 
+  test('an outputPath that names the source itself is refused and the source kept', async function () {
+    if (missing) {
+      if (this.test) this.test.title += ` [skipped: ${missing}]`;
+      this.skip();
+    }
+    const source = path.join(dir, 'self.iqe');
+    const text = fs.readFileSync(fixtureUri('features.iqe').fsPath, 'utf8');
+    fs.writeFileSync(source, text);
+    await setGlobalSetting('iqmTools.compile', 'outputPath', '${fileDirname}/${fileBasenameNoExtension}.iqe');
+    const outcome = await vscode.commands.executeCommand<CompileOutcome | undefined>(COMMAND, vscode.Uri.file(source));
+    assert.ok(outcome, 'the command returned nothing');
+    assert.equal(outcome.output, undefined, 'an output was written');
+    assert.match(outcome.writeError ?? '', /is the input .*self\.iqe; the IQM would replace it/);
+    assert.equal(fs.readFileSync(source, 'utf8'), text, 'the source was changed');
+  });
+
   test('iqmTools.compile.animationFiles: the animations of another IQE are added', async function () {
     if (missing) {
       if (this.test) this.test.title += ` [skipped: ${missing}]`;
