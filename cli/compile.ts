@@ -4,6 +4,7 @@
 // output is written to a temporary file beside it and renamed (atomicWrite.ts: through symbolic
 // links, keeping the replaced file's permissions), so a failed compile never leaves a partial file.
 import { readFileSync, statSync } from 'node:fs';
+import { basename, join, sep } from 'node:path';
 import { IqeDocument } from '../core/iqe/document';
 import { type CheckedIqe, checkIqe, compileChecked, compileInputs, type CompileOptions, type CompileResult } from '../core/compile/index';
 import type { InputPart } from '../core/compile/merge';
@@ -19,7 +20,7 @@ import { sameFile, writeFileAtomically } from './atomicWrite';
 import { setCollector } from '../core/pages';
 
 const USAGE = [
-  'usage: iqm-tools compile IN.iqe [ANIM.iqe ...] [-o OUT.iqm] [-s SCALE] [-t X,Y,Z] [-r X,Y,Z] [--name N] [--fps F] [--loop] [--start F] [--end F]',
+  'usage: iqm-tools compile IN.iqe [ANIM.iqe ...] [-o OUT.iqm|FOLDER/] [-s SCALE] [-t X,Y,Z] [-r X,Y,Z] [--name N] [--fps F] [--loop] [--start F] [--end F]',
   '  Several inputs (a mesh file, then animation files) are merged as the reference compiler merges them.',
   '  --name, --fps, --loop, --start and --end apply to the next input (options after the last input: to it).',
 ].join('\n');
@@ -135,8 +136,25 @@ export function parseCompileArguments(args: readonly string[]): CompileArguments
   if (scaled) options.scale = scale;
   if (translated) options.translate = [translate[0], translate[1], translate[2]];
   if (rotate.length > 0) options.rotate = rotate;
-  output ??= /\.iqe$/i.test(input) ? input.replace(/\.iqe$/i, '.iqm') : `${input}.iqm`;
-  return { inputs, output, options };
+  return { inputs, output: output ?? defaultOutput(input), options };
+}
+
+/** IN.iqe -> IN.iqm (another name gets .iqm added). */
+function defaultOutput(input: string): string {
+  return /\.iqe$/i.test(input) ? input.replace(/\.iqe$/i, '.iqm') : `${input}.iqm`;
+}
+
+/** `-o DIR` (an existing folder, or any path ending in /) means DIR/IN.iqm, as a folder in the editor's outputPath does. */
+function outputInFolder(output: string, input: string): string {
+  let folder = output.endsWith('/') || output.endsWith(sep);
+  if (!folder) {
+    try {
+      folder = statSync(output).isDirectory();
+    } catch {
+      /* no such file yet: the output itself */
+    }
+  }
+  return folder ? join(output, basename(defaultOutput(input))) : output;
 }
 
 /**
@@ -184,7 +202,8 @@ export function runCompile(args: string[]): number {
     process.stderr.write(`compile: ${error.message} (see iqm-tools compile --help)\n`);
     return 2;
   }
-  const { inputs, output, options } = parsed;
+  const { inputs, options } = parsed;
+  const output = outputInFolder(parsed.output, inputs[0].path);
   // A slip such as `-o model.iqe` must not replace the source with the IQM.
   const overwritten = inputs.find(({ path }) => sameFile(path, output));
   if (overwritten) {

@@ -70,6 +70,28 @@ test('compile: usage and I/O problems exit 2 with one stderr line', { skip: NO_C
   }
 });
 
+test('compile: -o FOLDER (existing, or ending in /) writes FOLDER/IN.iqm', { skip: NO_CLI }, () => {
+  const dir = mkdtempSync(join(tmpdir(), 'iqm-compile-'));
+  try {
+    const input = join(dir, 'walker.iqe');
+    writeFileSync(input, GOOD);
+    mkdirSync(join(dir, 'build'));
+    for (const target of [join(dir, 'build'), join(dir, 'build') + '/']) {
+      rmSync(join(dir, 'build', 'walker.iqm'), { force: true });
+      const r = run([input, '-o', target]);
+      assert.equal(r.status, 0, r.stderr);
+      assert.equal(parseIqm(new Uint8Array(readFileSync(join(dir, 'build', 'walker.iqm')))).header.num_triangles, 1, target);
+    }
+    // A folder that does not exist is not created.
+    const r = run([input, '-o', join(dir, 'missing') + '/']);
+    assert.equal(r.status, 2);
+    assert.match(r.stderr, /missing\/walker\.iqm: cannot write: ENOENT/);
+    assert.deepEqual(readdirSync(join(dir, 'build')), ['walker.iqm']);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('compile: -o through a symbolic link writes the linked file and keeps the link', { skip: NO_CLI }, () => {
   const dir = mkdtempSync(join(tmpdir(), 'iqm-compile-'));
   try {
