@@ -94,7 +94,13 @@ export interface CompileOutcome {
   writeError?: string;
 }
 
-async function compile(context: vscode.ExtensionContext, log: vscode.OutputChannel, source: vscode.Uri, interactive: boolean): Promise<CompileOutcome> {
+/**
+ * Compiles one file. `interactive` (the command on one file) shows errors as messages and opens the
+ * result in the preview; otherwise (on save, or one of several) the status bar and the log say
+ * what happened. `batch`: the cancellation of a compile of several files, which shows its own
+ * progress (this file's own notification is then not shown).
+ */
+async function compile(context: vscode.ExtensionContext, log: vscode.OutputChannel, source: vscode.Uri, interactive: boolean, batch?: vscode.CancellationToken): Promise<CompileOutcome> {
   const name = source.path.slice(source.path.lastIndexOf('/') + 1);
   const settings = settingsFor(source);
   const folder = vscode.workspace.getWorkspaceFolder(source);
@@ -127,9 +133,10 @@ async function compile(context: vscode.ExtensionContext, log: vscode.OutputChann
   const workerPath = context.asAbsolutePath('dist/compileWorker.js');
 
   const cancellation = new vscode.CancellationTokenSource();
+  const cancelWithBatch = batch?.onCancellationRequested(() => cancellation.cancel());
   const compiling = runWorker(workerPath, request, cancellation.token);
   // Only a compile that takes a while gets a notification (with a Cancel button).
-  const quick = await Promise.race([compiling, new Promise<'slow'>((r) => setTimeout(() => r('slow'), PROGRESS_AFTER_MS))]);
+  const quick = batch ? await compiling : await Promise.race([compiling, new Promise<'slow'>((r) => setTimeout(() => r('slow'), PROGRESS_AFTER_MS))]);
   const reply =
     quick !== 'slow'
       ? quick
@@ -140,6 +147,7 @@ async function compile(context: vscode.ExtensionContext, log: vscode.OutputChann
             return compiling;
           },
         );
+  cancelWithBatch?.dispose();
   cancellation.dispose();
 
   const stamp = new Date().toLocaleTimeString();
@@ -183,7 +191,8 @@ async function compile(context: vscode.ExtensionContext, log: vscode.OutputChann
   } catch (error) {
     const message = `${output.fsPath} cannot be written: ${(error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : String(error))}`;
     log.appendLine(`[${stamp}] ${name}: ${message}`);
-    void vscode.window.showErrorMessage(`Compiling ${name}: ${message}`);
+    // On save too (the user must learn that the IQM is stale); a batch sums its failures up.
+    if (!batch) void vscode.window.showErrorMessage(`Compiling ${name}: ${message}`);
     return { errors: 0, writeError: message };
   }
   const s = reply.stats;
@@ -202,11 +211,46 @@ async function compile(context: vscode.ExtensionContext, log: vscode.OutputChann
   return { output, errors: 0, notes };
 }
 
+/**
+ * Several files chosen in the explorer, one after another under one cancellable notification;
+ * the previews are not opened, and one message sums up the files with errors.
+ */
+async function compileMany(context: vscode.ExtensionContext, log: vscode.OutputChannel, sources: vscode.Uri[]): Promise<CompileOutcome[]> {
+  const outcomes = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: `Compiling ${sources.length} IQE files`, cancellable: true },
+    async (progress, token) => {
+      const done: CompileOutcome[] = [];
+      for (const [i, source] of sources.entries()) {
+        if (token.isCancellationRequested) break;
+        progress.report({ message: `${i + 1} of ${sources.length}: ${source.path.slice(source.path.lastIndexOf('/') + 1)}`, increment: i === 0 ? 0 : 100 / sources.length });
+        done.push(await compile(context, log, source, false, token));
+      }
+      return done;
+    },
+  );
+  const written = outcomes.filter((o) => o.output).length;
+  const failed = outcomes.filter((o) => !o.output && !o.cancelled).length;
+  const stopped = sources.length - outcomes.length + outcomes.filter((o) => o.cancelled).length;
+  const summary = `Compiled ${written} of ${sources.length} IQE files` + (failed > 0 ? `; ${failed} not compiled` : '') + (stopped > 0 ? `; ${stopped} cancelled` : '');
+  log.appendLine(`[${new Date().toLocaleTimeString()}] ${summary}`);
+  vscode.window.setStatusBarMessage(`$(${failed > 0 ? 'error' : 'check'}) ${summary}`, 5000);
+  if (failed > 0) {
+    void vscode.window.showErrorMessage(`${summary} (errors or unwritable output, see the IQE Compiler log).`, 'Show Problems', 'Show Log').then(async (choice) => {
+      if (choice === 'Show Problems') await vscode.commands.executeCommand('workbench.actions.view.problems');
+      else if (choice === 'Show Log') log.show();
+    });
+  }
+  return outcomes;
+}
+
 export function registerCompile(context: vscode.ExtensionContext): void {
   const log = vscode.window.createOutputChannel('IQE Compiler');
   context.subscriptions.push(
     log,
-    vscode.commands.registerCommand('iqmTools.compile', async (uri?: vscode.Uri): Promise<CompileOutcome | undefined> => {
+    // From the explorer VS Code passes the clicked file and every selected one.
+    vscode.commands.registerCommand('iqmTools.compile', async (uri?: vscode.Uri, selected?: vscode.Uri[]): Promise<CompileOutcome | CompileOutcome[] | undefined> => {
+      const chosen = Array.isArray(selected) ? selected.filter((u) => u instanceof vscode.Uri && /\.iqe$/i.test(u.path)) : [];
+      if (chosen.length > 1) return compileMany(context, log, chosen);
       const source = uri instanceof vscode.Uri ? uri : vscode.window.activeTextEditor?.document.uri;
       if (!source) {
         void vscode.window.showWarningMessage('Open or select an .iqe file to compile.');

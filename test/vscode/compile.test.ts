@@ -146,6 +146,31 @@ suite('compile command', () => {
     assert.equal(fs.readFileSync(source, 'utf8'), text, 'the source was changed');
   });
 
+  test('several files chosen in the explorer: each is compiled, one with errors is not', async function () {
+    if (missing) {
+      if (this.test) this.test.title += ` [skipped: ${missing}]`;
+      this.skip();
+    }
+    const good = ['# Inter-Quake Export', 'mesh m', 'vp 0 0 0', 'vp 1 0 0', 'vp 0 1 0', 'fm 0 1 2'];
+    const files = ['one.iqe', 'two.iqe', 'broken.iqe'].map((name) => path.join(dir, 'many', name));
+    fs.mkdirSync(path.join(dir, 'many'), { recursive: true });
+    fs.writeFileSync(files[0], good.join('\n') + '\n');
+    fs.writeFileSync(files[1], [...good, 'vp 1 1 0', 'fm 1 3 2'].join('\n') + '\n');
+    fs.writeFileSync(files[2], [...good.slice(0, 5), 'fm 0 1 9'].join('\n') + '\n');
+    await setGlobalSetting('iqmTools.compile', 'outputPath', '${fileDirname}/${fileBasenameNoExtension}.iqm');
+    const uris = files.map((f) => vscode.Uri.file(f));
+    // As the explorer calls it: the clicked file, then the whole selection (a non-IQE file in it is left out).
+    const outcomes = await vscode.commands.executeCommand<CompileOutcome[] | undefined>(COMMAND, uris[0], [...uris, vscode.Uri.file(path.join(dir, 'many', 'notes.txt'))]);
+    assert.ok(Array.isArray(outcomes), `not one outcome per file: ${JSON.stringify(outcomes)}`);
+    assert.equal(outcomes.length, 3);
+    assert.equal(outcomes[0].output?.fsPath, path.join(dir, 'many', 'one.iqm'));
+    assert.equal(outcomes[1].output?.fsPath, path.join(dir, 'many', 'two.iqm'));
+    assert.equal(fs.readFileSync(path.join(dir, 'many', 'two.iqm')).readUInt32LE(56), 2, 'two.iqm: num_triangles');
+    assert.equal(outcomes[2].output, undefined);
+    assert.ok(outcomes[2].errors > 0, 'broken.iqe reported no error');
+    assert.deepEqual(fs.readdirSync(path.join(dir, 'many')).sort(), ['broken.iqe', 'one.iqe', 'one.iqm', 'two.iqe', 'two.iqm']);
+  });
+
   test('iqmTools.compile.animationFiles: the animations of another IQE are added', async function () {
     if (missing) {
       if (this.test) this.test.title += ` [skipped: ${missing}]`;
