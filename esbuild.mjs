@@ -5,7 +5,7 @@
 //   node esbuild.mjs --tests       also bundle test/ and bench/ entry files into out/
 import * as esbuild from 'esbuild';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -15,6 +15,8 @@ const withTests = process.argv.includes('--tests');
 
 const common = {
   bundle: true,
+  // `iqm-tools --version` prints the package's version (cli/main.ts).
+  define: { IQM_TOOLS_VERSION: JSON.stringify(JSON.parse(readFileSync('package.json', 'utf8')).version) },
   sourcemap: production ? false : 'linked',
   minify: production,
   logLevel: 'warning',

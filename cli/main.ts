@@ -8,9 +8,12 @@ import { runSample } from './sample';
 
 type Command = (args: string[]) => Promise<number> | number;
 
+/** package.json's version, put in by the build (esbuild.mjs). */
+declare const IQM_TOOLS_VERSION: string;
+
 const commands: Record<string, { run: Command; usage: string }> = {
   check: { run: runCheck, usage: 'check FILE.iqe [--json]       validate an IQE file as the editor does' },
-  compile: { run: runCompile, usage: 'compile IN.iqe [-o OUT.iqm] [options] compile IQE to IQM (options: -s -t -r --name --fps --loop --start --end)' },
+  compile: { run: runCompile, usage: 'compile IN.iqe [ANIM.iqe ...] [-o OUT.iqm|FOLDER/] [options]  compile IQE to IQM (compile --help)' },
   diff: { run: runDiff, usage: 'diff A B [--json] [--tolerance T]  semantic differences between two models (exit 1 if any)' },
   info: { run: runInfo, usage: 'info FILE [--json]            summarise an IQM, MD3, DPM or IQE file' },
   sample: { run: runSample, usage: 'sample FILE --frame F [--json] vertex positions and joint matrices at a frame' },
@@ -18,7 +21,7 @@ const commands: Record<string, { run: Command; usage: string }> = {
 
 function usage(): string {
   const lines = Object.values(commands).map((c) => `  iqm-tools ${c.usage}`);
-  return ['usage:', ...lines, ''].join('\n');
+  return ['usage:', ...lines, '  iqm-tools --version', ''].join('\n');
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -26,6 +29,10 @@ export async function main(argv: string[]): Promise<number> {
   if (name === undefined || name === '-h' || name === '--help' || name === 'help') {
     (name === undefined ? process.stderr : process.stdout).write(usage());
     return name === undefined ? 2 : 0;
+  }
+  if (name === '--version' || name === '-V' || name === 'version') {
+    process.stdout.write(`iqm-tools ${IQM_TOOLS_VERSION} (node ${process.versions.node})\n`);
+    return 0;
   }
   const command = commands[name];
   if (!command) {

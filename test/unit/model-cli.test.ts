@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeIqm } from '../../core/iqm/writer';
@@ -86,4 +86,16 @@ test('cli sample: MD3 frame selection and DPM skinning', { skip: NO_ASSETS }, ()
   const dpm = JSON.parse(cli('sample', join(ASSETS, 'dpm/xonotic/shield.dpm'), '--frame', '-1', '--json').stdout);
   assert.equal(dpm.positions.length, 170 * 3);
   assert.equal(dpm.joints.length, 2);
+});
+
+test('cli --version: the package version on stdout, exit 0; help lists it', () => {
+  const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
+  for (const flag of ['--version', '-V']) {
+    const r = cli(flag);
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(r.stdout, `iqm-tools ${version} (node ${process.versions.node})\n`);
+  }
+  const help = cli('--help');
+  assert.equal(help.status, 0);
+  assert.match(help.stdout, /iqm-tools --version/);
 });
