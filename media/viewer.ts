@@ -67,6 +67,8 @@ export class Viewer {
   private readonly camera = new OrbitCamera();
   state: ViewState;
   private fileName = '';
+  /** The model's full path or URI (for texture paths relative to its folder). */
+  private modelPath = '';
   private notes: string[] = [];
   private clips: ViewClip[] = [];
   private textureResults: (TextureResult | null)[] = [];
@@ -218,6 +220,7 @@ export class Viewer {
     this.loadStart = performance.now();
     this.generation++;
     this.fileName = msg.fileName;
+    this.modelPath = msg.path;
     let loaded;
     try {
       loaded = loadModelBytes(new Uint8Array(msg.bytes), msg.fileName);
@@ -512,7 +515,7 @@ export class Viewer {
 
   private renderInfo(): void {
     if (!this.scene) return;
-    renderInfo(this.info, this.fileName, this.scene, this.clips, this.notes, this.textureResults, {
+    renderInfo(this.info, this.fileName, this.modelPath, this.scene, this.clips, this.notes, this.textureResults, {
       selectJoint: (j) => this.selectJoint(j),
       selectClip: (c) => this.selectClip(c),
     });

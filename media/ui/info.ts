@@ -21,9 +21,21 @@ function table(rows: [string, string][]): HTMLTableElement {
   return h('table', { class: 'kv' }, ...rows.map(([k, v]) => h('tr', null, h('th', { text: k }), h('td', { text: v }))));
 }
 
+/**
+ * A path as the panel shows it: relative to the model's folder when it is in it or below (the
+ * full path is the tooltip), else whole. Paths are file-system paths (either separator) or URIs,
+ * the same kind for the model and its textures.
+ */
+export function shownPath(path: string, modelPath: string): string {
+  const folder = modelPath.slice(0, Math.max(modelPath.lastIndexOf('/'), modelPath.lastIndexOf('\\')) + 1);
+  return folder !== '' && path.startsWith(folder) ? path.slice(folder.length) : path;
+}
+
 export function renderInfo(
   root: HTMLElement,
   fileName: string,
+  /** The model's full path or URI (LoadMessage.path): texture paths are shown relative to its folder. */
+  modelPath: string,
   scene: Scene,
   clips: ViewClip[],
   notes: string[],
@@ -55,17 +67,18 @@ export function renderInfo(
   const meshList = h('ol', { class: 'meshes' });
   model.meshes.forEach((m, i) => {
     const t = textures[i];
-    const status = !t ? 'looking up…' : t.source.kind === 'none' ? 'not found (checker)' : t.source.path;
+    const found = t && t.source.kind !== 'none' ? t.source.path : null;
+    const status = !t ? 'looking up…' : found === null ? 'not found (checker)' : shownPath(found, modelPath);
     const li = h(
       'li',
       null,
       h('span', { class: 'name', text: m.name || '(unnamed)' }),
       ` ${m.vertexCount} vertices, ${m.triangleCount} triangles`,
       h('div', { class: 'dim', text: `material: ${m.material || '(empty)'}${m.shaders.length > 1 ? ` shaders: ${m.shaders.join(', ')}` : ''}` }),
-      h('div', { class: t && t.source.kind === 'none' ? 'warn' : 'dim', text: `texture: ${status}${t && t.via ? ` (${t.via})` : ''}` }),
+      h('div', { class: t && t.source.kind === 'none' ? 'warn' : 'dim', title: found ?? undefined, text: `texture: ${status}${t && t.via ? ` (${t.via})` : ''}` }),
     );
     if (t && t.tried.length) {
-      const tried = h('details', { class: 'tried' }, h('summary', { text: t.tried.length === 1 ? '1 path tried' : `${t.tried.length} paths tried` }), h('pre', { text: t.tried.join('\n') }));
+      const tried = h('details', { class: 'tried' }, h('summary', { text: t.tried.length === 1 ? '1 path tried' : `${t.tried.length} paths tried` }), h('pre', { text: t.tried.map((path) => shownPath(path, modelPath)).join('\n') }));
       li.append(tried);
     }
     meshList.append(li);
