@@ -120,15 +120,23 @@ export function infoJson(model: Model, warnings: string[]): InfoJson {
   return out;
 }
 
-function human(file: string, info: InfoJson, model: Model): string {
-  const lines = [`${file}: ${info.format.toUpperCase()} version ${info.version}, ${info.frames} frames, winding ${info.winding}, Z up`];
-  lines.push(`meshes: ${info.meshes.length}`);
+/** The human lines of the meshes and joints, then (after `extra`) of the animations: the same for models and IQE text. */
+function structureLines(info: InfoJson, extra: string[] = []): string[] {
+  const lines = [`meshes: ${info.meshes.length}`];
   for (const m of info.meshes) lines.push(`  ${m.name || '(unnamed)'}  material ${m.material ? JSON.stringify(m.material) : '(none)'}  ${m.vertices} vertices, ${m.triangles} triangles`);
   lines.push(`joints: ${info.joints.length}`);
   for (const [i, j] of info.joints.entries()) lines.push(`  ${i} ${j.name}${j.parent >= 0 ? ` (parent ${j.parent})` : ''}`);
-  if (!model.skeleton && model.animation) lines.push(`  (animation-only: ${model.animation.poseCount} poses, no joints)`);
-  lines.push(`animations: ${info.animations.length}`);
-  for (const a of info.animations) lines.push(`  ${a.name}: frames ${a.first_frame}..${a.first_frame + a.frames - 1}, ${a.framerate || 'unspecified'} fps${a.loop ? ', loop' : ''}`);
+  lines.push(...extra, `animations: ${info.animations.length}`);
+  for (const a of info.animations) {
+    const frames = a.frames > 0 ? `frames ${a.first_frame}..${a.first_frame + a.frames - 1}` : 'no frames';
+    lines.push(`  ${a.name}: ${frames}, ${a.framerate || 'unspecified'} fps${a.loop ? ', loop' : ''}`);
+  }
+  return lines;
+}
+
+function human(file: string, info: InfoJson, model: Model): string {
+  const lines = [`${file}: ${info.format.toUpperCase()} version ${info.version}, ${info.frames} frames, winding ${info.winding}, Z up`];
+  lines.push(...structureLines(info, !model.skeleton && model.animation ? [`  (animation-only: ${model.animation.poseCount} poses, no joints)`] : []));
   if (info.tags.length) lines.push(`tags: ${info.tags.join(', ')}`);
   if (info.extensions?.length) lines.push(`extensions: ${info.extensions.map((e) => `${e.name} (${e.size} bytes)`).join(', ')}`);
   for (const w of info.warnings) lines.push(`warning: ${w}`);
@@ -169,12 +177,7 @@ export function runInfo(args: string[]): number {
     const info = iqeInfo(file, head);
     if (parsed.json) process.stdout.write(JSON.stringify(info) + '\n');
     else {
-      const lines = [`${file}: IQE, ${info.frames} frames, winding cw, Z up`, `meshes: ${info.meshes.length}`];
-      for (const m of info.meshes) lines.push(`  ${m.name || '(unnamed)'}  material ${m.material ? JSON.stringify(m.material) : '(none)'}  ${m.vertices} vertices, ${m.triangles} triangles`);
-      lines.push(`joints: ${info.joints.length}`);
-      for (const [i, j] of info.joints.entries()) lines.push(`  ${i} ${j.name}${j.parent >= 0 ? ` (parent ${j.parent})` : ''}`);
-      lines.push(`animations: ${info.animations.length}`);
-      for (const a of info.animations) lines.push(`  ${a.name}: frames ${a.first_frame}..${a.first_frame + a.frames - 1}, ${a.framerate || 'unspecified'} fps${a.loop ? ', loop' : ''}`);
+      const lines = [`${file}: IQE, ${info.frames} frames, winding cw, Z up`, ...structureLines(info)];
       for (const w of info.warnings) lines.push(`warning: ${w}`);
       process.stdout.write(lines.join('\n') + '\n');
     }

@@ -238,8 +238,8 @@ export function compileInput(input: IqeInput, options: CompileOptions, boundsPro
   collectPages();
 
   // Per-input animation options (§1).
-  const { selection, note } = applyAnimationOptions(input, options);
-  if (note) notes.push(note);
+  const { selection, notes: optionNotes } = applyAnimationOptions(input, options);
+  notes.push(...optionNotes);
 
   // Global transforms of poses: scale every translation, rotate root joints' poses.
   const jointCount = input.joints.length;

@@ -27,8 +27,8 @@ const IDENTITY_POSE = [0, 0, 0, 0, 0, 0, 1, 1, 1, 1];
 export function mergeInputs(parts: readonly InputPart[]): { input: IqeInput; notes: PartNote[] } {
   const notes: PartNote[] = [];
   const selections = parts.map(({ input, options }, part) => {
-    const { selection, note } = applyAnimationOptions(input, options);
-    if (note) notes.push({ part, diagnostic: note });
+    const { selection, notes: optionNotes } = applyAnimationOptions(input, options);
+    for (const diagnostic of optionNotes) notes.push({ part, diagnostic });
     return selection;
   });
   let meshPart = -1;

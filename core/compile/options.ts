@@ -15,21 +15,31 @@ export type AnimationOptions = Pick<CompileOptions, 'name' | 'fps' | 'loop' | 's
 /**
  * The per-input animation options (§1) on one input: they apply only when it has exactly one
  * animation (else a `cli-option-ignored` note). Renames, re-rates and loops that animation in
- * place; gives the frames (indices into the input's frame list) each animation keeps.
+ * place; gives the frames (indices into the input's frame list) each animation keeps. What the
+ * reference does silently is noted at the `animation` line: an `--fps` that is not above 0
+ * (ignored, `cli-option-ignored`), and a `--start`/`--end` that keep no frame (the animation is
+ * written with none, `animation-empty`).
  */
-export function applyAnimationOptions(input: IqeInput, options: AnimationOptions): { selection: { first: number; last: number }[]; note: IqeDiagnostic | null } {
+export function applyAnimationOptions(input: IqeInput, options: AnimationOptions): { selection: { first: number; last: number }[]; notes: IqeDiagnostic[] } {
   const selection = input.animations.map((a) => ({ first: a.firstFrame, last: a.firstFrame + a.frameCount - 1 }));
   const given = options.name !== undefined || options.fps !== undefined || options.loop || options.start !== undefined || options.end !== undefined;
-  if (!given) return { selection, note: null };
+  if (!given) return { selection, notes: [] };
   if (input.animations.length !== 1) {
     // At the second animation, or at the top of a file that has none.
     const at = input.animations[1] ?? { line: 0, column: 0 };
     const message = `--name, --fps, --loop, --start and --end apply only to a file with exactly one animation; this file has ${input.animations.length}`;
-    return { selection, note: lineNote('warning', 'cli-option-ignored', message, at.line, at.column, at.column + (input.animations[1] ? 'animation'.length : 0)) };
+    return { selection, notes: [lineNote('warning', 'cli-option-ignored', message, at.line, at.column, at.column + (input.animations[1] ? 'animation'.length : 0))] };
   }
+  const notes: IqeDiagnostic[] = [];
   const a = input.animations[0];
+  const atAnimation = (severity: IqeDiagnostic['severity'], code: string, message: string): void => {
+    notes.push(lineNote(severity, code, message, a.line, a.column, a.column + 'animation'.length));
+  };
   if (options.name !== undefined) a.name = options.name;
-  if (options.fps !== undefined && options.fps > 0) a.framerate = options.fps;
+  if (options.fps !== undefined) {
+    if (options.fps > 0) a.framerate = options.fps;
+    else atAnimation('warning', 'cli-option-ignored', `--fps ${options.fps} is ignored: a frame rate must be above 0 (the file's ${a.framerate} stays)`);
+  }
   if (options.loop) a.flags |= 1;
   let startFrame = a.firstFrame;
   let endFrame = Infinity;
@@ -38,5 +48,9 @@ export function applyAnimationOptions(input: IqeInput, options: AnimationOptions
   else if (end < -1) endFrame = startFrame + Math.max(input.frameCount - startFrame + end + 1, 0);
   startFrame += Math.max(options.start ?? 0, 0);
   selection[0] = { first: startFrame, last: Math.min(a.firstFrame + a.frameCount - 1, endFrame) };
-  return { selection, note: null };
+  if (a.frameCount > 0 && selection[0].last < selection[0].first) {
+    const range = [options.start !== undefined ? `--start ${options.start}` : '', options.end !== undefined ? `--end ${options.end}` : ''].filter(Boolean).join(' ');
+    atAnimation('warning', 'animation-empty', `${range} keep no frame of the animation's ${a.frameCount} (0..${a.frameCount - 1}): it is written with none, as the reference compiler writes it`);
+  }
+  return { selection, notes };
 }

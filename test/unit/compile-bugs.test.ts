@@ -308,3 +308,19 @@ test('options: --name, --fps, --loop, --start, --end on a file with one animatio
   const line = two.split('\n').indexOf('animation other');
   assert.deepEqual(ignored[0].range, { line, column: 0, endLine: line, endColumn: 'animation'.length });
 });
+
+test('options: what the reference ignores or empties silently is noted at the animation line', () => {
+  const iqe = skeletonWithFrames(5);
+  const animationLine = iqe.split('\n').findIndex((l) => l.startsWith('animation'));
+  const notesOf = (options: Parameters<typeof compileText>[1]): { code: string; message: string; line: number }[] =>
+    compileText(iqe, options).result.notes.map((d) => ({ code: d.code, message: d.message, line: d.range.line }));
+  assert.deepEqual(notesOf({ fps: 30, start: 1, end: 2 }), [], 'options that apply make no note');
+  const fps = notesOf({ fps: -5 });
+  assert.deepEqual(fps.map((n) => [n.code, n.line]), [['cli-option-ignored', animationLine]]);
+  assert.match(fps[0].message, /--fps -5 is ignored.*the file's 10 stays/);
+  for (const options of [{ start: 9 }, { start: 3, end: 1 }]) {
+    const empty = notesOf(options);
+    assert.deepEqual(empty.map((n) => [n.code, n.line]), [['animation-empty', animationLine]], JSON.stringify(options));
+    assert.match(empty[0].message, /keep no frame of the animation's 5 \(0\.\.4\)/);
+  }
+});
