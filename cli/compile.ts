@@ -3,17 +3,16 @@
 // printed as `check` prints them); usage and I/O problems are one stderr line and exit 2. The
 // output is written to a temporary file beside it and renamed (atomicWrite.ts: through symbolic
 // links, keeping the replaced file's permissions), so a failed compile never leaves a partial file.
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { basename, join, sep } from 'node:path';
 import { IqeDocument } from '../core/iqe/document';
 import { type CheckedIqe, checkIqe, compileChecked, compileInputs, type CompileOptions, type CompileResult } from '../core/compile/index';
 import type { InputPart } from '../core/compile/merge';
 import type { AnimationOptions } from '../core/compile/options';
 import type { IqeDiagnostic } from '../core/iqe/diagnostic';
-import { IqeIngest } from '../core/compile/ingest';
 import { formatDiagnostic } from './check';
 import { parallelBounds } from './compileParallel';
-import { decodeText, notIqeText, readHead, readTextBlocks } from './text';
+import { fileSource, notIqeText, readHead } from './text';
 import { compileHeap } from './heap';
 import { writeStderr, writeStdout } from './write';
 import { sameFile, writeFileAtomically } from './atomicWrite';
@@ -168,11 +167,10 @@ export function loadForCompile(path: string): CheckedIqe | string {
   try {
     const other = notIqeText(readHead(path));
     if (other) return other;
-    const ingest = new IqeIngest();
-    readTextBlocks(path, (text) => ingest.push(text));
-    const result = ingest.finish();
+    const source = fileSource(path);
+    const result = source.ingest();
     if (result.ok) return { diagnostics: [], input: result.input };
-    return checkIqe(new IqeDocument(decodeText(readFileSync(path))));
+    return checkIqe(new IqeDocument(source.text()));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === undefined) throw error;

@@ -11,8 +11,8 @@
 // node:v8 is loaded only then: a small compile does not need it at start-up.
 import { runInNewContext } from 'node:vm';
 
-/** Input bytes from which these settings apply. */
-const LARGE_INPUT = 16 << 20;
+/** Input bytes from which these settings apply (and the editor's compile worker's heap limit, client/compile/command.ts). */
+export const LARGE_INPUT = 16 << 20;
 
 /**
  * Sets the heap flags for a compile of `inputBytes` of IQE text; gives a function that runs a

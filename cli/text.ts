@@ -1,7 +1,9 @@
 // Text decoding shared by the CLI's IQE commands: UTF-8 (names are bytes in the reference
 // compiler; UTF-8 is what exporters write); a leading BOM is dropped, as VS Code drops it, so
 // that line 1 columns agree with what the editor shows. Invalid bytes become U+FFFD.
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
+import type { IqeSource } from '../core/compile/index';
+import { IqeIngest } from '../core/compile/ingest';
 import { sniff } from '../core/sniff';
 
 /** How far into a file a NUL byte says "binary data" (IQE text has none). */
@@ -68,4 +70,19 @@ export function readHead(path: string): Uint8Array {
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * An IQE file as a compile's input: streamed through the ingest in blocks (never held whole), and
+ * read whole only for the diagnostics of a file with errors. Read errors are thrown.
+ */
+export function fileSource(path: string): IqeSource {
+  return {
+    ingest() {
+      const ingest = new IqeIngest();
+      readTextBlocks(path, (text) => ingest.push(text));
+      return ingest.finish();
+    },
+    text: () => decodeText(readFileSync(path)),
+  };
 }

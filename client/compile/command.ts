@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { chmod } from 'node:fs/promises';
 import { Worker } from 'node:worker_threads';
 import { outputTarget, sameFile } from '../../cli/atomicWrite';
-import type { CompileReply, CompileRequest } from './protocol';
+import { type CompileReply, type CompileRequest, type CompileSource, compileWorkerOptions } from './protocol';
 import { animationPathsFor, compileOptionsOf, type CompileSettings, DEFAULT_OUTPUT_PATH, outputPathFor } from './settings';
 
 const PROGRESS_AFTER_MS = 500;
@@ -27,17 +27,31 @@ function settingsFor(uri: vscode.Uri): CompileSettings {
   };
 }
 
-/** The text to compile: the open document's (saved or not), else the file's. */
-async function sourceText(uri: vscode.Uri): Promise<string> {
+/**
+ * What to compile, as the worker gets it: an open document's text (saved or not: what the user
+ * sees); a local file's path, which the worker streams from disk as the CLI does (a large file is
+ * neither held by the extension host nor copied to the worker); another file system's file's
+ * text. Throws when the file cannot be read.
+ */
+async function compileSource(uri: vscode.Uri): Promise<{ source: CompileSource; size: number }> {
   const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
-  if (open) return open.getText();
-  return new TextDecoder('utf-8').decode(await vscode.workspace.fs.readFile(uri));
+  if (open) {
+    const text = open.getText();
+    return { source: { text }, size: text.length };
+  }
+  if (uri.scheme === 'file') {
+    const stat = await vscode.workspace.fs.stat(uri);
+    if (stat.type & vscode.FileType.Directory) throw new Error('a folder, not a file');
+    return { source: { path: uri.fsPath }, size: stat.size };
+  }
+  const text = new TextDecoder('utf-8').decode(await vscode.workspace.fs.readFile(uri));
+  return { source: { text }, size: text.length };
 }
 
-/** Runs one compile in a fresh worker; resolves undefined when cancelled. */
-function runWorker(workerPath: string, request: CompileRequest, token: vscode.CancellationToken): Promise<CompileReply | undefined> {
+/** Runs one compile of `inputBytes` of text in a fresh worker; resolves undefined when cancelled. */
+function runWorker(workerPath: string, request: CompileRequest, inputBytes: number, token: vscode.CancellationToken): Promise<CompileReply | undefined> {
   return new Promise((resolve) => {
-    const worker = new Worker(workerPath);
+    const worker = new Worker(workerPath, compileWorkerOptions(inputBytes));
     let settled = false;
     const finish = (reply: CompileReply | undefined): void => {
       if (settled) return;
@@ -107,10 +121,13 @@ async function compile(context: vscode.ExtensionContext, log: vscode.OutputChann
   const output = source.with({ path: outputPathFor(source.path, settings.outputPath, folder?.uri.path) });
   // Animation files to merge after the source (iqmTools.compile.animationFiles).
   const animationFiles = animationPathsFor(source.path, settings.animationFiles, folder?.uri.path).map((path) => source.with({ path }));
-  const animations: string[] = [];
+  const animations: CompileSource[] = [];
+  let inputBytes = 0;
   for (const file of animationFiles) {
     try {
-      animations.push(await sourceText(file));
+      const { source, size } = await compileSource(file);
+      animations.push(source);
+      inputBytes += size;
     } catch (error) {
       const message = `${file.fsPath} (iqmTools.compile.animationFiles) cannot be read: ${error instanceof Error ? error.message : String(error)}`;
       log.appendLine(`[${new Date().toLocaleTimeString()}] ${name}: ${message}; nothing written`);
@@ -128,13 +145,15 @@ async function compile(context: vscode.ExtensionContext, log: vscode.OutputChann
     void vscode.window.showErrorMessage(`Compiling ${name}: ${message}`);
     return { errors: 0, writeError: message };
   }
-  const request: CompileRequest = { text: await sourceText(source), options: compileOptionsOf(settings), animations };
+  const main = await compileSource(source);
+  inputBytes += main.size;
+  const request: CompileRequest = { source: main.source, options: compileOptionsOf(settings), animations };
   const fileName = (text: number): string => (text === 0 ? name : animationFiles[text - 1].path.slice(animationFiles[text - 1].path.lastIndexOf('/') + 1));
   const workerPath = context.asAbsolutePath('dist/compileWorker.js');
 
   const cancellation = new vscode.CancellationTokenSource();
   const cancelWithBatch = batch?.onCancellationRequested(() => cancellation.cancel());
-  const compiling = runWorker(workerPath, request, cancellation.token);
+  const compiling = runWorker(workerPath, request, inputBytes, cancellation.token);
   // Only a compile that takes a while gets a notification (with a Cancel button).
   const quick = batch ? await compiling : await Promise.race([compiling, new Promise<'slow'>((r) => setTimeout(() => r('slow'), PROGRESS_AFTER_MS))]);
   const reply =

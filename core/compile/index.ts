@@ -7,7 +7,7 @@ import { collectPages, newArray } from '../pages';
 import { computeAdjacency } from './adjacency';
 import { quantiseChannels } from './channels';
 import { type Column, classifyRows } from './classify';
-import { ingestText } from './ingest';
+import { type IngestResult, ingestText } from './ingest';
 import { type InputPart, mergeInputs } from './merge';
 import { gatherInput, type IqeInput, type Section } from './input';
 import { type IqmParts, type OutputAnim, type OutputJoint, type OutputMesh, writeIqm } from './layout';
@@ -83,13 +83,32 @@ export function compileIqe(doc: IqeDocument, options: CompileOptions = {}, bound
 }
 
 /**
- * Compiles a text held in memory (the editor's compile worker): through the ingest, which keeps
- * less than the whole parsed document; a text with errors is parsed again as a document for its
- * diagnostics. The document's warnings are not collected (the language server shows them).
+ * Compiles a text held in memory: through the ingest, which keeps less than the whole parsed
+ * document; a text with errors is parsed again as a document for its diagnostics. The document's
+ * warnings are not collected (the language server shows them).
  */
 export function compileIqeText(text: string, options: CompileOptions = {}, boundsProvider?: BoundsProvider): CompileResult {
-  const loaded = ingestText(text);
-  if (!loaded.ok) return compileIqe(new IqeDocument(text), options);
+  return compileIqeSource(textSource(text), options, boundsProvider);
+}
+
+/**
+ * An input of a compile, wherever its text is: its data through the ingest (a file can stream
+ * through it in blocks, never held whole), and its whole text, read only for the diagnostics of
+ * an input with errors. Core reads no files: the caller gives both.
+ */
+export interface IqeSource {
+  ingest(): IngestResult;
+  text(): string;
+}
+
+/** A text held in memory as an IqeSource. */
+export function textSource(text: string): IqeSource {
+  return { ingest: () => ingestText(text), text: () => text };
+}
+
+function compileIqeSource(source: IqeSource, options: CompileOptions, boundsProvider?: BoundsProvider): CompileResult {
+  const loaded = source.ingest();
+  if (!loaded.ok) return compileIqe(new IqeDocument(source.text()), options);
   return compileChecked({ diagnostics: [], input: loaded.input }, options, boundsProvider);
 }
 
@@ -115,19 +134,19 @@ export function compileInputs(parts: InputPart[], options: CompileOptions, bound
 }
 
 /**
- * Compiles a mesh text and animation texts held in memory (the editor's compile worker with
- * iqmTools.compile.animationFiles), merged as several inputs of the CLI are (merge.ts): the
- * first text with `options` (all of them), the others with their own animations as they are. A
- * first text with errors gives its diagnostics; another with errors gives failedText.
+ * Compiles a mesh input and animation inputs (the editor's compile worker, with
+ * iqmTools.compile.animationFiles), merged as several inputs of the CLI are (merge.ts): the first
+ * with `options` (all of them), the others with their own animations as they are. A first input
+ * with errors gives its diagnostics; another with errors gives failedText.
  */
-export function compileIqeTexts(texts: readonly string[], options: CompileOptions = {}, boundsProvider?: BoundsProvider): MultiCompileResult {
+export function compileIqeSources(sources: readonly IqeSource[], options: CompileOptions = {}, boundsProvider?: BoundsProvider): MultiCompileResult {
   const byFirst = (result: CompileResult): MultiCompileResult => ({ ...result, failedText: -1, notesByText: result.notes.map((diagnostic) => ({ text: 0, diagnostic })) });
-  if (texts.length <= 1) return byFirst(compileIqeText(texts[0] ?? '', options, boundsProvider));
+  if (sources.length <= 1) return byFirst(compileIqeSource(sources[0] ?? textSource(''), options, boundsProvider));
   const inputs: IqeInput[] = [];
-  for (let i = 0; i < texts.length; i++) {
-    const loaded = ingestText(texts[i]);
+  for (let i = 0; i < sources.length; i++) {
+    const loaded = sources[i].ingest();
     if (!loaded.ok) {
-      if (i === 0) return byFirst(compileIqe(new IqeDocument(texts[0]), options));
+      if (i === 0) return byFirst(compileIqe(new IqeDocument(sources[0].text()), options));
       return { diagnostics: [], notes: [], stats: emptyStats(), failedText: i, notesByText: [] };
     }
     inputs.push(loaded.input);
@@ -135,6 +154,11 @@ export function compileIqeTexts(texts: readonly string[], options: CompileOption
   const { name, fps, loop, start, end, ...global } = options;
   const { bytes, stats, notes: notesByText } = compileInputs(inputs.map((input, i) => ({ input, options: i === 0 ? { name, fps, loop, start, end } : {} })), global, boundsProvider);
   return { bytes, diagnostics: [], notes: notesByText.map((n) => n.diagnostic), stats, failedText: -1, notesByText };
+}
+
+/** compileIqeSources of texts held in memory. */
+export function compileIqeTexts(texts: readonly string[], options: CompileOptions = {}, boundsProvider?: BoundsProvider): MultiCompileResult {
+  return compileIqeSources(texts.map(textSource), options, boundsProvider);
 }
 
 /** A checked document: its diagnostics, and its data when it has no errors. */

@@ -3,8 +3,9 @@
 // dist/boundsWorker.js on a large input, and the document's errors (nothing to write) on a bad one.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { compileIqe } from '../../core/compile/index';
 import { IqeDocument } from '../../core/iqe/document';
@@ -50,7 +51,7 @@ test('compile worker: the bytes of the whole-document compile, bounds on two thr
   const options = { scale: 2, loop: true };
   const expected = compileIqe(new IqeDocument(text), options);
   assert.ok(expected.bytes);
-  const reply = await compileInWorker({ text, options });
+  const reply = await compileInWorker({ source: { text }, options });
   assert.ok(reply.ok, reply.ok ? '' : reply.message);
   assert.ok(reply.bytes && Buffer.from(reply.bytes).equals(Buffer.from(expected.bytes)), 'same bytes');
   assert.deepEqual(reply.stats, expected.stats);
@@ -58,7 +59,7 @@ test('compile worker: the bytes of the whole-document compile, bounds on two thr
 });
 
 test('compile worker: a document with errors gives its errors and no bytes', { skip }, async () => {
-  const reply = await compileInWorker({ text: iqe('vp 0 0 0', 'vp 1 0 0', 'vp 0 1 0', 'fa 0 1 5'), options: {} });
+  const reply = await compileInWorker({ source: { text: iqe('vp 0 0 0', 'vp 1 0 0', 'vp 0 1 0', 'fa 0 1 5') }, options: {} });
   assert.ok(reply.ok);
   assert.equal(reply.bytes, undefined);
   assert.deepEqual(reply.diagnostics.filter((d) => d.severity === 'error').map((d) => [d.code, d.range.line]), [['face-index-range', 4]]);
@@ -68,11 +69,37 @@ test('compile worker: animation files (iqmTools.compile.animationFiles) are merg
   const mesh = iqe(...joints(2), 'pq 0 0 0 0 0 0 -1', 'pq 0 0 1 0 0 0 -1', 'mesh m', 'vp 0 0 0', 'vp 1 0 0', 'vp 0 1 1', 'vb 0 1', 'vb 0 1', 'vb 1 1', 'fa 0 1 2');
   const walk = iqe(...joints(2), 'animation walk', 'frame', 'pq 0 0 0 0 0 0 -1', 'pq 0 0 1 0 0 0 -1', 'frame', 'pq 0 0 0 0 0 0 -1', 'pq 0 0 1 0.1 0 0 -0.994987');
   const expected = compileIqe(new IqeDocument(mesh + walk.slice(walk.indexOf('animation'))), { fps: 0 });
-  const reply = await compileInWorker({ text: mesh, options: {}, animations: [walk] });
+  const reply = await compileInWorker({ source: { text: mesh }, options: {}, animations: [{ text: walk }] });
   assert.ok(reply.ok && reply.bytes, reply.ok ? 'no bytes' : reply.message);
   assert.ok(Buffer.from(reply.bytes).equals(Buffer.from(expected.bytes!)), 'same bytes as one file');
-  const bad = await compileInWorker({ text: mesh, options: {}, animations: [walk.replace('-0.994987', 'x')] });
+  const bad = await compileInWorker({ source: { text: mesh }, options: {}, animations: [{ text: walk.replace('-0.994987', 'x') }] });
   assert.ok(bad.ok);
   assert.equal(bad.failedText, 1);
   assert.equal(bad.bytes, undefined);
+});
+
+test('compile worker: files that are not open are read from disk by the worker, with the bytes of their texts', { skip }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'iqm-worker-'));
+  try {
+    const mesh = iqe(...joints(2), 'pq 0 0 0 0 0 0 -1', 'pq 0 0 1 0 0 0 -1', 'mesh m', 'vp 0 0 0', 'vp 1 0 0', 'vp 0 1 1', 'vb 0 1', 'vb 0 1', 'vb 1 1', 'fa 0 1 2');
+    const walk = iqe(...joints(2), 'animation walk', 'frame', 'pq 0 0 0 0 0 0 -1', 'pq 0 0 1 0 0 0 -1');
+    writeFileSync(join(dir, 'mesh.iqe'), mesh);
+    writeFileSync(join(dir, 'walk.iqe'), walk);
+    const fromText = await compileInWorker({ source: { text: mesh }, options: { scale: 3 }, animations: [{ text: walk }] });
+    const fromFiles = await compileInWorker({ source: { path: join(dir, 'mesh.iqe') }, options: { scale: 3 }, animations: [{ path: join(dir, 'walk.iqe') }] });
+    assert.ok(fromText.ok && fromText.bytes && fromFiles.ok && fromFiles.bytes, JSON.stringify([fromText, fromFiles]).slice(0, 300));
+    assert.ok(Buffer.from(fromFiles.bytes).equals(Buffer.from(fromText.bytes)), 'same bytes from the files as from their texts');
+    // A file with errors: its diagnostics, read from the file.
+    writeFileSync(join(dir, 'bad.iqe'), iqe('vp 0 0 0', 'vp 1 0 0', 'vp 0 1 0', 'fa 0 1 5'));
+    const bad = await compileInWorker({ source: { path: join(dir, 'bad.iqe') }, options: {} });
+    assert.ok(bad.ok);
+    assert.equal(bad.bytes, undefined);
+    assert.deepEqual(bad.diagnostics.filter((d) => d.severity === 'error').map((d) => [d.code, d.range.line]), [['face-index-range', 4]]);
+    // A file that went away: the worker says so.
+    const gone = await compileInWorker({ source: { path: join(dir, 'gone.iqe') }, options: {} });
+    assert.ok(!gone.ok);
+    assert.match(gone.message, /ENOENT/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
