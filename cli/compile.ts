@@ -10,7 +10,7 @@ import { type CheckedIqe, checkIqe, compileChecked, compileInputs, type CompileO
 import type { InputPart } from '../core/compile/merge';
 import type { AnimationOptions } from '../core/compile/options';
 import type { IqeDiagnostic } from '../core/iqe/diagnostic';
-import { formatDiagnostic } from './check';
+import { diagnosticToJson, formatDiagnostic } from './check';
 import { parallelBounds } from './compileParallel';
 import { fileSource, notIqeText, readHead } from './text';
 import { compileHeap } from './heap';
@@ -19,9 +19,10 @@ import { sameFile, writeFileAtomically } from './atomicWrite';
 import { setCollector } from '../core/pages';
 
 const USAGE = [
-  'usage: iqm-tools compile IN.iqe [ANIM.iqe ...] [-o OUT.iqm|FOLDER/] [-s SCALE] [-t X,Y,Z] [-r X,Y,Z] [--name N] [--fps F] [--loop] [--start F] [--end F]',
+  'usage: iqm-tools compile IN.iqe [ANIM.iqe ...] [-o OUT.iqm|FOLDER/] [-s SCALE] [-t X,Y,Z] [-r X,Y,Z] [--name N] [--fps F] [--loop] [--start F] [--end F] [--json]',
   '  Several inputs (a mesh file, then animation files) are merged as the reference compiler merges them.',
   '  --name, --fps, --loop, --start and --end apply to the next input (options after the last input: to it).',
+  '  --json: one JSON object on stdout: {output, stats, notes} when written, {diagnostics} on errors (exit 1).',
 ].join('\n');
 
 class UsageError extends Error {}
@@ -60,6 +61,8 @@ export interface InputArgument {
 export interface CompileArguments {
   inputs: InputArgument[];
   output: string;
+  /** --json: the result as one JSON object on stdout (errors, or the output's figures and the notes). */
+  json: boolean;
   /** The options for every input: -s, -t, -r. */
   options: CompileOptions;
 }
@@ -67,6 +70,7 @@ export interface CompileArguments {
 export function parseCompileArguments(args: readonly string[]): CompileArguments {
   const inputs: InputArgument[] = [];
   let output: string | undefined;
+  let json = false;
   const options: CompileOptions = {};
   // Per-input options apply to the next input (as in the reference).
   let pending: AnimationOptions = {};
@@ -85,6 +89,9 @@ export function parseCompileArguments(args: readonly string[]): CompileArguments
       case '-o':
       case '--output':
         output = value();
+        break;
+      case '--json':
+        json = true;
         break;
       case '-s':
       case '--scale': {
@@ -135,7 +142,7 @@ export function parseCompileArguments(args: readonly string[]): CompileArguments
   if (scaled) options.scale = scale;
   if (translated) options.translate = [translate[0], translate[1], translate[2]];
   if (rotate.length > 0) options.rotate = rotate;
-  return { inputs, output: output ?? defaultOutput(input), options };
+  return { inputs, output: output ?? defaultOutput(input), json, options };
 }
 
 /** IN.iqe -> IN.iqm (another name gets .iqm added). */
@@ -221,11 +228,8 @@ export function runCompile(args: string[]): number {
     }
     checked.push(loaded);
   }
-  const errors = checked.flatMap((c, i) => c.diagnostics.filter((d) => d.severity === 'error').map((d) => formatDiagnostic(inputs[i].path, d)));
-  if (errors.length > 0) {
-    process.stdout.write(errors.join('\n') + '\n');
-    return 1;
-  }
+  const errors = checked.flatMap((c, i) => c.diagnostics.filter((d) => d.severity === 'error').map((diagnostic) => ({ path: inputs[i].path, diagnostic })));
+  if (errors.length > 0) return printErrors(errors, parsed.json);
   // What the compile itself noticed (an ignored option, tangents that needed a fallback, ...),
   // each with its file; the documents' own warnings are `check`'s to show.
   const notes: { path: string; diagnostic: IqeDiagnostic }[] = [];
@@ -239,12 +243,8 @@ export function runCompile(args: string[]): number {
     for (const n of compiled.notes) notes.push({ path: inputs[n.text].path, diagnostic: n.diagnostic });
     result = { bytes: compiled.bytes, diagnostics: [], notes: compiled.notes.map((n) => n.diagnostic), stats: compiled.stats };
   }
-  if (!result.bytes) {
-    const lines = result.diagnostics.filter((d) => d.severity === 'error').map((d) => formatDiagnostic(inputs[0].path, d));
-    process.stdout.write(lines.join('\n') + '\n');
-    return 1;
-  }
-  for (const { path, diagnostic } of notes) writeStderr(formatDiagnostic(path, diagnostic) + '\n');
+  if (!result.bytes) return printErrors(result.diagnostics.filter((d) => d.severity === 'error').map((diagnostic) => ({ path: inputs[0].path, diagnostic })), parsed.json);
+  if (!parsed.json) for (const { path, diagnostic } of notes) writeStderr(formatDiagnostic(path, diagnostic) + '\n');
   try {
     writeFileAtomically(output, result.bytes);
   } catch (error) {
@@ -252,8 +252,25 @@ export function runCompile(args: string[]): number {
     return 2;
   }
   const s = result.stats;
-  writeStdout(
-    `${output}: ${s.meshes} meshes, ${s.vertices} vertices, ${s.triangles} triangles, ${s.joints} joints, ${s.animations} animations, ${s.frames} frames, ${s.bytes} bytes\n`,
-  );
+  if (parsed.json) {
+    const stats = { meshes: s.meshes, vertices: s.vertices, triangles: s.triangles, joints: s.joints, animations: s.animations, frames: s.frames, bytes: s.bytes };
+    writeStdout(JSON.stringify({ output, stats, notes: notes.map(fileDiagnosticToJson) }) + '\n');
+  } else {
+    writeStdout(
+      `${output}: ${s.meshes} meshes, ${s.vertices} vertices, ${s.triangles} triangles, ${s.joints} joints, ${s.animations} animations, ${s.frames} frames, ${s.bytes} bytes\n`,
+    );
+  }
   return 0;
+}
+
+/** A diagnostic of one of the inputs in the JSON of `check` (CLI.md), with its `file`. */
+function fileDiagnosticToJson({ path, diagnostic }: { path: string; diagnostic: IqeDiagnostic }): Record<string, unknown> {
+  return { file: path, ...diagnosticToJson(diagnostic) };
+}
+
+/** The errors that stop a compile, on stdout as `check` prints them (or as JSON); exit 1. */
+function printErrors(errors: { path: string; diagnostic: IqeDiagnostic }[], json: boolean): number {
+  if (json) writeStdout(JSON.stringify({ diagnostics: errors.map(fileDiagnosticToJson) }) + '\n');
+  else writeStdout(errors.map(({ path, diagnostic }) => formatDiagnostic(path, diagnostic)).join('\n') + '\n');
+  return 1;
 }

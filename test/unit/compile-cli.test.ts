@@ -161,6 +161,34 @@ test('compile and check: a file that is not IQE text is one line and exit 2, not
   }
 });
 
+test('compile --json: one object on stdout with the output, its figures and the notes; or the errors (exit 1)', { skip: NO_CLI }, () => {
+  const dir = mkdtempSync(join(tmpdir(), 'iqm-compile-'));
+  try {
+    // One triangle whose corners share a texture coordinate: a degenerate-uv note.
+    const flat = '# Inter-Quake Export\nmesh m\nvp 0 0 0\nvt 0.5 0.5\nvp 1 0 0\nvt 0.5 0.5\nvp 0 1 0\nvt 0.5 0.5\nfa 0 1 2\n';
+    const input = join(dir, 'flat.iqe');
+    writeFileSync(input, flat);
+    const r = run([input, '--json']);
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(r.stderr, '', 'the notes are in the JSON, not on stderr');
+    const out = JSON.parse(r.stdout) as { output: string; stats: Record<string, number>; notes: { file: string; line: number; code: string; severity: string }[] };
+    assert.equal(out.output, join(dir, 'flat.iqm'));
+    assert.deepEqual(out.stats, { meshes: 1, vertices: 3, triangles: 1, joints: 0, animations: 0, frames: 0, bytes: readFileSync(join(dir, 'flat.iqm')).length });
+    assert.deepEqual(out.notes.map((n) => [n.file, n.code, n.severity]), [[input, 'degenerate-uv', 'information']]);
+    assert.ok(out.notes[0].line >= 3, 'a 1-based line of a vp');
+
+    const bad = join(dir, 'bad.iqe');
+    writeFileSync(bad, BAD);
+    const e = run([bad, '--json']);
+    assert.equal(e.status, 1);
+    const errors = JSON.parse(e.stdout) as { diagnostics: { file: string; line: number; column: number; code: string; severity: string }[] };
+    assert.deepEqual(errors.diagnostics.map((d) => [d.file, d.line, d.code, d.severity]), [[bad, 6, 'face-index-range', 'error']]);
+    assert.ok(!existsSync(join(dir, 'bad.iqm')));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('compile: option parsing follows the reference (-t with one value is Z, repeats accumulate)', () => {
   const a = parseCompileArguments(['in.iqe', '-t', '3', '-t', '1,2', '-s', '2', '-s', '3', '-r', '90', '--end', '-3', '--start', '-4']);
   assert.equal(a.output, 'in.iqm');
