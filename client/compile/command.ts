@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import { chmod } from 'node:fs/promises';
 import { Worker } from 'node:worker_threads';
 import { outputTarget, sameFile } from '../../cli/atomicWrite';
+import type { IqeDiagnostic } from '../../core/iqe/diagnostic';
 import { type CompileReply, type CompileRequest, type CompileSource, compileWorkerOptions } from './protocol';
 import { animationPathsFor, compileOptionsOf, type CompileSettings, DEFAULT_OUTPUT_PATH, outputPathFor } from './settings';
 
@@ -98,6 +99,29 @@ function previewContributed(context: vscode.ExtensionContext): boolean {
   return editors.some((e) => e.viewType === PREVIEW_VIEW_TYPE);
 }
 
+/** What the compiles of one window share: the extension, the log, and the Problems entries of their notes. */
+interface CompileHost {
+  context: vscode.ExtensionContext;
+  log: vscode.OutputChannel;
+  /** The compile's own notes at their lines (source "IQE compiler"), until the file is edited or compiled again. */
+  notes: vscode.DiagnosticCollection;
+}
+
+const SEVERITIES: Record<IqeDiagnostic['severity'], vscode.DiagnosticSeverity> = {
+  error: vscode.DiagnosticSeverity.Error,
+  warning: vscode.DiagnosticSeverity.Warning,
+  information: vscode.DiagnosticSeverity.Information,
+  hint: vscode.DiagnosticSeverity.Hint,
+};
+
+/** A note of the compile as a Problems entry. */
+function noteDiagnostic(d: IqeDiagnostic): vscode.Diagnostic {
+  const diagnostic = new vscode.Diagnostic(new vscode.Range(d.range.line, d.range.column, d.range.endLine, d.range.endColumn), d.message, SEVERITIES[d.severity]);
+  diagnostic.source = 'IQE compiler';
+  diagnostic.code = d.code;
+  return diagnostic;
+}
+
 export interface CompileOutcome {
   output?: vscode.Uri;
   errors: number;
@@ -114,13 +138,17 @@ export interface CompileOutcome {
  * what happened. `batch`: the cancellation of a compile of several files, which shows its own
  * progress (this file's own notification is then not shown).
  */
-async function compile(context: vscode.ExtensionContext, log: vscode.OutputChannel, source: vscode.Uri, interactive: boolean, batch?: vscode.CancellationToken): Promise<CompileOutcome> {
+async function compile(host: CompileHost, source: vscode.Uri, interactive: boolean, batch?: vscode.CancellationToken): Promise<CompileOutcome> {
+  const { context, log } = host;
   const name = source.path.slice(source.path.lastIndexOf('/') + 1);
+  // The notes of an earlier compile of this file are about that compile.
+  host.notes.delete(source);
   const settings = settingsFor(source);
   const folder = vscode.workspace.getWorkspaceFolder(source);
   const output = source.with({ path: outputPathFor(source.path, settings.outputPath, folder?.uri.path) });
   // Animation files to merge after the source (iqmTools.compile.animationFiles).
   const animationFiles = animationPathsFor(source.path, settings.animationFiles, folder?.uri.path).map((path) => source.with({ path }));
+  for (const file of animationFiles) host.notes.delete(file);
   const animations: CompileSource[] = [];
   let inputBytes = 0;
   for (const file of animationFiles) {
@@ -222,6 +250,12 @@ async function compile(context: vscode.ExtensionContext, log: vscode.OutputChann
   );
   const notes = reply.notes.map(({ text, diagnostic: d }) => `${fileName(text)}:${d.range.line + 1}:${d.range.column + 1}: ${d.severity}: ${d.message} [${d.code}]`);
   for (const note of notes) log.appendLine(`  ${note}`);
+  // And in the Problems panel, at their lines of the file each is about.
+  const inputs = [source, ...animationFiles];
+  for (const [i, uri] of inputs.entries()) {
+    const own = reply.notes.filter((n) => n.text === i).map((n) => noteDiagnostic(n.diagnostic));
+    host.notes.set(uri, own.length > 0 ? own : undefined);
+  }
   vscode.window.setStatusBarMessage(`$(check) Compiled ${outName} in ${reply.milliseconds.toFixed(0)} ms`, 5000);
   // An open preview reloads by itself when the file changes; otherwise open one beside.
   if (interactive && previewContributed(context) && !isPreviewOpen(output)) {
@@ -234,7 +268,8 @@ async function compile(context: vscode.ExtensionContext, log: vscode.OutputChann
  * Several files chosen in the explorer, one after another under one cancellable notification;
  * the previews are not opened, and one message sums up the files with errors.
  */
-async function compileMany(context: vscode.ExtensionContext, log: vscode.OutputChannel, sources: vscode.Uri[]): Promise<CompileOutcome[]> {
+async function compileMany(host: CompileHost, sources: vscode.Uri[]): Promise<CompileOutcome[]> {
+  const { log } = host;
   const outcomes = await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: `Compiling ${sources.length} IQE files`, cancellable: true },
     async (progress, token) => {
@@ -242,7 +277,7 @@ async function compileMany(context: vscode.ExtensionContext, log: vscode.OutputC
       for (const [i, source] of sources.entries()) {
         if (token.isCancellationRequested) break;
         progress.report({ message: `${i + 1} of ${sources.length}: ${source.path.slice(source.path.lastIndexOf('/') + 1)}`, increment: i === 0 ? 0 : 100 / sources.length });
-        done.push(await compile(context, log, source, false, token));
+        done.push(await compile(host, source, false, token));
       }
       return done;
     },
@@ -264,21 +299,27 @@ async function compileMany(context: vscode.ExtensionContext, log: vscode.OutputC
 
 export function registerCompile(context: vscode.ExtensionContext): void {
   const log = vscode.window.createOutputChannel('IQE Compiler');
+  const host: CompileHost = { context, log, notes: vscode.languages.createDiagnosticCollection('iqe-compiler') };
   context.subscriptions.push(
     log,
+    host.notes,
+    // An edit makes the compile's notes stale (their lines may have moved).
+    vscode.workspace.onDidChangeTextDocument((event) => {
+      if (event.contentChanges.length > 0) host.notes.delete(event.document.uri);
+    }),
     // From the explorer VS Code passes the clicked file and every selected one.
     vscode.commands.registerCommand('iqmTools.compile', async (uri?: vscode.Uri, selected?: vscode.Uri[]): Promise<CompileOutcome | CompileOutcome[] | undefined> => {
       const chosen = Array.isArray(selected) ? selected.filter((u) => u instanceof vscode.Uri && /\.iqe$/i.test(u.path)) : [];
-      if (chosen.length > 1) return compileMany(context, log, chosen);
+      if (chosen.length > 1) return compileMany(host, chosen);
       const source = uri instanceof vscode.Uri ? uri : vscode.window.activeTextEditor?.document.uri;
       if (!source) {
         void vscode.window.showWarningMessage('Open or select an .iqe file to compile.');
         return undefined;
       }
-      return compile(context, log, source, true);
+      return compile(host, source, true);
     }),
     vscode.workspace.onDidSaveTextDocument((document) => {
-      if (document.languageId === 'iqe' && settingsFor(document.uri).onSave) void compile(context, log, document.uri, false);
+      if (document.languageId === 'iqe' && settingsFor(document.uri).onSave) void compile(host, document.uri, false);
     }),
   );
 }

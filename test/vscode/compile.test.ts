@@ -99,6 +99,19 @@ suite('compile command', () => {
     const vertex = Number(/input vertex (\d+)/.exec(note)?.[1]);
     assert.ok(vertex >= 0 && vertex <= 2, note);
     assert.ok(note.startsWith(`flat.iqe:${3 + 3 * vertex}:1: information: 3 generated tangents needed the fallback`), note);
+    // The same note in the Problems panel, at that line, until the file is edited.
+    const uri = vscode.Uri.file(source);
+    const problem = vscode.languages.getDiagnostics(uri).find((d) => d.source === 'IQE compiler');
+    assert.ok(problem, `no compiler note among the file's problems: ${JSON.stringify(vscode.languages.getDiagnostics(uri))}`);
+    assert.equal(problem.code, 'degenerate-uv');
+    assert.equal(problem.severity, vscode.DiagnosticSeverity.Information);
+    assert.equal(problem.range.start.line, 2 + 3 * vertex);
+    const edit = new vscode.WorkspaceEdit();
+    edit.insert(uri, new vscode.Position(1, 0), '# edited\n');
+    assert.ok(await vscode.workspace.applyEdit(edit));
+    await waitFor(() => !vscode.languages.getDiagnostics(uri).some((d) => d.source === 'IQE compiler') || undefined, 'the compiler note to go with the edit', 10000);
+    // Saved, so that no dirty document is left for the tests after this one (the file is this test's own).
+    await (await vscode.workspace.openTextDocument(uri)).save();
     for (const tab of vscode.window.tabGroups.all.flatMap((g) => g.tabs)) {
       if (tab.input instanceof vscode.TabInputCustom && tab.input.uri.toString() === outcome.output.toString()) await vscode.window.tabGroups.close(tab);
     }
