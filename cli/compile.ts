@@ -10,7 +10,7 @@ import { type CheckedIqe, checkIqe, compileChecked, compileInputs, type CompileO
 import type { InputPart } from '../core/compile/merge';
 import type { AnimationOptions } from '../core/compile/options';
 import type { IqeDiagnostic } from '../core/iqe/diagnostic';
-import { diagnosticToJson, formatDiagnostic } from './check';
+import { fileDiagnosticToJson, formatDiagnostic } from './check';
 import { parallelBounds } from './compileParallel';
 import { fileSource, notIqeText, readHead } from './text';
 import { compileHeap } from './heap';
@@ -254,7 +254,7 @@ export function runCompile(args: string[]): number {
   const s = result.stats;
   if (parsed.json) {
     const stats = { meshes: s.meshes, vertices: s.vertices, triangles: s.triangles, joints: s.joints, animations: s.animations, frames: s.frames, bytes: s.bytes };
-    writeStdout(JSON.stringify({ output, stats, notes: notes.map(fileDiagnosticToJson) }) + '\n');
+    writeStdout(JSON.stringify({ output, stats, notes: notes.map(({ path, diagnostic }) => fileDiagnosticToJson(path, diagnostic)) }) + '\n');
   } else {
     writeStdout(
       `${output}: ${s.meshes} meshes, ${s.vertices} vertices, ${s.triangles} triangles, ${s.joints} joints, ${s.animations} animations, ${s.frames} frames, ${s.bytes} bytes\n`,
@@ -263,14 +263,9 @@ export function runCompile(args: string[]): number {
   return 0;
 }
 
-/** A diagnostic of one of the inputs in the JSON of `check` (CLI.md), with its `file`. */
-function fileDiagnosticToJson({ path, diagnostic }: { path: string; diagnostic: IqeDiagnostic }): Record<string, unknown> {
-  return { file: path, ...diagnosticToJson(diagnostic) };
-}
-
 /** The errors that stop a compile, on stdout as `check` prints them (or as JSON); exit 1. */
 function printErrors(errors: { path: string; diagnostic: IqeDiagnostic }[], json: boolean): number {
-  if (json) writeStdout(JSON.stringify({ diagnostics: errors.map(fileDiagnosticToJson) }) + '\n');
+  if (json) writeStdout(JSON.stringify({ diagnostics: errors.map(({ path, diagnostic }) => fileDiagnosticToJson(path, diagnostic)) }) + '\n');
   else writeStdout(errors.map(({ path, diagnostic }) => formatDiagnostic(path, diagnostic)).join('\n') + '\n');
   return 1;
 }

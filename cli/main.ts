@@ -12,7 +12,7 @@ type Command = (args: string[]) => Promise<number> | number;
 declare const IQM_TOOLS_VERSION: string;
 
 const commands: Record<string, { run: Command; usage: string }> = {
-  check: { run: runCheck, usage: 'check FILE.iqe [--json]       validate an IQE file as the editor does' },
+  check: { run: runCheck, usage: 'check FILE.iqe ... [--json]   validate IQE files as the editor does' },
   compile: { run: runCompile, usage: 'compile IN.iqe [ANIM.iqe ...] [-o OUT.iqm|FOLDER/] [options]  compile IQE to IQM (compile --help)' },
   diff: { run: runDiff, usage: 'diff A B [--json] [--tolerance T]  semantic differences between two models (exit 1 if any)' },
   info: { run: runInfo, usage: 'info FILE [--json]            summarise an IQM, MD3, DPM or IQE file' },

@@ -189,6 +189,35 @@ test('compile --json: one object on stdout with the output, its figures and the 
   }
 });
 
+test('check FILE ...: every file, lines with their file; JSON with each file; exit 2 > 1 > 0', { skip: NO_CLI }, () => {
+  const dir = mkdtempSync(join(tmpdir(), 'iqm-check-'));
+  try {
+    const good = join(dir, 'good.iqe');
+    const bad = join(dir, 'bad.iqe');
+    writeFileSync(good, GOOD);
+    writeFileSync(bad, BAD);
+    const check = (...args: string[]) => spawnSync(process.execPath, [CLI, 'check', ...args], { encoding: 'utf8' });
+    assert.equal(check(good).status, 0);
+    const both = check(good, bad);
+    assert.equal(both.status, 1);
+    assert.match(both.stdout, /bad\.iqe:6:\d+: error: .*\[face-index-range\]/);
+    assert.doesNotMatch(both.stdout, /good\.iqe/);
+    const json = check(bad, good, '--json');
+    assert.equal(json.status, 1);
+    const { diagnostics } = JSON.parse(json.stdout) as { diagnostics: { file: string; line: number; code: string; severity: string }[] };
+    assert.deepEqual(diagnostics.filter((d) => d.severity === 'error').map((d) => [d.file, d.line, d.code]), [[bad, 6, 'face-index-range']]);
+    assert.ok(diagnostics.every((d) => d.file === bad), 'good.iqe has no diagnostics');
+    // A file that cannot be checked: its line on stderr, the others still checked, exit 2.
+    const missing = check(good, join(dir, 'missing.iqe'), bad);
+    assert.equal(missing.status, 2);
+    assert.match(missing.stderr, /missing\.iqe: cannot read: ENOENT/);
+    assert.match(missing.stdout, /bad\.iqe:6:/);
+    assert.equal(check().status, 2, 'no file: usage');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('compile: option parsing follows the reference (-t with one value is Z, repeats accumulate)', () => {
   const a = parseCompileArguments(['in.iqe', '-t', '3', '-t', '1,2', '-s', '2', '-s', '3', '-r', '90', '--end', '-3', '--start', '-4']);
   assert.equal(a.output, 'in.iqm');
