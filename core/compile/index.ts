@@ -112,7 +112,7 @@ function compileIqeSource(source: IqeSource, options: CompileOptions, boundsProv
   return compileChecked({ diagnostics: [], input: loaded.input }, options, boundsProvider);
 }
 
-/** What compileIqeTexts gives: the compile's result, and which text has errors if one besides the first does. */
+/** What compileIqeSources gives: the compile's result, and which input has errors if one besides the first does. */
 export interface MultiCompileResult extends CompileResult {
   /** Index of a text after the first with errors (nothing compiled), or -1. */
   failedText: number;
@@ -154,11 +154,6 @@ export function compileIqeSources(sources: readonly IqeSource[], options: Compil
   const { name, fps, loop, start, end, ...global } = options;
   const { bytes, stats, notes: notesByText } = compileInputs(inputs.map((input, i) => ({ input, options: i === 0 ? { name, fps, loop, start, end } : {} })), global, boundsProvider);
   return { bytes, diagnostics: [], notes: notesByText.map((n) => n.diagnostic), stats, failedText: -1, notesByText };
-}
-
-/** compileIqeSources of texts held in memory. */
-export function compileIqeTexts(texts: readonly string[], options: CompileOptions = {}, boundsProvider?: BoundsProvider): MultiCompileResult {
-  return compileIqeSources(texts.map(textSource), options, boundsProvider);
 }
 
 /** A checked document: its diagnostics, and its data when it has no errors. */

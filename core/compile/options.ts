@@ -50,7 +50,7 @@ export function applyAnimationOptions(input: IqeInput, options: AnimationOptions
   selection[0] = { first: startFrame, last: Math.min(a.firstFrame + a.frameCount - 1, endFrame) };
   if (a.frameCount > 0 && selection[0].last < selection[0].first) {
     const range = [options.start !== undefined ? `--start ${options.start}` : '', options.end !== undefined ? `--end ${options.end}` : ''].filter(Boolean).join(' ');
-    atAnimation('warning', 'animation-empty', `${range} keep no frame of the animation's ${a.frameCount} (0..${a.frameCount - 1}): it is written with none, as the reference compiler writes it`);
+    atAnimation('warning', 'animation-empty', `no frame of the animation's ${a.frameCount} (0..${a.frameCount - 1}) is within ${range}: it is written with none, as the reference compiler writes it`);
   }
   return { selection, notes };
 }

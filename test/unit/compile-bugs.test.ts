@@ -321,6 +321,6 @@ test('options: what the reference ignores or empties silently is noted at the an
   for (const options of [{ start: 9 }, { start: 3, end: 1 }]) {
     const empty = notesOf(options);
     assert.deepEqual(empty.map((n) => [n.code, n.line]), [['animation-empty', animationLine]], JSON.stringify(options));
-    assert.match(empty[0].message, /keep no frame of the animation's 5 \(0\.\.4\)/);
+    assert.match(empty[0].message, /no frame of the animation's 5 \(0\.\.4\) is within --start/);
   }
 });

@@ -12,7 +12,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { compileIqe, compileIqeTexts } from '../../core/compile/index';
+import { compileIqe, compileIqeSources, textSource } from '../../core/compile/index';
 import { ingestText } from '../../core/compile/ingest';
 import { IqeDocument } from '../../core/iqe/document';
 import { readModel } from '../../core/model/read';
@@ -123,7 +123,7 @@ test('compile fuzz: a mesh file with edited animation files (several inputs)', (
     const label = `several inputs, edit round ${r}`;
     let result;
     try {
-      result = compileIqeTexts(texts);
+      result = compileIqeSources(texts.map(textSource));
     } catch (error) {
       assert.fail(`${label}: the compile threw ${error instanceof Error ? error.stack : String(error)}\n--- texts ---\n${texts.slice(1).join('\n--- next ---\n').slice(0, 6000)}`);
     }

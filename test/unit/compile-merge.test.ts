@@ -4,7 +4,7 @@
 // position (extra dropped, missing the identity) and a warning.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { compileInput, compileIqeTexts } from '../../core/compile/index';
+import { compileInput, compileIqeSources, textSource } from '../../core/compile/index';
 import { ingestText } from '../../core/compile/ingest';
 import type { IqeInput } from '../../core/compile/input';
 import { mergeInputs } from '../../core/compile/merge';
@@ -72,16 +72,16 @@ test('merge: an animation input before the mesh input is warned about; a second 
   assert.equal(parseIqm(compileInput(twoMeshes.input, {}).bytes).header.num_triangles, 3);
 });
 
-test('compileIqeTexts (the editor with iqmTools.compile.animationFiles): merged bytes; an animation text with errors is named', () => {
+test('compileIqeSources (the editor with iqmTools.compile.animationFiles): merged bytes; an animation text with errors is named', () => {
   const texts = [HEADER + SKELETON + MESH + animation('idle', 3), HEADER + SKELETON + animation('walk', 5)];
   const expected = compileInput(inputOf(HEADER + SKELETON + MESH + animation('idle', 3) + animation('walk', 5)), { scale: 2 }).bytes;
-  const result = compileIqeTexts(texts, { scale: 2 });
+  const result = compileIqeSources(texts.map(textSource), { scale: 2 });
   assert.equal(result.failedText, -1);
   assert.ok(result.bytes && Buffer.from(result.bytes).equals(Buffer.from(expected)), 'same bytes');
-  const broken = compileIqeTexts([texts[0], HEADER + SKELETON + 'animation bad\nframe\npq 0 0 0 0 0 0 0\n']);
+  const broken = compileIqeSources([texts[0], HEADER + SKELETON + 'animation bad\nframe\npq 0 0 0 0 0 0 0\n'].map(textSource));
   assert.equal(broken.failedText, 1);
   assert.equal(broken.bytes, undefined);
-  const source = compileIqeTexts([HEADER + 'vp 0 0 0\nfa 0 0 4\n', texts[1]]);
+  const source = compileIqeSources([HEADER + 'vp 0 0 0\nfa 0 0 4\n', texts[1]].map(textSource));
   assert.equal(source.failedText, -1);
   assert.equal(source.bytes, undefined);
   assert.ok(source.diagnostics.some((d) => d.code === 'face-index-range'));
