@@ -1,8 +1,10 @@
 // "IQE: Compile to IQM" (iqmTools.compile): compiles the active or chosen .iqe (its unsaved text
-// when it is open) in a worker thread, with a cancellable progress notification when it takes
-// more than half a second, and writes the IQM atomically (temporary file + rename). Errors write
-// nothing: they go to the Problems panel (through the language server) and the command offers to
-// show them. Also compiles on save when iqmTools.compile.onSave is set.
+// when it is open; else the worker reads the file) in a worker thread, with a cancellable progress
+// notification when it takes more than half a second, and writes the IQM atomically (temporary
+// file + rename, through links, cli/atomicWrite.ts). Errors write nothing: they go to the Problems
+// panel (through the language server) and the command offers to show them; the compile's own
+// notes go there too, and to the output channel. Several files chosen in the explorer are compiled
+// in turn. Also compiles on save when iqmTools.compile.onSave is set.
 import * as vscode from 'vscode';
 import { chmod } from 'node:fs/promises';
 import { Worker } from 'node:worker_threads';
