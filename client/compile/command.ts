@@ -175,7 +175,16 @@ async function compile(host: CompileHost, source: vscode.Uri, interactive: boole
     void vscode.window.showErrorMessage(`Compiling ${name}: ${message}`);
     return { errors: 0, writeError: message };
   }
-  const main = await compileSource(source);
+  let main: { source: CompileSource; size: number };
+  try {
+    main = await compileSource(source);
+  } catch (error) {
+    // Gone since it was chosen, a folder, or unreadable: said, not a failed command.
+    const message = `${source.fsPath} cannot be read: ${error instanceof Error ? error.message : String(error)}`;
+    log.appendLine(`[${new Date().toLocaleTimeString()}] ${name}: ${message}; nothing written`);
+    if (!batch) void vscode.window.showErrorMessage(`Compiling ${name}: ${message}`);
+    return { errors: 1 };
+  }
   inputBytes += main.size;
   const request: CompileRequest = { source: main.source, options: compileOptionsOf(settings), animations };
   const fileName = (text: number): string => (text === 0 ? name : animationFiles[text - 1].path.slice(animationFiles[text - 1].path.lastIndexOf('/') + 1));

@@ -173,9 +173,13 @@ suite('compile command', () => {
     await setGlobalSetting('iqmTools.compile', 'outputPath', '${fileDirname}/${fileBasenameNoExtension}.iqm');
     const uris = files.map((f) => vscode.Uri.file(f));
     // As the explorer calls it: the clicked file, then the whole selection (a non-IQE file in it is left out).
-    const outcomes = await vscode.commands.executeCommand<CompileOutcome[] | undefined>(COMMAND, uris[0], [...uris, vscode.Uri.file(path.join(dir, 'many', 'notes.txt'))]);
+    // gone.iqe was selected and then deleted: it is reported, the others still compiled.
+    const gone = vscode.Uri.file(path.join(dir, 'many', 'gone.iqe'));
+    const outcomes = await vscode.commands.executeCommand<CompileOutcome[] | undefined>(COMMAND, uris[0], [...uris, gone, vscode.Uri.file(path.join(dir, 'many', 'notes.txt'))]);
     assert.ok(Array.isArray(outcomes), `not one outcome per file: ${JSON.stringify(outcomes)}`);
-    assert.equal(outcomes.length, 3);
+    assert.equal(outcomes.length, 4);
+    assert.equal(outcomes[3].output, undefined);
+    assert.equal(outcomes[3].errors, 1, 'the missing file is counted as not compiled');
     assert.equal(outcomes[0].output?.fsPath, path.join(dir, 'many', 'one.iqm'));
     assert.equal(outcomes[1].output?.fsPath, path.join(dir, 'many', 'two.iqm'));
     assert.equal(fs.readFileSync(path.join(dir, 'many', 'two.iqm')).readUInt32LE(56), 2, 'two.iqm: num_triangles');
