@@ -149,7 +149,10 @@ async function compile(host: CompileHost, source: vscode.Uri, interactive: boole
   const folder = vscode.workspace.getWorkspaceFolder(source);
   const output = source.with({ path: outputPathFor(source.path, settings.outputPath, folder?.uri.path) });
   // Animation files to merge after the source (iqmTools.compile.animationFiles).
-  const animationFiles = animationPathsFor(source.path, settings.animationFiles, folder?.uri.path).map((path) => source.with({ path }));
+  // (A file never merges itself: a folder-wide setting also applies to the animation files.)
+  const animationFiles = animationPathsFor(source.path, settings.animationFiles, folder?.uri.path)
+    .filter((path) => path !== source.path)
+    .map((path) => source.with({ path }));
   for (const file of animationFiles) host.notes.delete(file);
   const animations: CompileSource[] = [];
   let inputBytes = 0;
@@ -308,6 +311,28 @@ async function compileMany(host: CompileHost, sources: vscode.Uri[]): Promise<Co
   return outcomes;
 }
 
+/** At most this many .iqe files of the workspace are looked at for models that merge a saved file. */
+const MODEL_SEARCH_LIMIT = 2000;
+
+/**
+ * The .iqe files of the workspace, with iqmTools.compile.onSave, whose
+ * iqmTools.compile.animationFiles name `file`: saving an animation file rebuilds them. Searched
+ * only when some scope sets animationFiles at all.
+ */
+async function modelsMerging(file: vscode.Uri): Promise<vscode.Uri[]> {
+  const scopes = vscode.workspace.workspaceFolders?.map((f) => f.uri) ?? [file];
+  if (!scopes.some((scope) => (vscode.workspace.getConfiguration('iqmTools.compile', scope).get<string[]>('animationFiles') ?? []).length > 0)) return [];
+  const models: vscode.Uri[] = [];
+  for (const candidate of await vscode.workspace.findFiles('**/*.iqe', undefined, MODEL_SEARCH_LIMIT)) {
+    if (candidate.toString() === file.toString()) continue;
+    const settings = settingsFor(candidate);
+    if (!settings.onSave || settings.animationFiles.length === 0) continue;
+    const folder = vscode.workspace.getWorkspaceFolder(candidate);
+    if (animationPathsFor(candidate.path, settings.animationFiles, folder?.uri.path).includes(file.path)) models.push(candidate);
+  }
+  return models;
+}
+
 export function registerCompile(context: vscode.ExtensionContext): void {
   const log = vscode.window.createOutputChannel('IQE Compiler');
   const host: CompileHost = { context, log, notes: vscode.languages.createDiagnosticCollection('iqe-compiler') };
@@ -329,8 +354,11 @@ export function registerCompile(context: vscode.ExtensionContext): void {
       }
       return compile(host, source, true);
     }),
-    vscode.workspace.onDidSaveTextDocument((document) => {
-      if (document.languageId === 'iqe' && settingsFor(document.uri).onSave) void compile(host, document.uri, false);
+    vscode.workspace.onDidSaveTextDocument(async (document) => {
+      if (document.languageId !== 'iqe') return;
+      if (settingsFor(document.uri).onSave) void compile(host, document.uri, false);
+      // The models that merge it as an animation file are rebuilt too.
+      for (const model of await modelsMerging(document.uri)) void compile(host, model, false);
     }),
   );
 }

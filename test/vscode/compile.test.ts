@@ -7,7 +7,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { waitFor } from './harnessClient';
-import { activeExtension, fixtureUri, setGlobalSetting } from './helpers';
+import { activeExtension, fixtureUri, setGlobalSetting, workspaceRoot } from './helpers';
 
 const COMMAND = 'iqmTools.compile';
 const OUTPUT_SETTING = 'iqmTools.compile.outputPath';
@@ -186,6 +186,46 @@ suite('compile command', () => {
     assert.equal(outcomes[2].output, undefined);
     assert.ok(outcomes[2].errors > 0, 'broken.iqe reported no error');
     assert.deepEqual(fs.readdirSync(path.join(dir, 'many')).sort(), ['broken.iqe', 'one.iqe', 'one.iqm', 'two.iqe', 'two.iqm']);
+  });
+
+  test('onSave: saving an animation file rebuilds the model that merges it', async function () {
+    if (missing) {
+      if (this.test) this.test.title += ` [skipped: ${missing}]`;
+      this.skip();
+    }
+    // In the (generated) workspace, where the search for models looks.
+    const folder = vscode.Uri.joinPath(workspaceRoot(), '.tmp-onsave');
+    const mesh = ['# Inter-Quake Export', 'joint "root" -1', 'joint "arm" 0', 'pq 0 0 0 0 0 0 -1', 'pq 0 0 1 0 0 0 -1', 'mesh m', 'vp 0 0 0', 'vb 0 1', 'vp 1 0 0', 'vb 1 1', 'vp 0 1 0', 'vb 1 1', 'fm 0 1 2'];
+    const walk = ['# Inter-Quake Export', 'joint "root" -1', 'joint "arm" 0', 'animation "walk"', 'frame', 'pq 0 0 0 0 0 0 -1', 'pq 0 0 1 0 0 0 -1'];
+    fs.mkdirSync(folder.fsPath, { recursive: true });
+    const model = path.join(folder.fsPath, 'model.iqe');
+    const anim = vscode.Uri.joinPath(folder, 'model-walk.iqe');
+    fs.writeFileSync(model, mesh.join('\n') + '\n');
+    fs.writeFileSync(anim.fsPath, walk.join('\n') + '\n');
+    const compiled = path.join(folder.fsPath, 'model.iqm');
+    try {
+      await setGlobalSetting('iqmTools.compile', 'outputPath', '${fileDirname}/${fileBasenameNoExtension}.iqm');
+      await setGlobalSetting('iqmTools.compile', 'animationFiles', ['${fileDirname}/model-walk.iqe']);
+      await setGlobalSetting('iqmTools.compile', 'onSave', true);
+      // A second frame in the animation file, saved.
+      const document = await vscode.workspace.openTextDocument(anim);
+      const edit = new vscode.WorkspaceEdit();
+      edit.insert(anim, new vscode.Position(document.lineCount, 0), 'frame\npq 0 0 0 0 0 0 -1\npq 0 0 1 0.1 0 0 -0.994987\n');
+      assert.ok(await vscode.workspace.applyEdit(edit));
+      assert.ok(await document.save());
+      // model.iqm: the mesh with the walk of two frames (header num_anims at 84, num_frames at 92).
+      const bytes = await waitFor(() => {
+        if (!fs.existsSync(compiled)) return undefined;
+        const b = fs.readFileSync(compiled);
+        return b.length > 96 && b.readUInt32LE(92) === 2 ? b : undefined;
+      }, 'model.iqm rebuilt with the two frames of the saved animation file', 30000);
+      assert.equal(bytes.readUInt32LE(84), 1, 'animations');
+      assert.equal(bytes.readUInt32LE(36), 1, 'num_meshes: the mesh of model.iqe');
+    } finally {
+      await setGlobalSetting('iqmTools.compile', 'onSave', undefined);
+      await setGlobalSetting('iqmTools.compile', 'animationFiles', undefined);
+      fs.rmSync(folder.fsPath, { recursive: true, force: true });
+    }
   });
 
   test('iqmTools.compile.animationFiles: the animations of another IQE are added', async function () {
