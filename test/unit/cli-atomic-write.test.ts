@@ -2,24 +2,15 @@
 // write would write it: through symbolic links, keeping the replaced file's permissions.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { linkTarget, outputTarget, writeFileAtomically } from '../../cli/atomicWrite';
+import { withTempDir } from '../helpers/temp-dir';
 
 const BYTES = new Uint8Array([1, 2, 3, 4, 5]);
 
-function withDir(run: (dir: string) => void): void {
-  const dir = mkdtempSync(join(tmpdir(), 'iqm-atomic-'));
-  try {
-    run(dir);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
-
 test('atomic write: a new file gets the bytes and no temporary is left', () => {
-  withDir((dir) => {
+  withTempDir('iqm-atomic-', (dir) => {
     writeFileAtomically(join(dir, 'out.iqm'), BYTES);
     assert.deepEqual(new Uint8Array(readFileSync(join(dir, 'out.iqm'))), BYTES);
     assert.deepEqual(readdirSync(dir), ['out.iqm']);
@@ -27,7 +18,7 @@ test('atomic write: a new file gets the bytes and no temporary is left', () => {
 });
 
 test('atomic write: through a symbolic link the linked file gets the bytes and the link stays', () => {
-  withDir((dir) => {
+  withTempDir('iqm-atomic-', (dir) => {
     mkdirSync(join(dir, 'build'));
     writeFileSync(join(dir, 'build', 'model.iqm'), 'old');
     symlinkSync('build/model.iqm', join(dir, 'model.iqm'));
@@ -39,7 +30,7 @@ test('atomic write: through a symbolic link the linked file gets the bytes and t
 });
 
 test('atomic write: a dangling link names the file the write creates', () => {
-  withDir((dir) => {
+  withTempDir('iqm-atomic-', (dir) => {
     symlinkSync(join(dir, 'made.iqm'), join(dir, 'link.iqm'));
     writeFileAtomically(join(dir, 'link.iqm'), BYTES);
     assert.ok(lstatSync(join(dir, 'link.iqm')).isSymbolicLink());
@@ -48,7 +39,7 @@ test('atomic write: a dangling link names the file the write creates', () => {
 });
 
 test('atomic write: a relative link is followed from the folder that really holds it', () => {
-  withDir((dir) => {
+  withTempDir('iqm-atomic-', (dir) => {
     // sub/alias -> ../real; real/l -> ../out/x.iqm. The kernel reads sub/alias/l as real/l, so
     // its target is out/x.iqm; read by the path's letters it would be sub/out/x.iqm (absent).
     mkdirSync(join(dir, 'real'));
@@ -64,7 +55,7 @@ test('atomic write: a relative link is followed from the folder that really hold
 });
 
 test('atomic write: the replaced file keeps its permissions', () => {
-  withDir((dir) => {
+  withTempDir('iqm-atomic-', (dir) => {
     const path = join(dir, 'out.iqm');
     writeFileSync(path, 'old');
     chmodSync(path, 0o640);
@@ -78,7 +69,7 @@ test('atomic write: the replaced file keeps its permissions', () => {
 });
 
 test('atomic write: a file that may not be written is refused (EACCES), unchanged', { skip: process.getuid?.() === 0 ? 'root may write any file' : false }, () => {
-  withDir((dir) => {
+  withTempDir('iqm-atomic-', (dir) => {
     const path = join(dir, 'locked.iqm');
     writeFileSync(path, 'old');
     chmodSync(path, 0o444);
@@ -89,7 +80,7 @@ test('atomic write: a file that may not be written is refused (EACCES), unchange
 });
 
 test('atomic write: a loop of links is ELOOP and nothing is written', () => {
-  withDir((dir) => {
+  withTempDir('iqm-atomic-', (dir) => {
     symlinkSync('b', join(dir, 'a'));
     symlinkSync('a', join(dir, 'b'));
     assert.throws(() => writeFileAtomically(join(dir, 'a'), BYTES), { code: 'ELOOP' });
@@ -98,7 +89,7 @@ test('atomic write: a loop of links is ELOOP and nothing is written', () => {
 });
 
 test('atomic write: when the rename fails the error is thrown and the temporary removed', () => {
-  withDir((dir) => {
+  withTempDir('iqm-atomic-', (dir) => {
     // A folder that is not empty where the file should go: the rename cannot replace it.
     mkdirSync(join(dir, 'out.iqm'));
     writeFileSync(join(dir, 'out.iqm', 'keep'), 'x');

@@ -3,11 +3,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseCompileArguments } from '../../cli/compile';
 import { compileText, parseIqm } from '../helpers/compile-iqm';
+import { withTempDir } from '../helpers/temp-dir';
 
 const CLI = resolve('dist', 'cli.js');
 const NO_CLI = existsSync(CLI) ? false : `${CLI} is not built (npm run build)`;
@@ -21,8 +21,7 @@ const GOOD = '# Inter-Quake Export\nmesh m\nmaterial x\nvp 0 0 0\nvp 1 0 0\nvp 0
 const BAD = '# Inter-Quake Export\nmesh m\nvp 0 0 0\nvp 1 0 0\nvp 0 1 0\nfa 0 1 7\n';
 
 test('compile: writes IN.iqm next to the input by default, or -o', { skip: NO_CLI }, () => {
-  const dir = mkdtempSync(join(tmpdir(), 'iqm-compile-'));
-  try {
+  return withTempDir('iqm-compile-', (dir) => {
     const input = join(dir, 'model.iqe');
     writeFileSync(input, GOOD);
     const r = run([input]);
@@ -33,23 +32,18 @@ test('compile: writes IN.iqm next to the input by default, or -o', { skip: NO_CL
     assert.equal(run([input, '-o', out, '-s', '2']).status, 0);
     assert.equal(parseIqm(new Uint8Array(readFileSync(out))).view.getFloat32(parseIqm(new Uint8Array(readFileSync(out))).arrays[0].offset + 12, true), 2);
     assert.deepEqual(readdirSync(dir).sort(), ['model.iqe', 'model.iqm', 'other.iqm'], 'no temporary files left');
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 test('compile: errors are printed like check, exit 1, nothing written', { skip: NO_CLI }, () => {
-  const dir = mkdtempSync(join(tmpdir(), 'iqm-compile-'));
-  try {
+  return withTempDir('iqm-compile-', (dir) => {
     const input = join(dir, 'bad.iqe');
     writeFileSync(input, BAD);
     const r = run([input]);
     assert.equal(r.status, 1);
     assert.match(r.stdout, /bad\.iqe:6:\d+: error: .*\[face-index-range\]/);
     assert.deepEqual(readdirSync(dir), ['bad.iqe']);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 test('compile: usage and I/O problems exit 2 with one stderr line', { skip: NO_CLI }, () => {
@@ -58,21 +52,17 @@ test('compile: usage and I/O problems exit 2 with one stderr line', { skip: NO_C
     assert.equal(r.status, 2, args.join(' '));
     assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
   }
-  const dir = mkdtempSync(join(tmpdir(), 'iqm-compile-'));
-  try {
+  return withTempDir('iqm-compile-', (dir) => {
     const input = join(dir, 'm.iqe');
     writeFileSync(input, GOOD);
     const r = run([input, '-o', join(dir, 'missing', 'out.iqm')]);
     assert.equal(r.status, 2);
     assert.match(r.stderr, /cannot write/);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 test('compile: -o FOLDER (existing, or ending in /) writes FOLDER/IN.iqm', { skip: NO_CLI }, () => {
-  const dir = mkdtempSync(join(tmpdir(), 'iqm-compile-'));
-  try {
+  return withTempDir('iqm-compile-', (dir) => {
     const input = join(dir, 'walker.iqe');
     writeFileSync(input, GOOD);
     mkdirSync(join(dir, 'build'));
@@ -87,14 +77,11 @@ test('compile: -o FOLDER (existing, or ending in /) writes FOLDER/IN.iqm', { ski
     assert.equal(r.status, 2);
     assert.match(r.stderr, /missing\/walker\.iqm: cannot write: ENOENT/);
     assert.deepEqual(readdirSync(join(dir, 'build')), ['walker.iqm']);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 test('compile: -o through a symbolic link writes the linked file and keeps the link', { skip: NO_CLI }, () => {
-  const dir = mkdtempSync(join(tmpdir(), 'iqm-compile-'));
-  try {
+  return withTempDir('iqm-compile-', (dir) => {
     const input = join(dir, 'm.iqe');
     writeFileSync(input, GOOD);
     mkdirSync(join(dir, 'build'));
@@ -104,14 +91,11 @@ test('compile: -o through a symbolic link writes the linked file and keeps the l
     assert.ok(lstatSync(join(dir, 'link.iqm')).isSymbolicLink(), 'the link was replaced by a file');
     assert.equal(parseIqm(new Uint8Array(readFileSync(join(dir, 'build', 'm.iqm')))).header.num_triangles, 1);
     assert.deepEqual(readdirSync(join(dir, 'build')), ['m.iqm']);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 test('compile: an output that is one of the inputs is refused and the input kept', { skip: NO_CLI }, () => {
-  const dir = mkdtempSync(join(tmpdir(), 'iqm-compile-'));
-  try {
+  return withTempDir('iqm-compile-', (dir) => {
     const input = join(dir, 'm.iqe');
     const anim = join(dir, 'walk.iqe');
     writeFileSync(input, GOOD);
@@ -126,14 +110,11 @@ test('compile: an output that is one of the inputs is refused and the input kept
     assert.equal(readFileSync(input, 'utf8'), GOOD);
     assert.equal(readFileSync(anim, 'utf8'), GOOD);
     assert.deepEqual(readdirSync(dir).sort(), ['alias.iqm', 'm.iqe', 'walk.iqe']);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 test('compile and check: a file that is not IQE text is one line and exit 2, not a page of diagnostics', { skip: NO_CLI }, () => {
-  const dir = mkdtempSync(join(tmpdir(), 'iqm-compile-'));
-  try {
+  return withTempDir('iqm-compile-', (dir) => {
     const cases: [string, Uint8Array | string, RegExp][] = [
       ['model.iqe', new Uint8Array([...Buffer.from('INTERQUAKEMODEL\0'), 2, 0, 0, 0, 0, 0, 0, 0]), /: an IQM model, not IQE text/],
       ['pointer.iqe', 'version https://git-lfs.github.com/spec/v1\noid sha256:0123\nsize 1000\n', /: a Git LFS pointer/],
@@ -156,14 +137,11 @@ test('compile and check: a file that is not IQE text is one line and exit 2, not
     assert.equal(r.status, 1);
     assert.match(r.stdout, /plain\.iqe:1:1: error: .*\[header\]/);
     assert.deepEqual(readdirSync(dir).sort(), ['blob.iqe', 'model.iqe', 'plain.iqe', 'pointer.iqe'], 'nothing written');
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 test('compile --json: one object on stdout with the output, its figures and the notes; or the errors (exit 1)', { skip: NO_CLI }, () => {
-  const dir = mkdtempSync(join(tmpdir(), 'iqm-compile-'));
-  try {
+  return withTempDir('iqm-compile-', (dir) => {
     // One triangle whose corners share a texture coordinate: a degenerate-uv note.
     const flat = '# Inter-Quake Export\nmesh m\nvp 0 0 0\nvt 0.5 0.5\nvp 1 0 0\nvt 0.5 0.5\nvp 0 1 0\nvt 0.5 0.5\nfa 0 1 2\n';
     const input = join(dir, 'flat.iqe');
@@ -184,14 +162,11 @@ test('compile --json: one object on stdout with the output, its figures and the 
     const errors = JSON.parse(e.stdout) as { diagnostics: { file: string; line: number; column: number; code: string; severity: string }[] };
     assert.deepEqual(errors.diagnostics.map((d) => [d.file, d.line, d.code, d.severity]), [[bad, 6, 'face-index-range', 'error']]);
     assert.ok(!existsSync(join(dir, 'bad.iqm')));
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 test('check FILE ...: every file, lines with their file; JSON with each file; exit 2 > 1 > 0', { skip: NO_CLI }, () => {
-  const dir = mkdtempSync(join(tmpdir(), 'iqm-check-'));
-  try {
+  return withTempDir('iqm-check-', (dir) => {
     const good = join(dir, 'good.iqe');
     const bad = join(dir, 'bad.iqe');
     writeFileSync(good, GOOD);
@@ -213,9 +188,7 @@ test('check FILE ...: every file, lines with their file; JSON with each file; ex
     assert.match(missing.stderr, /missing\.iqe: cannot read: ENOENT/);
     assert.match(missing.stdout, /bad\.iqe:6:/);
     assert.equal(check().status, 2, 'no file: usage');
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 test('compile: option parsing follows the reference (-t with one value is Z, repeats accumulate)', () => {
@@ -233,8 +206,7 @@ test('compile: option parsing follows the reference (-t with one value is Z, rep
 });
 
 test('compile: what the compile itself notices goes to stderr at its line, and the file is written', { skip: NO_CLI }, () => {
-  const dir = mkdtempSync(join(tmpdir(), 'iqm-compile-'));
-  try {
+  return withTempDir('iqm-compile-', (dir) => {
     const input = join(dir, 'two.iqe');
     const text = '# Inter-Quake Export\njoint j -1\npq 0 0 0 0 0 0 -1\nvp 0 0 0\nvp 1 0 0\nvp 0 1 0\nvb 0 1\nvb 0 1\nvb 0 1\nfa 0 1 2\nanimation a\nframe\npq 0 0 0 0 0 0 -1\n  animation b\nframe\npq 0 0 0 0 0 0 -1\n';
     writeFileSync(input, text);
@@ -242,14 +214,11 @@ test('compile: what the compile itself notices goes to stderr at its line, and t
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stderr, /two\.iqe:14:3: warning: .*exactly one animation.*\[cli-option-ignored\]/);
     assert.ok(existsSync(join(dir, 'two.iqm')));
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 test('compile: a file of several read blocks (streamed) gives the bytes of the in-memory compile', { skip: NO_CLI }, () => {
-  const dir = mkdtempSync(join(tmpdir(), 'iqm-compile-'));
-  try {
+  return withTempDir('iqm-compile-', (dir) => {
     // CRLF text of more than two 1 MiB read blocks, parsed at many points, with the worker.
     const lines = ['# Inter-Quake Export', 'joint root -1', 'pq 0 0 0 0 0 0 -1', 'mesh "m\u00e9"', 'material x'];
     const side = 180;
@@ -271,14 +240,11 @@ test('compile: a file of several read blocks (streamed) gives the bytes of the i
     assert.equal(r.status, 0, r.stderr);
     const expected = compileText(text).result.bytes!;
     assert.ok(Buffer.from(readFileSync(join(dir, 'big.iqm'))).equals(Buffer.from(expected)), 'streamed CLI output = in-memory compile');
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 test('compile: a mesh file and animation files, merged; errors name their file', { skip: NO_CLI }, () => {
-  const dir = mkdtempSync(join(tmpdir(), 'iqm-compile-'));
-  try {
+  return withTempDir('iqm-compile-', (dir) => {
     const skeleton = 'joint root -1\njoint tip 0\npq 0 0 0 0 0 0 -1\npq 0 0 1 0 0 0 -1\n';
     const mesh = join(dir, 'mesh.iqe');
     writeFileSync(mesh, '# Inter-Quake Export\n' + skeleton + 'mesh m\nmaterial x\nvp 0 0 0\nvp 1 0 0\nvp 0 1 2\nvb 0 1\nvb 0 1\nvb 1 1\nfa 0 1 2\n');
@@ -296,7 +262,5 @@ test('compile: a mesh file and animation files, merged; errors name their file',
     assert.equal(bad.status, 1);
     assert.match(bad.stdout, /walk\.iqe:\d+:\d+: error: /);
     assert.ok(!existsSync(join(dir, 'bad.iqm')));
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });

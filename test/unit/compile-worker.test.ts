@@ -3,14 +3,14 @@
 // dist/boundsWorker.js on a large input, and the document's errors (nothing to write) on a bad one.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { compileIqe } from '../../core/compile/index';
 import { IqeDocument } from '../../core/iqe/document';
 import type { CompileReply, CompileRequest } from '../../client/compile/protocol';
 import { iqe, joints } from '../helpers/iqe-fixtures';
+import { withTempDir } from '../helpers/temp-dir';
 
 const WORKER = resolve('dist', 'compileWorker.js');
 const skip = existsSync(WORKER) ? false : `${WORKER} is not built (npm run build)`;
@@ -79,8 +79,7 @@ test('compile worker: animation files (iqmTools.compile.animationFiles) are merg
 });
 
 test('compile worker: files that are not open are read from disk by the worker, with the bytes of their texts', { skip }, async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'iqm-worker-'));
-  try {
+  return withTempDir('iqm-worker-', async (dir) => {
     const mesh = iqe(...joints(2), 'pq 0 0 0 0 0 0 -1', 'pq 0 0 1 0 0 0 -1', 'mesh m', 'vp 0 0 0', 'vp 1 0 0', 'vp 0 1 1', 'vb 0 1', 'vb 0 1', 'vb 1 1', 'fa 0 1 2');
     const walk = iqe(...joints(2), 'animation walk', 'frame', 'pq 0 0 0 0 0 0 -1', 'pq 0 0 1 0 0 0 -1');
     writeFileSync(join(dir, 'mesh.iqe'), mesh);
@@ -99,7 +98,5 @@ test('compile worker: files that are not open are read from disk by the worker, 
     const gone = await compileInWorker({ source: { path: join(dir, 'gone.iqe') }, options: {} });
     assert.ok(!gone.ok);
     assert.match(gone.message, /ENOENT/);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
