@@ -31,7 +31,7 @@ const products = [
   // dist/cli.js is the `iqm-tools` entry: it runs dist/cliMain.js with its code cache (below).
   { entryPoints: ['cli/launch.ts'], outfile: 'dist/cli.js', platform: 'node', format: 'cjs', banner: { js: '#!/usr/bin/env node' } },
   { entryPoints: ['cli/main.ts'], outfile: 'dist/cliMain.js', platform: 'node', format: 'cjs' },
-  { entryPoints: ['cli/boundsWorker.ts'], outfile: 'dist/boundsWorker.js', platform: 'node', format: 'cjs' },
+  { entryPoints: ['node/boundsWorker.ts'], outfile: 'dist/boundsWorker.js', platform: 'node', format: 'cjs' },
   { entryPoints: ['media/main.ts'], outfile: 'dist/webview.js', platform: 'browser', format: 'iife' },
 ].filter((options) => existsSync(options.entryPoints[0]));
 

@@ -1,7 +1,7 @@
 // Benchmark: compiles bench/.data/big.iqe (the timing-baseline file of IQE-SEMANTICS.md §11:
 // 72.8 MB, 300,056 vertices, 199,692 triangles, 150 joints, 2,000 frames) in this process the way
-// `iqm-tools compile` does (its heap settings of cli/heap.ts, read and check in a stream, compile
-// with the bounds worker of cli/compileParallel.ts), and prints wall time, CPU time (all threads),
+// `iqm-tools compile` does (its heap settings of node/heap.ts, read and check in a stream, compile
+// with the bounds worker of node/compileParallel.ts), and prints wall time, CPU time (all threads),
 // peak memory (maxRSS) and the ratios to the reference compiler's 16.1 s / 181 MiB (targets:
 // <= 0.25x time, <= 1x memory).
 // Small files are bench/compile-small.ts.
@@ -11,9 +11,9 @@ import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { compileChecked } from '../core/compile/index';
 import { boundsStats } from '../core/compile/bounds';
-import { parallelBounds } from '../cli/compileParallel';
+import { parallelBounds } from '../node/compileParallel';
 import { loadForCompile } from '../cli/compile';
-import { compileHeap } from '../cli/heap';
+import { compileHeap } from '../node/heap';
 import { setCollector } from '../core/pages';
 import { syntheticIqe } from './helpers/data';
 

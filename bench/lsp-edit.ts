@@ -10,18 +10,12 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node';
+import { DEBUG_MEMORY, type DebugMemoryParams, type DebugMemoryResult } from '../core/lspMethods';
 
 interface Published {
   uri: string;
   version?: number;
   diagnostics: { code?: string | number; severity?: number }[];
-}
-
-interface Memory {
-  heapUsed: number;
-  rss: number;
-  external: number;
-  arrayBuffers: number;
 }
 
 function repoRoot(): string {
@@ -114,8 +108,8 @@ async function main(): Promise<void> {
       const timer = setTimeout(() => reject(new Error(`no diagnostics for version ${version} within ${timeoutMs} ms`)), timeoutMs);
       waiters.push({ version, resolve: (p) => (clearTimeout(timer), resolve(p)) });
     });
-  const memory = (gc = false) => connection.sendRequest<Memory>('iqmTools/debugMemory', { gc });
-  const used = (m: Memory) => m.heapUsed + m.external; // external includes arrayBuffers
+  const memory = (gc = false) => connection.sendRequest<DebugMemoryResult>(DEBUG_MEMORY, { gc } satisfies DebugMemoryParams);
+  const used = (m: DebugMemoryResult) => m.heapUsed + m.external; // external includes arrayBuffers
 
   try {
     await connection.sendRequest('initialize', { processId: process.pid, rootUri: null, capabilities: { workspace: { configuration: true } } });

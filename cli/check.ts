@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { validateIqe } from '../core/iqe/document';
 import type { IqeDiagnostic } from '../core/iqe/diagnostic';
-import { decodeText, notIqeText } from './text';
+import { decodeText, notIqeText } from '../node/text';
 
 /** The JSON shape of CLI.md: 1-based lines and columns. */
 export function diagnosticToJson(d: IqeDiagnostic): Record<string, unknown> {

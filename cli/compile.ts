@@ -11,11 +11,11 @@ import type { InputPart } from '../core/compile/merge';
 import type { AnimationOptions } from '../core/compile/options';
 import type { IqeDiagnostic } from '../core/iqe/diagnostic';
 import { fileDiagnosticToJson, formatDiagnostic } from './check';
-import { parallelBounds } from './compileParallel';
-import { fileSource, notIqeText, readHead } from './text';
-import { compileHeap } from './heap';
+import { parallelBounds } from '../node/compileParallel';
+import { fileSource, notIqeText, readHead } from '../node/text';
+import { compileHeap } from '../node/heap';
 import { writeStderr, writeStdout } from './write';
-import { sameFile, writeFileAtomically } from './atomicWrite';
+import { sameFile, writeFileAtomically } from '../node/atomicWrite';
 import { setCollector } from '../core/pages';
 
 const USAGE = [
@@ -215,7 +215,7 @@ export function runCompile(args: string[]): number {
     process.stderr.write(`compile: the output ${output} is the input ${overwritten.path} (the same file); the IQM would replace it\n`);
     return 2;
   }
-  // Heap settings for the compile (cli/heap.ts): the young generation kept small for large inputs,
+  // Heap settings for the compile (node/heap.ts): the young generation kept small for large inputs,
   // and the pages the stages drop collected when they ask (core/pages.ts).
   setCollector(compileHeap(inputs.reduce((total, { path }) => total + fileSize(path), 0)));
   // Each input is read and checked on its own; any error stops the compile.

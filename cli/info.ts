@@ -4,7 +4,7 @@
 import { IqeDocument } from '../core/iqe/document';
 import { summarizeIqe } from '../core/iqe/summary';
 import { compileIqeText } from '../core/compile/index';
-import { decodeText } from './text';
+import { decodeText } from '../node/text';
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { FormatError } from '../core/binary';

@@ -3,9 +3,7 @@
 // server (iqmTools/validateLargeFile), which reads it from disk; closing the tab retracts it.
 import * as vscode from 'vscode';
 import { State, type LanguageClient } from 'vscode-languageclient/node';
-
-const VALIDATE_LARGE_FILE = 'iqmTools/validateLargeFile';
-const CLOSE_LARGE_FILE = 'iqmTools/closeLargeFile';
+import { CLOSE_LARGE_FILE, VALIDATE_LARGE_FILE, type LargeFileParams } from '../core/lspMethods';
 /** Tab and document events come in flurries (a tab closing also closes its document); settle first. */
 const SETTLE_MS = 100;
 
@@ -66,12 +64,12 @@ export class LargeFileTracker implements vscode.Disposable {
       if (wanted.has(uri)) continue;
       this.announced.delete(uri);
       // A document that became synced is taken over by didOpen on the server; only a closed tab is retracted.
-      if (!synced.has(uri)) void this.client.sendNotification(CLOSE_LARGE_FILE, { uri });
+      if (!synced.has(uri)) void this.client.sendNotification(CLOSE_LARGE_FILE, { uri } satisfies LargeFileParams);
     }
     for (const uri of wanted) {
       if (this.announced.has(uri)) continue;
       this.announced.add(uri);
-      void this.client.sendNotification(VALIDATE_LARGE_FILE, { uri });
+      void this.client.sendNotification(VALIDATE_LARGE_FILE, { uri } satisfies LargeFileParams);
     }
   }
 }

@@ -13,11 +13,6 @@ import type { ValidationTarget } from './documents';
 import { documentDiagnostic } from './diagnostics';
 import type { Logger, ValidationScheduler } from './scheduler';
 
-export const VALIDATE_LARGE_FILE = 'iqmTools/validateLargeFile';
-export const CLOSE_LARGE_FILE = 'iqmTools/closeLargeFile';
-export interface LargeFileParams {
-  uri: string;
-}
 
 /** Longer files would not fit in one JavaScript string with room to spare; they get one diagnostic instead. */
 export const MAX_LARGE_FILE_BYTES = 256 * 1024 * 1024;

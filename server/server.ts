@@ -16,12 +16,12 @@ import { hover } from './hover';
 import { definition, references } from './references';
 import { documentSymbols } from './symbols';
 import type { IqeDocument } from '../core/iqe/document';
-import { CLOSE_LARGE_FILE, LargeFiles, VALIDATE_LARGE_FILE, type LargeFileParams } from './largeFiles';
+import { CLOSE_LARGE_FILE, DEBUG_MEMORY, VALIDATE_LARGE_FILE, type DebugMemoryParams, type DebugMemoryResult, type LargeFileParams } from '../core/lspMethods';
+import { LargeFiles } from './largeFiles';
 import { ValidationScheduler } from './scheduler';
 import { SettingsStore } from './settings';
 
 /** For tests and benchmarks: the server's memory (optionally after a full GC when node runs with --expose-gc). */
-const DEBUG_MEMORY = 'iqmTools/debugMemory';
 
 const connection = createConnection(ProposedFeatures.all);
 const log = {
@@ -134,7 +134,7 @@ connection.onReferences(({ textDocument, position, context }) =>
 connection.onCompletion(({ textDocument, position }) => answer(textDocument.uri, [], (doc) => completions(doc, position)));
 connection.onCodeAction(({ textDocument, context }) => answer(textDocument.uri, [], (doc) => codeActions(doc, textDocument.uri, context.diagnostics)));
 
-connection.onRequest(DEBUG_MEMORY, (params: { gc?: boolean } | undefined) => {
+connection.onRequest(DEBUG_MEMORY, (params: DebugMemoryParams | undefined): DebugMemoryResult => {
   const gc = (globalThis as { gc?: () => void }).gc;
   if (params?.gc && gc) {
     gc();

@@ -1,14 +1,14 @@
 // "IQE: Compile to IQM" (iqmTools.compile): compiles the active or chosen .iqe (its unsaved text
 // when it is open; else the worker reads the file) in a worker thread, with a cancellable progress
 // notification when it takes more than half a second, and writes the IQM atomically (temporary
-// file + rename, through links, cli/atomicWrite.ts). Errors write nothing: they go to the Problems
+// file + rename, through links, node/atomicWrite.ts). Errors write nothing: they go to the Problems
 // panel (through the language server) and the command offers to show them; the compile's own
 // notes go there too, and to the output channel. Several files chosen in the explorer are compiled
 // in turn. Also compiles on save when iqmTools.compile.onSave is set.
 import * as vscode from 'vscode';
 import { chmod } from 'node:fs/promises';
 import { Worker } from 'node:worker_threads';
-import { outputTarget, sameFile } from '../../cli/atomicWrite';
+import { outputTarget, sameFile } from '../../node/atomicWrite';
 import type { IqeDiagnostic } from '../../core/iqe/diagnostic';
 import { type CompileReply, type CompileRequest, type CompileSource, compileWorkerOptions } from './protocol';
 import { animationPathsFor, compileOptionsOf, type CompileSettings, DEFAULT_OUTPUT_PATH, outputPathFor } from './settings';
@@ -73,7 +73,7 @@ function runWorker(workerPath: string, request: CompileRequest, inputBytes: numb
 
 /**
  * Writes next to the target and renames over it, so readers never see a partial file. A local
- * file is written as the CLI writes it (cli/atomicWrite.ts): through symbolic links, keeping the
+ * file is written as the CLI writes it (node/atomicWrite.ts): through symbolic links, keeping the
  * replaced file's permissions, refused (EACCES) when that file may not be written.
  */
 async function writeAtomically(output: vscode.Uri, bytes: Uint8Array): Promise<void> {

@@ -2,14 +2,14 @@
 import type { WorkerOptions } from 'node:worker_threads';
 import type { CompileOptions, CompileStats } from '../../core/compile/index';
 import type { IqeDiagnostic } from '../../core/iqe/diagnostic';
-import { LARGE_INPUT } from '../../cli/heap';
+import { LARGE_INPUT } from '../../node/heap';
 
 /** The young generation of a large input's compile worker, MiB (V8's own grows while a large file is parsed, and stays). */
 const LARGE_INPUT_YOUNG_MB = 6;
 
 /**
  * The worker's options for `inputBytes` of IQE text: for a large input its young generation is
- * capped, as the CLI keeps it from growing (cli/heap.ts) with a flag that here would reach every
+ * capped, as the CLI keeps it from growing (node/heap.ts) with a flag that here would reach every
  * extension of the host: big.iqe peaks ~30 MiB lower in the same time (bench/compile-editor.ts).
  */
 export function compileWorkerOptions(inputBytes: number): WorkerOptions {

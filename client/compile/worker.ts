@@ -3,8 +3,8 @@
 // compiles share the per-frame bounds with one more thread, as the CLI does (dist/boundsWorker.js).
 import { parentPort } from 'node:worker_threads';
 import { compileIqeSources, type CompileOptions, type IqeSource, textSource } from '../../core/compile/index';
-import { parallelBounds } from '../../cli/compileParallel';
-import { fileSource } from '../../cli/text';
+import { parallelBounds } from '../../node/compileParallel';
+import { fileSource } from '../../node/text';
 import type { CompileReply, CompileRequest, CompileSource } from './protocol';
 
 function sourceOf(source: CompileSource): IqeSource {

@@ -21,7 +21,7 @@
 // are bit-identical; the one case where the order of evaluation matters (an extreme of exactly
 // +-0, where the later of equal values wins, or values that are not finite) is recomputed in
 // vertex order. Frame ranges are independent, which lets the CLI share them with a worker thread
-// (cli/compileParallel.ts); small inputs are evaluated in full.
+// (node/compileParallel.ts); small inputs are evaluated in full.
 // A group's enclosure is the intersection of two: each bone's term on its own, and the weights'
 // sum times the first bone's term plus the other bones' differences to it (groupInside).
 import type { Skeleton } from './skeleton';
@@ -441,7 +441,7 @@ export interface BoundsPlan extends Animation {
  * The plan of boundsRunner. Groups: up to GROUP_SIZE vertices with the same influences (bones,
  * in weight order), the next vertex with some influences joining the latest group that has them.
  * Null when the positions are not all finite (then every vertex is evaluated). With `shared`,
- * every array is on a SharedArrayBuffer (for cli/compileParallel.ts); the input's positions,
+ * every array is on a SharedArrayBuffer (for node/compileParallel.ts); the input's positions,
  * blend data and frame poses are already on one where SharedArrayBuffer exists (input.ts), else
  * copied.
  */

@@ -69,7 +69,7 @@ function emptyStats(): CompileStats {
 /**
  * Computes the per-frame bounds of a plan (see bounds.ts). The default runs them in the calling
  * thread; the CLI's spreads the frames over a worker thread and the calling one
- * (cli/compileParallel.ts).
+ * (node/compileParallel.ts).
  */
 export interface BoundsProvider {
   /** Whether to take this job (else it runs in the calling thread); its plan is then on SharedArrayBuffers. */

@@ -113,7 +113,7 @@ const CUSTOMS_FIRST = Cmd.V0;
 export class InputGatherer {
   /**
    * Positions, blend data and frame poses are on SharedArrayBuffers where there are any, so that
-   * the CLI's bounds worker reads them without a copy (cli/compileParallel.ts).
+   * the CLI's bounds worker reads them without a copy (node/compileParallel.ts).
    */
   private readonly positions = new Growable(Float64Array, 1024, true);
   private readonly vertexLines = int32s(256);

@@ -1,10 +1,10 @@
-// cli/atomicWrite.ts: the compiled file is written whole or not at all, and otherwise as a plain
+// node/atomicWrite.ts: the compiled file is written whole or not at all, and otherwise as a plain
 // write would write it: through symbolic links, keeping the replaced file's permissions.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { linkTarget, outputTarget, writeFileAtomically } from '../../cli/atomicWrite';
+import { linkTarget, outputTarget, writeFileAtomically } from '../../node/atomicWrite';
 import { withTempDir } from '../helpers/temp-dir';
 
 const BYTES = new Uint8Array([1, 2, 3, 4, 5]);

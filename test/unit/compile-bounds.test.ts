@@ -11,7 +11,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { boundsRunner, boundsStats, computeBoundsFull, computeBoundsPruned, computeBoundsSmall, planBounds, type BoundsInput } from '../../core/compile/bounds';
 import { compileIqe } from '../../core/compile/index';
-import { parallelBounds } from '../../cli/compileParallel';
+import { parallelBounds } from '../../node/compileParallel';
 import { skinnedModel as model } from '../helpers/skinned-model';
 
 function boundsInput(text: string): BoundsInput {

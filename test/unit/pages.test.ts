@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { float64s, Growable } from '../../core/growable';
 import { collectPages, newArray, PAGED_FROM, setCollector } from '../../core/pages';
-import { compileHeap } from '../../cli/heap';
+import { compileHeap } from '../../node/heap';
 
 const isPaged = (a: ArrayBufferView): boolean => a.buffer.byteLength !== a.byteLength && a.buffer.byteLength % 65536 === 0;
 
@@ -68,7 +68,7 @@ test('collectPages calls the collector only after enough pages were mapped since
   }
 });
 
-test("the CLI's collector (cli/heap.ts) gives dropped pages back to the system", () => {
+test("the CLI's collector (node/heap.ts) gives dropped pages back to the system", () => {
   assert.equal(compileHeap(1 << 20), null, 'no collector for a small input');
   const collect = compileHeap(1 << 30);
   assert.ok(collect, 'node gives a gc function');

@@ -1,6 +1,6 @@
 // The per-frame bounds of a large compile on two threads (IQE-SEMANTICS.md §4.10, §11): core
 // stays free of Node imports and only offers a plan and a runner for frame ranges
-// (core/compile/bounds.ts); this module is the CLI's BoundsProvider, and cli/boundsWorker.ts
+// (core/compile/bounds.ts); this module is the BoundsProvider of the CLI and the desktop compile worker, and node/boundsWorker.ts
 // (dist/boundsWorker.js) the worker. Both threads take chunks of frames until none are left;
 // the main thread then waits for the worker's. Chunks are claimed through a SharedArrayBuffer,
 // so a worker that is slow to start, or fails, only means more work for the main thread. Any

@@ -1,4 +1,4 @@
-// Text decoding shared by the CLI's IQE commands: UTF-8 (names are bytes in the reference
+// Text decoding shared by the CLI and the desktop compile worker: UTF-8 (names are bytes in the reference
 // compiler; UTF-8 is what exporters write); a leading BOM is dropped, as VS Code drops it, so
 // that line 1 columns agree with what the editor shows. Invalid bytes become U+FFFD.
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';

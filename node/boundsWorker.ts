@@ -1,4 +1,4 @@
-// The bounds worker (dist/boundsWorker.js), started by cli/compileParallel.ts: takes chunks of
+// The bounds worker (dist/boundsWorker.js), started by node/compileParallel.ts: takes chunks of
 // frames from the last ones back until none are left.
 import { workerData } from 'node:worker_threads';
 import { boundsRunner } from '../core/compile/bounds';
