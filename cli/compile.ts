@@ -4,7 +4,6 @@
 // output is written to a temporary file beside it and renamed (atomicWrite.ts: through symbolic
 // links, keeping the replaced file's permissions), so a failed compile never leaves a partial file.
 import { statSync } from 'node:fs';
-import { basename, join, sep } from 'node:path';
 import { IqeDocument } from '../core/iqe/document';
 import { type CheckedIqe, checkIqe, compileChecked, compileInputs, type CompileOptions, type CompileResult } from '../core/compile/index';
 import type { InputPart } from '../core/compile/merge';
@@ -14,6 +13,7 @@ import { fileDiagnosticToJson, formatDiagnostic } from './check';
 import { parallelBounds } from '../node/compileParallel';
 import { fileSource, notIqeText, readHead } from '../node/text';
 import { compileHeap } from '../node/heap';
+import { outputInFolder } from './output';
 import { writeStderr, writeStdout } from './write';
 import { sameFile, writeFileAtomically } from '../node/atomicWrite';
 import { setCollector } from '../core/pages';
@@ -150,19 +150,6 @@ function defaultOutput(input: string): string {
   return /\.iqe$/i.test(input) ? input.replace(/\.iqe$/i, '.iqm') : `${input}.iqm`;
 }
 
-/** `-o DIR` (an existing folder, or any path ending in /) means DIR/IN.iqm, as a folder in the editor's outputPath does. */
-function outputInFolder(output: string, input: string): string {
-  let folder = output.endsWith('/') || output.endsWith(sep);
-  if (!folder) {
-    try {
-      folder = statSync(output).isDirectory();
-    } catch {
-      /* no such file yet: the output itself */
-    }
-  }
-  return folder ? join(output, basename(defaultOutput(input))) : output;
-}
-
 /**
  * Reads a file and checks it, with its data when it has no error, or says in one line why it
  * cannot be compiled at all (a read error's code, or bytes that are not IQE text: notIqeText).
@@ -208,7 +195,7 @@ export function runCompile(args: string[]): number {
     return 2;
   }
   const { inputs, options } = parsed;
-  const output = outputInFolder(parsed.output, inputs[0].path);
+  const output = outputInFolder(parsed.output, defaultOutput(inputs[0].path));
   // A slip such as `-o model.iqe` must not replace the source with the IQM.
   const overwritten = inputs.find(({ path }) => sameFile(path, output));
   if (overwritten) {

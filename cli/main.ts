@@ -3,6 +3,7 @@
 import { runCheck } from './check';
 import { runDiff } from './diff';
 import { runCompile } from './compile';
+import { runConvert } from './convert';
 import { runInfo } from './info';
 import { runSample } from './sample';
 
@@ -14,6 +15,7 @@ declare const IQM_TOOLS_VERSION: string;
 const commands: Record<string, { run: Command; usage: string }> = {
   check: { run: runCheck, usage: 'check FILE.iqe ... [--json]   validate IQE files as the editor does' },
   compile: { run: runCompile, usage: 'compile IN.iqe [ANIM.iqe ...] [-o OUT.iqm|FOLDER/] [options]  compile IQE to IQM (compile --help)' },
+  convert: { run: runConvert, usage: 'convert IN [ANIM ...] [-o OUT.iqe]  any model as IQE text that compiles back to it (convert --help)' },
   diff: { run: runDiff, usage: 'diff A B [--json] [--tolerance T]  semantic differences between two models (exit 1 if any)' },
   info: { run: runInfo, usage: 'info FILE [--json]            summarise an IQM, MD3, DPM or IQE file' },
   sample: { run: runSample, usage: 'sample FILE --frame F [--json] vertex positions and joint matrices at a frame' },

@@ -1,7 +1,7 @@
 // Semantic comparison of two models (`iqm-tools diff`): what a viewer or engine would see differ,
 // not bytes. Joints and base poses, animations and their per-frame channel values (within one
 // quantisation step of either file), the (mesh, material) list, each mesh's triangle soup with
-// its per-corner attributes (order of triangles and vertices, and which corner a triangle starts
+// its per-corner attributes, custom arrays included (order of triangles and vertices, and which corner a triangle starts
 // at, do not matter; winding does), per-frame bounds, and the comment. Adjacency is not compared:
 // it follows from the triangles (and the reference compiler's is wrong, IQE-SEMANTICS.md B1).
 import type { Mesh, Model } from '../model/model';
@@ -94,8 +94,9 @@ function compareAnimations(a: Model, b: Model, r: Report, tolerance: number): vo
     if (!near(ca.fps, cb.fps, tolerance)) r.add('animations', `animation ${i} '${ca.name}': framerate ${fmt(ca.fps)} ≠ ${fmt(cb.fps)}`);
   }
   if (a.frameCount !== b.frameCount) r.add('frames', `frame count ${a.frameCount} ≠ ${b.frameCount}`);
-  const aa = a.animation;
-  const ab = b.animation;
+  // Poses without frames (an IQM may keep them) animate nothing.
+  const aa = a.animation && a.animation.frameCount > 0 ? a.animation : null;
+  const ab = b.animation && b.animation.frameCount > 0 ? b.animation : null;
   if (!aa || !ab) {
     if (aa || ab) r.add('frames', `only one file has animation data`);
     return;
@@ -144,6 +145,8 @@ function cornerKey(mesh: Mesh, v: number, grid: number, skip: string): string {
   push(mesh.texcoord, 2, 't');
   push(mesh.tangent, 4, 'x');
   push(mesh.color, 4, 'c');
+  // Custom arrays by name: their order in the file does not matter.
+  for (const c of [...mesh.custom].sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0))) push(c.data, c.size, `u:${c.name}`);
   if (mesh.blendIndices && mesh.blendWeights && mesh.influences > 0 && skip !== 'b') {
     // Influences as (joint, weight) pairs with weight > 0, sorted: their slot order does not matter.
     const pairs: string[] = [];
@@ -198,6 +201,8 @@ function compareMeshes(a: Model, b: Model, r: Report, tolerance: number): void {
       ['blend weights', ma.blendWeights, mb.blendWeights],
     ];
     for (const [what, x, y] of streams) if ((x === null) !== (y === null)) r.add('triangles', `mesh ${i} ${label(ma)}: only one file has ${what}`);
+    const customs = (m: Mesh): string => m.custom.map((c) => `'${c.name}'×${c.size}`).sort().join(', ');
+    if (customs(ma) !== customs(mb)) r.add('triangles', `mesh ${i} ${label(ma)}: custom vertex arrays [${customs(ma)}] ≠ [${customs(mb)}]`);
     const [onlyA, onlyB] = unmatched(triangleSoup(ma, tolerance), triangleSoup(mb, tolerance));
     if (onlyA > 0 || onlyB > 0) {
       // Name the attribute when leaving it out makes the soups equal.

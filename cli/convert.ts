@@ -1,0 +1,127 @@
+// `iqm-tools convert IN [ANIM ...] [-o OUT.iqe|FOLDER/] [--json]`: any model we read as IQE text
+// that compiles back to the same model (core/iqe/writer.ts). IN is read by its magic bytes (IQM
+// v1/v2, MD3, DPM, IQE: an IQE goes through the compile, so the output is the compiled model
+// written out: smoothing resolved into normals, sections merged, weights renormalised); each
+// ANIM adds its animations (an animation-only IQM or IQE whose poses match IN's joints). A
+// `<IN>.framegroups` beside IN names the clips, as DarkPlaces does. Bad input: one line
+// `file: what is wrong (at byte N)` and exit 2; the output is written atomically and never over
+// an input.
+import { existsSync, readFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import { IqeWriteError, writeIqe } from '../core/iqe/writer';
+import type { Model } from '../core/model/model';
+import { applyFramegroups } from '../core/sidecar/apply';
+import { sameFile, writeFileAtomically } from '../node/atomicWrite';
+import { decodeText } from '../node/text';
+import { loadModel } from './info';
+import { outputInFolder } from './output';
+import { writeStderr, writeStdout } from './write';
+
+export const CONVERT_USAGE = [
+  'usage: iqm-tools convert IN [ANIM ...] [-o OUT.iqe|FOLDER/] [--json]',
+  '  IN: an IQM (v1, v2), MD3 (frame 0), DPM or IQE model; each ANIM: a model whose animations are added (its poses must match IN\'s joints).',
+  '  Writes IQE text that `iqm-tools compile` turns back into the same model (default OUT: IN with .iqe).',
+  '  What IQE cannot carry is printed as a warning on stderr.',
+  '  --json: one JSON object on stdout: {output, warnings, stats}.',
+].join('\n');
+
+/** IN.ext -> IN.iqe. */
+function defaultOutput(input: string): string {
+  return /\.[^./\\]+$/.test(input) ? input.replace(/\.[^./\\]+$/, '.iqe') : `${input}.iqe`;
+}
+
+/** Reads a model and applies `<file>.framegroups` when there is one; a string is the one-line error. */
+function load(file: string, notes: string[]): Model | string {
+  const loaded = loadModel(file);
+  if (!loaded.ok) return loaded.message;
+  for (const w of loaded.warnings) notes.push(`${file}: warning: ${w}`);
+  const sidecar = `${file}.framegroups`;
+  if (existsSync(sidecar)) {
+    try {
+      const warnings = applyFramegroups(loaded.model, decodeText(readFileSync(sidecar)));
+      notes.push(`${file}: animations from ${basename(sidecar)}`);
+      for (const w of warnings) notes.push(`${sidecar}: warning: ${w}`);
+    } catch (error) {
+      notes.push(`${sidecar}: warning: cannot read (${(error as NodeJS.ErrnoException).code ?? String(error)}); the model's own animations are used`);
+    }
+  }
+  return loaded.model;
+}
+
+export function runConvert(args: string[]): number {
+  const inputs: string[] = [];
+  let output: string | undefined;
+  let json = false;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === '-h' || a === '--help') {
+      process.stdout.write(CONVERT_USAGE + '\n');
+      return 0;
+    }
+    if (a === '--json') json = true;
+    else if (a === '-o' || a === '--output') {
+      if (i + 1 >= args.length) return usageError(`${a}: missing value`);
+      output = args[++i];
+    } else if (a.startsWith('-') && a !== '-') return usageError(`unknown option '${a}'`);
+    else inputs.push(a);
+  }
+  if (inputs.length === 0) return usageError('no input file');
+  const out = output === undefined ? defaultOutput(inputs[0]) : outputInFolder(output, defaultOutput(inputs[0]));
+  // `convert model.iqe` (or -o naming an input) must not replace a source with its own conversion.
+  const overwritten = inputs.find((path) => sameFile(path, out));
+  if (overwritten) {
+    process.stderr.write(`convert: the output ${out} is the input ${overwritten} (the same file); name another output with -o\n`);
+    return 2;
+  }
+
+  const notes: string[] = [];
+  const models: Model[] = [];
+  for (const file of inputs) {
+    const model = load(file, notes);
+    if (typeof model === 'string') {
+      process.stderr.write(model + '\n');
+      return 2;
+    }
+    models.push(model);
+  }
+  let result;
+  try {
+    result = writeIqe(models[0], {
+      label: basename(inputs[0]),
+      animations: models.slice(1).map((model, i) => ({ label: basename(inputs[i + 1]), model })),
+      comments: [`converted by iqm-tools from ${basename(inputs[0])} (${models[0].format.toUpperCase()})${inputs.length > 1 ? ` with the animations of ${inputs.slice(1).map((f) => basename(f)).join(', ')}` : ''}`],
+    });
+  } catch (error) {
+    if (!(error instanceof IqeWriteError)) throw error;
+    process.stderr.write(`${inputs[error.input]}: ${error.message}\n`);
+    return 2;
+  }
+  for (const w of result.warnings) notes.push(`${inputs[0]}: warning: ${w}`);
+  const bytes = Buffer.from(result.text, 'utf8');
+  try {
+    writeFileAtomically(out, bytes);
+  } catch (error) {
+    process.stderr.write(`${out}: cannot write: ${(error as NodeJS.ErrnoException).code ?? String(error)}\n`);
+    return 2;
+  }
+  const model = models[0];
+  const stats = {
+    meshes: model.meshes.length,
+    vertices: model.meshes.reduce((n, m) => n + m.vertexCount, 0),
+    triangles: model.meshes.reduce((n, m) => n + m.triangleCount, 0),
+    joints: model.skeleton?.names.length ?? 0,
+    animations: result.animations,
+    bytes: bytes.byteLength,
+  };
+  if (json) writeStdout(JSON.stringify({ output: out, warnings: notes, stats }) + '\n');
+  else {
+    if (notes.length) writeStderr(notes.join('\n') + '\n');
+    writeStdout(`${out}: ${stats.meshes} meshes, ${stats.vertices} vertices, ${stats.triangles} triangles, ${stats.joints} joints, ${stats.animations} animations, ${stats.bytes} bytes\n`);
+  }
+  return 0;
+}
+
+function usageError(message: string): number {
+  process.stderr.write(`convert: ${message} (see iqm-tools convert --help)\n`);
+  return 2;
+}
