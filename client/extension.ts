@@ -5,12 +5,14 @@ import { startLanguageClient } from './languageClient';
 import { LargeFileTracker } from './largeFiles';
 import { registerPreview } from './preview/index';
 import { registerCompile } from './compile/command';
+import { registerConvert } from './convert/command';
 
 let client: LanguageClient | undefined;
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   registerPreview(context);
   registerCompile(context);
+  registerConvert(context);
   client = await startLanguageClient(context);
   context.subscriptions.push(new LargeFileTracker(client));
 }

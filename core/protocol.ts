@@ -123,7 +123,12 @@ export interface LogMessage {
   message: string;
 }
 
-export type WebviewToHost = ReadyMessage | TextureRequestMessage | RenderedMessage | LogMessage;
+/** webview -> host: the toolbar's "Convert to IQE" (the host runs iqmTools.convertToIqe on the panel's file). */
+export interface ConvertToIqeMessage {
+  type: 'convertToIqe';
+}
+
+export type WebviewToHost = ReadyMessage | TextureRequestMessage | RenderedMessage | LogMessage | ConvertToIqeMessage;
 
 export function assertNever(value: never, what = 'message'): never {
   throw new Error(`unexpected ${what}: ${JSON.stringify(value)}`);
@@ -135,6 +140,7 @@ export function isWebviewToHost(value: unknown): value is WebviewToHost {
   const m = value as { type?: unknown };
   switch (m.type) {
     case 'ready':
+    case 'convertToIqe':
       return true;
     case 'textureRequest': {
       const r = value as Partial<TextureRequestMessage>;

@@ -158,8 +158,11 @@ export class Viewer {
       this.applyPanel();
       this.changed();
     });
+    const convertButton = h('button', { id: 'convert-iqe', title: 'Convert to IQE: write this model as IQE text beside it and open it', text: 'To IQE' });
+    convertButton.addEventListener('click', () => this.post({ type: 'convertToIqe' }));
     toolbar.append(
       h('label', { class: 'check', title: 'Flip the front-face winding (what an engine with the other convention shows)' }, this.windingBox, 'Flip winding'),
+      convertButton,
       this.playerButton,
       reset,
       panelButton,

@@ -76,7 +76,7 @@ function runWorker(workerPath: string, request: CompileRequest, inputBytes: numb
  * file is written as the CLI writes it (node/atomicWrite.ts): through symbolic links, keeping the
  * replaced file's permissions, refused (EACCES) when that file may not be written.
  */
-async function writeAtomically(output: vscode.Uri, bytes: Uint8Array): Promise<void> {
+export async function writeAtomically(output: vscode.Uri, bytes: Uint8Array): Promise<void> {
   const local = output.scheme === 'file' ? outputTarget(output.fsPath) : undefined;
   const target = local ? vscode.Uri.file(local.target) : output;
   const temporary = target.with({ path: `${target.path}.${process.pid}-${Date.now()}.tmp` });

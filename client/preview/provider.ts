@@ -203,6 +203,9 @@ export class PreviewProvider implements vscode.CustomReadonlyEditorProvider<Prev
         case 'log':
           this.log(`[${m.level}] ${m.message}`);
           break;
+        case 'convertToIqe':
+          void vscode.commands.executeCommand('iqmTools.convertToIqe', uri);
+          break;
         default:
           assertNever(m);
       }

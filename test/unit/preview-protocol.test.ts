@@ -51,6 +51,7 @@ test('every webview message kind is recognised; malformed ones are rejected', ()
     { type: 'textureRequest', generation: 2, requests: [{ key: '0', names: ['Body.tga'], skin: null }] },
     { type: 'rendered', ok: true, format: 'iqm', error: null, vertices: 3, triangles: 1, joints: 0, firstFrameMs: 12 },
     { type: 'log', level: 'warn', message: 'x' },
+    { type: 'convertToIqe' },
   ];
   for (const m of good) assert.ok(isWebviewToHost(m), m.type);
   const bad: unknown[] = [
@@ -72,6 +73,7 @@ test('dispatch over the unions is exhaustive (assertNever throws on anything unh
       case 'textureRequest':
       case 'rendered':
       case 'log':
+      case 'convertToIqe':
         handled.push(m.type);
         break;
       default:

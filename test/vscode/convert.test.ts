@@ -1,0 +1,102 @@
+// "Convert to IQE" (iqmTools.convertToIqe) on the preview fixtures (scripts/make-vscode-fixtures.mjs),
+// copied outside the workspace so nothing is written into the repository: the command writes the
+// IQE beside the model, opens it beside, and the file compiles back (our core compile) to the same
+// model. Skips, saying why, while the extension does not register the command.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { compileIqeText } from '../../core/compile/index';
+import { diffModels } from '../../core/compare/diff';
+import { readModel } from '../../core/model/read';
+import { waitFor } from './harnessClient';
+import { activeExtension, fixtureUri } from './helpers';
+
+const COMMAND = 'iqmTools.convertToIqe';
+
+interface ConvertOutcome {
+  output?: vscode.Uri;
+  warnings: string[];
+  error?: string;
+}
+
+suite('convert to IQE command', () => {
+  let missing: string | undefined;
+  let dir: string;
+
+  suiteSetup(async () => {
+    await activeExtension();
+    if (!(await vscode.commands.getCommands(true)).includes(COMMAND)) missing = `the extension does not register ${COMMAND} yet`;
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'iqm-tools-vscode-convert-'));
+  });
+
+  suiteTeardown(() => {
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  function skipIfMissing(context: Mocha.Context): void {
+    if (!missing) return;
+    if (context.test) context.test.title += ` [skipped: ${missing}]`;
+    context.skip();
+  }
+
+  /** A copy of a fixture in the temporary folder (under another name when given). */
+  function copy(name: string, as = name): vscode.Uri {
+    const target = path.join(dir, as);
+    fs.copyFileSync(fixtureUri(name).fsPath, target);
+    return vscode.Uri.file(target);
+  }
+
+  function compiled(file: string) {
+    const result = compileIqeText(fs.readFileSync(file, 'utf8'));
+    const errors = result.diagnostics.filter((d) => d.severity === 'error');
+    assert.deepEqual(errors.map((d) => `${d.range.line + 1}: ${d.message}`), [], 'the IQE compiles');
+    assert.ok(result.bytes);
+    return readModel(result.bytes);
+  }
+
+  test('an IQM: writes NAME.iqe beside it, opens it beside, and it compiles back to the same model', async function () {
+    skipIfMissing(this);
+    const source = copy('preview.iqm');
+    const outcome = await vscode.commands.executeCommand<ConvertOutcome | undefined>(COMMAND, source);
+    assert.ok(outcome, 'the command returned nothing');
+    assert.equal(outcome.error, undefined);
+    assert.ok(outcome.output);
+    assert.equal(outcome.output.fsPath, path.join(dir, 'preview.iqe'));
+    const text = fs.readFileSync(outcome.output.fsPath, 'utf8');
+    assert.ok(text.startsWith('# Inter-Quake Export\n'));
+    const original = readModel(new Uint8Array(fs.readFileSync(source.fsPath)));
+    assert.deepEqual(diffModels(original, compiled(outcome.output.fsPath)), []);
+    // Opened in a text editor (beside the preview when one is open).
+    await waitFor(() => vscode.window.visibleTextEditors.some((e) => e.document.uri.fsPath === outcome.output!.fsPath), 'the IQE opened in an editor');
+  });
+
+  test('a DPM: its triangles reversed to IQM winding, its frames as animations; a second run replaces the file when allowed', async function () {
+    skipIfMissing(this);
+    const source = copy('preview.dpm', 'skinned.dpm');
+    const first = await vscode.commands.executeCommand<ConvertOutcome | undefined>(COMMAND, source);
+    assert.ok(first?.output, first?.error ?? 'no output');
+    assert.ok(first.warnings.some((w) => /triangles are reversed/.test(w)), first.warnings.join('; '));
+    const dpm = readModel(new Uint8Array(fs.readFileSync(source.fsPath)));
+    const back = compiled(first.output.fsPath);
+    assert.equal(back.frameCount, dpm.frameCount);
+    assert.deepEqual(back.skeleton?.names, dpm.skeleton?.names);
+    assert.equal(back.meshes.reduce((n, m) => n + m.triangleCount, 0), dpm.meshes.reduce((n, m) => n + m.triangleCount, 0));
+    // The file exists now: with overwrite allowed (the modal question is for people) it is replaced.
+    fs.writeFileSync(first.output.fsPath, 'stale');
+    const second = await vscode.commands.executeCommand<ConvertOutcome | undefined>(COMMAND, source, { overwrite: true });
+    assert.ok(second?.output);
+    assert.ok(fs.readFileSync(second.output.fsPath, 'utf8').startsWith('# Inter-Quake Export'));
+  });
+
+  test('bad input: an error, and nothing written', async function () {
+    skipIfMissing(this);
+    const bad = path.join(dir, 'truncated.iqm');
+    fs.writeFileSync(bad, fs.readFileSync(fixtureUri('preview.iqm').fsPath).subarray(0, 60));
+    const outcome = await vscode.commands.executeCommand<ConvertOutcome | undefined>(COMMAND, vscode.Uri.file(bad));
+    assert.ok(outcome?.error, 'an error is reported');
+    assert.match(outcome.error, /truncated\.iqm: .*\(at byte \d+\)/);
+    assert.equal(fs.existsSync(path.join(dir, 'truncated.iqe')), false);
+  });
+});
