@@ -7,7 +7,8 @@
 // language mode, error squiggles in the editor, a hover, the Problems panel listing the planted
 // problems by code, the model preview beside skinned-tube.iqe, and "IQE: Compile to IQM" from the
 // command palette, whose .iqm opens in the preview and is checked on the pixels of its webview
-// (the model is drawn: the centre is not the background). Screenshots go to the output
+// (the model is drawn: the centre is not the background), and the preview toolbar's "Convert to
+// IQE" (the replace question on an existing file; a DPM written as IQE that compiles). Screenshots go to the output
 // folder; the ones the README shows are also written to docs/screenshots/ (unless --no-docs).
 //   npm run package && node scripts/make-examples.mjs examples && node test/vscode-ui/ui-test.mjs
 //   options: --out DIR (default test-output/vscode-ui), --vsix FILE (default iqm-tools.vsix),
@@ -250,6 +251,45 @@ async function test(harness, tmp) {
     console.log(`[ui-test] compiled skinned-tube.iqm (${sum(info, 'triangles')} triangles, ${info.joints.length} joints); preview centre: ${drawn} of ${checked} pixels are not background`);
   }
 
+  /**
+   * "Convert to IQE" from the preview's toolbar button. On the compiled skinned-tube.iqm its IQE
+   * would replace skinned-tube.iqe: the question comes, and Cancel keeps the file. On the DPM
+   * example the IQE is written beside it, opens in a tab, and compiles (iqm-tools compile).
+   */
+  async function convertStep() {
+    const cli = join(extensionDir, 'dist', 'cli.js');
+    const source = join(session.workspace, 'skinned-tube.iqe');
+    const before = readFileSync(source, 'utf8');
+    const iqmFrame = await session.findFrame('#viewer[data-state="ready"][data-file="skinned-tube.iqm"]', 60000);
+    await iqmFrame.locator('#convert-iqe').click();
+    const dialog = page.locator('.monaco-dialog-box');
+    await dialog.waitFor({ timeout: 30000 });
+    assert.match(await dialog.innerText(), /skinned-tube\.iqe already exists/);
+    await shoot('6-convert-replace-question');
+    await dialog.locator('.monaco-button', { hasText: 'Cancel' }).first().click();
+    await dialog.waitFor({ state: 'detached', timeout: 10000 });
+    assert.equal(readFileSync(source, 'utf8'), before, 'Cancel keeps the existing file');
+
+    const dpm = join(session.workspace, 'skinned-column.dpm');
+    const output = join(session.workspace, 'skinned-column.iqe');
+    rmSync(output, { force: true });
+    await openFile('skinned-column.dpm');
+    const dpmFrame = await session.findFrame('#viewer[data-state="ready"][data-file="skinned-column.dpm"]', 60000);
+    await dpmFrame.locator('#convert-iqe').click();
+    for (let tries = 0; tries < 300 && !existsSync(output); tries++) await page.waitForTimeout(100);
+    assert.ok(existsSync(output), `${output} was not written by the toolbar's Convert to IQE`);
+    await page.locator('.tab', { hasText: 'skinned-column.iqe' }).first().waitFor({ timeout: 30000 });
+    const compiled = spawnSync(process.execPath, [cli, 'compile', output, '--json'], { encoding: 'utf8' });
+    assert.equal(compiled.status, 0, compiled.stdout + compiled.stderr);
+    const stats = JSON.parse(compiled.stdout).stats;
+    const info = JSON.parse(spawnSync(process.execPath, [cli, 'info', dpm, '--json'], { encoding: 'utf8' }).stdout);
+    assert.equal(stats.triangles, info.meshes.reduce((n, m) => n + m.triangles, 0));
+    assert.equal(stats.joints, info.joints.length);
+    assert.equal(stats.frames, info.frames);
+    await shoot('7-converted-dpm');
+    console.log(`[ui-test] Convert to IQE: the replace question on skinned-tube.iqm (cancelled); skinned-column.dpm -> skinned-column.iqe (${stats.triangles} triangles, ${stats.joints} joints, ${stats.frames} frames once compiled)`);
+  }
+
   try {
     await session.waitForWorkbench();
     await openFile('planted-errors.iqe');
@@ -350,6 +390,8 @@ async function test(harness, tmp) {
       console.log('[ui-test] compile step SKIPPED: package.json contributes no iqmTools.compile yet');
     } else {
       await compileStep(compileCommand, manifest);
+      if ((manifest.contributes?.commands ?? []).some((c) => c.command === 'iqmTools.convertToIqe')) await convertStep();
+      else console.log('[ui-test] convert step SKIPPED: package.json contributes no iqmTools.convertToIqe yet');
     }
 
     console.log('[ui-test] PASSED');
