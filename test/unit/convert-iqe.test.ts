@@ -341,8 +341,36 @@ test('convert: a generated MD3 keeps its winding, names and frame 0; the tags ar
   assert.deepEqual(diffModels({ ...original, frameCount: 0, bounds: null }, back), []);
 });
 
-/** Samples both models at the given frames; the largest distance between a DPM vertex and its compiled counterpart. */
-function dpmSampleError(dpm: Model, iqm: Model, frames: number[]): number {
+/**
+ * How far the compiled model's 16-bit channels can move a vertex: each channel is off by at most
+ * half its step; a joint's translation by |δt|, its rotation by 2·|δq| radians (|δq| the length of
+ * the quaternion's error), which moves a vertex `reach` away by reach times that, its scale by |δs|
+ * times reach; a joint moves everything below it, so the errors add up along each chain.
+ */
+function quantisationBound(iqm: Model, reach: number): number {
+  const anim = iqm.animation;
+  if (!anim || anim.kind !== 'channels') return 0;
+  const half = (p: number, from: number, to: number): number => {
+    let sum = 0;
+    for (let c = from; c < to; c++) sum += (anim.scale[p * 10 + c] / 2) ** 2;
+    return Math.sqrt(sum);
+  };
+  const parents = iqm.skeleton!.parents;
+  const chain = new Float64Array(anim.poseCount);
+  let worst = 0;
+  for (let p = 0; p < anim.poseCount; p++) {
+    chain[p] = (parents[p] >= 0 ? chain[parents[p]] : 0) + half(p, 0, 3) + (2 * half(p, 3, 7) + half(p, 7, 10)) * reach;
+    worst = Math.max(worst, chain[p]);
+  }
+  return worst;
+}
+
+/**
+ * Samples both models at the given frames: the largest distance between a DPM vertex and its
+ * compiled counterpart, and the quantisation bound for the largest reach seen (vertex plus joint
+ * distance from the origin), plus float32 rounding (1e-6 of the reach).
+ */
+function dpmSampleError(dpm: Model, iqm: Model, frames: number[]): { error: number; bound: number } {
   // Compiled vertices are reordered and merged: find each one's DPM vertex by its bind position, texcoord and joints.
   const key = (m: Model, mesh: number, v: number): string => {
     const x = m.meshes[mesh];
@@ -367,6 +395,7 @@ function dpmSampleError(dpm: Model, iqm: Model, frames: number[]): number {
   const pa = createPose(dpm), pb = createPose(iqm);
   const a = new Float32Array(totalVertices(dpm) * 3), b = new Float32Array(totalVertices(iqm) * 3);
   let worst = 0;
+  let reach = 0;
   for (const f of frames) {
     sampleFrames(dpm, f, f, 0, pa);
     sampleFrames(iqm, f, f, 0, pb);
@@ -375,8 +404,12 @@ function dpmSampleError(dpm: Model, iqm: Model, frames: number[]): number {
     map.forEach((s, i) => {
       worst = Math.max(worst, Math.hypot(a[3 * s] - b[3 * i], a[3 * s + 1] - b[3 * i + 1], a[3 * s + 2] - b[3 * i + 2]));
     });
+    let vertex = 0, joint = 0;
+    for (let i = 0; i < a.length; i += 3) vertex = Math.max(vertex, Math.hypot(a[i], a[i + 1], a[i + 2]));
+    for (let j = 0; j < pb.jointCount; j++) joint = Math.max(joint, Math.hypot(pb.world[12 * j + 3], pb.world[12 * j + 7], pb.world[12 * j + 11]));
+    reach = Math.max(reach, vertex + joint);
   }
-  return worst;
+  return { error: worst, bound: quantisationBound(iqm, reach) + 1e-6 * reach };
 }
 
 test('convert: a DPM converted to IQE and compiled samples like the DPM at several frames', { skip: NO_ASSETS }, (t) => {
@@ -388,31 +421,33 @@ test('convert: a DPM converted to IQE and compiled samples like the DPM at sever
     assert.equal(back.frameCount, dpm.frameCount);
     assert.equal((text.match(/^animation /gm) ?? []).length, dpm.frameCount, 'one animation per DPM frame (DarkPlaces plays each frame as a scene)');
     const frames = [...new Set([0, 1, Math.floor(dpm.frameCount / 3), Math.floor(dpm.frameCount / 2), dpm.frameCount - 1])].filter((f) => f >= 0 && f < dpm.frameCount);
-    // Tolerance: the compile stores each pose channel in 16 bits over its range; a joint's
-    // translation is off by at most half a step and its rotation by about 2·|δq| radians, which
-    // moves a vertex at distance r by r times that; chains add up. Per frame: Σ over the
-    // deepest chain ≤ (joints) · (t step + q step · extent), bounded here by 1e-3 of the model's size.
-    let extent = 0;
-    for (const m of dpm.meshes) for (const x of m.position) extent = Math.max(extent, Math.abs(x));
-    const error = dpmSampleError(dpm, back, frames);
-    t.diagnostic(`${file}: frames ${frames.join(', ')}: largest vertex distance ${error.toPrecision(3)} units (model extent ${extent.toPrecision(3)})`);
-    assert.ok(error <= 1e-3 * extent, `${file}: ${error} > ${1e-3 * extent}`);
-    // Winding: the compiled triangles face the way their (DPM) vertex normals point, with IQM's clockwise rule.
-    let agree = 0, total = 0;
-    for (const m of back.meshes) {
-      for (let tri = 0; tri < m.triangleCount; tri++) {
-        const [i0, i1, i2] = [m.indices[3 * tri], m.indices[3 * tri + 1], m.indices[3 * tri + 2]];
-        const p = (i: number, k: number) => m.position[3 * i + k];
-        const e1 = [0, 1, 2].map((k) => p(i1, k) - p(i0, k)), e2 = [0, 1, 2].map((k) => p(i2, k) - p(i0, k));
-        // IQE-SEMANTICS.md §0: the front normal is (v2 − v0) × (v1 − v0).
-        const n = [e2[1] * e1[2] - e2[2] * e1[1], e2[2] * e1[0] - e2[0] * e1[2], e2[0] * e1[1] - e2[1] * e1[0]];
-        const vn = [0, 1, 2].map((k) => m.normal![3 * i0 + k] + m.normal![3 * i1 + k] + m.normal![3 * i2 + k]);
-        total++;
-        if (n[0] * vn[0] + n[1] * vn[1] + n[2] * vn[2] > 0) agree++;
+    // Tolerance: what the compiled IQM's 16-bit channels can move a vertex (quantisationBound).
+    const { error, bound } = dpmSampleError(dpm, back, frames);
+    t.diagnostic(`${file}: frames ${frames.join(', ')}: largest vertex distance ${error.toPrecision(3)} units; the quantisation allows ${bound.toPrecision(3)}`);
+    assert.ok(error <= bound, `${file}: ${error} > ${bound}`);
+    // Winding: with IQM's clockwise rule the compiled triangles face along their vertex normals
+    // exactly as often as the DPM's do with its counter-clockwise rule.
+    const facing = (model: Model, clockwise: boolean): [number, number] => {
+      let along = 0, total = 0;
+      for (const m of model.meshes) {
+        for (let tri = 0; tri < m.triangleCount; tri++) {
+          const [i0, i1, i2] = [m.indices[3 * tri], m.indices[3 * tri + 1], m.indices[3 * tri + 2]];
+          const p = (i: number, k: number) => m.position[3 * i + k];
+          const e1 = [0, 1, 2].map((k) => p(i1, k) - p(i0, k)), e2 = [0, 1, 2].map((k) => p(i2, k) - p(i0, k));
+          // IQE-SEMANTICS.md §0: the clockwise front normal is (v2 − v0) × (v1 − v0); counter-clockwise its negation.
+          const n = [e2[1] * e1[2] - e2[2] * e1[1], e2[2] * e1[0] - e2[0] * e1[2], e2[0] * e1[1] - e2[1] * e1[0]];
+          const vn = [0, 1, 2].map((k) => m.normal![3 * i0 + k] + m.normal![3 * i1 + k] + m.normal![3 * i2 + k]);
+          const d = n[0] * vn[0] + n[1] * vn[1] + n[2] * vn[2];
+          total++;
+          if (clockwise ? d > 0 : d < 0) along++;
+        }
       }
-    }
+      return [along, total];
+    };
+    const [agree, total] = facing(back, true);
     t.diagnostic(`${file}: ${agree} of ${total} compiled triangles face along their vertex normals`);
-    assert.ok(agree > 0.9 * total, `${file}: winding: only ${agree} of ${total} triangles face their normals`);
+    assert.deepEqual([agree, total], facing(dpm, false), `${file}: winding`);
+    assert.ok(agree > 0.9 * total, `${file}: only ${agree} of ${total} triangles face their normals`);
   }
 });
 
@@ -452,9 +487,9 @@ test('convert: DPM influences that agree skin exactly; influences that disagree 
     const { back, warnings } = roundTrip(dpm);
     const warned = warnings.some((w) => /origins put them in different places at frame 0 \(up to 0\.250 units apart\)/.test(w));
     assert.equal(warned, disagree > 0, warnings.join('; '));
-    const bent = dpmSampleError(dpm, back, [1]);
+    const bent = dpmSampleError(dpm, back, [1]).error;
     t.diagnostic(`origins ${disagree} apart in bone space: the bent frame differs by ${bent.toPrecision(3)}`);
-    assert.ok(dpmSampleError(dpm, back, [0]) < 1e-5, 'frame 0 (the bind pose) is exact either way');
+    assert.ok(dpmSampleError(dpm, back, [0]).error < 1e-5, 'frame 0 (the bind pose) is exact either way');
     // Agreeing: only the ubyte blend weights differ (0.5 is stored as 127/255 and 128/255), and the
     // two bones carry the vertex √2 apart in the bent frame: at most √2 / 255 off.
     if (disagree === 0) assert.ok(bent <= Math.SQRT2 / 255, `agreeing influences: ${bent}`);
