@@ -67,6 +67,9 @@ export class IqeWriteError extends Error {
 // ---------------------------------------------------------------------------------------------
 // Numbers
 
+/** Powers of ten that doubles hold exactly (10^0 .. 10^22). */
+const POW10 = Array.from({ length: 23 }, (_, k) => Number(`1e${k}`));
+
 /**
  * The shortest decimal that reads back (as a double, then rounded to float32, as the compiler
  * reads it) as the float32 nearest to x. -0 keeps its sign; x must be finite.
@@ -76,7 +79,26 @@ export function formatFloat32(x: number): string {
   if (v === 0) return Object.is(v, -0) ? '-0' : '0';
   // Integers below 2^24 are all distinct floats: every digit counts.
   if (Number.isInteger(v) && Math.abs(v) < 16777216) return String(v);
-  // Fewer digits never get closer, so the digit counts that work form a range: bisect 1..9 (9 always works).
+  const a = Math.abs(v);
+  let e = Math.floor(Math.log10(a));
+  if (a < 10 ** e) e--;
+  else if (a >= 10 ** (e + 1)) e++;
+  // p significant digits: the nearest such decimal is n · 10^(e - p + 1). With the power of ten
+  // exact, n / 10^k (or n · 10^-k) is that decimal correctly rounded, as parsing it would give.
+  // The nearest one is n or a neighbour (v · 10^k itself may round); fewer digits never get
+  // closer, so the first p that works is the shortest.
+  for (let p = 1; p <= 9; p++) {
+    const k = p - 1 - e;
+    if (k > 22 || k < -22) break;
+    const n = Math.round(a * (k >= 0 ? POW10[k] : 1 / POW10[-k]));
+    // n first (the nearest, as toPrecision would give), then its neighbours.
+    for (let i = 0; i < 3; i++) {
+      const m = i === 0 ? n : i === 1 ? n - 1 : n + 1;
+      const d = k >= 0 ? m / POW10[k] : m * POW10[-k];
+      if (Math.fround(d) === a) return String(v < 0 ? -d : d);
+    }
+  }
+  // Far from 1 (beyond 10^±22): the same search through the engine's decimal conversion.
   let lo = 1;
   let hi = 9;
   while (lo < hi) {
@@ -184,13 +206,25 @@ function declaration(plan: ArrayPlan): string | null {
 // ---------------------------------------------------------------------------------------------
 // The writer
 
+/**
+ * The output lines. `parts` holds the lines not yet joined (a mesh's vertex lines stay there until
+ * its faces are written: identical vertices are found by comparing them); flush() joins them into
+ * one chunk, so that millions of small strings do not live until the end.
+ */
 class Lines {
-  readonly parts: string[] = [];
+  parts: string[] = [];
+  private readonly chunks: string[] = [];
   push(line: string): void {
     this.parts.push(line);
   }
+  flush(): void {
+    if (this.parts.length === 0) return;
+    this.chunks.push(this.parts.join('\n') + '\n');
+    this.parts = [];
+  }
   text(): string {
-    return this.parts.join('\n') + '\n';
+    this.flush();
+    return this.chunks.join('');
   }
 }
 
@@ -337,6 +371,7 @@ export function writeIqe(model: Model, options: IqeWriteOptions = {}): IqeWriteR
         storedFrame(source.model, f, frame, jointCount);
         out.push('frame');
         for (let k = 0; k < jointCount; k++) out.push(poseLine(frame, order[k] * 10, bad));
+        if (out.parts.length > 4096) out.flush();
       }
     }
   }
@@ -506,7 +541,9 @@ function writeMeshes(model: Model, out: Lines, newIndex: Int32Array, jointCount:
     out.push('');
     out.push(`mesh ${quoteName(mesh.name, 'mesh', warn)}`);
     out.push(`material ${quoteName(mesh.material, 'material', warn)}`);
-    const keys: string[] = new Array<string>(mesh.vertexCount);
+    // Each vertex's lines, for telling identical vertices apart (all vertices have as many lines).
+    const firstLine = out.parts.length;
+    let linesPerVertex = 0;
     for (let v = 0; v < mesh.vertexCount; v++) {
       const start = out.parts.length;
       out.push(`vp ${values(writeP, mesh.position, v, 3, [0, 0, 0])}`);
@@ -546,14 +583,21 @@ function writeMeshes(model: Model, out: Lines, newIndex: Int32Array, jointCount:
         const size = stream ? stream.size : plan.size;
         out.push(`v${k} ${values(writeCustom[k], stream ? stream.data : null, v, size, [0, 0, 0, 0])}`);
       }
-      keys[v] = out.parts.slice(start).join('\n');
+      linesPerVertex = out.parts.length - start;
     }
+    const same = (a: number, b: number): boolean => {
+      if (a === b) return true;
+      const pa = firstLine + a * linesPerVertex, pb = firstLine + b * linesPerVertex;
+      for (let k = 0; k < linesPerVertex; k++) if (out.parts[pa + k] !== out.parts[pb + k]) return false;
+      return true;
+    };
     const ix = mesh.indices;
     for (let t = 0; t < mesh.triangleCount; t++) {
       const a = ix[3 * t], b = ix[3 * t + 1], c = ix[3 * t + 2];
-      if (keys[a] === keys[b] || keys[b] === keys[c] || keys[a] === keys[c]) degenerate++;
+      if (same(a, b) || same(b, c) || same(a, c)) degenerate++;
       out.push(reverse ? `fm ${a} ${c} ${b}` : `fm ${a} ${b} ${c}`);
     }
+    out.flush();
     if (mi === 0 && reverse) warn('triangles are reversed: the source puts the front face counter-clockwise, IQE and IQM clockwise');
   }
   if (nanTangents) warn(`${plural(nanTangents, 'tangent')} ${nanTangents === 1 ? 'is' : 'are'} NaN, which IQE cannot hold; written as the compile's fallback tangent (IQE-SEMANTICS.md B8)`);
