@@ -36,7 +36,7 @@ import {
   IQM_USHORT,
   TYPE_NAMES,
 } from '../iqm/document';
-import type { Clip, Mesh, Model } from '../model/model';
+import { type Clip, jointOrder, type Mesh, type Model } from '../model/model';
 
 export interface IqeWriteOptions {
   /** Animation inputs (`convert IN ANIM…`): their clips and frames follow the model's own. */
@@ -239,10 +239,9 @@ function storedFrame(model: Model, frame: number, out: Float32Array, jointCount:
     out.set(anim.trs.subarray(frame * anim.poseCount * 10, frame * anim.poseCount * 10 + n * 10));
     return;
   }
-  let s = frame * anim.frameChannels;
   for (let j = 0; j < n; j++) {
     const o = j * 10;
-    s = frame * anim.frameChannels + anim.firstSample[j];
+    let s = frame * anim.frameChannels + anim.firstSample[j];
     for (let c = 0; c < 10; c++) {
       let v = anim.offset[o + c];
       if (anim.mask[j] & (1 << c)) v += anim.samples[s++] * anim.scale[o + c];
@@ -274,7 +273,6 @@ function poseLine(trs: ArrayLike<number>, o: number, bad: { count: number }): st
 interface FrameSource {
   label: string;
   model: Model;
-  input: number;
 }
 
 /**
@@ -323,7 +321,11 @@ export function writeIqe(model: Model, options: IqeWriteOptions = {}): IqeWriteR
   // Skeleton: joints in an order where every parent comes first (IQE requires it).
   const sk = model.skeleton;
   const jointCount = sk ? sk.names.length : (model.animation?.poseCount ?? 0);
-  const order = sk ? sk.order : identityOrder(jointCount, model.animation?.parents);
+  const order = sk
+    ? sk.order
+    : jointOrder(model.animation?.parents ?? new Int32Array(0), (j) => {
+        throw new IqeWriteError(`pose ${j}: the parent chain forms a cycle`, 0);
+      });
   const newIndex = new Int32Array(jointCount);
   let reordered = false;
   for (let k = 0; k < jointCount; k++) {
@@ -349,12 +351,12 @@ export function writeIqe(model: Model, options: IqeWriteOptions = {}): IqeWriteR
   writeMeshes(model, out, newIndex, jointCount, warn);
 
   // Animations: the model's own, then each animation input's.
-  const sources: FrameSource[] = [{ label: options.label ?? 'the model', model, input: 0 }];
+  const sources: FrameSource[] = [{ label: options.label ?? 'the model', model }];
   for (const [i, a] of (options.animations ?? []).entries()) {
     const anim = a.model.animation;
     if (!anim) throw new IqeWriteError('has no skeletal animation', i + 1);
     if (anim.poseCount !== jointCount) throw new IqeWriteError(`its animation has ${anim.poseCount} poses but the model has ${jointCount} joints`, i + 1);
-    sources.push({ label: a.label, model: a.model, input: i + 1 });
+    sources.push({ label: a.label, model: a.model });
   }
   const frame = new Float32Array(jointCount * 10);
   const bad = { count: 0 };
@@ -387,22 +389,6 @@ export function writeIqe(model: Model, options: IqeWriteOptions = {}): IqeWriteR
   return { text: out.text(), warnings, animations };
 }
 
-/** Parents-first order for an animation-only file's poses (the identity when already so). */
-function identityOrder(n: number, parents: Int32Array | undefined): Int32Array {
-  const order = new Int32Array(n);
-  const placed = new Uint8Array(n);
-  let k = 0;
-  for (let pass = 0; k < n && pass <= n; pass++) {
-    for (let j = 0; j < n; j++) {
-      if (!placed[j] && (!parents || parents[j] < 0 || placed[parents[j]])) {
-        placed[j] = 1;
-        order[k++] = j;
-      }
-    }
-  }
-  return order;
-}
-
 /** Warnings about what the source format has that IQE cannot carry. */
 function formatWarnings(model: Model, warn: (m: string) => void): void {
   if (model.format === 'md3') {
@@ -413,6 +399,9 @@ function formatWarnings(model: Model, warn: (m: string) => void): void {
   }
   if (model.iqm) {
     for (const e of model.iqm.extensions) warn(`IQM extension ${e.name} (${e.size} bytes) cannot be carried in IQE`);
+  }
+  if (model.iqm && model.bounds && model.frameCount > 0) {
+    warn('per-frame bounds are not carried: the compile computes them again from the skinned frames, so they can differ from the file\'s by what the 16-bit frame quantisation moves (or where the file\'s are not the skinned box)');
   }
   if (model.format === 'dpm') dpmWarnings(model, warn);
   const pairs = new Map<string, number>();
