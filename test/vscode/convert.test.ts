@@ -90,6 +90,17 @@ suite('convert to IQE command', () => {
     assert.ok(fs.readFileSync(second.output.fsPath, 'utf8').startsWith('# Inter-Quake Export'));
   });
 
+  test('an IQE: written as NAME.converted.iqe (never over itself), the compiled model written out', async function () {
+    skipIfMissing(this);
+    const source = copy('features.iqe');
+    const outcome = await vscode.commands.executeCommand<ConvertOutcome | undefined>(COMMAND, source);
+    assert.ok(outcome?.output, outcome?.error ?? 'no output');
+    assert.equal(outcome.output.fsPath, path.join(dir, 'features.converted.iqe'));
+    const once = compileIqeText(fs.readFileSync(source.fsPath, 'utf8'));
+    assert.ok(once.bytes);
+    assert.deepEqual(diffModels(readModel(once.bytes), compiled(outcome.output.fsPath)), []);
+  });
+
   test('bad input: an error, and nothing written', async function () {
     skipIfMissing(this);
     const bad = path.join(dir, 'truncated.iqm');
