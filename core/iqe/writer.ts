@@ -404,6 +404,9 @@ function formatWarnings(model: Model, warn: (m: string) => void): void {
     warn('per-frame bounds are not carried: the compile computes them again from the skinned frames, so they can differ from the file\'s by what the 16-bit frame quantisation moves (or where the file\'s are not the skinned box)');
   }
   if (model.format === 'dpm') dpmWarnings(model, warn);
+  if (model.skeleton && model.meshes.length === 0) warn('the model has joints but no mesh: the compile writes joints only for a model with meshes (poses stay, with the animations)');
+  const attachments = model.skeleton ? model.skeleton.flags.reduce((n, f) => n + (f !== 0 ? 1 : 0), 0) : 0;
+  if (attachments) warn(`${plural(attachments, 'bone')} ${attachments === 1 ? 'has' : 'have'} DPM flags (1: attachment), which IQE cannot carry`);
   const pairs = new Map<string, number>();
   for (const [i, m] of model.meshes.entries()) {
     const key = `${m.name}\0${m.material}`;

@@ -296,10 +296,22 @@ test('convert: an animation-only IQM as IQE compiles back to poses and animation
   doc.joints = [];
   doc.bounds = null;
   const original = readIqm(writeIqm(doc));
-  const { back } = roundTrip(original);
+  const { back, warnings } = roundTrip(original);
+  assert.deepEqual(warnings, [], 'nothing is lost');
   assert.equal(back.skeleton, null);
   assert.equal(back.animation!.poseCount, 3);
   assert.deepEqual(diffModels(original, back), []);
+});
+
+test('convert: joints without a mesh are named in a warning (the compile writes joints only with meshes)', () => {
+  const doc = smallIqmDocument(2);
+  doc.extensions = [];
+  doc.meshes = [];
+  doc.bounds = null;
+  const { back, warnings } = roundTrip(readIqm(writeIqm(doc)));
+  assert.ok(warnings.some((w) => /joints but no mesh/.test(w)), warnings.join('; '));
+  assert.equal(back.skeleton, null);
+  assert.equal(back.animation!.poseCount, 3);
 });
 
 test('convert: animation inputs add their animations; a pose count that does not match the joints is an error', { skip: NO_ASSETS }, () => {
