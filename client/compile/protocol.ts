@@ -1,25 +1,13 @@
-// Messages between the extension host and the compile worker, and how the host starts it.
-import type { WorkerOptions } from 'node:worker_threads';
+// Messages between the extension host and the compile worker (client/node/compileWorker.ts, a
+// worker thread; client/browser/compileWorker.ts, a Web Worker).
 import type { CompileOptions, CompileStats } from '../../core/compile/index';
 import type { IqeDiagnostic } from '../../core/iqe/diagnostic';
-import { LARGE_INPUT } from '../../node/heap';
-
-/** The young generation of a large input's compile worker, MiB (V8's own grows while a large file is parsed, and stays). */
-const LARGE_INPUT_YOUNG_MB = 6;
-
-/**
- * The worker's options for `inputBytes` of IQE text: for a large input its young generation is
- * capped, as the CLI keeps it from growing (node/heap.ts) with a flag that here would reach every
- * extension of the host: big.iqe peaks ~30 MiB lower in the same time (bench/compile-editor.ts).
- */
-export function compileWorkerOptions(inputBytes: number): WorkerOptions {
-  return inputBytes >= LARGE_INPUT ? { resourceLimits: { maxYoungGenerationSizeMb: LARGE_INPUT_YOUNG_MB } } : {};
-}
 
 /**
  * An input as the host gives it: the text of an open document (what the user sees, saved or not),
- * or the path of a local file that is not open, which the worker streams from disk as the CLI
- * does (the host never holds its text, and a large file is never copied between threads).
+ * or the path of a local file that is not open, which the Node worker streams from disk as the CLI
+ * does (the host never holds its text, and a large file is never copied between threads). The
+ * browser's worker only ever gets texts.
  */
 export type CompileSource = { text: string } | { path: string };
 
