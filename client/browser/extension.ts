@@ -1,0 +1,12 @@
+// Entry of the browser's web worker extension host (package.json `browser`, dist/web/extension.js):
+// vscode.dev, github.dev, code-server with remote.extensionKind "web". The same features as the
+// Node entry, on the browser's Platform.
+import type * as vscode from 'vscode';
+import { activateOn } from '../activate';
+import { browserPlatform } from './platform';
+
+export { deactivate } from '../activate';
+
+export function activate(context: vscode.ExtensionContext): Promise<void> {
+  return activateOn(browserPlatform, context);
+}
