@@ -10,11 +10,19 @@ import { registerPreview } from './preview/index';
 
 let client: BaseLanguageClient | undefined;
 
-export async function activateOn(platform: Platform, context: vscode.ExtensionContext): Promise<void> {
+/** The extension's exports (vscode.extensions.getExtension(...).exports): where it runs, for tests and for users' bug reports. */
+export interface ExtensionApi {
+  host: Platform['host'];
+  /** Whether this host has Node's `process` global (the web worker host has not). */
+  hasProcess: boolean;
+}
+
+export async function activateOn(platform: Platform, context: vscode.ExtensionContext): Promise<ExtensionApi> {
   registerPreview(context);
   registerCompile(context, platform);
   client = await startLanguageClient(context, platform);
   context.subscriptions.push(new LargeFileTracker(client));
+  return { host: platform.host, hasProcess: typeof (globalThis as { process?: unknown }).process !== 'undefined' };
 }
 
 export async function deactivate(): Promise<void> {

@@ -7,6 +7,8 @@ import type { BaseLanguageClient, LanguageClientOptions } from 'vscode-languagec
 import type { CompileReply, CompileRequest } from './compile/protocol';
 
 export interface Platform {
+  /** Which extension host runs this build. */
+  readonly host: 'node' | 'web';
   /** Starts the IQE language server (a process, or a Web Worker) and its client. */
   startLanguageClient(context: vscode.ExtensionContext, options: LanguageClientOptions): Promise<BaseLanguageClient>;
   /** Runs one compile off the extension host's thread; undefined when cancelled. `inputBytes`: the size of the input texts. */

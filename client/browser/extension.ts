@@ -2,11 +2,11 @@
 // vscode.dev, github.dev, code-server with remote.extensionKind "web". The same features as the
 // Node entry, on the browser's Platform.
 import type * as vscode from 'vscode';
-import { activateOn } from '../activate';
+import { activateOn, type ExtensionApi } from '../activate';
 import { browserPlatform } from './platform';
 
 export { deactivate } from '../activate';
 
-export function activate(context: vscode.ExtensionContext): Promise<void> {
+export function activate(context: vscode.ExtensionContext): Promise<ExtensionApi> {
   return activateOn(browserPlatform, context);
 }

@@ -68,4 +68,4 @@ const files: ModelFiles = {
   },
 };
 
-export const browserPlatform: Platform = { startLanguageClient, compile, files };
+export const browserPlatform: Platform = { host: 'web', startLanguageClient, compile, files };

@@ -1,11 +1,11 @@
 // Entry of the Node extension host (package.json `main`, dist/client.js): desktop VS Code and
 // remote hosts (SSH, WSL, code-server).
 import type * as vscode from 'vscode';
-import { activateOn } from '../activate';
+import { activateOn, type ExtensionApi } from '../activate';
 import { nodePlatform } from './platform';
 
 export { deactivate } from '../activate';
 
-export function activate(context: vscode.ExtensionContext): Promise<void> {
+export function activate(context: vscode.ExtensionContext): Promise<ExtensionApi> {
   return activateOn(nodePlatform, context);
 }

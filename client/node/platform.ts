@@ -54,6 +54,7 @@ const files: ModelFiles = {
 };
 
 export const nodePlatform: Platform = {
+  host: 'node',
   startLanguageClient: startNodeLanguageClient,
   compile: runWorker,
   files,
