@@ -94,6 +94,8 @@ export interface CompileOutcome {
   writeError?: string;
   /** How it was written when the file system could not write it atomically. */
   writeNote?: string;
+  /** Milliseconds the worker took to compile (not counting reading, starting the worker, writing). */
+  compileMs?: number;
 }
 
 /**
@@ -236,7 +238,7 @@ async function compile(host: CompileHost, source: vscode.Uri, interactive: boole
   if (interactive && previewContributed(context) && !isPreviewOpen(output)) {
     await vscode.commands.executeCommand('vscode.openWith', output, PREVIEW_VIEW_TYPE, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true });
   }
-  return { output, errors: 0, notes, ...(writeNote ? { writeNote } : {}) };
+  return { output, errors: 0, notes, compileMs: reply.milliseconds, ...(writeNote ? { writeNote } : {}) };
 }
 
 /**
