@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import { LanguageClient, type LanguageClientOptions } from 'vscode-languageclient/browser';
 import type { CompileReply, CompileRequest } from '../compile/protocol';
 import type { ModelFiles, Platform } from '../platform';
+import { writeReplacing } from '../compile/write';
 import { startWorker } from './worker';
 
 async function startLanguageClient(context: vscode.ExtensionContext, options: LanguageClientOptions): Promise<LanguageClient> {
@@ -42,30 +43,10 @@ async function compile(context: vscode.ExtensionContext, request: CompileRequest
   });
 }
 
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
 const files: ModelFiles = {
   streamablePath: () => undefined,
   sameFile: (a, b) => a.toString() === b.toString(),
-  /**
-   * A temporary file beside the output, renamed over it. A file system that cannot rename (some
-   * virtual ones) gets the bytes written in place instead, and the note says so: a reader could
-   * then see a partly written file.
-   */
-  async writeAtomically(output, bytes) {
-    const temporary = output.with({ path: `${output.path}.${Date.now()}-${Math.random().toString(36).slice(2, 8)}.tmp` });
-    await vscode.workspace.fs.writeFile(temporary, bytes);
-    try {
-      await vscode.workspace.fs.rename(temporary, output, { overwrite: true });
-      return undefined;
-    } catch (renameError) {
-      await vscode.workspace.fs.delete(temporary).then(undefined, () => undefined);
-      await vscode.workspace.fs.writeFile(output, bytes);
-      return `the file system could not rename ${temporary.path} over ${output.path} (${describe(renameError)}), so the IQM was written in place, not atomically`;
-    }
-  },
+  writeAtomically: (output, bytes) => writeReplacing(output, bytes),
 };
 
 export const browserPlatform: Platform = { host: 'web', startLanguageClient, compile, files };

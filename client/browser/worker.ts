@@ -1,8 +1,22 @@
 // Starting a Web Worker from the web worker extension host: `new Worker(<extension URI>)` throws
 // there ("Creating workers from remote extensions is currently not supported", microsoft/vscode
 // #144235), so the script is read through workspace.fs and started from a Blob URL when the URI
-// itself is refused.
+// itself is refused. The Blob URL is made once per script and kept for the session.
 import * as vscode from 'vscode';
+
+const blobUrls = new Map<string, Promise<string>>();
+
+function blobUrl(script: vscode.Uri): Promise<string> {
+  const key = script.toString();
+  let url = blobUrls.get(key);
+  if (!url) {
+    url = Promise.resolve(vscode.workspace.fs.readFile(script)).then((source) => URL.createObjectURL(new Blob([source as Uint8Array<ArrayBuffer>], { type: 'text/javascript' })));
+    // A failed read is not remembered: the next start tries again.
+    url.catch(() => blobUrls.delete(key));
+    blobUrls.set(key, url);
+  }
+  return url;
+}
 
 /** A worker running the bundle `dist/web/<name>` of the extension. */
 export async function startWorker(context: vscode.ExtensionContext, name: string): Promise<Worker> {
@@ -10,13 +24,6 @@ export async function startWorker(context: vscode.ExtensionContext, name: string
   try {
     return new Worker(script.toString(true), { name });
   } catch {
-    const source = await vscode.workspace.fs.readFile(script);
-    const url = URL.createObjectURL(new Blob([source as Uint8Array<ArrayBuffer>], { type: 'text/javascript' }));
-    try {
-      return new Worker(url, { name });
-    } finally {
-      // The worker has fetched its script once it runs; the URL is not needed after that.
-      setTimeout(() => URL.revokeObjectURL(url), 60000);
-    }
+    return new Worker(await blobUrl(script), { name });
   }
 }

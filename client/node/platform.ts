@@ -7,6 +7,7 @@ import { Worker } from 'node:worker_threads';
 import { outputTarget, sameFile } from '../../node/atomicWrite';
 import type { CompileReply, CompileRequest } from '../compile/protocol';
 import type { ModelFiles, Platform } from '../platform';
+import { writeReplacing } from '../compile/write';
 import { startNodeLanguageClient } from './languageClient';
 import { compileWorkerOptions } from './workerOptions';
 
@@ -39,17 +40,8 @@ const files: ModelFiles = {
    */
   async writeAtomically(output, bytes) {
     const local = output.scheme === 'file' ? outputTarget(output.fsPath) : undefined;
-    const target = local ? vscode.Uri.file(local.target) : output;
-    const temporary = target.with({ path: `${target.path}.${process.pid}-${Date.now()}.tmp` });
-    await vscode.workspace.fs.writeFile(temporary, bytes);
-    try {
-      if (local?.mode !== undefined) await chmod(temporary.fsPath, local.mode);
-      await vscode.workspace.fs.rename(temporary, target, { overwrite: true });
-    } catch (error) {
-      await vscode.workspace.fs.delete(temporary).then(undefined, () => undefined);
-      throw error;
-    }
-    return undefined;
+    const mode = local?.mode;
+    return writeReplacing(local ? vscode.Uri.file(local.target) : output, bytes, mode === undefined ? undefined : (temporary) => chmod(temporary.fsPath, mode));
   },
 };
 
