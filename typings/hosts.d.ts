@@ -19,7 +19,7 @@ declare const crypto: { getRandomValues<T extends Uint8Array>(array: T): T };
 
 declare class TextDecoder {
   constructor(label?: string, options?: { fatal?: boolean });
-  decode(input?: Uint8Array): string;
+  decode(input?: Uint8Array, options?: { stream?: boolean }): string;
 }
 
 declare class TextEncoder {

@@ -3,7 +3,7 @@
 // vscode.workspace.fs, and the compile bounds run on one thread (no SharedArrayBuffer here).
 import * as vscode from 'vscode';
 import { LanguageClient, type LanguageClientOptions } from 'vscode-languageclient/browser';
-import type { CompileReply, CompileRequest } from '../compile/protocol';
+import { requestTransfers, type CompileReply, type CompileRequest } from '../compile/protocol';
 import type { ModelFiles, Platform } from '../platform';
 import { writeReplacing } from '../compile/write';
 import { startWorker } from './worker';
@@ -39,7 +39,7 @@ async function compile(context: vscode.ExtensionContext, request: CompileRequest
       event.preventDefault();
       finish({ ok: false, message: `the compile worker failed: ${event.message}` });
     };
-    worker.postMessage(request);
+    worker.postMessage(request, requestTransfers(request));
   });
 }
 

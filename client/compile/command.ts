@@ -32,8 +32,8 @@ function settingsFor(uri: vscode.Uri): CompileSettings {
 /**
  * What to compile, as the worker gets it: an open document's text (saved or not: what the user
  * sees); a path the worker streams from disk as the CLI does (Node, a local file: a large file is
- * neither held by the extension host nor copied to the worker); else the file's text, read through
- * vscode.workspace.fs. Throws when the file cannot be read.
+ * neither held by the extension host nor copied to the worker); else the file's bytes, read through
+ * vscode.workspace.fs and handed over to the worker. Throws when the file cannot be read.
  */
 async function compileSource(uri: vscode.Uri, files: ModelFiles): Promise<{ source: CompileSource; size: number }> {
   const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
@@ -45,8 +45,8 @@ async function compileSource(uri: vscode.Uri, files: ModelFiles): Promise<{ sour
   if (stat.type & vscode.FileType.Directory) throw new Error('a folder, not a file');
   const path = files.streamablePath(uri);
   if (path !== undefined) return { source: { path }, size: stat.size };
-  const text = new TextDecoder('utf-8').decode(await vscode.workspace.fs.readFile(uri));
-  return { source: { text }, size: text.length };
+  const bytes = await vscode.workspace.fs.readFile(uri);
+  return { source: { bytes }, size: bytes.length };
 }
 
 function isPreviewOpen(uri: vscode.Uri): boolean {

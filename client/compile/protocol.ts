@@ -4,12 +4,26 @@ import type { CompileOptions, CompileStats } from '../../core/compile/index';
 import type { IqeDiagnostic } from '../../core/iqe/diagnostic';
 
 /**
- * An input as the host gives it: the text of an open document (what the user sees, saved or not),
- * or the path of a local file that is not open, which the Node worker streams from disk as the CLI
- * does (the host never holds its text, and a large file is never copied between threads). The
- * browser's worker only ever gets texts.
+ * An input as the host gives it: the text of an open document (what the user sees, saved or not);
+ * the path of a local file that is not open, which the Node worker streams from disk as the CLI
+ * does (the host never holds its text, and a large file is never copied between threads); or,
+ * where the worker cannot read the file (the browser, other file systems), its bytes as read
+ * through workspace.fs, transferred to the worker (not copied) and decoded there in blocks.
  */
-export type CompileSource = { text: string } | { path: string };
+export type CompileSource = { text: string } | { path: string } | { bytes: Uint8Array };
+
+/**
+ * The buffers of a request's byte sources to transfer with it: only those the bytes fill alone (a
+ * view into a shared pool, as Node's small Buffers are, is copied: transferring would take the
+ * pool from everything else that uses it).
+ */
+export function requestTransfers(request: CompileRequest): ArrayBuffer[] {
+  return [request.source, ...(request.animations ?? [])].flatMap((source) => {
+    if (!('bytes' in source)) return [];
+    const { buffer, byteOffset, byteLength } = source.bytes;
+    return buffer instanceof ArrayBuffer && byteOffset === 0 && byteLength === buffer.byteLength ? [buffer] : [];
+  });
+}
 
 export interface CompileRequest {
   source: CompileSource;

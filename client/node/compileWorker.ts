@@ -2,13 +2,12 @@
 // so a long compile neither freezes the editor nor resists cancel (the host terminates it). Large
 // compiles share the per-frame bounds with one more thread, as the CLI does (dist/boundsWorker.js).
 import { parentPort } from 'node:worker_threads';
-import { textSource } from '../../core/compile/index';
 import { parallelBounds } from '../../node/compileParallel';
 import { fileSource } from '../../node/text';
 import type { CompileRequest } from '../compile/protocol';
 import { runCompile, transferOf } from '../compile/run';
 
 parentPort?.on('message', (request: CompileRequest) => {
-  const reply = runCompile(request, (source) => ('path' in source ? fileSource(source.path) : textSource(source.text)), parallelBounds());
+  const reply = runCompile(request, fileSource, parallelBounds());
   parentPort?.postMessage(reply, transferOf(reply));
 });

@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { chmod } from 'node:fs/promises';
 import { Worker } from 'node:worker_threads';
 import { outputTarget, sameFile } from '../../node/atomicWrite';
-import type { CompileReply, CompileRequest } from '../compile/protocol';
+import { requestTransfers, type CompileReply, type CompileRequest } from '../compile/protocol';
 import type { ModelFiles, Platform } from '../platform';
 import { writeReplacing } from '../compile/write';
 import { startNodeLanguageClient } from './languageClient';
@@ -27,7 +27,7 @@ function runWorker(context: vscode.ExtensionContext, request: CompileRequest, in
     worker.on('message', (reply: CompileReply) => finish(reply));
     worker.on('error', (error) => finish({ ok: false, message: error.stack ?? error.message }));
     worker.on('exit', (code) => finish({ ok: false, message: `the compile worker exited with code ${code}` }));
-    worker.postMessage(request);
+    worker.postMessage(request, requestTransfers(request));
   });
 }
 
