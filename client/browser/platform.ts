@@ -24,6 +24,10 @@ async function compile(context: vscode.ExtensionContext, request: CompileRequest
   } catch (error) {
     return { ok: false, message: `the compile worker could not start: ${error instanceof Error ? error.message : String(error)}` };
   }
+  if (token.isCancellationRequested) {
+    worker.terminate();
+    return undefined;
+  }
   return new Promise((resolve) => {
     let settled = false;
     const finish = (reply: CompileReply | undefined): void => {
