@@ -1,6 +1,6 @@
 // activate() of both entries (client/node/extension.ts, client/browser/extension.ts): the same
 // features everywhere, on the host's Platform.
-import type * as vscode from 'vscode';
+import * as vscode from 'vscode';
 import type { BaseLanguageClient } from 'vscode-languageclient';
 import { registerCompile } from './compile/command';
 import { startLanguageClient } from './languageClient';
@@ -20,8 +20,14 @@ export interface ExtensionApi {
 export async function activateOn(platform: Platform, context: vscode.ExtensionContext): Promise<ExtensionApi> {
   registerPreview(context);
   registerCompile(context, platform);
-  client = await startLanguageClient(context, platform);
-  context.subscriptions.push(new LargeFileTracker(client));
+  // A server that cannot start (e.g. a browser without workers inside workers) costs the IQE
+  // language features only: the preview and the compile are registered already.
+  try {
+    client = await startLanguageClient(context, platform);
+    context.subscriptions.push(new LargeFileTracker(client));
+  } catch (error) {
+    void vscode.window.showErrorMessage(`The IQE language server could not start: ${error instanceof Error ? error.message : String(error)}. The model preview and the compile still work.`);
+  }
   return { host: platform.host, hasProcess: typeof (globalThis as { process?: unknown }).process !== 'undefined' };
 }
 
