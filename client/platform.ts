@@ -1,7 +1,7 @@
 // What differs between the extension's two hosts: the Node extension host (desktop, remote) and the
 // browser's web worker extension host (vscode.dev, github.dev). Everything else in client/ is the
 // same code in both; the entries (client/node/extension.ts, client/browser/extension.ts) pass their
-// Platform to activate (client/activate.ts).
+// Platform to activate (client/extension.ts).
 import type * as vscode from 'vscode';
 import type { BaseLanguageClient, LanguageClientOptions } from 'vscode-languageclient';
 import type { CompileReply, CompileRequest } from './compile/protocol';

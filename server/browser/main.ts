@@ -1,9 +1,9 @@
 // The language server as a Web Worker (dist/web/server.js), for the browser's web worker extension
-// host (vscode.dev, github.dev). Every feature is the Node server's (server/start.ts); a worker
+// host (vscode.dev, github.dev). Every feature is the Node server's (server/server.ts); a worker
 // cannot read files, so large files come through the client (iqmTools/readFile, workspace.fs).
 import { BrowserMessageReader, BrowserMessageWriter, createConnection } from 'vscode-languageserver/browser';
 import { READ_FILE, type ReadFileParams, type ReadFileResult } from '../../core/lspMethods';
-import { startServer } from '../start';
+import { startServer } from '../server';
 
 const worker = self as DedicatedWorkerGlobalScope;
 const connection = createConnection(new BrowserMessageReader(worker), new BrowserMessageWriter(worker));

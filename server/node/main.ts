@@ -2,7 +2,7 @@
 // (--node-ipc from the VS Code client, --stdio in tests).
 import { createConnection, ProposedFeatures } from 'vscode-languageserver/node';
 import { faults } from '../faults';
-import { startServer } from '../start';
+import { startServer } from '../server';
 import { diskReader } from './diskReader';
 
 faults.validate = process.env.IQM_TOOLS_LSP_FAULT || undefined;

@@ -5,7 +5,7 @@
 // DedicatedWorkerGlobalScope.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { ExtensionApi } from '../../client/activate';
+import type { ExtensionApi } from '../../client/extension';
 import { activeExtension, TEST_HOST } from './helpers';
 
 suite('extension host', () => {
