@@ -23,11 +23,19 @@ const common = {
   target: 'es2022',
 };
 
-/** The product bundles; an entry whose source does not exist yet is skipped. */
+/**
+ * The product bundles; an entry whose source does not exist yet is skipped. The extension has two
+ * entries from one source (client/): `main` for the Node extension host, `browser` (dist/web/) for
+ * the browser's web worker extension host, whose server and compile worker are Web Workers.
+ */
 const products = [
-  { entryPoints: ['client/extension.ts'], outfile: 'dist/client.js', platform: 'node', format: 'cjs', external: ['vscode'] },
-  { entryPoints: ['server/server.ts'], outfile: 'dist/server.js', platform: 'node', format: 'cjs' },
-  { entryPoints: ['client/compile/worker.ts'], outfile: 'dist/compileWorker.js', platform: 'node', format: 'cjs' },
+  { entryPoints: ['client/node/extension.ts'], outfile: 'dist/client.js', platform: 'node', format: 'cjs', external: ['vscode'] },
+  { entryPoints: ['server/node/main.ts'], outfile: 'dist/server.js', platform: 'node', format: 'cjs' },
+  { entryPoints: ['client/node/compileWorker.ts'], outfile: 'dist/compileWorker.js', platform: 'node', format: 'cjs' },
+  // The web worker host provides only require('vscode'): everything else is in the bundle.
+  { entryPoints: ['client/browser/extension.ts'], outfile: 'dist/web/extension.js', platform: 'browser', format: 'cjs', external: ['vscode'] },
+  { entryPoints: ['server/browser/main.ts'], outfile: 'dist/web/server.js', platform: 'browser', format: 'iife' },
+  { entryPoints: ['client/browser/compileWorker.ts'], outfile: 'dist/web/compileWorker.js', platform: 'browser', format: 'iife' },
   // dist/cli.js is the `iqm-tools` entry: it runs dist/cliMain.js with its code cache (below).
   { entryPoints: ['cli/launch.ts'], outfile: 'dist/cli.js', platform: 'node', format: 'cjs', banner: { js: '#!/usr/bin/env node' } },
   { entryPoints: ['cli/main.ts'], outfile: 'dist/cliMain.js', platform: 'node', format: 'cjs' },

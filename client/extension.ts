@@ -1,20 +1,36 @@
-// Extension entry point: activate() wiring only.
-import type * as vscode from 'vscode';
-import type { LanguageClient } from 'vscode-languageclient/node';
+// activate() of both entries (client/node/extension.ts, client/browser/extension.ts): the same
+// features everywhere, on the host's Platform.
+import * as vscode from 'vscode';
+import type { BaseLanguageClient } from 'vscode-languageclient';
+import { registerCompile } from './compile/command';
 import { startLanguageClient } from './languageClient';
 import { LargeFileTracker } from './largeFiles';
+import type { Platform } from './platform';
 import { registerPreview } from './preview/index';
-import { registerCompile } from './compile/command';
 import { registerConvert } from './convert/command';
 
-let client: LanguageClient | undefined;
+let client: BaseLanguageClient | undefined;
 
-export async function activate(context: vscode.ExtensionContext): Promise<void> {
+/** The extension's exports (vscode.extensions.getExtension(...).exports): where it runs, for tests and for users' bug reports. */
+export interface ExtensionApi {
+  host: Platform['host'];
+  /** Whether this host has Node's `process` global (the web worker host has not). */
+  hasProcess: boolean;
+}
+
+export async function activateOn(platform: Platform, context: vscode.ExtensionContext): Promise<ExtensionApi> {
   registerPreview(context);
-  registerCompile(context);
-  registerConvert(context);
-  client = await startLanguageClient(context);
-  context.subscriptions.push(new LargeFileTracker(client));
+  registerCompile(context, platform);
+  registerConvert(context, platform);
+  // A server that cannot start (e.g. a browser without workers inside workers) costs the IQE
+  // language features only: the preview and the compile are registered already.
+  try {
+    client = await startLanguageClient(context, platform);
+    context.subscriptions.push(new LargeFileTracker(client));
+  } catch (error) {
+    void vscode.window.showErrorMessage(`The IQE language server could not start: ${error instanceof Error ? error.message : String(error)}. The model preview and the compile still work.`);
+  }
+  return { host: platform.host, hasProcess: typeof (globalThis as { process?: unknown }).process !== 'undefined' };
 }
 
 export async function deactivate(): Promise<void> {

@@ -1,16 +1,16 @@
-// Starts the IQE language server (dist/server.js) over node IPC and connects it to IQE documents.
+// The language client's options, the same for both hosts (the server is a process or a Web
+// Worker, client/node and client/browser), and the client's side of iqmTools/readFile: a server
+// that cannot read files (the browser's) gets a large file's text through vscode.workspace.fs.
 import * as vscode from 'vscode';
-import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
+import type { BaseLanguageClient, LanguageClientOptions } from 'vscode-languageclient';
+import { READ_FILE, type ReadFileParams, type ReadFileResult } from '../core/lspMethods';
+import type { Platform } from './platform';
 
-export async function startLanguageClient(context: vscode.ExtensionContext): Promise<LanguageClient> {
-  const module = context.asAbsolutePath('dist/server.js');
-  const serverOptions: ServerOptions = {
-    run: { module, transport: TransportKind.ipc },
-    debug: { module, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6009'] } },
-  };
+/** Starts the client (with the platform's server) and answers the server's file reads. */
+export async function startLanguageClient(context: vscode.ExtensionContext, platform: Platform): Promise<BaseLanguageClient> {
   const watcher = vscode.workspace.createFileSystemWatcher('**/*.iqe');
   context.subscriptions.push(watcher);
-  const clientOptions: LanguageClientOptions = {
+  const options: LanguageClientOptions = {
     documentSelector: [{ language: 'iqe' }],
     synchronize: {
       // Pushes didChangeConfiguration when iqmTools.* changes; the server then pulls per document.
@@ -20,8 +20,18 @@ export async function startLanguageClient(context: vscode.ExtensionContext): Pro
     },
     outputChannelName: 'IQE Language Server',
   };
-  // The id 'iqmTools' makes the client honour the iqmTools.trace.server setting.
-  const client = new LanguageClient('iqmTools', 'IQE Language Server', serverOptions, clientOptions);
-  await client.start();
+  const client = await platform.startLanguageClient(context, options);
+  context.subscriptions.push(client.onRequest(READ_FILE, (params: ReadFileParams) => readFile(params)));
   return client;
+}
+
+/** iqmTools/readFile: the file's stamp and size, and its text when it is new to the server and not too large. */
+export async function readFile({ uri, maxBytes, unlessStamp }: ReadFileParams): Promise<ReadFileResult> {
+  const target = vscode.Uri.parse(uri, true);
+  const info = await vscode.workspace.fs.stat(target);
+  if ((info.type & vscode.FileType.File) === 0) throw new Error('not a regular file');
+  const stamp = `${info.size}:${info.mtime}`;
+  if (stamp === unlessStamp || info.size > maxBytes) return { stamp, size: info.size };
+  // Invalid UTF-8 becomes U+FFFD (as in VS Code); a BOM is dropped.
+  return { stamp, size: info.size, text: new TextDecoder('utf-8').decode(await vscode.workspace.fs.readFile(target)) };
 }

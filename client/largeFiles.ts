@@ -1,8 +1,9 @@
 // Files over VS Code's 50 MB sync limit get no didOpen, so the server would never see them. This
 // watches the open tabs: an .iqe tab whose document VS Code does not sync is announced to the
-// server (iqmTools/validateLargeFile), which reads it from disk; closing the tab retracts it.
+// server (iqmTools/validateLargeFile), which reads it (from disk, or in the browser through the
+// client: iqmTools/readFile); closing the tab retracts it.
 import * as vscode from 'vscode';
-import { State, type LanguageClient } from 'vscode-languageclient/node';
+import { State, type BaseLanguageClient } from 'vscode-languageclient';
 import { CLOSE_LARGE_FILE, VALIDATE_LARGE_FILE, type LargeFileParams } from '../core/lspMethods';
 /** Tab and document events come in flurries (a tab closing also closes its document); settle first. */
 const SETTLE_MS = 100;
@@ -15,9 +16,9 @@ export class LargeFileTracker implements vscode.Disposable {
   /** URIs announced to the server, by string. */
   private readonly announced = new Set<string>();
   private readonly subscriptions: vscode.Disposable[] = [];
-  private timer: NodeJS.Timeout | undefined;
+  private timer: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(private readonly client: LanguageClient) {
+  constructor(private readonly client: BaseLanguageClient) {
     const schedule = () => this.schedule();
     this.subscriptions.push(
       vscode.window.tabGroups.onDidChangeTabs(schedule),

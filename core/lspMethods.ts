@@ -24,3 +24,25 @@ export interface DebugMemoryResult {
   /** Whether a collection ran (the server needs --expose-gc for it). */
   gc: boolean;
 }
+
+/**
+ * Server → client: a large file's text, for a server that cannot read files itself (in the browser
+ * the server is a Web Worker without file access; the client reads through vscode.workspace.fs).
+ * Fails with the reason (not found, a folder, ...) when the file cannot be read.
+ */
+export const READ_FILE = 'iqmTools/readFile';
+export interface ReadFileParams {
+  uri: string;
+  /** Larger files are not sent: the result then has no text. */
+  maxBytes: number;
+  /** The stamp of the copy the server has: when the file still has it, the result has no text. */
+  unlessStamp?: string;
+}
+export interface ReadFileResult {
+  /** Changes whenever the file does (its size and modification time). */
+  stamp: string;
+  /** Bytes. */
+  size: number;
+  /** UTF-8 decoded (invalid bytes as U+FFFD, a BOM dropped); absent when too large or unchanged. */
+  text?: string;
+}

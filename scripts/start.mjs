@@ -6,6 +6,8 @@
 //    in a browser, and runs until Ctrl+C, which ends everything it started.
 //  - Otherwise it says how to get VS Code.
 // IQM_START_PORT=8080 npm start picks the code-server port (default: a free one).
+// IQM_START_WEB=1 npm start runs the extension's `browser` entry in the web worker extension host,
+// as vscode.dev does (desktop: --extensionDevelopmentKind=web; code-server: remote.extensionKind).
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -17,10 +19,12 @@ if (run(process.execPath, ['esbuild.mjs']).status !== 0) process.exit(1);
 if (run(process.execPath, ['scripts/make-examples.mjs', 'examples']).status !== 0) process.exit(1);
 
 const root = resolve('.');
+const web = Boolean(process.env.IQM_START_WEB);
 const examples = resolve('examples');
 const code = spawnSync('code', ['--version'], { stdio: 'ignore', shell: process.platform === 'win32' });
 if (code.status === 0) {
-  const opened = run('code', [`--extensionDevelopmentPath=${root}`, examples], { shell: process.platform === 'win32' });
+  const kind = web ? ['--extensionDevelopmentKind=web'] : [];
+  const opened = run('code', [`--extensionDevelopmentPath=${root}`, ...kind, examples], { shell: process.platform === 'win32' });
   process.exit(opened.status ?? 1);
 }
 
@@ -60,6 +64,7 @@ try {
     handleSignals: false,
     outDir: resolve('test-output', 'start'),
     codeServerArgs: port ? ['--bind-addr', `127.0.0.1:${port}`] : [],
+    settings: web ? { 'remote.extensionKind': { 'iqm-tools.iqm-tools': ['web'] } } : {},
   });
 } catch (error) {
   console.error('npm start: could not start code-server:', error instanceof Error ? error.message : error);
@@ -85,7 +90,7 @@ session.child.once('exit', (status, signal) => {
 console.log(
   [
     '',
-    'VS Code (code-server) is running with the extension loaded on examples/. Open in a browser:',
+    `VS Code (code-server) is running with the extension loaded on examples/${web ? ', in the web worker extension host' : ''}. Open in a browser:`,
     '',
     `  ${session.url}`,
     '',

@@ -6,6 +6,7 @@
 // memory, see bench/lsp-edit.ts.)
 import type { Position, TextDocumentContentChangeEvent, TextDocumentItem } from 'vscode-languageserver';
 import { IqeDocument } from '../core/iqe/document';
+import { faults } from './faults';
 
 /** What the scheduler validates: an open document here, or a large file read from disk (largeFiles.ts). */
 export interface ValidationTarget {
@@ -36,9 +37,6 @@ export function offsetAt(text: string, position: Position): number {
   }
   return end;
 }
-
-/** For tests only: an edit whose text contains IQM_TOOLS_LSP_EDIT_FAULT throws, as a broken parse cache would. */
-const EDIT_FAULT_MARKER = process.env.IQM_TOOLS_LSP_EDIT_FAULT || undefined;
 
 function isBefore(a: Position, b: Position): boolean {
   return a.line < b.line || (a.line === b.line && a.character < b.character);
@@ -79,7 +77,7 @@ export class OpenDocument implements ValidationTarget {
       let { start, end } = change.range;
       if (isBefore(end, start)) [start, end] = [end, start];
       try {
-        if (EDIT_FAULT_MARKER !== undefined && change.text.includes(EDIT_FAULT_MARKER)) throw new Error('injected edit fault (IQM_TOOLS_LSP_EDIT_FAULT)');
+        if (faults.edit !== undefined && change.text.includes(faults.edit)) throw new Error('injected edit fault (IQM_TOOLS_LSP_EDIT_FAULT)');
         this.iqe.edit(start.line, start.character, end.line, end.character, change.text);
       } catch (error) {
         failure ??= error;

@@ -1,18 +1,25 @@
 // Files too large for VS Code to sync (over 50 MB it sends no didOpen). The client tells us which
-// ones are shown in tabs (iqmTools/validateLargeFile, iqmTools/closeLargeFile); we read them from
-// disk, validate them in slices like any document, re-read them when they change on disk (a
-// directory watch here, plus workspace/didChangeWatchedFiles from the client), and clear their
-// diagnostics when their tab closes.
-import { watch, type FSWatcher } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
-import { basename, dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
+// ones are shown in tabs (iqmTools/validateLargeFile, iqmTools/closeLargeFile); we read them (the
+// host's LargeFileReader: from disk in Node, through the client in a browser), validate them in
+// slices like any document, re-read them when they change (the reader's own watch where it has
+// one, plus workspace/didChangeWatchedFiles from the client), and clear their diagnostics when
+// their tab closes.
 import type { Diagnostic } from 'vscode-languageserver';
 import { IqeDocument } from '../core/iqe/document';
+import type { ReadFileResult } from '../core/lspMethods';
 import type { ValidationTarget } from './documents';
 import { documentDiagnostic } from './diagnostics';
 import type { Logger, ValidationScheduler } from './scheduler';
 
+/** How the host reads a large file (server/node/diskReader.ts, server/browser/main.ts). */
+export interface LargeFileReader {
+  /** Why files at `uri` cannot be read at all (a diagnostic `unsupported-uri` says it), or undefined. */
+  unsupported(uri: string): string | undefined;
+  /** As the READ_FILE request (core/lspMethods.ts): rejects with the reason when it cannot be read. */
+  read(uri: string, maxBytes: number, unlessStamp: string | undefined): Promise<ReadFileResult>;
+  /** Calls `changed` when the file may have changed; returns what stops it. Absent: only the client's file events. */
+  watch?(uri: string, changed: () => void, log: Logger): () => void;
+}
 
 /** Longer files would not fit in one JavaScript string with room to spare; they get one diagnostic instead. */
 export const MAX_LARGE_FILE_BYTES = 256 * 1024 * 1024;
@@ -25,8 +32,8 @@ class LargeFile implements ValidationTarget {
   /** Kept apart from `iqe`, so that a reset does not depend on the parse that just failed. */
   text = '';
   closed = false;
-  watcher: FSWatcher | undefined;
-  reloadTimer: NodeJS.Timeout | undefined;
+  unwatch: (() => void) | undefined;
+  reloadTimer: ReturnType<typeof setTimeout> | undefined;
   /** What was last read, to skip events that changed nothing. */
   stamp = '';
   loading: Promise<void> | undefined;
@@ -34,10 +41,7 @@ class LargeFile implements ValidationTarget {
   loaded = false;
   reloadAgain = false;
 
-  constructor(
-    readonly uri: string,
-    readonly path: string,
-  ) {}
+  constructor(readonly uri: string) {}
 
   get publishVersion(): undefined {
     return undefined;
@@ -52,6 +56,7 @@ export class LargeFiles {
   private readonly files = new Map<string, LargeFile>();
 
   constructor(
+    private readonly reader: LargeFileReader,
     private readonly scheduler: ValidationScheduler,
     private readonly log: Logger,
     private readonly publish: (uri: string, diagnostics: Diagnostic[]) => void,
@@ -71,24 +76,15 @@ export class LargeFiles {
       this.reload(existing);
       return;
     }
-    let path: string;
-    try {
-      if (!uri.startsWith('file:')) throw new Error('not a file: URI');
-      path = fileURLToPath(uri);
-    } catch {
-      this.log.info(`${uri}: not a file: URI, so it cannot be read from disk; no diagnostics.`);
-      this.publish(uri, [
-        documentDiagnostic(
-          'unsupported-uri',
-          'This file is too large for VS Code to share with the IQE language server, which can only read large files from disk (file: URIs). No diagnostics.',
-          'information',
-        ),
-      ]);
+    const unsupported = this.reader.unsupported(uri);
+    if (unsupported !== undefined) {
+      this.log.info(`${uri}: ${unsupported}; no diagnostics.`);
+      this.publish(uri, [documentDiagnostic('unsupported-uri', `This file is too large for VS Code to share with the IQE language server, and ${unsupported}. No diagnostics.`, 'information')]);
       return;
     }
-    const file = new LargeFile(uri, path);
+    const file = new LargeFile(uri);
     this.files.set(uri, file);
-    this.watch(file);
+    file.unwatch = this.reader.watch?.(uri, () => this.changedOnDisk(uri), this.log);
     this.reload(file);
   }
 
@@ -103,7 +99,7 @@ export class LargeFiles {
     const file = this.files.get(uri);
     if (!file) return false;
     file.closed = true;
-    file.watcher?.close();
+    file.unwatch?.();
     if (file.reloadTimer !== undefined) clearTimeout(file.reloadTimer);
     this.files.delete(uri);
     this.scheduler.forget(uri);
@@ -130,30 +126,13 @@ export class LargeFiles {
     for (const uri of [...this.files.keys()]) this.drop(uri);
   }
 
-  private watch(file: LargeFile): void {
-    // Watch the directory, not the file: editors often save by writing a new file and renaming it.
-    try {
-      const name = basename(file.path);
-      file.watcher = watch(dirname(file.path), { persistent: false }, (_event, changed) => {
-        if (changed === null || changed.toString() === name) this.changedOnDisk(file.uri);
-      });
-      file.watcher.on('error', (error) => {
-        this.log.info(`Watching ${file.path} stopped: ${String(error)}`);
-        file.watcher?.close();
-        file.watcher = undefined;
-      });
-    } catch (error) {
-      this.log.info(`Cannot watch ${file.path} for changes: ${String(error)}`);
-    }
-  }
-
   private reload(file: LargeFile): void {
     if (file.loading) {
       file.reloadAgain = true;
       return;
     }
     file.loading = this.load(file)
-      .catch((error: unknown) => this.log.error(`Reading ${file.path} failed: ${String(error)}`))
+      .catch((error: unknown) => this.log.error(`Reading ${file.uri} failed: ${String(error)}`))
       .finally(() => {
         file.loading = undefined;
         if (file.reloadAgain && !file.closed) {
@@ -166,34 +145,29 @@ export class LargeFiles {
   private async load(file: LargeFile): Promise<void> {
     let text: string;
     try {
-      const info = await stat(file.path);
-      if (file.closed) return;
-      if (!info.isFile()) throw new Error('not a regular file');
-      const stamp = `${info.size}:${info.mtimeMs}`;
-      if (stamp === file.stamp) return;
-      if (info.size > MAX_LARGE_FILE_BYTES) {
-        file.stamp = stamp;
+      const read = await this.reader.read(file.uri, MAX_LARGE_FILE_BYTES, file.stamp || undefined);
+      if (file.closed || read.stamp === file.stamp) return;
+      if (read.size > MAX_LARGE_FILE_BYTES) {
+        file.stamp = read.stamp;
         file.loaded = false;
         this.scheduler.forget(file.uri);
         this.publish(file.uri, [
           documentDiagnostic(
             'file-too-large',
-            `This file is ${(info.size / 1048576).toFixed(0)} MB; the IQE language server validates files up to ${MAX_LARGE_FILE_BYTES / 1048576} MB. Use \`iqm-tools check\` instead.`,
+            `This file is ${(read.size / 1048576).toFixed(0)} MB; the IQE language server validates files up to ${MAX_LARGE_FILE_BYTES / 1048576} MB. Use \`iqm-tools check\` instead.`,
             'information',
           ),
         ]);
         return;
       }
-      const bytes = await readFile(file.path);
-      if (file.closed) return;
-      file.stamp = stamp;
-      // Invalid UTF-8 becomes U+FFFD (as in VS Code); a BOM is dropped.
-      text = new TextDecoder('utf-8').decode(bytes);
+      if (read.text === undefined) throw new Error(`no text for ${read.size} bytes`);
+      file.stamp = read.stamp;
+      text = read.text;
     } catch (error) {
       if (file.closed) return;
       file.stamp = '';
       file.loaded = false;
-      this.log.info(`Cannot read ${file.path}: ${String(error)}`);
+      this.log.info(`Cannot read ${file.uri}: ${String(error)}`);
       this.scheduler.forget(file.uri);
       this.publish(file.uri, [
         documentDiagnostic('read-error', `The IQE language server cannot read this file: ${error instanceof Error ? error.message : String(error)}`),

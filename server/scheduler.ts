@@ -13,13 +13,8 @@
 import type { Diagnostic } from 'vscode-languageserver';
 import type { ValidationTarget } from './documents';
 import { internalErrorDiagnostic, toLspDiagnostics } from './diagnostics';
+import { faults } from './faults';
 import { optionsKey, validateOptions, type SettingsStore } from './settings';
-
-/**
- * For tests only: when IQM_TOOLS_LSP_FAULT is set, validating a document that contains that text
- * throws, so that the internal-error path can be exercised on the real server.
- */
-const FAULT_MARKER = process.env.IQM_TOOLS_LSP_FAULT || undefined;
 
 /** Characters handed to IqeDocument.parseSome per call, and how long a slice may run before yielding. */
 const SLICE_CHARS = 1 << 18;
@@ -40,14 +35,32 @@ interface Run {
 interface State {
   /** performance.now() of the latest change (or of the open). */
   lastActivity: number;
-  timer: NodeJS.Timeout | undefined;
+  timer: ReturnType<typeof setTimeout> | undefined;
   running: Run | undefined;
   /** What was last published (version and options): asking for it again publishes nothing. */
   published: Run | undefined;
 }
 
+/** Node's setImmediate (after the I/O that arrived meanwhile); workers have none. */
+const setImmediateIfAny = (globalThis as { setImmediate?: (callback: () => void) => unknown }).setImmediate;
+
+/**
+ * Resolves on a later turn of the event loop, after the messages that arrived meanwhile: Node's
+ * setImmediate, or in a worker a MessageChannel message (setTimeout there is clamped to 4 ms).
+ */
 export function yieldToEventLoop(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
+  return new Promise((resolve) => {
+    if (setImmediateIfAny) {
+      setImmediateIfAny(resolve);
+      return;
+    }
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => {
+      channel.port1.close();
+      resolve();
+    };
+    channel.port2.postMessage(null);
+  });
 }
 
 function describe(error: unknown): string {
@@ -134,7 +147,7 @@ export class ValidationScheduler {
       const current: Run = { version, key };
       run = state.running = current;
       const iqe = target.iqe;
-      if (FAULT_MARKER !== undefined && iqe.text.includes(FAULT_MARKER)) throw new Error('injected fault (IQM_TOOLS_LSP_FAULT)');
+      if (faults.validate !== undefined && iqe.text.includes(faults.validate)) throw new Error('injected fault (IQM_TOOLS_LSP_FAULT)');
       // Parse in time-boxed slices; between slices newer changes get their turn.
       for (;;) {
         const sliceStart = performance.now();

@@ -1,16 +1,15 @@
 // "IQE: Compile to IQM" (iqmTools.compile): compiles the active or chosen .iqe (its unsaved text
-// when it is open; else the worker reads the file) in a worker thread, with a cancellable progress
-// notification when it takes more than half a second, and writes the IQM atomically (temporary
-// file + rename, through links, node/atomicWrite.ts). Errors write nothing: they go to the Problems
+// when it is open; else the worker reads the file) in a worker (the Platform's: a worker thread in
+// Node, a Web Worker in the browser), with a cancellable progress notification when it takes more
+// than half a second, and writes the IQM atomically (temporary file + rename; in Node through
+// links, node/atomicWrite.ts). Errors write nothing: they go to the Problems
 // panel (through the language server) and the command offers to show them; the compile's own
 // notes go there too, and to the output channel. Several files chosen in the explorer are compiled
 // in turn. Also compiles on save when iqmTools.compile.onSave is set.
 import * as vscode from 'vscode';
-import { chmod } from 'node:fs/promises';
-import { Worker } from 'node:worker_threads';
-import { outputTarget, sameFile } from '../../node/atomicWrite';
 import type { IqeDiagnostic } from '../../core/iqe/diagnostic';
-import { type CompileReply, type CompileRequest, type CompileSource, compileWorkerOptions } from './protocol';
+import type { ModelFiles, Platform } from '../platform';
+import type { CompileRequest, CompileSource } from './protocol';
 import { animationPathsFor, compileOptionsOf, type CompileSettings, DEFAULT_OUTPUT_PATH, outputPathFor } from './settings';
 
 const PROGRESS_AFTER_MS = 500;
@@ -32,62 +31,22 @@ function settingsFor(uri: vscode.Uri): CompileSettings {
 
 /**
  * What to compile, as the worker gets it: an open document's text (saved or not: what the user
- * sees); a local file's path, which the worker streams from disk as the CLI does (a large file is
- * neither held by the extension host nor copied to the worker); another file system's file's
- * text. Throws when the file cannot be read.
+ * sees); a path the worker streams from disk as the CLI does (Node, a local file: a large file is
+ * neither held by the extension host nor copied to the worker); else the file's bytes, read through
+ * vscode.workspace.fs and handed over to the worker. Throws when the file cannot be read.
  */
-async function compileSource(uri: vscode.Uri): Promise<{ source: CompileSource; size: number }> {
+async function compileSource(uri: vscode.Uri, files: ModelFiles): Promise<{ source: CompileSource; size: number }> {
   const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
   if (open) {
     const text = open.getText();
     return { source: { text }, size: text.length };
   }
-  if (uri.scheme === 'file') {
-    const stat = await vscode.workspace.fs.stat(uri);
-    if (stat.type & vscode.FileType.Directory) throw new Error('a folder, not a file');
-    return { source: { path: uri.fsPath }, size: stat.size };
-  }
-  const text = new TextDecoder('utf-8').decode(await vscode.workspace.fs.readFile(uri));
-  return { source: { text }, size: text.length };
-}
-
-/** Runs one compile of `inputBytes` of text in a fresh worker; resolves undefined when cancelled. */
-function runWorker(workerPath: string, request: CompileRequest, inputBytes: number, token: vscode.CancellationToken): Promise<CompileReply | undefined> {
-  return new Promise((resolve) => {
-    const worker = new Worker(workerPath, compileWorkerOptions(inputBytes));
-    let settled = false;
-    const finish = (reply: CompileReply | undefined): void => {
-      if (settled) return;
-      settled = true;
-      cancel.dispose();
-      void worker.terminate();
-      resolve(reply);
-    };
-    const cancel = token.onCancellationRequested(() => finish(undefined));
-    worker.on('message', (reply: CompileReply) => finish(reply));
-    worker.on('error', (error) => finish({ ok: false, message: error.stack ?? error.message }));
-    worker.on('exit', (code) => finish({ ok: false, message: `the compile worker exited with code ${code}` }));
-    worker.postMessage(request);
-  });
-}
-
-/**
- * Writes next to the target and renames over it, so readers never see a partial file. A local
- * file is written as the CLI writes it (node/atomicWrite.ts): through symbolic links, keeping the
- * replaced file's permissions, refused (EACCES) when that file may not be written.
- */
-export async function writeAtomically(output: vscode.Uri, bytes: Uint8Array): Promise<void> {
-  const local = output.scheme === 'file' ? outputTarget(output.fsPath) : undefined;
-  const target = local ? vscode.Uri.file(local.target) : output;
-  const temporary = target.with({ path: `${target.path}.${process.pid}-${Date.now()}.tmp` });
-  await vscode.workspace.fs.writeFile(temporary, bytes);
-  try {
-    if (local?.mode !== undefined) await chmod(temporary.fsPath, local.mode);
-    await vscode.workspace.fs.rename(temporary, target, { overwrite: true });
-  } catch (error) {
-    await vscode.workspace.fs.delete(temporary).then(undefined, () => undefined);
-    throw error;
-  }
+  const stat = await vscode.workspace.fs.stat(uri);
+  if (stat.type & vscode.FileType.Directory) throw new Error('a folder, not a file');
+  const path = files.streamablePath(uri);
+  if (path !== undefined) return { source: { path }, size: stat.size };
+  const bytes = await vscode.workspace.fs.readFile(uri);
+  return { source: { bytes }, size: bytes.length };
 }
 
 function isPreviewOpen(uri: vscode.Uri): boolean {
@@ -104,6 +63,7 @@ function previewContributed(context: vscode.ExtensionContext): boolean {
 /** What the compiles of one window share: the extension, the log, and the Problems entries of their notes. */
 interface CompileHost {
   context: vscode.ExtensionContext;
+  platform: Platform;
   log: vscode.OutputChannel;
   /** The compile's own notes at their lines (source "IQE compiler"), until the file is edited or compiled again. */
   notes: vscode.DiagnosticCollection;
@@ -132,6 +92,10 @@ export interface CompileOutcome {
   notes?: string[];
   /** Why the compiled file could not be written (nothing was). */
   writeError?: string;
+  /** How it was written when the file system could not write it atomically. */
+  writeNote?: string;
+  /** Milliseconds the worker took to compile (not counting reading, starting the worker, writing). */
+  compileMs?: number;
 }
 
 /**
@@ -158,7 +122,7 @@ async function compile(host: CompileHost, source: vscode.Uri, interactive: boole
   let inputBytes = 0;
   for (const file of animationFiles) {
     try {
-      const { source, size } = await compileSource(file);
+      const { source, size } = await compileSource(file, host.platform.files);
       animations.push(source);
       inputBytes += size;
     } catch (error) {
@@ -169,9 +133,7 @@ async function compile(host: CompileHost, source: vscode.Uri, interactive: boole
     }
   }
   // An outputPath that names the source (or an animation file) must not replace it with the IQM.
-  const overwritten = [source, ...animationFiles].find((input) =>
-    output.scheme === 'file' && input.scheme === 'file' ? sameFile(output.fsPath, input.fsPath) : output.toString() === input.toString(),
-  );
+  const overwritten = [source, ...animationFiles].find((input) => host.platform.files.sameFile(output, input));
   if (overwritten) {
     const message = `the output ${output.fsPath} (iqmTools.compile.outputPath) is the input ${overwritten.fsPath}; the IQM would replace it`;
     log.appendLine(`[${new Date().toLocaleTimeString()}] ${name}: ${message}; nothing written`);
@@ -180,7 +142,7 @@ async function compile(host: CompileHost, source: vscode.Uri, interactive: boole
   }
   let main: { source: CompileSource; size: number };
   try {
-    main = await compileSource(source);
+    main = await compileSource(source, host.platform.files);
   } catch (error) {
     // Gone since it was chosen, a folder, or unreadable: said, not a failed command.
     const message = `${source.fsPath} cannot be read: ${error instanceof Error ? error.message : String(error)}`;
@@ -191,11 +153,10 @@ async function compile(host: CompileHost, source: vscode.Uri, interactive: boole
   inputBytes += main.size;
   const request: CompileRequest = { source: main.source, options: compileOptionsOf(settings), animations };
   const fileName = (text: number): string => (text === 0 ? name : animationFiles[text - 1].path.slice(animationFiles[text - 1].path.lastIndexOf('/') + 1));
-  const workerPath = context.asAbsolutePath('dist/compileWorker.js');
 
   const cancellation = new vscode.CancellationTokenSource();
   const cancelWithBatch = batch?.onCancellationRequested(() => cancellation.cancel());
-  const compiling = runWorker(workerPath, request, inputBytes, cancellation.token);
+  const compiling = host.platform.compile(context, request, inputBytes, cancellation.token);
   // Only a compile that takes a while gets a notification (with a Cancel button).
   const quick = batch ? await compiling : await Promise.race([compiling, new Promise<'slow'>((r) => setTimeout(() => r('slow'), PROGRESS_AFTER_MS))]);
   const reply =
@@ -247,10 +208,11 @@ async function compile(host: CompileHost, source: vscode.Uri, interactive: boole
     }
     return { errors: errors.length };
   }
+  let writeNote: string | undefined;
   try {
-    await writeAtomically(output, reply.bytes);
+    writeNote = await host.platform.files.writeAtomically(output, reply.bytes);
   } catch (error) {
-    const message = `${output.fsPath} cannot be written: ${(error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : String(error))}`;
+    const message = `${output.fsPath} cannot be written: ${(error as { code?: string }).code ?? (error instanceof Error ? error.message : String(error))}`;
     log.appendLine(`[${stamp}] ${name}: ${message}`);
     // On save too (the user must learn that the IQM is stale); a batch sums its failures up.
     if (!batch) void vscode.window.showErrorMessage(`Compiling ${name}: ${message}`);
@@ -262,6 +224,7 @@ async function compile(host: CompileHost, source: vscode.Uri, interactive: boole
     `[${stamp}] ${name} → ${output.fsPath} in ${reply.milliseconds.toFixed(0)} ms: ${s.meshes} meshes, ${s.vertices} vertices, ${s.triangles} triangles, ` +
       `${s.joints} joints, ${s.animations} animations (${s.frames} frames), ${s.bytes} bytes`,
   );
+  if (writeNote) log.appendLine(`  ${writeNote}`);
   const notes = reply.notes.map(({ text, diagnostic: d }) => `${fileName(text)}:${d.range.line + 1}:${d.range.column + 1}: ${d.severity}: ${d.message} [${d.code}]`);
   for (const note of notes) log.appendLine(`  ${note}`);
   // And in the Problems panel, at their lines of the file each is about.
@@ -275,7 +238,7 @@ async function compile(host: CompileHost, source: vscode.Uri, interactive: boole
   if (interactive && previewContributed(context) && !isPreviewOpen(output)) {
     await vscode.commands.executeCommand('vscode.openWith', output, PREVIEW_VIEW_TYPE, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true });
   }
-  return { output, errors: 0, notes };
+  return { output, errors: 0, notes, compileMs: reply.milliseconds, ...(writeNote ? { writeNote } : {}) };
 }
 
 /**
@@ -333,9 +296,9 @@ async function modelsMerging(file: vscode.Uri): Promise<vscode.Uri[]> {
   return models;
 }
 
-export function registerCompile(context: vscode.ExtensionContext): void {
+export function registerCompile(context: vscode.ExtensionContext, platform: Platform): void {
   const log = vscode.window.createOutputChannel('IQE Compiler');
-  const host: CompileHost = { context, log, notes: vscode.languages.createDiagnosticCollection('iqe-compiler') };
+  const host: CompileHost = { context, platform, log, notes: vscode.languages.createDiagnosticCollection('iqe-compiler') };
   context.subscriptions.push(
     log,
     host.notes,

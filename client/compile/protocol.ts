@@ -1,27 +1,29 @@
-// Messages between the extension host and the compile worker, and how the host starts it.
-import type { WorkerOptions } from 'node:worker_threads';
+// Messages between the extension host and the compile worker (client/node/compileWorker.ts, a
+// worker thread; client/browser/compileWorker.ts, a Web Worker).
 import type { CompileOptions, CompileStats } from '../../core/compile/index';
 import type { IqeDiagnostic } from '../../core/iqe/diagnostic';
-import { LARGE_INPUT } from '../../node/heap';
-
-/** The young generation of a large input's compile worker, MiB (V8's own grows while a large file is parsed, and stays). */
-const LARGE_INPUT_YOUNG_MB = 6;
 
 /**
- * The worker's options for `inputBytes` of IQE text: for a large input its young generation is
- * capped, as the CLI keeps it from growing (node/heap.ts) with a flag that here would reach every
- * extension of the host: big.iqe peaks ~30 MiB lower in the same time (bench/compile-editor.ts).
+ * An input as the host gives it: the text of an open document (what the user sees, saved or not);
+ * the path of a local file that is not open, which the Node worker streams from disk as the CLI
+ * does (the host never holds its text, and a large file is never copied between threads); or,
+ * where the worker cannot read the file (the browser, other file systems), its bytes as read
+ * through workspace.fs, transferred to the worker (not copied) and decoded there in blocks.
  */
-export function compileWorkerOptions(inputBytes: number): WorkerOptions {
-  return inputBytes >= LARGE_INPUT ? { resourceLimits: { maxYoungGenerationSizeMb: LARGE_INPUT_YOUNG_MB } } : {};
+export type CompileSource = { text: string } | { path: string } | { bytes: Uint8Array };
+
+/**
+ * The buffers of a request's byte sources to transfer with it: only those the bytes fill alone (a
+ * view into a shared pool, as Node's small Buffers are, is copied: transferring would take the
+ * pool from everything else that uses it).
+ */
+export function requestTransfers(request: CompileRequest): ArrayBuffer[] {
+  return [request.source, ...(request.animations ?? [])].flatMap((source) => {
+    if (!('bytes' in source)) return [];
+    const { buffer, byteOffset, byteLength } = source.bytes;
+    return buffer instanceof ArrayBuffer && byteOffset === 0 && byteLength === buffer.byteLength ? [buffer] : [];
+  });
 }
-
-/**
- * An input as the host gives it: the text of an open document (what the user sees, saved or not),
- * or the path of a local file that is not open, which the worker streams from disk as the CLI
- * does (the host never holds its text, and a large file is never copied between threads).
- */
-export type CompileSource = { text: string } | { path: string };
 
 export interface CompileRequest {
   source: CompileSource;

@@ -10,7 +10,7 @@ import type { Model } from '../../core/model/model';
 import { readModel } from '../../core/model/read';
 import { applyFramegroups } from '../../core/sidecar/apply';
 import { sniff } from '../../core/sniff';
-import { writeAtomically } from '../compile/command';
+import type { ModelFiles, Platform } from '../platform';
 
 export const CONVERT_COMMAND = 'iqmTools.convertToIqe';
 
@@ -56,7 +56,7 @@ function activeModel(): vscode.Uri | undefined {
   return vscode.window.activeTextEditor?.document.uri;
 }
 
-async function convert(source: vscode.Uri, options: ConvertOptions, log: vscode.OutputChannel): Promise<ConvertOutcome> {
+async function convert(source: vscode.Uri, options: ConvertOptions, log: vscode.OutputChannel, files: ModelFiles): Promise<ConvertOutcome> {
   const name = fileName(source);
   let model: Model;
   const warnings: string[] = [];
@@ -90,13 +90,15 @@ async function convert(source: vscode.Uri, options: ConvertOptions, log: vscode.
     const choice = await vscode.window.showWarningMessage(`${fileName(output)} already exists. Replace it with the conversion of ${name}?`, { modal: true }, 'Replace');
     if (choice !== 'Replace') return { warnings };
   }
+  let writeNote: string | undefined;
   try {
-    await writeAtomically(output, new TextEncoder().encode(result.text));
+    writeNote = await files.writeAtomically(output, new TextEncoder().encode(result.text));
   } catch (error) {
     const message = `${fileName(output)}: cannot write: ${error instanceof Error ? error.message : String(error)}`;
     void vscode.window.showErrorMessage(`Convert to IQE: ${message}`);
     return { warnings, error: message };
   }
+  if (writeNote) warnings.push(writeNote);
   if (warnings.length) {
     log.appendLine(`${name} → ${fileName(output)}:`);
     for (const w of warnings) log.appendLine(`  ${w}`);
@@ -107,7 +109,7 @@ async function convert(source: vscode.Uri, options: ConvertOptions, log: vscode.
   return { output, warnings };
 }
 
-export function registerConvert(context: vscode.ExtensionContext): void {
+export function registerConvert(context: vscode.ExtensionContext, platform: Platform): void {
   let log: vscode.OutputChannel | undefined;
   context.subscriptions.push(
     // From the explorer: (clicked, selection); from the preview: (its file); from the palette: ().
@@ -122,7 +124,7 @@ export function registerConvert(context: vscode.ExtensionContext): void {
         context.subscriptions.push(log);
       }
       const options = extra && !Array.isArray(extra) ? extra : {};
-      return convert(source, options, log);
+      return convert(source, options, log, platform.files);
     }),
   );
 }

@@ -99,7 +99,7 @@ describe('lsp: garbage in, diagnostics out, server alive', () => {
     }
     const prefix = Buffer.from(JSON.stringify({ jsonrpc: '2.0', method: 'textDocument/didOpen', params: { textDocument: { uri, languageId: 'iqe', version: 1, text: '@@' } } }).replace('"@@"', '"'));
     const body = Buffer.concat([prefix, ...pieces, Buffer.from('"}}}')]);
-    server.process.stdin!.write(Buffer.concat([Buffer.from(`Content-Length: ${body.length}\r\n\r\n`), body]));
+    server.process!.stdin!.write(Buffer.concat([Buffer.from(`Content-Length: ${body.length}\r\n\r\n`), body]));
     const published = await server.waitForVersion(uri, 1, 30_000);
     assert.ok(!codes(published.diagnostics).includes('internal-error'), server.logs.join('\n'));
     await assertStillServing(server, 'utf8');

@@ -11,9 +11,13 @@
 // IQE" (the replace question on an existing file; a DPM written as IQE that compiles). Screenshots go to the output
 // folder; the ones the README shows are also written to docs/screenshots/ (unless --no-docs).
 //   npm run package && node scripts/make-examples.mjs examples && node test/vscode-ui/ui-test.mjs
-//   options: --out DIR (default test-output/vscode-ui), --vsix FILE (default iqm-tools.vsix),
+//   options: --out DIR (default test-output/vscode-ui, with --web test-output/vscode-ui-web),
+//            --vsix FILE (default iqm-tools.vsix),
 //            --development (load this folder as a development extension instead of the .vsix),
-//            --no-docs (leave docs/screenshots/ alone)
+//            --no-docs (leave docs/screenshots/ alone),
+//            --web (the extension in the browser's web worker extension host, as on vscode.dev: the
+//            user setting remote.extensionKind; then also checks that the running-extensions view
+//            says so, and draws the MD3 and DPM examples; its README screenshot is web-preview.png)
 // Exit status: 0 passed, 1 failed, 2 could not start. Run by `npm run test:vscode`.
 /* global document, Event -- used only in functions that run in the page */
 import assert from 'node:assert/strict';
@@ -22,15 +26,23 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdir
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { differingPixels, readPng } from './png.mjs';
+
+/** The preview's pixel measure of the in-editor suite (test/vscode/pixels.ts, bundled by scripts/build-vscode-tests.mjs). */
+async function loadModelPixels() {
+  const bundle = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'out', 'test-vscode', 'pixels.mjs');
+  if (!existsSync(bundle)) throw new Error(`${bundle} is missing: run \`node scripts/build-vscode-tests.mjs\` first`);
+  return (await import(pathToFileURL(bundle).href)).modelPixels;
+}
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const option = (name, fallback) => {
   const i = process.argv.indexOf(name);
   return i > 0 ? process.argv[i + 1] : fallback;
 };
-const outDir = resolve(option('--out', join(repo, 'test-output', 'vscode-ui')));
+const web = process.argv.includes('--web');
+const outDir = resolve(option('--out', join(repo, 'test-output', web ? 'vscode-ui-web' : 'vscode-ui')));
 const vsix = resolve(option('--vsix', join(repo, 'iqm-tools.vsix')));
 const development = process.argv.includes('--development');
 const docsDir = process.argv.includes('--no-docs') ? null : join(repo, 'docs', 'screenshots');
@@ -90,6 +102,7 @@ async function main() {
 }
 
 async function test(harness, tmp) {
+  const modelPixels = await loadModelPixels();
   if (!development) {
     if (!existsSync(vsix)) {
       console.error(`[ui-test] ${vsix} is missing: run \`npm run package\` first (or pass --development)`);
@@ -103,8 +116,16 @@ async function test(harness, tmp) {
     }
     console.log(`[ui-test] installed ${vsix} (${(statSync(vsix).size / 1024).toFixed(0)} KB) as ${extensionDir}`);
     // The package holds the production bundles (minified, no source maps), and nothing of the sources.
-    const shipped = readdirSync(join(extensionDir, 'dist'));
+    const shipped = readdirSync(join(extensionDir, 'dist'), { recursive: true }).filter((name) => statSync(join(extensionDir, 'dist', name)).isFile());
     const devFiles = shipped.filter((name) => name.endsWith('.map') || readFileSync(join(extensionDir, 'dist', name), 'utf8').includes('sourceMappingURL='));
+    // Both entries of the manifest are in the package.
+    const manifest = JSON.parse(readFileSync(join(extensionDir, 'package.json'), 'utf8'));
+    for (const entry of [manifest.main, manifest.browser]) {
+      if (!entry || !existsSync(join(extensionDir, entry))) {
+        console.error(`[ui-test] FAILED: ${vsix} declares main ${manifest.main} and browser ${manifest.browser}, and ${entry ?? 'one of them'} is not in it`);
+        return 1;
+      }
+    }
     if (devFiles.length) {
       console.error(`[ui-test] FAILED: ${vsix} holds a development build (${devFiles.join(', ')}): was dist/ rebuilt while \`npm run package\` ran?`);
       return 1;
@@ -129,6 +150,8 @@ async function test(harness, tmp) {
   const errors = expected.filter((d) => d.severity === 'error').length;
   // A cursor that does not blink, so that screenshots of the same state are the same.
   const settings = { 'editor.cursorBlinking': 'solid' };
+  // The web run: the `browser` entry in the web worker extension host (../shared/docs/WEB-EXTENSION.md).
+  if (web) settings['remote.extensionKind'] = { [`${JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')).publisher}.iqm-tools`]: ['web'] };
   let session;
   try {
     session = await harness.Session.start(
@@ -162,7 +185,9 @@ async function test(harness, tmp) {
    * Screenshot to the output folder, and for the README also to docs/screenshots/ (`docs` names
    * the file there). `clip` is a region of the page, e.g. from clipBeside().
    */
-  async function shoot(name, { docs, clip } = {}) {
+  async function shoot(name, { docs: docsName, clip } = {}) {
+    // The web run keeps the desktop's screenshots and adds its own preview.
+    const docs = web ? (docsName === 'preview' ? 'web-preview' : undefined) : docsName;
     if (docs) {
       // Scroll bars fade out a moment after scrolling; wait for that, so that the same state gives
       // the same picture (and docs/screenshots/ changes only when the UI does).
@@ -246,9 +271,38 @@ async function test(harness, tmp) {
     await page.waitForTimeout(500);
     const file = await session.screenshotWebview('5-compiled-iqm-webview', selector);
     await shoot('5-compiled-iqm-beside-text');
-    const { drawn, checked } = modelPixels(file);
-    assert.ok(drawn > checked * 0.1, `the centre of the preview is the background: ${drawn} of ${checked} pixels differ from it (${file})`);
-    console.log(`[ui-test] compiled skinned-tube.iqm (${sum(info, 'triangles')} triangles, ${info.joints.length} joints); preview centre: ${drawn} of ${checked} pixels are not background`);
+    const { drawn, checked } = modelPixels(readPng(file));
+    assert.ok(drawn > checked * 0.01, `the preview shows no model: ${drawn} of ${checked} pixels of its view area are covered (${file})`);
+    console.log(`[ui-test] compiled skinned-tube.iqm (${sum(info, 'triangles')} triangles, ${info.joints.length} joints); the model covers ${drawn} of ${checked} pixels of the view area`);
+  }
+
+  /** The web run: VS Code's running-extensions view lists the extension in the web worker host. */
+  async function webHostStep() {
+    await page.keyboard.press('Escape');
+    await session.runCommand('Developer: Show Running Extensions');
+    const row = page.locator('.monaco-list-row', { hasText: 'IQM Tools' }).first();
+    await row.waitFor({ timeout: 30000 });
+    const text = (await row.innerText()).replace(/\s+/g, ' ');
+    await shoot('6-running-extensions');
+    console.log(`[ui-test] running extensions: ${text}`);
+    assert.match(text, /web worker/i, `the running-extensions view does not place IQM Tools in the web worker host: ${text}`);
+  }
+
+  /** An example model opened from Quick Open: the preview draws it (pixels read back) with the command line's counts. */
+  async function modelStep(file) {
+    await page.keyboard.press('Escape');
+    await openFile(file);
+    const info = JSON.parse(spawnSync(process.execPath, [join(extensionDir, 'dist', 'cli.js'), 'info', join(session.workspace, file), '--json'], { encoding: 'utf8' }).stdout);
+    const triangles = info.meshes.reduce((n, m) => n + m.triangles, 0);
+    const selector = `#viewer[data-state="ready"][data-file="${file}"]`;
+    const frame = await session.findFrame(selector, 60000);
+    const text = (await frame.locator('body').innerText()).replace(/\s+/g, ' ');
+    assert.match(text, new RegExp(`triangles ${triangles}\\b`), text.slice(0, 600));
+    await page.mouse.move(700, 895);
+    const shot = await session.screenshotWebview(`7-${file.replace('.', '-')}-webview`, selector);
+    const { drawn, checked } = modelPixels(readPng(shot));
+    assert.ok(drawn > checked * 0.01, `the preview of ${file} shows no model: ${drawn} of ${checked} pixels of its view area are covered (${shot})`);
+    console.log(`[ui-test] ${file}: ${triangles} triangles; the model covers ${drawn} of ${checked} pixels of the view area`);
   }
 
   /**
@@ -394,6 +448,11 @@ async function test(harness, tmp) {
       else console.log('[ui-test] convert step SKIPPED: package.json contributes no iqmTools.convertToIqe yet');
     }
 
+    if (web) {
+      await webHostStep();
+      for (const file of ['bending-pyramid.md3', 'skinned-column.dpm']) await modelStep(file);
+    }
+
     console.log('[ui-test] PASSED');
     return 0;
   } catch (error) {
@@ -403,41 +462,6 @@ async function test(harness, tmp) {
   } finally {
     await session.close();
   }
-}
-
-/**
- * The pixels of a webview screenshot where the model shows: the background is the most frequent
- * colour of the picture; `drawn` counts the pixels of the centre region (the middle third each
- * way of the left 90%, clear of the side panel) that differ clearly from it, of `checked`.
- */
-function modelPixels(file) {
-  const png = readPng(file);
-  assert.ok(png, `${file} is not a PNG the test reads`);
-  const { width, height, channels, pixels } = png;
-  const at = (x, y) => (y * width + x) * channels;
-  const counts = new Map();
-  for (let y = 0; y < height; y += 2) {
-    for (let x = 0; x < width; x += 2) {
-      const o = at(x, y);
-      const key = (pixels[o] << 16) | (pixels[o + 1] << 8) | pixels[o + 2];
-      counts.set(key, (counts.get(key) ?? 0) + 1);
-    }
-  }
-  const background = [...counts.entries()].sort((a, b) => b[1] - a[1])[0][0];
-  const bg = [(background >> 16) & 255, (background >> 8) & 255, background & 255];
-  const left = Math.round(width * 0.9 * (1 / 3));
-  const right = Math.round(width * 0.9 * (2 / 3));
-  let drawn = 0;
-  let checked = 0;
-  for (let y = Math.round(height / 3); y < Math.round((2 * height) / 3); y++) {
-    for (let x = left; x < right; x++) {
-      const o = at(x, y);
-      const difference = Math.abs(pixels[o] - bg[0]) + Math.abs(pixels[o + 1] - bg[1]) + Math.abs(pixels[o + 2] - bg[2]);
-      checked++;
-      if (difference > 48) drawn++;
-    }
-  }
-  return { drawn, checked };
 }
 
 main().then(

@@ -2,7 +2,8 @@
 // the document text (so expectations name a line and a token instead of counting columns).
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { waitFor } from './harnessClient';
+import { requestScreenshot, waitFor } from './harnessClient';
+import { decodePng, modelPixels } from './pixels';
 
 export const EXTENSION_ID = 'iqm-tools.iqm-tools';
 /** The `source` of every diagnostic the IQE language server publishes. */
@@ -159,4 +160,41 @@ export async function waitForTab(uri: vscode.Uri, viewType: string, timeoutMs = 
     `the ${viewType} tab of ${vscode.workspace.asRelativePath(uri)}`,
     timeoutMs,
   );
+}
+
+/** The extension host this bundle of the suite was built for (scripts/build-vscode-tests.mjs). */
+export const TEST_HOST: 'node' | 'web' = IQM_TEST_HOST;
+
+/** A new folder in the workspace for a suite's files (the workspace is a throw-away copy under the harness); removed by the returned function. */
+export async function scratchFolder(name: string): Promise<{ uri: vscode.Uri; remove: () => Promise<void> }> {
+  const uri = vscode.Uri.joinPath(workspaceRoot(), `scratch-${name}-${Date.now()}`);
+  await vscode.workspace.fs.createDirectory(uri);
+  return { uri, remove: () => Promise.resolve(vscode.workspace.fs.delete(uri, { recursive: true, useTrash: false })).then(undefined, () => undefined) };
+}
+
+/** Bytes of a text (UTF-8). */
+export function utf8(text: string): Uint8Array {
+  return new TextEncoder().encode(text);
+}
+
+/**
+ * Reads back what the preview's webview shows (a harness screenshot, test/vscode/pixels.ts) and
+ * asserts that the model's surfaces cover at least `share` of the view area. Outside the harness (desktop
+ * VS Code through @vscode/test-electron) there is no screenshot: the test's title says so; the web
+ * run must have one.
+ */
+export async function assertPreviewDrawn(context: Mocha.Context, name: string, fileName: string, share = 0.01): Promise<void> {
+  const files = await requestScreenshot(name, { webviewSelector: `#viewer[data-state="ready"][data-file="${fileName}"]` });
+  if (!files) {
+    assert.notEqual(TEST_HOST, 'web', 'the web run found no harness exchange directory, so it cannot read the preview\'s pixels back');
+    if (context.test) context.test.title += ' [pixels not read back: not under the harness]';
+    return;
+  }
+  const webview = files.find((f) => f.path.endsWith('-webview.png'));
+  assert.ok(webview, `no webview screenshot among ${files.map((f) => f.path).join(', ')}`);
+  const picture = await decodePng(await vscode.workspace.fs.readFile(webview));
+  const { width, height } = picture;
+  const { drawn, checked } = modelPixels(picture);
+  console.log(`[pixels] ${name}: ${drawn} of ${checked} pixels of the view area are the model's (${width}x${height})`);
+  assert.ok(drawn > checked * share, `the preview of ${fileName} shows no model: ${drawn} of ${checked} pixels of its view area are covered`);
 }

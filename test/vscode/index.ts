@@ -5,13 +5,14 @@
 // (npm run test:vscode:electron).
 //
 // scripts/build-vscode-tests.mjs bundles this file and every test/vscode/*.test.ts into
-// out/test-vscode/, with `vscode` and `mocha` left as imports. Mocha's `suite`/`test` globals exist
+// out/test-vscode/, with `vscode` and `mocha` left as imports. (The web worker host's entry is
+// test/vscode/web/index.ts.) Mocha's `suite`/`test` globals exist
 // only while mocha loads a file, so the test files are separate bundles that mocha loads itself.
 // IQM_VSCODE_GREP=<text> runs only the tests whose full title contains the text.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import Mocha from 'mocha';
-import { captureMochaOutput } from './harnessClient';
+import { captureMochaOutput, mochaOutputWritten } from './harnessClient';
 
 // Under the harness, mirror the reporter's output to the file the harness echoes (no-op elsewhere).
 captureMochaOutput(Mocha);
@@ -28,7 +29,7 @@ export function run(): Promise<void> {
   for (const name of files) mocha.addFile(path.join(__dirname, name));
   return new Promise((resolve, reject) => {
     try {
-      mocha.run((failures) => (failures > 0 ? reject(new Error(`${failures} test(s) failed`)) : resolve()));
+      mocha.run((failures) => void mochaOutputWritten().then(() => (failures > 0 ? reject(new Error(`${failures} test(s) failed`)) : resolve())));
     } catch (error) {
       reject(error);
     }

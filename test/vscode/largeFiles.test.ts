@@ -1,37 +1,31 @@
 // Files over VS Code's 50 MB limit are never synced to extensions (no didOpen); the client's
-// LargeFileTracker sees the tab and asks the server to read the file from disk. Here the whole
-// chain runs: a real tab, no TextDocument, diagnostics anyway, and cleared when the tab closes.
+// LargeFileTracker sees the tab and asks the server to read the file: from disk (the Node server),
+// or through the client's workspace.fs (iqmTools/readFile: the browser's server, a worker, cannot
+// read files). Here the whole chain runs: a real tab, no TextDocument, diagnostics anyway, and
+// cleared when the tab closes.
 import * as assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { waitFor } from './harnessClient';
-import { describe, formatRange, hasCode, setGlobalSetting, waitForDiagnostics } from './helpers';
+import { describe, formatRange, hasCode, scratchFolder, setGlobalSetting, utf8, waitForDiagnostics } from './helpers';
 
 /** VS Code syncs documents up to this size to extensions. */
 const SYNC_LIMIT = 50 * 1024 * 1024;
 
 suite('large files', () => {
-  let dir: string;
+  let scratch: Awaited<ReturnType<typeof scratchFolder>>;
   let uri: vscode.Uri;
 
   suiteSetup(async () => {
-    // Outside the workspace, so nothing is written into the repository under @vscode/test-electron.
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'iqm-tools-vscode-large-'));
-    const file = path.join(dir, 'big.iqe');
+    scratch = await scratchFolder('large');
+    uri = vscode.Uri.joinPath(scratch.uri, 'big.iqe');
     // A planted problem on line 1, then comment lines until the file is over the limit.
-    const padding = `# ${'padding '.repeat(15)}\n`;
-    const block = padding.repeat(Math.ceil((1024 * 1024) / padding.length));
-    const fd = fs.openSync(file, 'w');
-    try {
-      fs.writeSync(fd, '# Inter-Quake Export\nMesh "typo"\n');
-      let size = 0;
-      while (size <= SYNC_LIMIT + 1024 * 1024) size += fs.writeSync(fd, block);
-    } finally {
-      fs.closeSync(fd);
-    }
-    uri = vscode.Uri.file(file);
+    const head = utf8('# Inter-Quake Export\nMesh "typo"\n');
+    const padding = utf8(`# ${'padding '.repeat(15)}\n`);
+    const lines = Math.ceil((SYNC_LIMIT + 2 * 1024 * 1024) / padding.length);
+    const bytes = new Uint8Array(head.length + lines * padding.length);
+    bytes.set(head);
+    for (let i = 0; i < lines; i++) bytes.set(padding, head.length + i * padding.length);
+    await vscode.workspace.fs.writeFile(uri, bytes);
     // VS Code for the web asks before opening files over 10 MB; a desktop one over 1 GB.
     await setGlobalSetting('workbench', 'editorLargeFileConfirmation', 1024);
   });
@@ -40,7 +34,7 @@ suite('large files', () => {
     await setGlobalSetting('workbench', 'editorLargeFileConfirmation', undefined);
     const tab = tabFor(uri);
     if (tab) await vscode.window.tabGroups.close(tab);
-    fs.rmSync(dir, { recursive: true, force: true });
+    await scratch.remove();
   });
 
   function tabFor(target: vscode.Uri): vscode.Tab | undefined {
@@ -50,8 +44,8 @@ suite('large files', () => {
     return undefined;
   }
 
-  test('a file over the 50 MB sync limit gets diagnostics from the server reading it from disk', async () => {
-    assert.ok(fs.statSync(uri.fsPath).size > SYNC_LIMIT);
+  test('a file over the 50 MB sync limit gets diagnostics, the server reading it itself (Node) or through the client (web worker)', async () => {
+    assert.ok((await vscode.workspace.fs.stat(uri)).size > SYNC_LIMIT);
     await vscode.commands.executeCommand('vscode.open', uri);
     await waitFor(() => tabFor(uri), 'the tab of big.iqe', 60000);
     assert.ok(

@@ -1,12 +1,17 @@
 // `npm run test:vscode` (after the build): runs the in-editor suite inside code-server through the
 // harness in ../shared/vscode-harness (see ../shared/docs/VSCODE-HARNESS.md), on the development
-// folder; then packages the extension (`npm run package`: production bundles, iqm-tools.vsix),
-// restores the development build in dist/, and runs the UI test (test/vscode-ui/ui-test.mjs) on
-// examples/ against the installed .vsix. Skips, with exit status 0, when ../shared/vscode-harness
-// is absent; fails with a hint when the harness is there but not installed (run its setup.sh).
+// folder, twice: in the Node extension host (the `main` entry), then in the browser's web worker
+// extension host (the `browser` entry, forced there by the user setting remote.extensionKind,
+// ../shared/docs/WEB-EXTENSION.md; the suite's host test fails if it ran anywhere else). Then it
+// packages the extension (`npm run package`: production bundles, iqm-tools.vsix), restores the
+// development build in dist/, and runs the UI test (test/vscode-ui/ui-test.mjs) on examples/
+// against the installed .vsix, in the Node host and then in the web worker host. Skips, with exit
+// status 0, when ../shared/vscode-harness is absent; fails with a hint when the harness is there
+// but not installed (run its setup.sh).
 //   node test/vscode/run-harness.mjs [--suite-only | --ui-only]
 // Exit status: 0 passed (or skipped), 1 a test failed, 2 harness problem or timeout.
-// Output: test-output/vscode/ (logs, screenshots of the suite), test-output/vscode-ui/ (UI test).
+// Output: test-output/vscode/ and test-output/vscode-web/ (logs, screenshots of the suite in each
+// host), test-output/vscode-ui/ and test-output/vscode-ui-web/ (UI test in each host).
 // IQM_VSCODE_GREP=<text> runs only the suite's tests whose title contains the text.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -15,6 +20,7 @@ import { resolve } from 'node:path';
 
 const HARNESS_DIR = resolve('../shared/vscode-harness');
 const HARNESS = resolve(HARNESS_DIR, 'harness.js');
+const EXTENSION_ID = 'iqm-tools.iqm-tools';
 const args = process.argv.slice(2);
 const suite = !args.includes('--ui-only');
 const ui = !args.includes('--suite-only');
@@ -31,7 +37,7 @@ try {
   console.error(`  Install it once with: bash ${HARNESS_DIR}/setup.sh   (about 5 minutes on 2 cores; cached in ~/.cache/iqm-tools-harness)`);
   process.exit(2);
 }
-for (const needed of ['dist/client.js', 'dist/server.js', ...(suite ? ['out/test-vscode/index.js'] : [])]) {
+for (const needed of ['dist/client.js', 'dist/server.js', 'dist/web/extension.js', 'dist/web/server.js', ...(suite ? ['out/test-vscode/index.js', 'out/test-vscode-web/index.js'] : [])]) {
   if (!existsSync(needed)) {
     console.error(`test:vscode: ${needed} is missing: run \`npm run build && node scripts/build-vscode-tests.mjs\` first`);
     process.exit(2);
@@ -58,6 +64,16 @@ if (suite) {
     '--timeout', '300',
   ]);
   worst = Math.max(worst, status);
+  const web = run('in-editor suite in the web worker extension host (remote.extensionKind: web)', process.execPath, [
+    HARNESS, 'test',
+    '--extension', '.',
+    '--tests', './out/test-vscode-web/index.js',
+    '--workspace', './test/vscode/fixtures',
+    '--out', 'test-output/vscode-web',
+    '--timeout', '300',
+    '--setting', `remote.extensionKind=${JSON.stringify({ [EXTENSION_ID]: ['web'] })}`,
+  ]);
+  worst = Math.max(worst, web);
 }
 if (ui) {
   // What ships is what the UI test runs: the .vsix, installed into code-server.
@@ -70,8 +86,12 @@ if (ui) {
     status = run('UI test on the installed iqm-tools.vsix (playwright through the harness Session)', process.execPath, [
       'test/vscode-ui/ui-test.mjs', '--vsix', 'iqm-tools.vsix', '--out', 'test-output/vscode-ui',
     ]);
+    const webStatus = run('UI test on the installed iqm-tools.vsix in the web worker extension host (remote.extensionKind: web)', process.execPath, [
+      'test/vscode-ui/ui-test.mjs', '--vsix', 'iqm-tools.vsix', '--web', '--out', 'test-output/vscode-ui-web',
+    ]);
+    status = Math.max(status, webStatus);
   }
   worst = Math.max(worst, status);
 }
-console.log(`test:vscode: ${worst === 0 ? 'PASSED' : worst === 1 ? 'FAILED' : 'HARNESS ERROR'} (logs and screenshots in test-output/vscode/ and test-output/vscode-ui/)`);
+console.log(`test:vscode: ${worst === 0 ? 'PASSED' : worst === 1 ? 'FAILED' : 'HARNESS ERROR'} (logs and screenshots in test-output/vscode/, test-output/vscode-web/, test-output/vscode-ui/ and test-output/vscode-ui-web/)`);
 process.exit(worst);

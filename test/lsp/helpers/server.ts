@@ -1,15 +1,22 @@
 // Test harness for the language server: spawns the BUILT dist/server.js over stdio and speaks LSP
 // to it with vscode-jsonrpc. Answers workspace/configuration from `settings`, records every
 // publishDiagnostics, and lets a test wait for one with a timeout (never a fixed sleep).
+// With `web`, the browser build dist/web/server.js runs instead, in a worker thread made to look
+// like a Web Worker (its global `self` is the port to this thread; no setImmediate), and the test
+// answers its iqmTools/readFile requests as the client would (`files`).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import {
   createMessageConnection,
+  PortMessageReader,
+  PortMessageWriter,
   StreamMessageReader,
   StreamMessageWriter,
   type MessageConnection,
 } from 'vscode-jsonrpc/node';
+import { READ_FILE, type ReadFileParams, type ReadFileResult } from '../../../core/lspMethods';
 import type {
   ConfigurationParams,
   Diagnostic,
@@ -48,7 +55,15 @@ export function repoRoot(): string {
 }
 
 export const SERVER_PATH = join(repoRoot(), 'dist', 'server.js');
+export const WEB_SERVER_PATH = join(repoRoot(), 'dist', 'web', 'server.js');
 
+/** Runs the browser server bundle in a worker thread as in a Web Worker: `self` posts to and hears from the parent, and there is no setImmediate. */
+const WEB_WORKER_BOOTSTRAP = `
+const { parentPort, workerData } = require('node:worker_threads');
+globalThis.self = parentPort;
+delete globalThis.setImmediate;
+require(workerData.server);
+`;
 export interface DiagnosticSettings {
   maxProblems?: number;
   ignore?: string[];
@@ -65,6 +80,19 @@ export interface StartOptions {
   execArgv?: string[];
   /** Extra environment variables for the server process. */
   env?: Record<string, string>;
+  /** Run the browser build (dist/web/server.js) in a worker thread instead of the Node server process. */
+  web?: boolean;
+  /** The client's side of iqmTools/readFile (the browser server asks for large files' texts). */
+  files?: (params: ReadFileParams) => Promise<ReadFileResult>;
+}
+
+/** How the test reaches the server and ends it: a child process, or a worker thread. */
+interface ServerRunner {
+  /** The Node server's process (undefined for the web server's worker). */
+  process?: ChildProcess;
+  connection: MessageConnection;
+  onExit(listener: (code: number | null) => void): void;
+  kill(): void;
 }
 
 interface Waiter {
@@ -88,14 +116,18 @@ export class TestServer {
   private readonly waiters = new Set<Waiter>();
   readonly exited: Promise<void>;
 
-  private constructor(
-    readonly process: ChildProcess,
-    readonly connection: MessageConnection,
-    options: StartOptions,
-  ) {
+  readonly process: ChildProcess | undefined;
+  readonly connection: MessageConnection;
+  private readonly kill: () => void;
+
+  private constructor(runner: ServerRunner, options: StartOptions) {
+    this.process = runner.process;
+    this.connection = runner.connection;
+    this.kill = runner.kill;
+    const connection = runner.connection;
     this.diagnosticSettings = { debounceMs: 0, ...options.diagnostics };
     this.exited = new Promise((resolve) => {
-      process.once('exit', (code) => {
+      runner.onExit((code) => {
         this.exitCode = code;
         for (const waiter of this.waiters) {
           clearTimeout(waiter.timer);
@@ -126,20 +158,38 @@ export class TestServer {
         return null;
       });
     });
+    connection.onRequest(READ_FILE, (params: ReadFileParams) => {
+      if (!options.files) throw new Error(`${READ_FILE} asked of a test client that serves no files`);
+      return options.files(params);
+    });
     connection.onRequest('client/registerCapability', () => null);
     connection.onRequest('window/workDoneProgress/create', () => null);
   }
 
   static async start(options: StartOptions = {}): Promise<TestServer> {
-    if (!existsSync(SERVER_PATH)) throw new Error(`${SERVER_PATH} is missing: run \`npm run build\` (npm test does)`);
-    const child = spawn(process.execPath, [...(options.execArgv ?? []), SERVER_PATH, '--stdio'], {
-      stdio: ['pipe', 'pipe', 'pipe'],
-      env: { ...process.env, ...options.env },
-    });
-    const connection = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
-    const server = new TestServer(child, connection, options);
-    child.stderr!.setEncoding('utf8');
-    child.stderr!.on('data', (chunk: string) => server.logs.push(chunk));
+    const path = options.web ? WEB_SERVER_PATH : SERVER_PATH;
+    if (!existsSync(path)) throw new Error(`${path} is missing: run \`npm run build\` (npm test does)`);
+    let server: TestServer;
+    if (options.web) {
+      const worker = new Worker(WEB_WORKER_BOOTSTRAP, { eval: true, workerData: { server: path }, stderr: true, stdout: true });
+      const connection = createMessageConnection(new PortMessageReader(worker), new PortMessageWriter(worker));
+      server = new TestServer({ connection, onExit: (listener) => worker.once('exit', listener), kill: () => void worker.terminate() }, options);
+      for (const stream of [worker.stderr, worker.stdout]) {
+        stream.setEncoding('utf8');
+        stream.on('data', (chunk: string) => server.logs.push(chunk));
+      }
+      worker.on('error', (error) => server.logs.push(`worker error: ${error.stack ?? error.message}`));
+    } else {
+      const child = spawn(process.execPath, [...(options.execArgv ?? []), path, '--stdio'], {
+        stdio: ['pipe', 'pipe', 'pipe'],
+        env: { ...process.env, ...options.env },
+      });
+      const connection = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
+      server = new TestServer({ process: child, connection, onExit: (listener) => child.once('exit', listener), kill: () => child.kill('SIGKILL') }, options);
+      child.stderr!.setEncoding('utf8');
+      child.stderr!.on('data', (chunk: string) => server.logs.push(chunk));
+    }
+    const connection = server.connection;
     connection.onError(() => undefined);
     connection.listen();
     try {
@@ -242,7 +292,7 @@ export class TestServer {
       }
     }
     if (this.alive) {
-      this.process.kill('SIGKILL');
+      this.kill();
       await this.exited;
     }
     this.connection.dispose();

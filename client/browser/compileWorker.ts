@@ -1,0 +1,12 @@
+// The browser's compile worker (dist/web/compileWorker.js, a Web Worker): core/compile on the texts
+// of open documents, or the bytes the extension host read through workspace.fs. The per-frame bounds run on this one thread: the page
+// is not cross-origin isolated, so there is no SharedArrayBuffer to share them with another.
+import type { CompileRequest } from '../compile/protocol';
+import { runCompile, transferOf } from '../compile/run';
+
+const worker = self as DedicatedWorkerGlobalScope;
+
+worker.onmessage = (event: MessageEvent<CompileRequest>) => {
+  const reply = runCompile(event.data);
+  worker.postMessage(reply, transferOf(reply));
+};

@@ -1,0 +1,13 @@
+// The Node compile worker (dist/compileWorker.js): runs core/compile off the extension host's thread,
+// so a long compile neither freezes the editor nor resists cancel (the host terminates it). Large
+// compiles share the per-frame bounds with one more thread, as the CLI does (dist/boundsWorker.js).
+import { parentPort } from 'node:worker_threads';
+import { parallelBounds } from '../../node/compileParallel';
+import { fileSource } from '../../node/text';
+import type { CompileRequest } from '../compile/protocol';
+import { runCompile, transferOf } from '../compile/run';
+
+parentPort?.on('message', (request: CompileRequest) => {
+  const reply = runCompile(request, fileSource, parallelBounds());
+  parentPort?.postMessage(reply, transferOf(reply));
+});

@@ -1,0 +1,11 @@
+// Entry of the Node extension host (package.json `main`, dist/client.js): desktop VS Code and
+// remote hosts (SSH, WSL, code-server).
+import type * as vscode from 'vscode';
+import { activateOn, type ExtensionApi } from '../extension';
+import { nodePlatform } from './platform';
+
+export { deactivate } from '../extension';
+
+export function activate(context: vscode.ExtensionContext): Promise<ExtensionApi> {
+  return activateOn(nodePlatform, context);
+}
