@@ -4,6 +4,7 @@ import { runCheck } from './check';
 import { runDiff } from './diff';
 import { runCompile } from './compile';
 import { runInfo } from './info';
+import { runLint } from './lint';
 import { runSample } from './sample';
 
 type Command = (args: string[]) => Promise<number> | number;
@@ -16,6 +17,7 @@ const commands: Record<string, { run: Command; usage: string }> = {
   compile: { run: runCompile, usage: 'compile IN.iqe [ANIM.iqe ...] [-o OUT.iqm|FOLDER/] [options]  compile IQE to IQM (compile --help)' },
   diff: { run: runDiff, usage: 'diff A B [--json] [--tolerance T]  semantic differences between two models (exit 1 if any)' },
   info: { run: runInfo, usage: 'info FILE [--json]            summarise an IQM, MD3, DPM or IQE file' },
+  lint: { run: runLint, usage: 'lint FILE... --engine NAME[,NAME] [--json]  what an engine would refuse or mangle (exit 1 if any)' },
   sample: { run: runSample, usage: 'sample FILE --frame F [--json] vertex positions and joint matrices at a frame' },
 };
 
