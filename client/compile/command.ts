@@ -10,6 +10,7 @@ import { chmod } from 'node:fs/promises';
 import { Worker } from 'node:worker_threads';
 import { outputTarget, sameFile } from '../../cli/atomicWrite';
 import type { IqeDiagnostic } from '../../core/iqe/diagnostic';
+import { engineFindings, toDiagnostics } from '../preview/engines';
 import { type CompileReply, type CompileRequest, type CompileSource, compileWorkerOptions } from './protocol';
 import { animationPathsFor, compileOptionsOf, type CompileSettings, DEFAULT_OUTPUT_PATH, outputPathFor } from './settings';
 
@@ -270,12 +271,26 @@ async function compile(host: CompileHost, source: vscode.Uri, interactive: boole
     const own = reply.notes.filter((n) => n.text === i).map((n) => noteDiagnostic(n.diagnostic));
     host.notes.set(uri, own.length > 0 ? own : undefined);
   }
+  await warnEngineFindings(host, source, outName, reply.bytes, batch !== undefined);
   vscode.window.setStatusBarMessage(`$(check) Compiled ${outName} in ${reply.milliseconds.toFixed(0)} ms`, 5000);
   // An open preview reloads by itself when the file changes; otherwise open one beside.
   if (interactive && previewContributed(context) && !isPreviewOpen(output)) {
     await vscode.commands.executeCommand('vscode.openWith', output, PREVIEW_VIEW_TYPE, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true });
   }
   return { output, errors: 0, notes };
+}
+
+/** `iqmTools.engine`: where the written IQM breaks the chosen engines, in the log, the Problems panel of the source and a warning. */
+async function warnEngineFindings(host: CompileHost, source: vscode.Uri, outName: string, bytes: Uint8Array, batch: boolean): Promise<void> {
+  const result = await engineFindings(source, bytes).catch(() => undefined);
+  if (!result || result.findings.length === 0) return;
+  for (const f of result.report.findings) host.log.appendLine(`  ${outName}: ${f.severity}: ${f.engine}: ${f.message} (${f.where}) [${f.code}] — ${f.fact} (${f.source})`);
+  host.notes.set(source, [...(host.notes.get(source) ?? []), ...toDiagnostics(result)]);
+  const broken = result.findings.filter((f) => f.severity !== 'information').length;
+  if (broken > 0 && !batch) {
+    const choice = await vscode.window.showWarningMessage(`${outName} breaks the ${result.report.engines.join(', ')} profile: ${broken} finding(s).`, 'Show Output');
+    if (choice) host.log.show(true);
+  }
 }
 
 /**

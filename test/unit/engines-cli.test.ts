@@ -1,0 +1,89 @@
+// `iqm-tools lint` and `compile --engine` as a user runs them (the built dist/cli.js).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { md3, md3Spec } from '../helpers/engine-models';
+import { writeMd3 } from '../helpers/model-writers';
+import { withTempDir } from '../helpers/temp-dir';
+
+function cli(...args: string[]) {
+  const r = spawnSync(process.execPath, ['dist/cli.js', ...args], { encoding: 'utf8' });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+test('lint: exit 1 when an engine refuses, 0 when it loads; --json; several engines; bad arguments exit 2', () => {
+  withTempDir('iqm-lint-', (dir) => {
+    const file = join(dir, 'big.md3');
+    writeFileSync(file, md3({ vertices: 1000 }));
+    const q = cli('lint', file, '--engine', 'ioquake3');
+    assert.equal(q.status, 1, q.stderr);
+    assert.match(q.stdout, /big\.md3: error: \[ioquake3\] surface 0 "surface0" has 1,000 vertices, over 999 \[md3-surface-vertices\] \(at byte 164\)\n {4}a surface with SHADER_MAX_VERTEXES .* — ioquake\/ioq3 code\/renderergl1\/tr_model\.c:454 @2ca05943/);
+    const dp = cli('lint', file, '--engine', 'xonotic');
+    assert.equal(dp.status, 0, dp.stdout + dp.stderr);
+    assert.equal(dp.stdout, '');
+
+    const json = cli('lint', file, '--engine', 'darkplaces,quake3,ioquake3', '--json');
+    assert.equal(json.status, 1);
+    const out = JSON.parse(json.stdout);
+    assert.deepEqual(out.engines, ['darkplaces', 'quake3', 'ioquake3']);
+    assert.deepEqual(out.findings.map((f: { engine: string; code: string }) => `${f.engine} ${f.code}`), ['ioquake3 md3-surface-vertices']);
+    const f = out.findings[0];
+    assert.equal(f.file, file);
+    assert.equal(f.severity, 'error');
+    assert.equal(f.location.byteOffset, 164);
+    assert.equal(f.fact.source.repo, 'ioquake/ioq3');
+    assert.equal(f.fact.source.lines, '454');
+
+    assert.equal(cli('lint', file, '--engine', 'quake9').status, 2);
+    assert.match(cli('lint', file, '--engine', 'quake9').stderr, /unknown engine 'quake9'; known: darkplaces, fte, ioquake3/);
+    assert.equal(cli('lint', file).status, 2);
+    assert.equal(cli('lint', join(dir, 'missing.md3'), '--engine', 'fte').status, 2);
+    writeFileSync(join(dir, 'junk.iqm'), 'not a model');
+    const junk = cli('lint', join(dir, 'junk.iqm'), '--engine', 'fte');
+    assert.equal(junk.status, 2);
+    assert.match(junk.stderr, /junk\.iqm: .*\(at byte 0\)/);
+  });
+});
+
+test('lint: IQE findings carry their line', () => {
+  withTempDir('iqm-lint-', (dir) => {
+    const file = join(dir, 'half.iqe');
+    writeFileSync(file, ['# Inter-Quake Export', 'vertexarray texcoord half 2', 'mesh m', 'vp 0 0 0', 'vt 0 0', 'vp 1 0 0', 'vt 1 0', 'vp 0 1 0', 'vt 0 1', 'fa 0 1 2', ''].join('\n'));
+    const r = cli('lint', file, '--engine', 'redeclipse');
+    assert.equal(r.status, 1);
+    assert.match(r.stdout, /half\.iqe:2: error: \[redeclipse\] vertexarray texcoord is half × 2; float × 2 only \[array-format\]/);
+    // compile --engine: the same finding as a warning on stderr; the IQM is written, exit 0.
+    const c = cli('compile', file, '--engine', 'redeclipse');
+    assert.equal(c.status, 0, c.stderr);
+    assert.match(c.stderr, /half\.iqm: error: \[redeclipse\] vertex array 1 \(texcoord\) is half × 2; float × 2 only \[array-format\]/);
+    const j = JSON.parse(cli('compile', file, '--engine', 'redeclipse,fte', '--json').stdout);
+    assert.deepEqual(j.engines.map((e: { engine: string; code: string }) => `${e.engine} ${e.code}`), ['redeclipse array-format']);
+    assert.equal(cli('compile', file, '--engine', 'nope').status, 2);
+  });
+});
+
+test('lint: a Quake 3 player folder is checked as a set (skins, tags, animation.cfg)', () => {
+  withTempDir('iqm-player-', (dir) => {
+    const part = (tags: string[], surface: string, frames: number) => writeMd3({ ...md3Spec({ frames, tagNames: tags, surfaceName: surface }) });
+    writeFileSync(join(dir, 'lower.md3'), part(['tag_torso'], 'l_legs', 20));
+    writeFileSync(join(dir, 'upper.md3'), part(['tag_head', 'tag_weapon'], 'u_torso', 20));
+    writeFileSync(join(dir, 'head.md3'), part([], 'h_head', 1));
+    const rows = Array.from({ length: 25 }, (_, k) => `${k} 1 0 10`); // LEGS_WALKCR at 13, TORSO_GESTURE at 6: offset 7
+    writeFileSync(join(dir, 'animation.cfg'), ['sex f', ...rows].join('\n'));
+    writeFileSync(join(dir, 'lower_default.skin'), 'l_legs,models/players/x/legs.tga\n');
+    writeFileSync(join(dir, 'upper_default.skin'), 'u_torso,models/players/x/torso.tga\n');
+    writeFileSync(join(dir, 'head_default.skin'), 'h_head,models/players/x/head.tga\n');
+    const ok = cli('lint', dir, '--engine', 'ioquake3');
+    assert.equal(ok.status, 0, ok.stdout + ok.stderr);
+    assert.match(ok.stdout, /^\S+animation\.cfg: information: \[ioquake3\] LEGS_\* first frames are lowered by 7 .* \[player-legs-offset\]\n {4}.*cg_players\.c \(CG_ParseAnimationFile\) @0742d30e\n$/);
+    // The upper part without tag_weapon, and a head skin that misses the head's surface.
+    writeFileSync(join(dir, 'upper.md3'), part(['tag_head'], 'u_torso', 20));
+    writeFileSync(join(dir, 'head_default.skin'), 'face,models/players/x/head.tga\n');
+    const bad = cli('lint', join(dir, 'upper.md3'), '--engine', 'ioquake3', '--json');
+    assert.equal(bad.status, 1);
+    const codes = JSON.parse(bad.stdout).findings.map((f: { code: string }) => f.code).sort();
+    assert.deepEqual(codes, ['player-legs-offset', 'player-skin-surface', 'player-tag-missing']);
+  });
+});
