@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { checkEngine } from '../../core/engines/check';
 import { factsFromModel } from '../../core/engines/facts';
 import { ENGINES, findEngine, parseEngineList } from '../../core/engines/index';
+import { engineTables } from '../../core/engines/doc';
 import { factsFromIqe } from '../../core/engines/iqe';
 import { checkPlayer, type PlayerInput } from '../../core/engines/player';
 import type { EngineFinding } from '../../core/engines/types';
@@ -325,4 +326,12 @@ test('the OpenArena soldier: DarkPlaces-style skins that ioquake3 does not look 
   const found = checkPlayer(input, findEngine('ioquake3')!);
   assert.deepEqual(found.map((f) => f.code), ['player-skin-missing']);
   assert.deepEqual(codes(found, 'player-frame-range'), []);
+});
+
+test('docs/ENGINES.md holds the profile tables as they are (npm run engines-doc)', () => {
+  const doc = readFileSync('docs/ENGINES.md', 'utf8');
+  const begin = '<!-- generated tables: npm run engines-doc -->';
+  const region = doc.slice(doc.indexOf(begin) + begin.length, doc.indexOf('<!-- end of generated tables -->'));
+  assert.equal(region, '\n\n' + engineTables() + '\n');
+  for (const e of ENGINES) assert.ok(region.includes(`(\`${e.id}\``), e.id);
 });
