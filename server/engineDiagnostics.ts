@@ -4,16 +4,11 @@
 import { checkEngine } from '../core/engines/check';
 import { parseEngineList } from '../core/engines/index';
 import { factsFromIqe } from '../core/engines/iqe';
-import { citeSource, type EngineFinding } from '../core/engines/types';
+import { findingSentence } from '../core/engines/report';
 import type { IqeDiagnostic } from '../core/iqe/diagnostic';
 import type { IqeDocument } from '../core/iqe/document';
 import { lineText } from '../core/iqe/navigation';
 import type { Settings } from './settings';
-
-/** The message of a finding in an editor: the engine, what is wrong, and the engine fact with its source. */
-export function findingMessage(f: EngineFinding): string {
-  return `${f.engineName}: ${f.message}. ${f.fact.text} (${citeSource(f.fact.source)})`;
-}
 
 export function engineDiagnostics(doc: IqeDocument, settings: Settings): IqeDiagnostic[] {
   if (settings.engines.length === 0) return [];
@@ -33,7 +28,7 @@ export function engineDiagnostics(doc: IqeDocument, settings: Settings): IqeDiag
         range: { line, column: 0, endLine: line, endColumn: lineText(doc, line).length },
         severity: settings.severity[f.code] ?? f.severity,
         code: f.code,
-        message: findingMessage(f),
+        message: findingSentence(f, false),
       });
     }
   }

@@ -7,8 +7,8 @@ import { checkEngine } from '../../core/engines/check';
 import { factsFromModel } from '../../core/engines/facts';
 import { parseEngineList } from '../../core/engines/index';
 import { checkPlayer, PLAYER_PARTS, type PlayerInput } from '../../core/engines/player';
-import { describeLocation, engineReport } from '../../core/engines/report';
-import { citeSource, type EngineFinding } from '../../core/engines/types';
+import { engineReport, findingSentence } from '../../core/engines/report';
+import type { EngineFinding } from '../../core/engines/types';
 import type { Model } from '../../core/model/model';
 import { readModel } from '../../core/model/read';
 import type { EngineReport } from '../../core/protocol';
@@ -84,7 +84,7 @@ const SEVERITY: Record<EngineFinding['severity'], vscode.DiagnosticSeverity> = {
 /** Problems-panel entries for a binary model: on its first character, each naming where it is. */
 export function toDiagnostics(result: EngineResult): vscode.Diagnostic[] {
   return result.findings.map((f) => {
-    const d = new vscode.Diagnostic(new vscode.Range(0, 0, 0, 0), `${f.engineName}: ${f.message} (${describeLocation(f)}). ${f.fact.text} (${citeSource(f.fact.source)})`, SEVERITY[f.severity]);
+    const d = new vscode.Diagnostic(new vscode.Range(0, 0, 0, 0), findingSentence(f, true), SEVERITY[f.severity]);
     d.code = f.code;
     d.source = 'iqm-tools engine';
     return d;

@@ -14,7 +14,7 @@ export function checkEngine(facts: ModelFacts, profile: EngineProfile): EngineFi
     out.push({ code, severity: severityOf(effect), message, engine: profile.id, engineName: profile.name, fact: rule.fact, location });
   const rules = facts.format === 'iqm' ? profile.iqm : facts.format === 'md3' ? profile.md3 : profile.dpm;
   if (!rules) {
-    push('format-unsupported', { effect: 'refuse', fact: profile.formats }, `${profile.name} does not load ${facts.format.toUpperCase()} models`, facts.header);
+    push('format-unsupported', { effect: 'refuse', fact: profile.formats }, `no ${facts.format.toUpperCase()} loader`, facts.header);
     return out;
   }
   if (facts.format === 'iqm') checkIqm(facts, profile.iqm!, push);

@@ -10,6 +10,12 @@ export function describeLocation(f: EngineFinding): string {
   return l.byteOffset !== undefined ? `${l.what}, byte ${l.byteOffset}` : l.what;
 }
 
+/** One sentence for an editor: `engine: what (where). The engine fact (source)`. */
+export function findingSentence(f: EngineFinding, withWhere: boolean): string {
+  const fact = f.fact.text.charAt(0).toUpperCase() + f.fact.text.slice(1);
+  return `${f.engineName}: ${f.message}${withWhere ? ` (${describeLocation(f)})` : ''}. ${fact} (${citeSource(f.fact.source)})`;
+}
+
 export function engineReport(findings: readonly EngineFinding[], engines: readonly EngineProfile[], unknown: readonly string[]): EngineReport {
   return {
     engines: engines.map((e) => e.name),
