@@ -4,9 +4,11 @@
 // 1: some engine refuses or mangles something; 0: only notes, or nothing.
 
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { checkEngine } from '../core/engines/check';
-import { factsFromModel } from '../core/engines/facts';
+import { factsFromModel, type TextureFacts } from '../core/engines/facts';
+import { textureCandidates } from '../core/engines/textures';
+import { imageSize } from '../core/image/size';
 import { engineNames, parseEngineList } from '../core/engines/index';
 import { factsFromIqe } from '../core/engines/iqe';
 import { checkPlayer, PLAYER_PARTS, type PlayerInput } from '../core/engines/player';
@@ -71,7 +73,55 @@ export function lintFile(file: string, bytes: Uint8Array, engines: readonly Engi
   const read = readBinary(file, bytes);
   if ('error' in read) return read;
   const facts = factsFromModel(read.model, bytes);
-  return { findings: engines.flatMap((e) => checkEngine(facts, e)) };
+  return {
+    findings: engines.flatMap((e) => {
+      // Textures are looked up per engine: each has its own extensions.
+      // A Quake 3 player part takes its textures from its .skin files, not from its shader names.
+      const lookUp = e.textures && !(e.player && isPlayerPart(file));
+      const withTextures = lookUp ? { ...facts, textures: textureFacts(file, read.model, e.textures!.extensions) } : facts;
+      return checkEngine(withTextures, e);
+    }),
+  };
+}
+
+/**
+ * The textures the meshes name, looked up as the engine would from the game's root. The root is
+ * not known here: the names are tried from the model's folder and each folder above it.
+ */
+function textureFacts(file: string, model: Model, extensions: readonly string[]): TextureFacts[] {
+  const folders: string[] = [];
+  for (let d = dirname(resolve(file)), i = 0; i < 8; i++) {
+    folders.push(d);
+    const up = dirname(d);
+    if (up === d) break;
+    d = up;
+  }
+  const seen = new Map<string, TextureFacts>();
+  return model.meshes.flatMap((mesh, i) => {
+    const name = mesh.material;
+    if (!name) return [];
+    const where = { what: `${model.format === 'md3' ? 'surface' : 'mesh'} ${i} "${mesh.name}"`, mesh: i };
+    const known = seen.get(name);
+    if (known) return [{ ...known, mesh: i, where }];
+    let found: TextureFacts = { mesh: i, name, searched: `tried with ${extensions.map((e) => `.${e}`).join(', ')} from the model's folder upwards`, where };
+    search: for (const candidate of textureCandidates(name, extensions)) {
+      for (const folder of folders) {
+        const path = join(folder, candidate);
+        let bytes: Uint8Array;
+        try {
+          if (!statSync(path).isFile()) continue;
+          bytes = new Uint8Array(readFileSync(path));
+        } catch {
+          continue;
+        }
+        const size = imageSize(bytes);
+        found = { ...found, path: candidate, width: size?.width, height: size?.height };
+        break search;
+      }
+    }
+    seen.set(name, found);
+    return [found];
+  });
 }
 
 /** A Quake 3 player folder: the three parts (read when present), animation.cfg and the .skin files. */

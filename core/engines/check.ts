@@ -2,7 +2,8 @@
 // says, per rule broken, what the engine does, why (the fact and its source) and where.
 
 import { daemonRefusesScale, nonUniform, notOne, type ArrayFacts, type ModelFacts } from './facts';
-import { severityOf, type Effect, type EngineFinding, type EngineProfile, type FindingLocation, type IqmArrayType, type IqmRules, type Md3Rules, type Rule } from './types';
+import { isPowerOfTwo } from '../image/size';
+import { severityOf, type Effect, type EngineFinding, type EngineProfile, type FindingLocation, type IqmArrayType, type IqmRules, type Md3Rules, type Rule, type TextureRules } from './types';
 
 type Push = (code: string, rule: Rule, message: string, where: FindingLocation, effect?: Effect) => void;
 
@@ -19,7 +20,22 @@ export function checkEngine(facts: ModelFacts, profile: EngineProfile): EngineFi
   }
   if (facts.format === 'iqm') checkIqm(facts, profile.iqm!, push);
   else if (facts.format === 'md3') checkMd3(facts, profile.md3!, push);
+  if (profile.textures && facts.textures) checkTextures(facts, profile.textures, push);
   return out;
+}
+
+function checkTextures(facts: ModelFacts, r: TextureRules, push: Push): void {
+  const reported = new Set<string>();
+  for (const t of facts.textures ?? []) {
+    // One finding per texture name, at the first mesh that uses it.
+    if (reported.has(t.name)) continue;
+    reported.add(t.name);
+    if (t.path === undefined) {
+      push('texture-not-found', { effect: 'note', fact: r.lookup }, `no image for "${t.name}" (${t.searched}); unless a shader script defines it, the default texture is drawn`, t.where);
+    } else if (r.powerOfTwo && t.width !== undefined && t.height !== undefined && (!isPowerOfTwo(t.width) || !isPowerOfTwo(t.height))) {
+      push('texture-npot', r.powerOfTwo, `${t.path} is ${t.width} × ${t.height}, not a power of two on each side`, t.where);
+    }
+  }
 }
 
 function checkIqm(facts: ModelFacts, r: IqmRules, push: Push): void {

@@ -43,6 +43,20 @@ export interface AnimationFacts {
   where: FindingLocation;
 }
 
+/** A texture a mesh names, as found next to the model (the caller looks it up; see textures.ts). */
+export interface TextureFacts {
+  mesh: number;
+  /** The material or shader name in the file. */
+  name: string;
+  /** The image found, relative to the folder it was found from; undefined when none was. */
+  path?: string;
+  width?: number;
+  height?: number;
+  /** Where the lookup looked: the folders, for messages. */
+  searched: string;
+  where: FindingLocation;
+}
+
 /** A pose scale found in a frame (the first one of its kind). */
 export interface PoseScale {
   frame: number;
@@ -70,6 +84,8 @@ export interface ModelFacts {
   tags: string[];
   /** The largest blend index used by a weighted influence (-1: none or unknown). */
   maxBlendIndex: number;
+  /** Textures looked up by the caller (absent: not looked up). */
+  textures?: TextureFacts[];
   /** Pose scales: the first one not 1, the first non-uniform one, the first one Daemon refuses. */
   scaledPose?: PoseScale;
   nonUniformPose?: PoseScale;

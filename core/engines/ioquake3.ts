@@ -7,6 +7,7 @@ const REPO = 'ioquake/ioq3';
 const QFILES = (lines: string): SourceRef => ({ repo: REPO, path: 'code/qcommon/qfiles.h', commit: '0742d30e5c12385ebc3342f7246330288275d8e6', lines });
 const MODEL = (lines: string): SourceRef => ({ repo: REPO, path: 'code/renderergl1/tr_model.c', commit: '2ca05943a6a8f341eadc98cc42473c7f8cafc196', lines });
 const IQM = (lines: string): SourceRef => ({ repo: REPO, path: 'code/renderergl1/tr_model_iqm.c', commit: '2ca05943a6a8f341eadc98cc42473c7f8cafc196', lines });
+const IMAGE = (at: string): SourceRef => ({ repo: REPO, path: 'code/renderergl1/tr_image.c', commit: '2ca05943a6a8f341eadc98cc42473c7f8cafc196', at });
 const PLAYERS = (at: string): SourceRef => ({ repo: REPO, path: 'code/cgame/cg_players.c', commit: '0742d30e5c12385ebc3342f7246330288275d8e6', at });
 
 /** Quake 3 player rules as ioquake3's cgame applies them (shared with the original Quake 3 profile). */
@@ -67,5 +68,10 @@ export const IOQUAKE3: EngineProfile = {
     posesMatchJoints: { effect: 'refuse', fact: f('num_poses must be 0 or equal to num_joints', IQM('475')) },
   },
   player: Q3_PLAYER_RULES,
+  textures: {
+    extensions: ['tga', 'jpg', 'jpeg', 'png', 'pcx', 'bmp'],
+    lookup: f('an image is loaded by its extension\'s loader; when that fails, or the name has no extension, the name without extension is tried with .tga, .jpg, .jpeg, .png, .pcx, .bmp in that order (relative to the game\'s root; a shader script of that name comes first)', IMAGE('imageLoaders[] and R_LoadImage, offset ≈24000-26500')),
+    powerOfTwo: { effect: 'mangle', fact: f('a texture whose width or height is not a power of two is resampled to one (rounded up, or down with r_roundImagesDown) before upload', IMAGE('Upload32, offset ≈13700')) },
+  },
 };
 

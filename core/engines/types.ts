@@ -135,6 +135,15 @@ export interface PlayerRules {
   tags: Rule & { lower: readonly string[]; upper: readonly string[] };
 }
 
+/** How the engine finds and uploads a model's textures. */
+export interface TextureRules {
+  /** Image extensions tried, in order, when the named file is not there (or has none). */
+  extensions: readonly string[];
+  lookup: Fact;
+  /** A texture whose sides are not powers of two is resampled. */
+  powerOfTwo?: Rule;
+}
+
 export interface EngineProfile {
   /** Short name used on the command line and in settings: `darkplaces`, `ioquake3`, ... */
   id: string;
@@ -149,6 +158,7 @@ export interface EngineProfile {
   md3?: Md3Rules;
   dpm?: DpmRules;
   player?: PlayerRules;
+  textures?: TextureRules;
 }
 
 export type FindingSeverity = 'error' | 'warning' | 'information';

@@ -2,9 +2,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { md3, md3Spec } from '../helpers/engine-models';
+import { iqm, md3, md3Spec } from '../helpers/engine-models';
 import { writeMd3 } from '../helpers/model-writers';
 import { withTempDir } from '../helpers/temp-dir';
 
@@ -28,7 +28,8 @@ test('lint: exit 1 when an engine refuses, 0 when it loads; --json; several engi
     assert.equal(json.status, 1);
     const out = JSON.parse(json.stdout);
     assert.deepEqual(out.engines, ['darkplaces', 'quake3', 'ioquake3']);
-    assert.deepEqual(out.findings.map((f: { engine: string; code: string }) => `${f.engine} ${f.code}`), ['ioquake3 md3-surface-vertices']);
+    // (The generated surface names the shader textures/s0, which is not there: a note.)
+    assert.deepEqual(out.findings.map((f: { engine: string; code: string }) => `${f.engine} ${f.code}`), ['ioquake3 md3-surface-vertices', 'ioquake3 texture-not-found']);
     const f = out.findings[0];
     assert.equal(f.file, file);
     assert.equal(f.severity, 'error');
@@ -85,5 +86,42 @@ test('lint: a Quake 3 player folder is checked as a set (skins, tags, animation.
     assert.equal(bad.status, 1);
     const codes = JSON.parse(bad.stdout).findings.map((f: { code: string }) => f.code).sort();
     assert.deepEqual(codes, ['player-legs-offset', 'player-skin-surface', 'player-tag-missing']);
+  });
+});
+
+/** A TGA header (uncompressed true colour) with no pixels: enough for a size. */
+function tgaHeader(width: number, height: number): Uint8Array {
+  const b = new Uint8Array(18);
+  b[2] = 2;
+  b[12] = width & 255;
+  b[13] = width >> 8;
+  b[14] = height & 255;
+  b[15] = height >> 8;
+  b[16] = 24;
+  return b;
+}
+
+test('lint: textures looked up as ioquake3 does (extensions in order, from the game root); non-power-of-two ones are resampled', () => {
+  withTempDir('iqm-tex-', (dir) => {
+    const folder = join(dir, 'models', 'box');
+    mkdirSync(folder, { recursive: true });
+    const file = join(folder, 'box.iqm');
+    // The material names the texture without extension, relative to the game's root (dir).
+    writeFileSync(file, iqm({ material: 'models/box/skin' }));
+    const missing = JSON.parse(cli('lint', file, '--engine', 'ioquake3', '--json').stdout).findings;
+    assert.deepEqual(missing.map((f: { code: string; severity: string }) => `${f.code} ${f.severity}`), ['texture-not-found information']);
+    // A .png is found after .tga, .jpg and .jpeg were tried; 300 × 200 is resampled.
+    writeFileSync(join(folder, 'skin.png'), Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 1, 44, 0, 0, 0, 200]));
+    const npot = cli('lint', file, '--engine', 'ioquake3');
+    assert.equal(npot.status, 1);
+    assert.match(npot.stdout, /warning: \[ioquake3\] models\/box\/skin\.png is 300 × 200, not a power of two on each side \[texture-npot\]/);
+    // A .tga comes first in the order: a 256 × 128 one is used, and nothing is said.
+    writeFileSync(join(folder, 'skin.tga'), tgaHeader(256, 128));
+    const ok = cli('lint', file, '--engine', 'ioquake3');
+    assert.equal(ok.status, 0, ok.stdout);
+    assert.equal(ok.stdout, '');
+    // Engines without texture rules say nothing about textures.
+    rmSync(join(folder, 'skin.tga'));
+    assert.equal(cli('lint', file, '--engine', 'darkplaces').stdout, '');
   });
 });

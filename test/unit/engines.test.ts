@@ -7,6 +7,8 @@ import { factsFromModel } from '../../core/engines/facts';
 import { ENGINES, findEngine, parseEngineList } from '../../core/engines/index';
 import { engineTables } from '../../core/engines/doc';
 import { factsFromIqe } from '../../core/engines/iqe';
+import { textureCandidates } from '../../core/engines/textures';
+import { imageSize, isPowerOfTwo } from '../../core/image/size';
 import { checkPlayer, type PlayerInput } from '../../core/engines/player';
 import type { EngineFinding } from '../../core/engines/types';
 import { FormatError } from '../../core/binary';
@@ -334,4 +336,36 @@ test('docs/ENGINES.md holds the profile tables as they are (npm run engines-doc)
   const region = doc.slice(doc.indexOf(begin) + begin.length, doc.indexOf('<!-- end of generated tables -->'));
   assert.equal(region, '\n\n' + engineTables() + '\n');
   for (const e of ENGINES) assert.ok(region.includes(`(\`${e.id}\``), e.id);
+});
+
+test('texture names: the extension given first, then the others in the engine order; image sizes from headers', () => {
+  const order = ['tga', 'jpg', 'jpeg', 'png', 'pcx', 'bmp'];
+  assert.deepEqual(textureCandidates('models/x/skin.png', order), ['models/x/skin.png', 'models/x/skin.tga', 'models/x/skin.jpg', 'models/x/skin.jpeg', 'models/x/skin.pcx', 'models/x/skin.bmp']);
+  assert.deepEqual(textureCandidates('\\models\\x.y\\skin', order).slice(0, 2), ['models/x.y/skin.tga', 'models/x.y/skin.jpg']);
+  assert.deepEqual(textureCandidates('  ', order), []);
+  // JPEG: SOI, an APP0 segment, then SOF0 (height 3, width 5).
+  const jpeg = Uint8Array.from([0xff, 0xd8, 0xff, 0xe0, 0, 4, 0, 0, 0xff, 0xc0, 0, 11, 8, 0, 3, 0, 5, 1, 1, 0x11, 0]);
+  assert.deepEqual(imageSize(jpeg), { format: 'jpeg', width: 5, height: 3 });
+  assert.equal(imageSize(new TextEncoder().encode('not an image at all')), null);
+  assert.equal(imageSize(Uint8Array.from([0xff, 0xd8, 0xff])), null);
+  assert.ok(isPowerOfTwo(1) && isPowerOfTwo(1024) && !isPowerOfTwo(0) && !isPowerOfTwo(300));
+});
+
+test('every texture of the shared assets has its size read from its header', { skip: NO_ASSETS }, () => {
+  const images: string[] = [];
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir)) {
+      const p = join(dir, name);
+      if (statSync(p).isDirectory()) walk(p);
+      else if (/\.(tga|png|jpe?g)$/i.test(name)) images.push(p);
+    }
+  };
+  walk(ASSETS);
+  assert.ok(images.length >= 10);
+  for (const p of images) {
+    const size = imageSize(new Uint8Array(readFileSync(p)));
+    assert.ok(size && size.width > 0 && size.height > 0, p);
+  }
+  // A known size: the watercan's texture is 256 × 128 (`file` says so too).
+  assert.deepEqual(imageSize(new Uint8Array(readFileSync(join(ASSETS, 'md3/watercan/water_can.tga')))), { format: 'tga', width: 256, height: 128 });
 });
