@@ -125,3 +125,20 @@ test('lint: textures looked up as ioquake3 does (extensions in order, from the g
     assert.equal(cli('lint', file, '--engine', 'darkplaces').stdout, '');
   });
 });
+
+test('info names whose limit it quotes, and shows an engine\'s findings with --engine', () => {
+  withTempDir('iqm-info-', (dir) => {
+    const file = join(dir, 'big.md3');
+    writeFileSync(file, md3({ vertices: 4097 }));
+    const plain = cli('info', file);
+    assert.equal(plain.status, 0);
+    assert.match(plain.stdout, /warning: surface "surface0": 4097 vertices exceed Quake 3's MD3_MAX_VERTS of 4096 \(other engines differ: iqm-tools lint --engine NAME\)/);
+    assert.doesNotMatch(plain.stdout, /the engine limit/);
+    const dp = JSON.parse(cli('info', file, '--json', '--engine', 'darkplaces').stdout);
+    assert.deepEqual(dp.engines, []);
+    const q = cli('info', file, '--engine', 'ioquake3');
+    assert.equal(q.status, 0);
+    assert.match(q.stdout, /error: \[ioquake3\] surface 0 "surface0" has 4,097 vertices, over 999 \[md3-surface-vertices\]/);
+    assert.equal(cli('info', file, '--engine', 'nope').status, 2);
+  });
+});
