@@ -288,8 +288,10 @@ async function warnEngineFindings(host: CompileHost, source: vscode.Uri, outName
   host.notes.set(source, [...(host.notes.get(source) ?? []), ...toDiagnostics(result)]);
   const broken = result.findings.filter((f) => f.severity !== 'information').length;
   if (broken > 0 && !batch) {
-    const choice = await vscode.window.showWarningMessage(`${outName} breaks the ${result.report.engines.join(', ')} profile: ${broken} finding(s).`, 'Show Output');
-    if (choice) host.log.show(true);
+    // Not awaited: the compile is done; the message waits for the user on its own.
+    void vscode.window.showWarningMessage(`${outName} breaks the ${result.report.engines.join(', ')} profile: ${broken} finding(s).`, 'Show Output').then((choice) => {
+      if (choice) host.log.show(true);
+    });
   }
 }
 
