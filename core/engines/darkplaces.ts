@@ -14,7 +14,7 @@ export const DARKPLACES: EngineProfile = {
   name: 'DarkPlaces (Xonotic)',
   aliases: ['xonotic', 'dp', 'nexuiz'],
   scope: 'The MD3, IQM and DPM loaders of model_alias.c. DarkPlaces has no per-surface MD3 vertex or triangle limit; players are game code (Xonotic), not engine rules.',
-  formats: f('model_alias.c loads MD3 (Mod_IDP3_Load), IQM (Mod_INTERQUAKEMODEL_Load) and DPM (Mod_DARKPLACESMODEL_Load)', { repo: REPO, path: 'model_shared.h', commit: '7307693429905d86565b4a0ddcc4d0d04a6f0e51', at: 'the loader declarations Mod_IDP3_Load, Mod_DARKPLACESMODEL_Load, Mod_INTERQUAKEMODEL_Load' }),
+  formats: f('model_alias.c loads MD3 (Mod_IDP3_Load), IQM (Mod_INTERQUAKEMODEL_Load) and DPM (Mod_DARKPLACESMODEL_Load)', { repo: REPO, path: 'model_alias.c', commit: '7307693429905d86565b4a0ddcc4d0d04a6f0e51', at: 'Mod_IDP3_Load and Mod_INTERQUAKEMODEL_Load read; Mod_DARKPLACESMODEL_Load seen declared in model_shared.h excerpts, not read' }),
   md3: {
     loader: f('MD3 is loaded by Mod_IDP3_Load', MD3('offset ≈58300')),
     version: { effect: 'refuse', fact: f('an MD3 whose version is not 15 stops the load with Host_Error', MD3('offset ≈58900')) },
