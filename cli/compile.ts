@@ -17,12 +17,16 @@ import { outputInFolder } from './output';
 import { writeStderr, writeStdout } from './write';
 import { sameFile, writeFileAtomically } from '../node/atomicWrite';
 import { setCollector } from '../core/pages';
+import { engineNames, parseEngineList } from '../core/engines/index';
+import type { EngineProfile } from '../core/engines/types';
+import { formatLint, lintFile, lintJson, type LintResult } from './lint';
 
 const USAGE = [
   'usage: iqm-tools compile IN.iqe [ANIM.iqe ...] [-o OUT.iqm|FOLDER/] [-s SCALE] [-t X,Y,Z] [-r X,Y,Z] [--name N] [--fps F] [--loop] [--start F] [--end F] [--json]',
   '  Several inputs (a mesh file, then animation files) are merged as the reference compiler merges them.',
   '  --name, --fps, --loop, --start and --end apply to the next input (options after the last input: to it).',
   '  --json: one JSON object on stdout: {output, stats, notes} when written, {diagnostics} on errors (exit 1).',
+  '  --engine NAME[,NAME]: also warn where the output breaks these engine profiles (iqm-tools lint; the exit status is unchanged).',
 ].join('\n');
 
 class UsageError extends Error {}
@@ -65,12 +69,15 @@ export interface CompileArguments {
   json: boolean;
   /** The options for every input: -s, -t, -r. */
   options: CompileOptions;
+  /** --engine: engine profiles the output is checked against. */
+  engines: EngineProfile[];
 }
 
 export function parseCompileArguments(args: readonly string[]): CompileArguments {
   const inputs: InputArgument[] = [];
   let output: string | undefined;
   let json = false;
+  const engines: EngineProfile[] = [];
   const options: CompileOptions = {};
   // Per-input options apply to the next input (as in the reference).
   let pending: AnimationOptions = {};
@@ -93,6 +100,12 @@ export function parseCompileArguments(args: readonly string[]): CompileArguments
       case '--json':
         json = true;
         break;
+      case '--engine': {
+        const { engines: found, unknown } = parseEngineList(value());
+        if (unknown.length > 0) throw new UsageError(`--engine: unknown engine ${unknown.map((u) => `'${u}'`).join(', ')}; known: ${engineNames()}`);
+        engines.push(...found.filter((e) => !engines.includes(e)));
+        break;
+      }
       case '-s':
       case '--scale': {
         const s = parseNumber(arg, value());
@@ -142,7 +155,7 @@ export function parseCompileArguments(args: readonly string[]): CompileArguments
   if (scaled) options.scale = scale;
   if (translated) options.translate = [translate[0], translate[1], translate[2]];
   if (rotate.length > 0) options.rotate = rotate;
-  return { inputs, output: output ?? defaultOutput(input), json, options };
+  return { inputs, output: output ?? defaultOutput(input), json, options, engines };
 }
 
 /** IN.iqe -> IN.iqm (another name gets .iqm added). */
@@ -239,10 +252,18 @@ export function runCompile(args: string[]): number {
     return 2;
   }
   const s = result.stats;
+  // --engine: where the written model breaks the chosen engines' profiles (warnings only).
+  const engineFindings: LintResult[] = [];
+  if (parsed.engines.length > 0) {
+    const linted = lintFile(output, result.bytes, parsed.engines);
+    if ('findings' in linted) for (const finding of linted.findings) engineFindings.push({ file: output, finding });
+  }
   if (parsed.json) {
     const stats = { meshes: s.meshes, vertices: s.vertices, triangles: s.triangles, joints: s.joints, animations: s.animations, frames: s.frames, bytes: s.bytes };
-    writeStdout(JSON.stringify({ output, stats, notes: notes.map(({ path, diagnostic }) => fileDiagnosticToJson(path, diagnostic)) }) + '\n');
+    const engines = parsed.engines.length > 0 ? { engines: engineFindings.map(lintJson) } : {};
+    writeStdout(JSON.stringify({ output, stats, notes: notes.map(({ path, diagnostic }) => fileDiagnosticToJson(path, diagnostic)), ...engines }) + '\n');
   } else {
+    for (const r of engineFindings) writeStderr(formatLint(r) + '\n');
     writeStdout(
       `${output}: ${s.meshes} meshes, ${s.vertices} vertices, ${s.triangles} triangles, ${s.joints} joints, ${s.animations} animations, ${s.frames} frames, ${s.bytes} bytes\n`,
     );

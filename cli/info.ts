@@ -11,6 +11,8 @@ import { FormatError } from '../core/binary';
 import type { Model } from '../core/model/model';
 import { readModel } from '../core/model/read';
 import { extensionWarning, sniff } from '../core/sniff';
+import { engineNames, parseEngineList } from '../core/engines/index';
+import { formatLint, lintFile, lintJson } from './lint';
 
 /** What a sub-command needs from its input: the bytes, or the one-line error it should print. */
 export type Loaded = { ok: true; model: Model; warnings: string[] } | { ok: false; message: string };
@@ -161,9 +163,12 @@ function iqeInfo(file: string, bytes: Uint8Array): InfoJson {
 }
 
 export function runInfo(args: string[]): number {
-  const parsed = parseArgs(args);
+  const parsed = parseArgs(args, ['--engine']);
+  const engineArg = parsed.options.get('--engine');
+  const engines = engineArg === undefined ? undefined : parseEngineList(engineArg);
+  if (engines && (engines.unknown.length > 0 || engines.engines.length === 0)) parsed.error ??= `unknown engine ${engines.unknown.map((u) => `'${u}'`).join(', ') || "''"}; known: ${engineNames()}`;
   if (parsed.error || parsed.file === undefined) {
-    process.stderr.write(`iqm-tools info: ${parsed.error ?? 'missing FILE'}\nusage: iqm-tools info FILE [--json]\n`);
+    process.stderr.write(`iqm-tools info: ${parsed.error ?? 'missing FILE'}\nusage: iqm-tools info FILE [--json] [--engine NAME[,NAME]]\n`);
     return 2;
   }
   const file = parsed.file;
@@ -173,13 +178,18 @@ export function runInfo(args: string[]): number {
   } catch {
     head = undefined; // loadModel reports it
   }
+  // --engine: that engine's view of the model, as `lint` gives it (info still exits 0).
+  const found = engines && head ? lintFile(file, head, engines.engines) : undefined;
+  const findings = found && 'findings' in found ? found.findings.map((finding) => ({ file, finding })) : [];
+  const withEngines = <T extends object>(info: T) => (engines ? { ...info, engines: findings.map(lintJson) } : info);
+  const engineLines = findings.map((r) => formatLint(r) + '\n').join('');
   if (head && sniff(head).format === 'iqe') {
     const info = iqeInfo(file, head);
-    if (parsed.json) process.stdout.write(JSON.stringify(info) + '\n');
+    if (parsed.json) process.stdout.write(JSON.stringify(withEngines(info)) + '\n');
     else {
       const lines = [`${file}: IQE, ${info.frames} frames, winding cw, Z up`, ...structureLines(info)];
       for (const w of info.warnings) lines.push(`warning: ${w}`);
-      process.stdout.write(lines.join('\n') + '\n');
+      process.stdout.write(lines.join('\n') + '\n' + engineLines);
     }
     return 0;
   }
@@ -189,6 +199,6 @@ export function runInfo(args: string[]): number {
     return 2;
   }
   const info = infoJson(loaded.model, loaded.warnings);
-  process.stdout.write(parsed.json ? JSON.stringify(info) + '\n' : human(file, info, loaded.model));
+  process.stdout.write(parsed.json ? JSON.stringify(withEngines(info)) + '\n' : human(file, info, loaded.model) + engineLines);
   return 0;
 }

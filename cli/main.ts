@@ -5,6 +5,7 @@ import { runDiff } from './diff';
 import { runCompile } from './compile';
 import { runConvert } from './convert';
 import { runInfo } from './info';
+import { runLint } from './lint';
 import { runSample } from './sample';
 
 type Command = (args: string[]) => Promise<number> | number;
@@ -17,7 +18,8 @@ const commands: Record<string, { run: Command; usage: string }> = {
   compile: { run: runCompile, usage: 'compile IN.iqe [ANIM.iqe ...] [-o OUT.iqm|FOLDER/] [options]  compile IQE to IQM (compile --help)' },
   convert: { run: runConvert, usage: 'convert IN [ANIM ...] [-o OUT.iqe]  any model as IQE text that compiles back to it (convert --help)' },
   diff: { run: runDiff, usage: 'diff A B [--json] [--tolerance T]  semantic differences between two models (exit 1 if any)' },
-  info: { run: runInfo, usage: 'info FILE [--json]            summarise an IQM, MD3, DPM or IQE file' },
+  info: { run: runInfo, usage: 'info FILE [--json] [--engine NAME]  summarise an IQM, MD3, DPM or IQE file (and an engine\'s findings)' },
+  lint: { run: runLint, usage: 'lint FILE... --engine NAME[,NAME] [--json]  what an engine would refuse or mangle (exit 1 if any)' },
   sample: { run: runSample, usage: 'sample FILE --frame F [--json] vertex positions and joint matrices at a frame' },
 };
 

@@ -45,6 +45,16 @@ export interface LoadMessage {
   playerParts: PlayerPart[];
   /** True when this load replaces an earlier one because the file changed on disk. */
   reload: boolean;
+  /** What the engines of `iqmTools.engine` would refuse or change (absent: no engine set). */
+  engines?: EngineReport;
+}
+
+/** Engine findings for the info panel, already worded (core/engines). */
+export interface EngineReport {
+  engines: string[];
+  findings: { engine: string; severity: 'error' | 'warning' | 'information'; code: string; message: string; where: string; fact: string; source: string }[];
+  /** Engine names in the setting that are not known. */
+  unknown: string[];
 }
 
 /** host -> webview: the file could not be read at all (not a format problem: those are the webview's). */

@@ -521,7 +521,7 @@ export class Viewer {
     renderInfo(this.info, this.fileName, this.modelPath, this.scene, this.clips, this.notes, this.textureResults, {
       selectJoint: (j) => this.selectJoint(j),
       selectClip: (c) => this.selectClip(c),
-    });
+    }, this.lastLoad?.engines);
   }
 
   private applyPanel(): void {

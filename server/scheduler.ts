@@ -13,6 +13,7 @@
 import type { Diagnostic } from 'vscode-languageserver';
 import type { ValidationTarget } from './documents';
 import { internalErrorDiagnostic, toLspDiagnostics } from './diagnostics';
+import { engineDiagnostics } from './engineDiagnostics';
 import { faults } from './faults';
 import { optionsKey, validateOptions, type SettingsStore } from './settings';
 
@@ -157,7 +158,7 @@ export class ValidationScheduler {
         await yieldToEventLoop();
         if (stale() || state.running !== current || target.iqe !== iqe) return;
       }
-      const diagnostics = toLspDiagnostics(target.uri, iqe.diagnostics(validateOptions(settings)));
+      const diagnostics = toLspDiagnostics(target.uri, [...iqe.diagnostics(validateOptions(settings)), ...engineDiagnostics(iqe, settings)]);
       if (stale() || state.running !== current) return;
       state.published = current;
       this.publish(target.uri, target.publishVersion, diagnostics);

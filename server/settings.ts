@@ -8,6 +8,8 @@ export interface Settings {
   ignore: string[];
   severity: Record<string, Severity>;
   debounceMs: number;
+  /** Engine profiles whose findings are added (`iqmTools.engine`, comma-separated ids). */
+  engines: string[];
 }
 
 export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
@@ -15,6 +17,7 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
   ignore: [],
   severity: {},
   debounceMs: 150,
+  engines: [],
 });
 
 const SEVERITIES: ReadonlySet<string> = new Set(['error', 'warning', 'information', 'hint']);
@@ -45,7 +48,14 @@ export function normalizeSettings(section: unknown): Settings {
     ignore: Array.isArray(ignoreRaw) ? ignoreRaw.filter((c): c is string => typeof c === 'string') : [],
     severity,
     debounceMs: integerAtLeast(pick('debounceMs'), 0, DEFAULT_SETTINGS.debounceMs),
+    engines: engineList(root.engine),
   };
+}
+
+/** `iqmTools.engine`: "ioquake3", "darkplaces, fte" or a list of names. */
+function engineList(value: unknown): string[] {
+  const items = typeof value === 'string' ? [value] : Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+  return items.flatMap((v) => v.split(',')).map((v) => v.trim().toLowerCase()).filter((v) => v.length > 0);
 }
 
 export function validateOptions(settings: Settings): ValidateOptions {
@@ -57,7 +67,7 @@ export function optionsKey(settings: Settings): string {
   const severity = Object.keys(settings.severity)
     .sort()
     .map((code) => [code, settings.severity[code]]);
-  return JSON.stringify([settings.maxProblems, [...settings.ignore].sort(), severity]);
+  return JSON.stringify([settings.maxProblems, [...settings.ignore].sort(), severity, settings.engines]);
 }
 
 export class SettingsStore {

@@ -8,6 +8,7 @@
 // in turn. Also compiles on save when iqmTools.compile.onSave is set.
 import * as vscode from 'vscode';
 import type { IqeDiagnostic } from '../../core/iqe/diagnostic';
+import { engineFindings, toDiagnostics } from '../preview/engines';
 import type { ModelFiles, Platform } from '../platform';
 import type { CompileRequest, CompileSource } from './protocol';
 import { animationPathsFor, compileOptionsOf, type CompileSettings, DEFAULT_OUTPUT_PATH, outputPathFor } from './settings';
@@ -233,12 +234,28 @@ async function compile(host: CompileHost, source: vscode.Uri, interactive: boole
     const own = reply.notes.filter((n) => n.text === i).map((n) => noteDiagnostic(n.diagnostic));
     host.notes.set(uri, own.length > 0 ? own : undefined);
   }
+  await warnEngineFindings(host, source, outName, reply.bytes, batch !== undefined);
   vscode.window.setStatusBarMessage(`$(check) Compiled ${outName} in ${reply.milliseconds.toFixed(0)} ms`, 5000);
   // An open preview reloads by itself when the file changes; otherwise open one beside.
   if (interactive && previewContributed(context) && !isPreviewOpen(output)) {
     await vscode.commands.executeCommand('vscode.openWith', output, PREVIEW_VIEW_TYPE, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true });
   }
   return { output, errors: 0, notes, compileMs: reply.milliseconds, ...(writeNote ? { writeNote } : {}) };
+}
+
+/** `iqmTools.engine`: where the written IQM breaks the chosen engines, in the log, the Problems panel of the source and a warning. */
+async function warnEngineFindings(host: CompileHost, source: vscode.Uri, outName: string, bytes: Uint8Array, batch: boolean): Promise<void> {
+  const result = await engineFindings(source, bytes).catch(() => undefined);
+  if (!result || result.findings.length === 0) return;
+  for (const f of result.report.findings) host.log.appendLine(`  ${outName}: ${f.severity}: ${f.engine}: ${f.message} (${f.where}) [${f.code}] — ${f.fact} (${f.source})`);
+  host.notes.set(source, [...(host.notes.get(source) ?? []), ...toDiagnostics(result)]);
+  const broken = result.findings.filter((f) => f.severity !== 'information').length;
+  if (broken > 0 && !batch) {
+    // Not awaited: the compile is done; the message waits for the user on its own.
+    void vscode.window.showWarningMessage(`${outName} breaks the ${result.report.engines.join(', ')} profile: ${broken} finding(s).`, 'Show Output').then((choice) => {
+      if (choice) host.log.show(true);
+    });
+  }
 }
 
 /**

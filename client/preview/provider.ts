@@ -15,6 +15,7 @@ import {
   type WebviewToHost,
 } from '../../core/protocol';
 import { sniff } from '../../core/sniff';
+import { engineFindings, toDiagnostics } from './engines';
 import { makeNonce, previewHtml } from './html';
 import { basename, dirname, findSidecars, playerSet, resolveTexture, ShaderIndex, type LookupFs } from './resolve';
 
@@ -79,6 +80,7 @@ export class PreviewProvider implements vscode.CustomReadonlyEditorProvider<Prev
   /** Last `rendered` report per document URI (used by tests through a command). */
   readonly lastRendered = new Map<string, RenderedMessage>();
   private output: vscode.OutputChannel | null = null;
+  private engineProblems: vscode.DiagnosticCollection | null = null;
 
   constructor(private readonly context: vscode.ExtensionContext) {}
 
@@ -92,6 +94,15 @@ export class PreviewProvider implements vscode.CustomReadonlyEditorProvider<Prev
       this.context.subscriptions.push(this.output);
     }
     this.output.appendLine(message);
+  }
+
+  /** Problems-panel entries of `iqmTools.engine` for open binary models. */
+  private problems(): vscode.DiagnosticCollection {
+    if (!this.engineProblems) {
+      this.engineProblems = vscode.languages.createDiagnosticCollection('iqm-tools engine');
+      this.context.subscriptions.push(this.engineProblems);
+    }
+    return this.engineProblems;
   }
 
   resolveCustomEditor(document: PreviewDocument, panel: vscode.WebviewPanel): void {
@@ -146,6 +157,11 @@ export class PreviewProvider implements vscode.CustomReadonlyEditorProvider<Prev
           }
         }
       }
+      const engines = await engineFindings(uri, bytes).catch((e: unknown) => {
+        this.log(`${uri.toString()}: engine checks failed: ${e instanceof Error ? e.message : String(e)}`);
+        return undefined;
+      });
+      if (!disposed) this.problems().set(uri, engines ? toDiagnostics(engines) : []);
       const message: LoadMessage = {
         type: 'load',
         fileName: basename(uri.path),
@@ -154,6 +170,7 @@ export class PreviewProvider implements vscode.CustomReadonlyEditorProvider<Prev
         sidecars,
         playerParts,
         reload: loads > 0,
+        engines: engines?.report,
       };
       loads++;
       post(message);
@@ -222,10 +239,16 @@ export class PreviewProvider implements vscode.CustomReadonlyEditorProvider<Prev
       vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(modelDir, `${name}*`)),
       vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(modelDir, '{animation.cfg,*.skin}')),
     ];
-    const subscriptions: vscode.Disposable[] = [panel.webview.onDidReceiveMessage(onMessage)];
+    const subscriptions: vscode.Disposable[] = [
+      panel.webview.onDidReceiveMessage(onMessage),
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration('iqmTools.engine', uri)) schedule();
+      }),
+    ];
     for (const w of watchers) subscriptions.push(w, w.onDidChange(schedule), w.onDidCreate(schedule));
     panel.onDidDispose(() => {
       disposed = true;
+      this.problems().delete(uri);
       if (timer) clearTimeout(timer);
       for (const s of subscriptions) s.dispose();
     });

@@ -592,7 +592,7 @@ export function iqmToModel(doc: IqmDocument, warnings: string[]): Model {
     const [f, s] = expect[type];
     if (a.format !== f || a.size !== s) nonStandard.push(`${a.name} ${FORMAT_NAMES[a.format]}×${a.size}`);
   }
-  if (nonStandard.length) warnings.push(`non-standard vertex formats: ${nonStandard.join(', ')} (read, but some engines reject them)`);
+  if (nonStandard.length) warnings.push(`non-standard vertex formats: ${nonStandard.join(', ')} (read, but some engines reject or misread them: iqm-tools lint --engine NAME)`);
 
   const pos = byType.get(IQM_POSITION);
   // Without a position array num_vertexes is backed by no data: only vertex-less meshes make sense.

@@ -18,7 +18,22 @@ const SURFACE_SIZE = 108;
 const SHADER_SIZE = 68;
 export const MD3_VERSION = 15;
 export const MD3_XYZ_SCALE = 1 / 64;
-const LIMITS = { frames: 1024, tags: 16, surfaces: 32, shaders: 256, verts: 4096, tris: 8192 };
+// Quake 3's MD3_MAX_* (ioq3 qfiles.h). Only Quake 3's tools hold to them; each engine has limits
+// of its own (core/engines), so the warning names whose limit it is.
+interface Limit {
+  max: number;
+  name: string;
+}
+const LIMITS: Record<'frames' | 'tags' | 'surfaces' | 'shaders' | 'verts' | 'tris', Limit> = {
+  frames: { max: 1024, name: 'MD3_MAX_FRAMES' },
+  tags: { max: 16, name: 'MD3_MAX_TAGS' },
+  surfaces: { max: 32, name: 'MD3_MAX_SURFACES' },
+  shaders: { max: 256, name: 'MD3_MAX_SHADERS' },
+  verts: { max: 4096, name: 'MD3_MAX_VERTS' },
+  tris: { max: 8192, name: 'MD3_MAX_TRIANGLES' },
+};
+const overLimit = (n: number, what: string, limit: Limit) =>
+  `${n} ${what} exceed Quake 3's ${limit.name} of ${limit.max} (other engines differ: iqm-tools lint --engine NAME)`;
 
 /** Decode table: index = the uint16 (byte 6 | byte 7 << 8); 3 floats each. Built once. */
 let normalTable: Float32Array | null = null;
@@ -46,10 +61,10 @@ export function readMd3(bytes: Uint8Array): Model {
   if (!r.matches(0, 'IDP3')) throw new FormatError('not an MD3 file (magic is not IDP3)', 0);
   const version = r.i32(4);
   if (version !== MD3_VERSION) warnings.push(`MD3 version ${version}, expected ${MD3_VERSION}`);
-  const count = (o: number, what: string, limit: number) => {
+  const count = (o: number, what: string, limit: Limit) => {
     const n = r.i32(o);
     if (n < 0) throw new FormatError(`${what} count is negative (${n})`, o);
-    if (n > limit) warnings.push(`${n} ${what} exceed the engine limit of ${limit}`);
+    if (n > limit.max) warnings.push(overLimit(n, what, limit));
     return n;
   };
   const numFrames = count(76, 'frames', LIMITS.frames);
@@ -101,10 +116,10 @@ export function readMd3(bytes: Uint8Array): Model {
     r.need(s0, 1, SURFACE_SIZE, `surface ${s}`);
     if (!r.matches(s0, 'IDP3')) warnings.push(`surface ${s} does not start with IDP3`);
     const name = r.fixedString(s0 + 4, 64);
-    const sc = (o: number, what: string, limit: number) => {
+    const sc = (o: number, what: string, limit: Limit) => {
       const n = r.i32(s0 + o);
       if (n < 0) throw new FormatError(`surface ${s} "${name}": ${what} count is negative (${n})`, s0 + o);
-      if (n > limit) nameWarnings.add(`surface "${name}": ${n} ${what} exceed the engine limit of ${limit}`);
+      if (n > limit.max) nameWarnings.add(`surface "${name}": ${overLimit(n, what, limit)}`);
       return n;
     };
     const sFrames = sc(72, 'frames', LIMITS.frames);

@@ -23,12 +23,14 @@ export interface AnimCfg {
   fixedTorso: boolean;
   /** Clips named as Q3_ANIMATIONS; frame numbers as the engine uses them (LEGS_* already adjusted). */
   clips: Clip[];
+  /** What was subtracted from the LEGS_* first frames: first(LEGS_WALKCR) - first(TORSO_GESTURE). */
+  legsOffset: number;
   warnings: string[];
 }
 
 export function parseAnimCfg(text: string): AnimCfg {
   const tokens = stripComments(text).split(/\s+/).filter((t) => t.length > 0);
-  const cfg: AnimCfg = { fixedLegs: false, fixedTorso: false, clips: [], warnings: [] };
+  const cfg: AnimCfg = { fixedLegs: false, fixedTorso: false, clips: [], legsOffset: 0, warnings: [] };
   const isNumber = (t: string | undefined) => t !== undefined && /^[-+]?(\d+\.?\d*|\.\d+)$/.test(t);
   let i = 0;
   while (i < tokens.length && !isNumber(tokens[i])) {
@@ -58,6 +60,7 @@ export function parseAnimCfg(text: string): AnimCfg {
   const gesture = raw[6];
   const walkcr = raw[13];
   const skip = gesture && walkcr ? walkcr.first - gesture.first : 0;
+  cfg.legsOffset = skip;
   for (let k = 0; k < Q3_ANIMATIONS.length; k++) {
     // Missing Team Arena animations copy TORSO_GESTURE (ioq3).
     const a = raw[k] ?? (k >= REQUIRED && gesture ? gesture : undefined);

@@ -2,7 +2,7 @@
 // animations, vertex arrays, extensions, comment and the reader's warnings.
 
 import type { Model } from '../../core/model/model';
-import type { TextureResult } from '../../core/protocol';
+import type { EngineReport, TextureResult } from '../../core/protocol';
 import type { Scene, ViewClip } from '../scene';
 import { clear, h } from './dom';
 
@@ -41,8 +41,10 @@ export function renderInfo(
   notes: string[],
   textures: (TextureResult | null)[],
   cb: InfoCallbacks,
+  engines?: EngineReport,
 ): void {
   clear(root);
+  if (engines) root.append(engineSection(engines));
   const model: Model = scene.model;
   const layout = scene.layout;
   const unweighted = layout.meshes.reduce((n, m) => n + m.unweighted, 0);
@@ -153,4 +155,18 @@ export function renderInfo(
   }
   const warnings = [...notes, ...model.warnings];
   if (warnings.length) root.append(section(`Warnings and notes (${warnings.length})`, true, h('ul', { class: 'warnings' }, ...warnings.map((w) => h('li', { text: w })))));
+}
+
+/** `iqmTools.engine`: what each chosen engine would refuse (error), change (warning) or note, with the engine fact and its source. */
+function engineSection(report: EngineReport): HTMLDetailsElement {
+  const list = h('ul', { class: 'engine-findings' });
+  for (const f of report.findings) {
+    list.append(h('li', { class: `engine-${f.severity}`, title: `${f.fact} — ${f.source}` }, h('strong', { text: `${f.severity} ` }), `${f.engine}: ${f.message} (${f.where}) [${f.code}]`, h('div', { class: 'engine-fact', text: `${f.fact} — ${f.source}` })));
+  }
+  if (report.unknown.length) list.append(h('li', { class: 'engine-warning', text: `unknown engine ${report.unknown.map((u) => `"${u}"`).join(', ')} in iqmTools.engine` }));
+  const refused = report.findings.filter((f) => f.severity === 'error').length;
+  const changed = report.findings.filter((f) => f.severity === 'warning').length;
+  const summary = report.findings.length === 0 ? 'no findings' : `${refused} refused, ${changed} changed, ${report.findings.length - refused - changed} notes`;
+  if (report.findings.length === 0 && !report.unknown.length) list.append(h('li', { text: `${report.engines.join(', ')}: nothing refused or changed` }));
+  return section(`Engines: ${report.engines.join(', ') || 'none'} (${summary})`, report.findings.some((f) => f.severity !== 'information'), list);
 }

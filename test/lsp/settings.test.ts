@@ -106,3 +106,39 @@ describe('lsp: settings', () => {
     }
   });
 });
+
+describe('lsp: iqmTools.engine', () => {
+  const HALF_TEXCOORDS = ['# Inter-Quake Export', 'vertexarray texcoord half 2', 'mesh m', 'vp 0 0 0', 'vt 0 0', 'vp 1 0 0', 'vt 1 0', 'vp 0 1 0', 'vt 0 1', 'fa 0 1 2', ''].join('\n');
+
+  it("adds the engine's findings at their line, and drops them when the setting is cleared", async () => {
+    const server = await TestServer.start({ engine: 'ioquake3' });
+    try {
+      const uri = 'file:///test/engine.iqe';
+      await server.open(uri, HALF_TEXCOORDS, 1);
+      const first = await server.waitForVersion(uri, 1);
+      const finding = first.diagnostics.find((d) => d.code === 'array-format');
+      assert.ok(finding, codes(first.diagnostics).join());
+      assert.equal(finding.range.start.line, 1);
+      assert.equal(finding.severity, DiagnosticSeverity.Error);
+      assert.match(finding.message, /^ioquake3: vertexarray texcoord is half × 2.*\. A vertex array .*tr_model_iqm\.c:272-305 @2ca05943\)$/);
+
+      // Several engines; DarkPlaces skips the array, so the model has no texcoords.
+      let since = server.mark();
+      await server.setSettings({ debounceMs: 0 }, 'darkplaces, raylib');
+      const both = await server.waitForDiagnostics(uri, (p) => p.diagnostics.some((d) => d.code === 'array-missing'), { since });
+      assert.deepEqual(both.diagnostics.filter((d) => d.code !== 'engine-compat').map((d) => d.code).sort(), ['array-misread', 'array-missing']);
+
+      since = server.mark();
+      await server.setSettings({ debounceMs: 0 }, '');
+      const none = await server.waitForDiagnostics(uri, () => true, { since });
+      assert.deepEqual(none.diagnostics.filter((d) => /^array-/.test(String(d.code))), []);
+
+      since = server.mark();
+      await server.setSettings({ debounceMs: 0 }, 'quake9');
+      const unknown = await server.waitForDiagnostics(uri, (p) => p.diagnostics.some((d) => d.code === 'engine-unknown'), { since });
+      assert.match(unknown.diagnostics.find((d) => d.code === 'engine-unknown')!.message, /"quake9"/);
+    } finally {
+      await server.stop();
+    }
+  });
+});

@@ -117,6 +117,37 @@ suite('compile command', () => {
     }
   });
 
+  test('iqmTools.engine: the compile warns where the IQM it wrote breaks the engine (Problems of the source)', async function () {
+    if (missing) {
+      if (this.test) this.test.title += ` [skipped: ${missing}]`;
+      this.skip();
+    }
+    // Half-float texture coordinates: Red Eclipse refuses the array.
+    const lines = ['# Inter-Quake Export', 'vertexarray texcoord half 2', 'mesh "m"'];
+    for (const p of ['0 0 0', '1 0 0', '0 1 0']) lines.push(`vp ${p}`, 'vt 0 0');
+    lines.push('fm 0 1 2');
+    const source = path.join(dir, 'half.iqe');
+    fs.writeFileSync(source, lines.join('\n') + '\n');
+    await setGlobalSetting('iqmTools.compile', 'outputPath', `${dir}/\${fileBasenameNoExtension}.iqm`);
+    await setGlobalSetting('iqmTools', 'engine', 'redeclipse');
+    try {
+      const outcome = await vscode.commands.executeCommand<CompileOutcome | undefined>(COMMAND, vscode.Uri.file(source));
+      assert.ok(outcome?.output, 'no output file');
+      assert.equal(outcome.errors, 0);
+      const uri = vscode.Uri.file(source);
+      const problem = vscode.languages.getDiagnostics(uri).find((d) => d.source === 'iqm-tools engine');
+      assert.ok(problem, `no engine finding among the file's problems: ${JSON.stringify(vscode.languages.getDiagnostics(uri))}`);
+      assert.equal(problem.code, 'array-format');
+      assert.equal(problem.severity, vscode.DiagnosticSeverity.Error);
+      assert.match(problem.message, /^Red Eclipse \(Tesseract\): vertex array 1 \(texcoord\) is half × 2; float × 2 only .*iqm\.h:129 @01fcd3bc\)$/);
+      for (const tab of vscode.window.tabGroups.all.flatMap((g) => g.tabs)) {
+        if (tab.input instanceof vscode.TabInputCustom && tab.input.uri.toString() === outcome.output.toString()) await vscode.window.tabGroups.close(tab);
+      }
+    } finally {
+      await setGlobalSetting('iqmTools', 'engine', undefined);
+    }
+  });
+
   test('a symbolic link as the output: the linked file gets the IQM and keeps its permissions', async function () {
     if (missing) {
       if (this.test) this.test.title += ` [skipped: ${missing}]`;

@@ -9,8 +9,8 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { RenderedMessage } from '../../core/protocol';
-import { waitFor } from './harnessClient';
-import { activeExtension, assertPreviewDrawn, fixtureUri, waitForTab } from './helpers';
+import { requestScreenshot, waitFor } from './harnessClient';
+import { activeExtension, assertPreviewDrawn, fixtureUri, setSetting, waitForTab } from './helpers';
 
 const IQE_PREVIEW = 'iqmTools.iqePreview';
 const MODEL_PREVIEW = 'iqmTools.preview';
@@ -97,6 +97,32 @@ suite('model preview', () => {
       await vscode.window.tabGroups.close(tab);
     });
   }
+
+  test('iqmTools.engine: an open model gets its engine findings in the Problems panel and the info panel', async function () {
+    skipUnlessRegistered(this);
+    // ioquake3 has no DPM loader: one error on the file, gone when the setting is cleared.
+    const uri = fixtureUri('preview.dpm');
+    const engineProblems = () => vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'iqm-tools engine');
+    await setSetting('engine', 'ioquake3');
+    try {
+      await vscode.commands.executeCommand('vscode.openWith', uri, MODEL_PREVIEW);
+      const tab = await waitForTab(uri, MODEL_PREVIEW);
+      const found = await waitFor(() => (engineProblems().length > 0 ? engineProblems() : undefined), 'the engine findings of preview.dpm', 60000);
+      assert.deepEqual(found.map((d) => d.code), ['format-unsupported']);
+      assert.equal(found[0].severity, vscode.DiagnosticSeverity.Error);
+      assert.match(found[0].message, /^ioquake3: no DPM loader \(header, byte 0\)\. The model loaders are IQM, MDR and MD3 \(no DPM\) \(ioquake\/ioq3 code\/renderergl1\/tr_model\.c:193-198 @2ca05943\)$/);
+      await requestScreenshot('preview-engine-findings', { webviewSelector: '#viewer[data-state="ready"]' });
+      await setSetting('engine', undefined);
+      await waitFor(() => (engineProblems().length === 0 ? true : undefined), 'the findings to go with the setting', 60000);
+      await setSetting('engine', 'darkplaces');
+      await renderedStatus(uri, (s) => s.ok, 'the preview under DarkPlaces');
+      assert.deepEqual(engineProblems(), [], 'DarkPlaces loads DPM');
+      await vscode.window.tabGroups.close(tab);
+      await waitFor(() => (engineProblems().length === 0 ? true : undefined), 'closing the preview to clear the findings', 10000);
+    } finally {
+      await setSetting('engine', undefined);
+    }
+  });
 
   test('the model preview reloads when its file changes on disk', async function () {
     skipUnlessRegistered(this);

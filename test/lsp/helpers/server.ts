@@ -76,6 +76,8 @@ export interface StartOptions {
   diagnostics?: DiagnosticSettings;
   /** Whether the client advertises workspace.configuration (default true). */
   configuration?: boolean;
+  /** iqmTools.engine. */
+  engine?: string;
   /** Extra node flags for the server process, e.g. --expose-gc. */
   execArgv?: string[];
   /** Extra environment variables for the server process. */
@@ -112,6 +114,8 @@ export class TestServer {
   /** How many workspace/configuration requests the server made, by scopeUri. */
   readonly configurationRequests: (string | undefined)[] = [];
   diagnosticSettings: DiagnosticSettings;
+  /** iqmTools.engine as answered to workspace/configuration. */
+  engine: string | undefined;
   exitCode: number | null | undefined;
   private readonly waiters = new Set<Waiter>();
   readonly exited: Promise<void>;
@@ -126,6 +130,7 @@ export class TestServer {
     this.kill = runner.kill;
     const connection = runner.connection;
     this.diagnosticSettings = { debounceMs: 0, ...options.diagnostics };
+    this.engine = options.engine;
     this.exited = new Promise((resolve) => {
       runner.onExit((code) => {
         this.exitCode = code;
@@ -152,7 +157,7 @@ export class TestServer {
     connection.onRequest('workspace/configuration', (params: ConfigurationParams) => {
       return params.items.map((item) => {
         this.configurationRequests.push(item.scopeUri);
-        const section = { diagnostics: this.diagnosticSettings, trace: { server: 'off' } };
+        const section = { diagnostics: this.diagnosticSettings, engine: this.engine, trace: { server: 'off' } };
         if (item.section === 'iqmTools') return section;
         if (item.section === undefined) return { iqmTools: section };
         return null;
@@ -238,9 +243,10 @@ export class TestServer {
     return this.connection.sendNotification('textDocument/didClose', { textDocument: { uri } });
   }
 
-  async setSettings(diagnostics: DiagnosticSettings): Promise<void> {
+  async setSettings(diagnostics: DiagnosticSettings, engine?: string): Promise<void> {
     this.diagnosticSettings = diagnostics;
-    await this.connection.sendNotification('workspace/didChangeConfiguration', { settings: { iqmTools: { diagnostics } } });
+    this.engine = engine;
+    await this.connection.sendNotification('workspace/didChangeConfiguration', { settings: { iqmTools: { diagnostics, engine } } });
   }
 
   /** Resolves with the first publishDiagnostics for `uri` (at index >= since) that satisfies `predicate`. */

@@ -1,0 +1,33 @@
+// Findings worded for the preview's info panel (the EngineReport of core/protocol.ts).
+
+import type { EngineReport } from '../protocol';
+import { citeSource, type EngineFinding, type EngineProfile } from './types';
+
+/** Where a finding is, in words: the file of a player set, the part, the byte offset. */
+export function describeLocation(f: EngineFinding): string {
+  const l = f.location;
+  if (l.file) return `${l.file}: ${l.what}`;
+  return l.byteOffset !== undefined ? `${l.what}, byte ${l.byteOffset}` : l.what;
+}
+
+/** One sentence for an editor: `engine: what (where). The engine fact (source)`. */
+export function findingSentence(f: EngineFinding, withWhere: boolean): string {
+  const fact = f.fact.text.charAt(0).toUpperCase() + f.fact.text.slice(1);
+  return `${f.engineName}: ${f.message}${withWhere ? ` (${describeLocation(f)})` : ''}. ${fact} (${citeSource(f.fact.source)})`;
+}
+
+export function engineReport(findings: readonly EngineFinding[], engines: readonly EngineProfile[], unknown: readonly string[]): EngineReport {
+  return {
+    engines: engines.map((e) => e.name),
+    unknown: [...unknown],
+    findings: findings.map((f) => ({
+      engine: f.engineName,
+      severity: f.severity,
+      code: f.code,
+      message: f.message,
+      where: describeLocation(f),
+      fact: f.fact.text,
+      source: citeSource(f.fact.source),
+    })),
+  };
+}
