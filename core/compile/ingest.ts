@@ -11,7 +11,7 @@ import { type Chunk, LineScanner, parseChunk } from '../iqe/chunk';
 import { Cmd } from '../iqe/commands';
 import { analysisHasError, lineHasError } from '../iqe/report';
 import { analyse } from '../iqe/validate';
-import { type IqeInput, InputGatherer } from './input';
+import { assertSameModel, type IqeInput, InputGatherer } from './input';
 
 export type IngestResult = { ok: true; input: IqeInput } | { ok: false };
 
@@ -66,7 +66,9 @@ export class IqeIngest {
     const analysis = analyse(this.chunks, false);
     this.chunks.length = 0;
     if (this.lineError || analysisHasError(analysis)) return { ok: false };
-    return { ok: true, input: this.gatherer.finish(this.comment && this.comment.join('')) };
+    const input = this.gatherer.finish(this.comment && this.comment.join(''));
+    assertSameModel(input, analysis);
+    return { ok: true, input };
   }
 
   private parse(text: string, documentEnd: boolean): void {

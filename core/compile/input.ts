@@ -469,6 +469,20 @@ function addFour(out: Growable<Float64Array>, values: Float64Array, v: number, n
   out.length += 4;
 }
 
+/**
+ * Throws when the gathered data lost what the check counted (vertices and joints before the
+ * `comment` line): the compile's reader and the check read the same lines, and a compile that
+ * disagrees with them must stop before anything is written (a CR-only file once lost its model
+ * this way). The message says what each side saw.
+ */
+export function assertSameModel(input: IqeInput, checked: { vertexCount: number; jointCount: number }): void {
+  if (input.vertexCount === checked.vertexCount && input.joints.length === checked.jointCount) return;
+  throw new Error(
+    `internal error: the compile read ${input.vertexCount} vertices and ${input.joints.length} joints where the check read ` +
+      `${checked.vertexCount} and ${checked.jointCount}; nothing was written`,
+  );
+}
+
 /** A whole parsed document's data (its text gives the comment). */
 export function gatherInput(text: string, chunks: readonly Chunk[]): IqeInput {
   const gatherer = new InputGatherer();

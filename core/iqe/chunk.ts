@@ -79,34 +79,43 @@ const values = float64s(16384);
 const positions = float64s(4096);
 
 /**
- * Finds line ends in one version of a text. Lines end at `\n`, `\r\n` or a lone `\r`, as in LSP.
- * The next carriage return is cached, so a text without any is searched for one only once.
+ * Finds line ends in one version of a text: the one line splitter of every IQE path (the editor's
+ * document, check, info, sample, the compile and its streaming reader). Lines end at `\n`,
+ * `\r\n` or a lone `\r`, as in LSP. The next `\n` and the next `\r` are each cached with the
+ * offset they were searched from, so a text without one of them is searched for it only once
+ * (a search per line ran to the end of the text each time: quadratic in a CR-only file), and a
+ * scan that starts again before the cached offset searches again.
  */
 export class LineScanner {
+  private lfFrom = 0;
+  /** Next `\n` at or after lfFrom, -1 if none, -2 if not searched yet. */
+  private lfPos = -2;
   private crFrom = 0;
-  private crPos = -1;
-  private searched = false;
+  private crPos = -2;
 
   /**
    * `hasCarriageReturns: false` promises that the text has no `\r` at all, so none is searched
    * for (the search runs to the end of the text, which an edit of a large LF-only file must not pay).
    */
   constructor(readonly text: string, hasCarriageReturns = true) {
-    if (!hasCarriageReturns) this.searched = true;
+    if (!hasCarriageReturns) this.crPos = -1;
   }
 
   /** End of the content of the line starting at `p` (before its terminator), at most `limit`. */
   contentEnd(p: number, limit: number): number {
     const text = this.text;
-    const lf = text.indexOf('\n', p);
-    const stop = lf < 0 || lf > limit ? limit : lf;
-    if (!this.searched || (this.crPos >= 0 && (p < this.crFrom || this.crPos < p))) {
-      this.searched = true;
+    if (this.lfPos === -2 || p < this.lfFrom || (this.lfPos >= 0 && this.lfPos < p)) {
+      this.lfFrom = p;
+      this.lfPos = text.indexOf('\n', p);
+    }
+    if (this.crPos === -2 || p < this.crFrom || (this.crPos >= 0 && this.crPos < p)) {
       this.crFrom = p;
       this.crPos = text.indexOf('\r', p);
     }
-    const cr = this.crPos;
-    return cr >= 0 && cr < stop ? cr : stop;
+    let stop = limit;
+    if (this.lfPos >= 0 && this.lfPos < stop) stop = this.lfPos;
+    if (this.crPos >= 0 && this.crPos < stop) stop = this.crPos;
+    return stop;
   }
 
   /** Offset after the terminator of a line whose content ends at `end` (the text's end if none). */

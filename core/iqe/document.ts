@@ -62,8 +62,8 @@ export class IqeDocument {
       }
       // Reaching into the unparsed tail: apply the edit to the whole text and start again.
       const text = this.text;
-      const start = offsetOf(text, startLine, startCharacter);
-      const end = offsetOf(text, endLine, endCharacter);
+      const start = offsetOfPosition(text, startLine, startCharacter);
+      const end = offsetOfPosition(text, endLine, endCharacter);
       this.reset(text.slice(0, start) + newText + text.slice(Math.max(start, end)));
       return;
     }
@@ -248,7 +248,7 @@ function offsetInChunk(chunk: Chunk, lineIndex: number, character: number): numb
 }
 
 /** Offset in `text` of (line, character), with LSP line breaks and clamping. */
-function offsetOf(text: string, lineNumber: number, character: number): number {
+export function offsetOfPosition(text: string, lineNumber: number, character: number): number {
   const scanner = new LineScanner(text, text.includes('\r'));
   let p = 0;
   for (let l = 0; l < lineNumber; l++) {
