@@ -2,12 +2,16 @@
 // (nothing quadratic), the outline of any joint chain can be sent, and the messages about
 // parent cycles and short vertex arrays say what is wrong where it is.
 import { test } from 'node:test';
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import assert from 'node:assert/strict';
 import type { DocumentSymbol } from 'vscode-languageserver';
 import { IqeDocument, validateIqe } from '../../core/iqe/document';
 import { parseCount } from '../../core/iqe/line';
 import { MAX_OUTLINE_DEPTH, documentSymbols } from '../../server/symbols';
-import { commandRange, iqe, joints, lineOf, tokenRange, TRIANGLE, TRIANGLE_VERTICES, withCode } from '../helpers/iqe-fixtures';
+import { commandRange, iqe, joints, lineOf, tokenRange, TRIANGLE, TRIANGLE_VERTICES, vertices, withCode } from '../helpers/iqe-fixtures';
+import { withTempDir } from '../helpers/temp-dir';
 
 /** A file whose few lines hold thousands of problems each. */
 function longLines(pairs: number): string {
@@ -111,4 +115,29 @@ test('attribute-count: a short array is reported where it stops, with its last l
   t = iqe('mesh a', ...TRIANGLE_VERTICES.flatMap((v) => [v, 'vt 0 0']), 'fm 0 1 2', 'mesh b', ...filler, ...TRIANGLE);
   d = withCode(validateIqe(t), 'attribute-count');
   assert.deepEqual(d[0].range, commandRange(t, lineOf(t, 'mesh b')));
+});
+
+test('check and compile print at most 1,000 problems, errors first, then how many more (--json and --all have every one)', async () => {
+  // 1,500 warnings (polygons) first, then 1,200 errors (a blend joint that does not exist).
+  const lines = ['joint a -1', 'pq 0 0 0 0 0 0 1', 'mesh m', ...vertices(1200).flatMap((v) => [v, 'vb 5 1'])];
+  for (let i = 0; i < 1500; i++) lines.push('fa 0 1 2 3');
+  const text = iqe(...lines);
+  await withTempDir('iqm-cap-', (dir) => {
+    const file = join(dir, 'many.iqe');
+    writeFileSync(file, text);
+    const run = (...args: string[]): string[] => spawnSync(process.execPath, [resolve('dist', 'cli.js'), ...args], { encoding: 'utf8' }).stdout.trimEnd().split('\n');
+    const printed = run('check', file);
+    assert.equal(printed.length, 1001);
+    // The errors are chosen first (all 1,000 shown are errors), printed in line order.
+    assert.ok(printed.slice(0, 1000).every((l) => / error: .*\[blend-joint-range\]$/.test(l)), printed[0]);
+    const json = JSON.parse(run('check', '--json', file).join('\n')) as { diagnostics: { severity: string }[] };
+    const total = json.diagnostics.length;
+    assert.equal(json.diagnostics.filter((d) => d.severity === 'error').length, 1200);
+    assert.ok(total >= 2700, `${total} problems`);
+    assert.equal(printed[1000], `… and ${total - 1000} more problems (200 of them errors) not shown; --json lists them all, --all prints them all`);
+    assert.equal(run('check', '--all', file).length, total);
+    const compiled = run('compile', file, '-o', join(dir, 'many.iqm'));
+    assert.equal(compiled.length, 1001);
+    assert.equal(compiled[1000], '… and 200 more problems (200 of them errors) not shown; iqm-tools check --all prints them all, --json lists them all');
+  });
 });
