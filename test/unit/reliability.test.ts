@@ -3,7 +3,7 @@
 // parent cycles and short vertex arrays say what is wrong where it is.
 import { test } from 'node:test';
 import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import assert from 'node:assert/strict';
 import type { DocumentSymbol } from 'vscode-languageserver';
@@ -12,6 +12,10 @@ import { parseCount } from '../../core/iqe/line';
 import { MAX_OUTLINE_DEPTH, documentSymbols } from '../../server/symbols';
 import { commandRange, iqe, joints, lineOf, tokenRange, TRIANGLE, TRIANGLE_VERTICES, vertices, withCode } from '../helpers/iqe-fixtures';
 import { withTempDir } from '../helpers/temp-dir';
+import { inverseBindMatrices, readRig, skinnedPosition, worldMatrices } from '../helpers/iqe-pose';
+import { summarizeIqe } from '../../core/iqe/summary';
+import { loadModel } from '../../cli/info';
+import { sampleModel } from '../../cli/sample';
 
 /** A file whose few lines hold thousands of problems each. */
 function longLines(pairs: number): string {
@@ -140,4 +144,55 @@ test('check and compile print at most 1,000 problems, errors first, then how man
     assert.equal(compiled.length, 1001);
     assert.equal(compiled[1000], '… and 200 more problems (200 of them errors) not shown; iqm-tools check --all prints them all, --json lists them all');
   });
+});
+
+test('sample of an IQE: every vp line in file order (unreferenced and duplicate vertices too), skinned as the file says', async () => {
+  // Vertex 3 duplicates vertex 0 (the compile welds them), vertex 4 is used by no face (dropped).
+  const lines = [
+    ...joints(2), 'pq 0 0 0 0 0 0 1', 'pq 0 0 1 0 0 0 1', 'mesh m',
+    'vp 0 0 0', 'vb 0 1', 'vp 1 0 1', 'vb 1 1', 'vp 0 1 1', 'vb 0 0.5 1 0.5', 'vp 0 0 0', 'vb 0 1', 'vp 5 5 5', 'vb 1 1',
+    'fm 0 1 2', 'fm 3 2 1',
+    'animation "bend"', 'frame', 'pq 0 0 0 0 0 0 1', 'pq 0 0 1 0 0 0 1', 'frame', 'pq 0 0 0 0 0 0 1', 'pq 0 0 1 0.38268343 0 0 0.92387953',
+  ];
+  const text = iqe(...lines);
+  await withTempDir('iqm-sample-', (dir) => {
+    const file = join(dir, 'bend.iqe');
+    writeFileSync(file, text);
+    const cli = (...args: string[]): string => spawnSync(process.execPath, [resolve('dist', 'cli.js'), ...args], { encoding: 'utf8' }).stdout;
+    const info = JSON.parse(cli('info', file, '--json')) as { meshes: { vertices: number }[] };
+    const bind = JSON.parse(cli('sample', file, '--frame', '-1', '--json')) as { positions: number[]; vertex_order: string };
+    const bent = JSON.parse(cli('sample', file, '--frame', '1', '--json')) as { positions: number[] };
+    assert.equal(bind.vertex_order, 'vp');
+    // info counts the same vertices sample gives: the vp lines.
+    assert.equal(info.meshes.reduce((n, m) => n + m.vertices, 0), 5);
+    assert.deepEqual(bind.positions, [0, 0, 0, 1, 0, 1, 0, 1, 1, 0, 0, 0, 5, 5, 5]);
+    assert.match(cli('sample', file, '--frame', '-1'), /^\S+: frame -1, 5 vertices \(vp order\), 2 joints\n/);
+    // Frame 1 against an evaluator of the IQE that shares no code with the compiler or reader.
+    const doc = new IqeDocument(text);
+    const rig = readRig(doc);
+    const world = worldMatrices(rig, rig.frames[1]);
+    const inverseBind = inverseBindMatrices(rig);
+    for (let v = 0; v < 5; v++) {
+      const expected = skinnedPosition(rig, world, inverseBind, v);
+      for (let k = 0; k < 3; k++) assert.ok(Math.abs(bent.positions[3 * v + k] - expected[k]) < 1e-4, `vertex ${v}: ${bent.positions.slice(3 * v, 3 * v + 3)} vs ${expected}`);
+    }
+    // The vertex no face uses moves with its joint too (it is not dropped).
+    assert.notDeepEqual(bent.positions.slice(12, 15), [5, 5, 5]);
+  });
+});
+
+test('sample of a real IQE: as many vertices as info counts, the bind pose equal to the vp lines', (t) => {
+  const file = resolve('..', 'shared', 'assets', 'iqe', 'unvanquished', 'lgun_view.iqe');
+  if (!existsSync(file)) return t.skip(`${file} is absent`);
+  const loaded = loadModel(file, 'vp');
+  assert.ok(loaded.ok);
+  const result = sampleModel(loaded.model, -1);
+  assert.ok(typeof result !== 'string');
+  const doc = new IqeDocument(readFileSync(file, 'utf8'));
+  const expected = readRig(doc).positions;
+  assert.equal(result.positions.length / 3, summarizeIqe(doc).meshes.reduce((n, m) => n + m.vertices, 0));
+  assert.equal(result.positions.length / 3, expected.length);
+  for (let v = 0; v < expected.length; v += 97) {
+    for (let k = 0; k < 3; k++) assert.ok(Math.abs(result.positions[3 * v + k] - expected[v][k]) < 1e-3 * (1 + Math.abs(expected[v][k])), `vertex ${v}`);
+  }
 });
