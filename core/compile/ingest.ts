@@ -95,7 +95,7 @@ export class IqeIngest {
     for (let f = 0; f < chunk.flagged.length && !this.lineError; f++) {
       const i = chunk.flagged[f];
       if (this.commentLine >= 0 && chunk.firstLine + i > this.commentLine) break;
-      if (lineHasError(chunk.flags[i])) this.lineError = true;
+      if (lineHasError(chunk.flags[f])) this.lineError = true;
     }
     if (this.comment) {
       this.comment.push(chunk.text);
@@ -143,7 +143,7 @@ export class IqeIngest {
     for (const [i, name] of chunk.names) names.set(i, detached(name));
     return {
       ...chunk,
-      summary: { ...s, positions: EMPTY_FLOATS },
+      summary: { ...s },
       kind: kind.slice(),
       text: '',
       lineStart: EMPTY,
@@ -172,7 +172,6 @@ export function ingestText(text: string): IngestResult {
 
 const EMPTY = new Int32Array(0);
 const EMPTY_FLAGS = new Uint32Array(0);
-const EMPTY_FLOATS = new Float64Array(0);
 
 /** A copy of a string that does not refer to the string it was sliced from. */
 function detached(s: string): string {

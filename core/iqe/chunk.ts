@@ -1,6 +1,6 @@
 // A chunk is a run of whole lines parsed into compact typed arrays: no object per line. A document
 // is a list of chunks, so an edit re-parses only the chunks it touches (see document.ts). Each
-// chunk also keeps a summary of what the cross-line analysis needs from it (counts, positions,
+// chunk also keeps a summary of what the cross-line analysis needs from it (counts, line numbers,
 // joints, flagged lines), so that re-validating after an edit does not walk every line again.
 import { attributeSlot, Cmd, isAttribute } from './commands';
 import { parseLine, line } from './line';
@@ -13,8 +13,6 @@ export const ATTRIBUTE_KINDS = 16;
 
 export interface ChunkSummary {
   vpCount: number;
-  /** x, y, z of each `vp` (defaults 0), in order. */
-  positions: Float64Array;
   /** Lines (in the chunk) of the first and last `vp`, -1 if none. */
   firstVp: number;
   lastVp: number;
@@ -44,6 +42,13 @@ export interface ChunkSummary {
   emptyBlends: number;
 }
 
+/**
+ * Ascending offsets, one per line and one more. A chunk is about CHUNK_CHARS characters, so most
+ * fit 16 bits: per line, the arrays of a chunk are then 5 bytes (with `kind`) instead of 13, which
+ * for a file of short lines is most of its parsed size (issue 17: memory <= 4x the text).
+ */
+export type Offsets = Int32Array | Uint16Array;
+
 export interface Chunk {
   /** The chunk's own text: its lines with their terminators. Offsets below are relative to it. */
   text: string;
@@ -54,15 +59,15 @@ export interface Chunk {
   /** Document line number of the chunk's first line. */
   firstLine: number;
   lineCount: number;
-  /** Start of each line in `text`, and one more entry: `text.length`. */
-  lineStart: Int32Array;
+  /** Start of each line in `text`, and one more entry: `text.length` (16 bits when the chunk's text is short enough). */
+  lineStart: Offsets;
   kind: Uint8Array;
-  /** Line-local problem bits (LineProblem). */
-  flags: Uint32Array;
-  /** Lines (in the chunk) whose flags are not 0, ascending. */
+  /** Lines (in the chunk) with line-local problems, ascending. */
   flagged: Int32Array;
-  /** Index of each line's first value in `values`, and one more entry: the total. */
-  valueStart: Int32Array;
+  /** The problem bits (LineProblem) of each line of `flagged`, in the same order (no entry per clean line). */
+  flags: Uint32Array;
+  /** Index of each line's first value in `values`, and one more entry: the total (16 bits when few enough). */
+  valueStart: Offsets;
   values: Float64Array;
   /** Names of mesh, material, joint, animation and vertexarray lines, by line index in the chunk. */
   names: Map<number, string>;
@@ -76,7 +81,6 @@ const flags = uint32s(4096);
 const flaggedLines = int32s(256);
 const valueStarts = int32s(4096);
 const values = float64s(16384);
-const positions = float64s(4096);
 
 /**
  * Finds line ends in one version of a text: the one line splitter of every IQE path (the editor's
@@ -166,7 +170,7 @@ for (const k of [Cmd.Mesh, Cmd.Material, Cmd.Joint, Cmd.Animation, Cmd.Vertexarr
 export function parseChunk(scanner: LineScanner, from: number, firstLine: number, documentEnd: boolean, transient = false): Chunk {
   const limit = scanner.text.length;
   const text = scanner.text;
-  starts.length = kinds.length = flags.length = flaggedLines.length = valueStarts.length = values.length = positions.length = 0;
+  starts.length = kinds.length = flags.length = flaggedLines.length = valueStarts.length = values.length = 0;
   const names = new Map<number, string>();
   const summary = emptySummary();
   let p = from;
@@ -180,8 +184,10 @@ export function parseChunk(scanner: LineScanner, from: number, firstLine: number
     valueStarts.push(v);
     const kind = parseLine(text, p, end, firstLine + index === 0);
     kinds.push(kind);
-    flags.push(line.flags);
-    if (line.flags !== 0) flaggedLines.push(index);
+    if (line.flags !== 0) {
+      flaggedLines.push(index);
+      flags.push(line.flags);
+    }
     const n = line.count;
     values.pushMany(line.values, n);
     if (NAMED[kind] === 1 && line.nameStart >= 0) names.set(index, text.slice(line.nameStart, line.nameEnd));
@@ -196,28 +202,31 @@ export function parseChunk(scanner: LineScanner, from: number, firstLine: number
   starts.push(p - from);
   valueStarts.push(values.length);
   const take = <T extends NumberArray>(g: Growable<T>): T => (transient ? g.view() : g.copy());
-  summary.positions = take(positions);
   return {
     text: text.slice(from, p),
     start: from,
     end: p,
     firstLine,
     lineCount: kinds.length,
-    lineStart: take(starts),
+    lineStart: transient ? starts.view() : offsets(starts),
     kind: take(kinds),
     flags: take(flags),
     flagged: take(flaggedLines),
-    valueStart: take(valueStarts),
+    valueStart: transient ? valueStarts.view() : offsets(valueStarts),
     values: take(values),
     names,
     summary,
   };
 }
 
+/** A copy of ascending offsets, in 16 bits when the last one fits. */
+function offsets(g: Growable<Int32Array>): Offsets {
+  return g.length > 0 && g.data[g.length - 1] < 0x10000 ? Uint16Array.from(g.view()) : g.copy();
+}
+
 function emptySummary(): ChunkSummary {
   return {
     vpCount: 0,
-    positions: new Float64Array(0),
     firstVp: -1,
     lastVp: -1,
     attributeCount: new Int32Array(ATTRIBUTE_KINDS),
@@ -245,12 +254,10 @@ function emptySummary(): ChunkSummary {
  */
 export function summariseUpTo(chunk: Chunk, stop: number): ChunkSummary {
   const summary = emptySummary();
-  positions.length = 0;
   for (let i = 0; i < stop; i++) {
     const v = chunk.valueStart[i];
     summarise(summary, chunk.kind[i] as Cmd, i, chunk.values, v, chunk.valueStart[i + 1] - v);
   }
-  summary.positions = positions.copy();
   return summary;
 }
 
@@ -262,9 +269,6 @@ function summarise(s: ChunkSummary, kind: Cmd, index: number, values: Float64Arr
       if (s.firstVp < 0) s.firstVp = index;
       s.lastVp = index;
       s.vpCount++;
-      positions.push(n > 0 ? values[v] : 0);
-      positions.push(n > 1 ? values[v + 1] : 0);
-      positions.push(n > 2 ? values[v + 2] : 0);
       return;
     case Cmd.Vb: {
       // Review fix: a vb whose weights are all dropped (<= 0.001) has no weight either, like an

@@ -391,7 +391,7 @@ export function materialize(chunks: readonly Chunk[], analysis: Analysis, option
       const lineNumber = chunk.firstLine + i;
       if (commentLine >= 0 && lineNumber > commentLine) break;
       while (next < order.length && problems.line[order[next]] < lineNumber) emitGlobal(order[next++]);
-      const bits = chunk.flags[i] & ~ignoredBits;
+      const bits = chunk.flags[f] & ~ignoredBits;
       if (bits === 0) continue;
       if (out.length >= max) {
         let count = 0;

@@ -54,6 +54,20 @@ interface Totals {
   commentLine: number;
 }
 
+/** x, y, z of the chunk's `vp` lines first..last (defaults 0) into out from `at` (the values hold them; nothing keeps a copy). */
+function readPositions(chunk: Chunk, first: number, last: number, out: Float64Array, at: number): void {
+  const { kind, valueStart, values } = chunk;
+  let o = at;
+  for (let i = first; i <= last; i++) {
+    if (kind[i] !== Cmd.Vp) continue;
+    const v = valueStart[i];
+    const n = valueStart[i + 1] - v;
+    out[o++] = n > 0 ? values[v] : 0;
+    out[o++] = n > 1 ? values[v + 1] : 0;
+    out[o++] = n > 2 ? values[v + 2] : 0;
+  }
+}
+
 function gatherTotals(chunks: readonly Chunk[], withPositions: boolean): Totals {
   const parts: Part[] = [];
   let commentLine = -1;
@@ -90,7 +104,7 @@ function gatherTotals(chunks: readonly Chunk[], withPositions: boolean): Totals 
   let blendDeclared = false;
   for (const { chunk, summary: s, vertexStart } of parts) {
     const base = chunk.firstLine;
-    if (withPositions) t.positions.set(s.positions, 3 * vertexStart);
+    if (withPositions && s.vpCount > 0) readPositions(chunk, s.firstVp, s.lastVp, t.positions, 3 * vertexStart);
     if (s.firstVp >= 0) {
       if (t.firstVpLine < 0) t.firstVpLine = base + s.firstVp;
       t.lastVpLine = base + s.lastVp;
