@@ -26,7 +26,7 @@ const x = (bytes: number, size: number): string => `${(bytes / size).toFixed(2)}
 /** Bytes of every typed array a chunk holds. */
 function chunkArrayBytes(chunk: Chunk): number {
   const s = chunk.summary;
-  return [chunk.lineStart, chunk.kind, chunk.flags, chunk.flagged, chunk.valueStart, chunk.values, s.attributeCount, s.attributeFirst, s.attributeLast].reduce((n, a) => n + a.byteLength, 0);
+  return [chunk.lineMarks, chunk.kind, chunk.flags, chunk.flagged, chunk.valueStart, chunk.values, s.attributeCount, s.attributeFirst, s.attributeLast].reduce((n, a) => n + a.byteLength, 0);
 }
 
 /** The check's parsed document: its typed arrays, counted exactly. */

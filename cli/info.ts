@@ -67,32 +67,37 @@ export function loadModel(file: string, iqeOrder: 'compiled' | 'vp' = 'compiled'
         throw e;
       }
     }
-    case 'iqe': {
-      // The model of an IQE is what the compiler makes of it (weights: the 4 largest,
-      // renormalised; meshes merged by (mesh, material); vertex-cache order), or with
-      // `iqeOrder: 'vp'` its skeleton and animation with every vertex in `vp` order (vpOrder.ts).
-      const text = decodeText(bytes);
-      const ingested = ingestText(text);
-      const vp = ingested.ok && iqeOrder === 'vp' ? vpOrderArrays(ingested.input) : null;
-      const vertexCount = ingested.ok ? ingested.input.vertexCount : 0;
-      const result = ingested.ok ? compileChecked({ diagnostics: [], input: ingested.input }) : compileIqe(new IqeDocument(text));
-      const error = result.diagnostics.find((d) => d.severity === 'error');
-      if (error || !result.bytes) {
-        const where = error ? ` (at line ${error.range.line + 1}, column ${error.range.column + 1})` : '';
-        return { ok: false, message: `${file}: ${error ? `${error.message} [${error.code}]` : 'the IQE does not compile'}${where}` };
-      }
-      const compiled = vp ? iqmToModel(withVpOrder(readIqmDocument(result.bytes).document, vp, vertexCount), []) : readModel(result.bytes);
-      const model = { ...compiled, format: 'iqe' as const, version: 0 };
-      const warnings = [...model.warnings];
-      const w = extensionWarning(basename(file), 'iqe');
-      if (w) warnings.unshift(w);
-      return { ok: true, model, warnings };
-    }
+    case 'iqe':
+      return iqeModel(file, decodeText(bytes), iqeOrder);
     default:
       if (bytes.byteLength === 0) return { ok: false, message: `${file}: empty file (at byte 0)` };
       if (kind.format === 'lfs') return { ok: false, message: `${file}: this is a Git LFS pointer, not a model; run 'git lfs pull' (at byte 0)` };
       return { ok: false, message: `${file}: ${kind.description}; expected IQM, MD3, DPM or IQE (at byte 0)` };
   }
+}
+
+/**
+ * The model of an IQE text: what the compiler makes of it (weights: the 4 largest, renormalised;
+ * meshes merged by (mesh, material); vertex-cache order), or with `iqeOrder: 'vp'` its skeleton
+ * and animation with every vertex of a `vp` line, in their order (vpOrder.ts). A text with errors
+ * is the first error as one message line.
+ */
+export function iqeModel(file: string, text: string, iqeOrder: 'compiled' | 'vp'): Loaded {
+  const ingested = ingestText(text);
+  const vp = ingested.ok && iqeOrder === 'vp' ? vpOrderArrays(ingested.input) : null;
+  const vertexCount = ingested.ok ? ingested.input.vertexCount : 0;
+  const result = ingested.ok ? compileChecked({ diagnostics: [], input: ingested.input }) : compileIqe(new IqeDocument(text));
+  const error = result.diagnostics.find((d) => d.severity === 'error');
+  if (error || !result.bytes) {
+    const where = error ? ` (at line ${error.range.line + 1}, column ${error.range.column + 1})` : '';
+    return { ok: false, message: `${file}: ${error ? `${error.message} [${error.code}]` : 'the IQE does not compile'}${where}` };
+  }
+  const compiled = vp ? iqmToModel(withVpOrder(readIqmDocument(result.bytes).document, vp, vertexCount), []) : readModel(result.bytes);
+  const model = { ...compiled, format: 'iqe' as const, version: 0 };
+  const warnings = [...model.warnings];
+  const w = extensionWarning(basename(file), 'iqe');
+  if (w) warnings.unshift(w);
+  return { ok: true, model, warnings };
 }
 
 export interface InfoJson {

@@ -19,14 +19,10 @@ export function documentSymbols(doc: IqeDocument): DocumentSymbol[] {
   const out: DocumentSymbol[] = [];
   const skeleton = joints(doc);
   if (skeleton.length > 0) {
-    const symbols = skeleton.map<DocumentSymbol>((j) => ({
-      name: j.name || `joint ${j.index}`,
-      detail: `#${j.index}`,
-      kind: SymbolKind.Object,
-      range: lineRange(doc, j.line),
-      selectionRange: lineRange(doc, j.line),
-      children: [],
-    }));
+    const symbols = skeleton.map<DocumentSymbol>((j) => {
+      const range = lineRange(doc, j.line);
+      return { name: j.name || `joint ${j.index}`, detail: `#${j.index}`, kind: SymbolKind.Object, range, selectionRange: { start: { ...range.start }, end: { ...range.end } }, children: [] };
+    });
     const roots: DocumentSymbol[] = [];
     // Nesting level of each joint's symbol, and the list it is in.
     const level = new Int32Array(skeleton.length);

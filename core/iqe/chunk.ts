@@ -59,8 +59,15 @@ export interface Chunk {
   /** Document line number of the chunk's first line. */
   firstLine: number;
   lineCount: number;
-  /** Start of each line in `text`, and one more entry: `text.length` (16 bits when the chunk's text is short enough). */
-  lineStart: Offsets;
+  /**
+   * Start in `text` of every `lineMarkStep`-th line (16 bits when the text is short enough);
+   * lineStartOf() finds the others from there. A chunk of short lines only (all under
+   * SHORT_LINE chars) keeps every LINE_MARK_STEP-th: a start per line cost more than such a file
+   * holds in characters. Other chunks keep every line's start (step 1), so that a lookup never
+   * scans a long line.
+   */
+  lineMarks: Offsets;
+  lineMarkStep: number;
   kind: Uint8Array;
   /** Lines (in the chunk) with line-local problems, ascending. */
   flagged: Int32Array;
@@ -124,11 +131,34 @@ export class LineScanner {
 
   /** Offset after the terminator of a line whose content ends at `end` (the text's end if none). */
   afterTerminator(end: number): number {
-    const text = this.text;
-    if (end >= text.length) return end;
-    if (text.charCodeAt(end) === 13 && end + 1 < text.length && text.charCodeAt(end + 1) === 10) return end + 2;
-    return end + 1;
+    return afterTerminator(this.text, end);
   }
+}
+
+/** Lines per entry of Chunk.lineMarks in a chunk of short lines, and what is short (characters). */
+export const LINE_MARK_STEP = 8;
+const SHORT_LINE = 64;
+
+/** Start in chunk.text of the chunk's line `index` (text.length for index >= lineCount). */
+export function lineStartOf(chunk: Chunk, index: number): number {
+  const text = chunk.text;
+  if (index >= chunk.lineCount) return text.length;
+  const step = chunk.lineMarkStep;
+  if (step === 1) return chunk.lineMarks[index];
+  let p = chunk.lineMarks[(index / step) | 0];
+  for (let k = index % step; k > 0 && p < text.length; k--) p = afterTerminator(text, lineContentEnd(text, p, text.length));
+  return p;
+}
+
+/**
+ * End of the content of the one line at `p` (before its terminator), at most `limit`: a scan of
+ * that line only, for a single lookup (a LineScanner searches ahead, to the end of the text when
+ * it has no CR, which per looked-up line was quadratic in the chunk's size).
+ */
+export function lineContentEnd(text: string, p: number, limit: number): number {
+  let c = 0;
+  while (p < limit && (c = text.charCodeAt(p)) !== 10 && c !== 13) p++;
+  return p;
 }
 
 /** Index of the chunk holding document line `lineNumber` (binary search), or -1 when none does. */
@@ -145,14 +175,10 @@ export function chunkIndexOfLine(chunks: readonly Chunk[], lineNumber: number): 
   return -1;
 }
 
-/** Offset after the line terminator at `end` (one-shot helper; see LineScanner for loops). */
+/** Offset after the line terminator at `end` (\n, \r\n or \r; the text's end if none). */
 export function afterTerminator(text: string, end: number): number {
-  return new LineScanner(text).afterTerminator(end);
-}
-
-/** End of the content of the line at `p` (one-shot helper: it may search the rest of the text once). */
-export function contentEnd(text: string, p: number, limit: number): number {
-  return new LineScanner(text).contentEnd(p, limit);
+  if (end >= text.length) return end;
+  return text.charCodeAt(end) === 13 && text.charCodeAt(end + 1) === 10 ? end + 2 : end + 1;
 }
 
 /** Commands whose name the chunk keeps (a lookup table by Cmd). */
@@ -174,12 +200,14 @@ export function parseChunk(scanner: LineScanner, from: number, firstLine: number
   const names = new Map<number, string>();
   const summary = emptySummary();
   let p = from;
+  let longest = 0;
   const target = from + CHUNK_CHARS;
   for (;;) {
     if (p >= limit && !documentEnd && p > from) break;
     const end = scanner.contentEnd(p, limit);
-    const index = starts.length;
+    const index = kinds.length;
     starts.push(p - from);
+    if (end - p > longest) longest = end - p;
     const v = values.length;
     valueStarts.push(v);
     const kind = parseLine(text, p, end, firstLine + index === 0);
@@ -199,7 +227,6 @@ export function parseChunk(scanner: LineScanner, from: number, firstLine: number
     p = scanner.afterTerminator(end);
     if (p >= target && p < limit) break;
   }
-  starts.push(p - from);
   valueStarts.push(values.length);
   const take = <T extends NumberArray>(g: Growable<T>): T => (transient ? g.view() : g.copy());
   return {
@@ -208,7 +235,8 @@ export function parseChunk(scanner: LineScanner, from: number, firstLine: number
     end: p,
     firstLine,
     lineCount: kinds.length,
-    lineStart: transient ? starts.view() : offsets(starts),
+    lineMarks: transient ? starts.view() : longest < SHORT_LINE ? marks(starts) : offsets(starts),
+    lineMarkStep: transient || longest >= SHORT_LINE ? 1 : LINE_MARK_STEP,
     kind: take(kinds),
     flags: take(flags),
     flagged: take(flaggedLines),
@@ -222,6 +250,14 @@ export function parseChunk(scanner: LineScanner, from: number, firstLine: number
 /** A copy of ascending offsets, in 16 bits when the last one fits. */
 function offsets(g: Growable<Int32Array>): Offsets {
   return g.length > 0 && g.data[g.length - 1] < 0x10000 ? Uint16Array.from(g.view()) : g.copy();
+}
+
+/** Every LINE_MARK_STEP-th of the line starts, as offsets(). */
+function marks(g: Growable<Int32Array>): Offsets {
+  const all = g.view();
+  const out = (all.length > 0 && all[all.length - 1] < 0x10000 ? new Uint16Array(Math.ceil(all.length / LINE_MARK_STEP)) : new Int32Array(Math.ceil(all.length / LINE_MARK_STEP)));
+  for (let i = 0, k = 0; i < all.length; i += LINE_MARK_STEP, k++) out[k] = all[i];
+  return out;
 }
 
 function emptySummary(): ChunkSummary {

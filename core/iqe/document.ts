@@ -4,7 +4,7 @@
 // never rebuilt or scanned again. Validation is one pass over the chunks' typed arrays and
 // summaries (validate.ts). Parsing is lazy and can be done in slices (parseSome) so that a caller
 // can yield and cancel between them.
-import { type Chunk, chunkIndexOfLine, LineScanner, parseChunk } from './chunk';
+import { type Chunk, chunkIndexOfLine, lineStartOf, LineScanner, parseChunk } from './chunk';
 import type { IqeDiagnostic, ValidateOptions } from './diagnostic';
 import { analyse, type Analysis } from './validate';
 import { materialize } from './report';
@@ -238,8 +238,8 @@ export class IqeDocument {
 
 /** Offset in chunk.text of (line, character), the character clamped to the line (LSP semantics). */
 function offsetInChunk(chunk: Chunk, lineIndex: number, character: number): number {
-  const start = chunk.lineStart[lineIndex];
-  const next = chunk.lineStart[lineIndex + 1];
+  const start = lineStartOf(chunk, lineIndex);
+  const next = lineStartOf(chunk, lineIndex + 1);
   let end = next;
   // The line's content ends before its terminator.
   if (end > start && chunk.text.charCodeAt(end - 1) === 10) end--;

@@ -1,7 +1,7 @@
 // Turns the compact problem lists into diagnostics: re-parses each reported line to find its
 // columns, writes the message, applies the `ignore` and severity settings, and caps the count
 // with one `too-many-problems` entry. Only reported problems cost an object.
-import { type Chunk, chunkIndexOfLine, LineScanner } from './chunk';
+import { type Chunk, chunkIndexOfLine, lineContentEnd, lineStartOf } from './chunk';
 import { CODES, defaultSeverity, type Code } from './codes';
 import { ATTRIBUTE_COMMANDS, COMMAND_NAMES, Cmd, suggestCommand, VERTEXARRAY_FORMATS, VERTEXARRAY_TYPES } from './commands';
 import type { IqeDiagnostic, Range, Severity, ValidateOptions } from './diagnostic';
@@ -83,8 +83,8 @@ class LineLocator {
     if (index < 0) return -1;
     const c = this.chunks[index];
     this.text = c.text;
-    const start = c.lineStart[lineNumber - c.firstLine];
-    const end = new LineScanner(c.text, true).contentEnd(start, c.lineStart[lineNumber - c.firstLine + 1]);
+    const start = lineStartOf(c, lineNumber - c.firstLine);
+    const end = lineContentEnd(c.text, start, lineStartOf(c, lineNumber - c.firstLine + 1));
     this.kind = parseLine(this.text, start, end, lineNumber === 0);
     this.lineStartOffset = start;
     this.lineEndOffset = end;

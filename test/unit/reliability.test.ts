@@ -3,7 +3,7 @@
 // parent cycles and short vertex arrays say what is wrong where it is.
 import { test } from 'node:test';
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import assert from 'node:assert/strict';
 import type { DocumentSymbol } from 'vscode-languageserver';
@@ -16,6 +16,7 @@ import { inverseBindMatrices, readRig, skinnedPosition, worldMatrices } from '..
 import { summarizeIqe } from '../../core/iqe/summary';
 import { loadModel } from '../../cli/info';
 import { sampleModel } from '../../cli/sample';
+import { exerciseIqe } from '../helpers/iqe-fuzz';
 
 /** A file whose few lines hold thousands of problems each. */
 function longLines(pairs: number): string {
@@ -195,4 +196,15 @@ test('sample of a real IQE: as many vertices as info counts, the bind pose equal
   for (let v = 0; v < expected.length; v += 97) {
     for (let k = 0; k < 3; k++) assert.ok(Math.abs(result.positions[3 * v + k] - expected[v][k]) < 1e-3 * (1 + Math.abs(expected[v][k])), `vertex ${v}`);
   }
+});
+
+test('the fuzz corpus: every input that once failed passes every IQE path now', (t) => {
+  const dir = resolve('test', 'fuzz', 'corpus', 'iqe');
+  const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.iqe')) : [];
+  if (files.length === 0) return t.skip(`${dir} has no inputs`);
+  for (const f of files) {
+    const text = readFileSync(join(dir, f), 'utf8');
+    assert.doesNotThrow(() => exerciseIqe(text), f);
+  }
+  t.diagnostic(`${files.length} inputs`);
 });
