@@ -4,7 +4,7 @@
 // (outline, folding, hover, definition, references, completion, quick fixes), and close it. Every
 // request must be answered (within 2 minutes: lost, else), the last diagnostics must equal those of the final text
 // parsed afresh, and the server must stay up. The last line says SOAK OK or SOAK FAILED.
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Diagnostic, TextDocumentContentChangeEvent } from 'vscode-languageserver-protocol';
@@ -12,6 +12,7 @@ import { validateIqe } from '../../core/iqe/document';
 import { prng } from '../helpers/iqe-fixtures';
 import { TestServer, withTimeout } from './helpers/server';
 
+/** Edits per asset (IQM_SOAK_EDITS for a shorter local run). */
 const EDITS = Number(process.env.IQM_SOAK_EDITS ?? 500);
 // A request unanswered this long is lost (a hang): the soak holds the server to answering, not to
 // a latency (bench/lsp-edit.ts measures that; on a loaded machine answers take seconds).
@@ -127,7 +128,6 @@ async function soak(server: TestServer, file: string, seed: number): Promise<{ r
     ask('textDocument/codeAction', { ...doc, range: { start: p, end: p }, context: { diagnostics: [] } });
   }
   await Promise.all(pending);
-  if (process.env.IQM_SOAK_DUMP) writeFileSync(process.env.IQM_SOAK_DUMP, text);
   if (unanswered.length > 0) throw new Error(`${unanswered.length} of ${requests} requests unanswered, e.g. ${unanswered[0]}`);
   // The last diagnostics are those of the final text, parsed afresh.
   const published = await server.waitForVersion(uri, version, ANSWER_MS);
