@@ -26,20 +26,67 @@ export function formatDiagnostic(file: string, d: IqeDiagnostic): string {
   return `${file}:${d.range.line + 1}:${d.range.column + 1}: ${d.severity}: ${d.message} [${d.code}]`;
 }
 
+/** The most diagnostics printed as lines, as the editor's iqmTools.diagnostics.maxProblems default. */
+export const TERMINAL_MAX_PROBLEMS = 1000;
+
+const SEVERITY_RANK: Record<string, number> = { error: 0, warning: 1, information: 2, hint: 3 };
+
 /**
- * `check FILE.iqe ... [--json]`: each file as the language server validates it. Human lines carry
+ * Prints diagnostics as lines, at most `max` in all (a file with 145,000 problems printed them
+ * all), then one line with the count of the rest. Within a file that reaches the limit the errors
+ * are chosen first, printed in line order.
+ */
+export class DiagnosticLines {
+  private shown = 0;
+  private omitted = 0;
+  private omittedErrors = 0;
+
+  constructor(
+    private readonly write: (text: string) => void,
+    /** Where the rest can be seen, for the closing line. */
+    private readonly rest: string,
+    private readonly max = TERMINAL_MAX_PROBLEMS,
+  ) {}
+
+  print(file: string, diagnostics: readonly IqeDiagnostic[]): void {
+    const room = Math.max(0, this.max - this.shown);
+    let chosen = diagnostics;
+    if (diagnostics.length > room) {
+      const rank = (i: number): number => SEVERITY_RANK[diagnostics[i].severity] ?? 4;
+      const order = diagnostics.map((_, i) => i).sort((a, b) => rank(a) - rank(b) || a - b).slice(0, room).sort((a, b) => a - b);
+      chosen = order.map((i) => diagnostics[i]);
+      const errors = (list: readonly IqeDiagnostic[]): number => list.reduce((n, d) => n + (d.severity === 'error' ? 1 : 0), 0);
+      this.omitted += diagnostics.length - chosen.length;
+      this.omittedErrors += errors(diagnostics) - errors(chosen);
+    }
+    if (chosen.length > 0) this.write(chosen.map((d) => formatDiagnostic(file, d)).join('\n') + '\n');
+    this.shown += chosen.length;
+  }
+
+  /** The closing line when some were not printed. */
+  finish(): void {
+    if (this.omitted === 0) return;
+    const errors = this.omittedErrors > 0 ? ` (${this.omittedErrors} of them errors)` : '';
+    this.write(`… and ${this.omitted} more problems${errors} not shown; ${this.rest}\n`);
+  }
+}
+
+/**
+ * `check FILE.iqe ... [--json] [--all]`: each file as the language server validates it. Human lines carry
  * their file; the JSON object lists every file's diagnostics, each with its `file`. A file that
- * cannot be read or is not IQE text is one stderr line. Exit 2 when some file could not be
+ * cannot be read or is not IQE text is one stderr line. At most TERMINAL_MAX_PROBLEMS lines are
+ * printed unless --all is given (--json has every one). Exit 2 when some file could not be
  * checked, else 1 when any error is reported, else 0.
  */
 export function runCheck(args: string[]): number {
   const json = args.includes('--json');
-  const files = args.filter((a) => a !== '--json');
+  const files = args.filter((a) => a !== '--json' && a !== '--all');
   const unknown = files.find((a) => a.startsWith('-'));
   if (unknown !== undefined || files.length === 0) {
-    process.stderr.write(unknown !== undefined ? `check: unknown option '${unknown}'\n` : 'usage: iqm-tools check FILE.iqe ... [--json]\n');
+    process.stderr.write(unknown !== undefined ? `check: unknown option '${unknown}'\n` : 'usage: iqm-tools check FILE.iqe ... [--json] [--all]\n');
     return 2;
   }
+  const lines = new DiagnosticLines((text) => process.stdout.write(text), '--json lists them all, --all prints them all', args.includes('--all') ? Infinity : TERMINAL_MAX_PROBLEMS);
   let unchecked = false;
   let errors = false;
   const all: { file: string; diagnostic: IqeDiagnostic }[] = [];
@@ -63,11 +110,12 @@ export function runCheck(args: string[]): number {
     if (diagnostics.some((d) => d.severity === 'error')) errors = true;
     if (json) {
       for (const diagnostic of diagnostics) all.push({ file, diagnostic });
-    } else if (diagnostics.length > 0) {
+    } else {
       // Each file's lines as they are found: a long list of files shows progress.
-      process.stdout.write(diagnostics.map((d) => formatDiagnostic(file, d)).join('\n') + '\n');
+      lines.print(file, diagnostics);
     }
   }
+  if (!json) lines.finish();
   if (json) process.stdout.write(JSON.stringify({ diagnostics: all.map(({ file, diagnostic }) => fileDiagnosticToJson(file, diagnostic)) }) + '\n');
   return unchecked ? 2 : errors ? 1 : 0;
 }

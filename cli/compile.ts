@@ -9,7 +9,7 @@ import { type CheckedIqe, checkIqe, compileChecked, compileInputs, type CompileO
 import type { InputPart } from '../core/compile/merge';
 import type { AnimationOptions } from '../core/compile/options';
 import type { IqeDiagnostic } from '../core/iqe/diagnostic';
-import { fileDiagnosticToJson, formatDiagnostic } from './check';
+import { DiagnosticLines, fileDiagnosticToJson, formatDiagnostic } from './check';
 import { parallelBounds } from '../node/compileParallel';
 import { fileSource, notIqeText, readHead } from '../node/text';
 import { compileHeap } from '../node/heap';
@@ -274,6 +274,16 @@ export function runCompile(args: string[]): number {
 /** The errors that stop a compile, on stdout as `check` prints them (or as JSON); exit 1. */
 function printErrors(errors: { path: string; diagnostic: IqeDiagnostic }[], json: boolean): number {
   if (json) writeStdout(JSON.stringify({ diagnostics: errors.map(({ path, diagnostic }) => fileDiagnosticToJson(path, diagnostic)) }) + '\n');
-  else writeStdout(errors.map(({ path, diagnostic }) => formatDiagnostic(path, diagnostic)).join('\n') + '\n');
+  else {
+    const lines = new DiagnosticLines(writeStdout, `iqm-tools check --all prints them all, --json lists them all`);
+    // Each input's errors together (they come input after input).
+    for (let i = 0; i < errors.length; ) {
+      let j = i;
+      while (j < errors.length && errors[j].path === errors[i].path) j++;
+      lines.print(errors[i].path, errors.slice(i, j).map((e) => e.diagnostic));
+      i = j;
+    }
+    lines.finish();
+  }
   return 1;
 }

@@ -3,7 +3,10 @@
 
 import { IqeDocument } from '../core/iqe/document';
 import { summarizeIqe } from '../core/iqe/summary';
-import { compileIqeText } from '../core/compile/index';
+import { compileChecked, compileIqe } from '../core/compile/index';
+import { ingestText } from '../core/compile/ingest';
+import { vpOrderArrays, withVpOrder } from '../core/compile/vpOrder';
+import { iqmToModel, readIqmDocument } from '../core/iqm/reader';
 import { decodeText } from '../node/text';
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
@@ -39,10 +42,10 @@ export function parseArgs(args: string[], valued: string[] = []): { file?: strin
 
 /**
  * Reads and parses a model file by its magic bytes. Every failure becomes one message line
- * (`file: what is wrong (at byte N)`). IQE has a branch of its own here; the IQE model reader is
- * not wired in yet.
+ * (`file: what is wrong (at byte N)`). An IQE is compiled (its model is the compiled one), and
+ * with `iqeOrder: 'vp'` (sample) its vertices are those of its `vp` lines, in their order.
  */
-export function loadModel(file: string): Loaded {
+export function loadModel(file: string, iqeOrder: 'compiled' | 'vp' = 'compiled'): Loaded {
   let bytes: Uint8Array;
   try {
     bytes = readFileSync(file);
@@ -66,26 +69,37 @@ export function loadModel(file: string): Loaded {
         throw e;
       }
     }
-    case 'iqe': {
-      // The model of an IQE is what the compiler makes of it (weights: the 4 largest,
-      // renormalised; meshes merged by (mesh, material); vertex-cache order).
-      const result = compileIqeText(decodeText(bytes));
-      const error = result.diagnostics.find((d) => d.severity === 'error');
-      if (error || !result.bytes) {
-        const where = error ? ` (at line ${error.range.line + 1}, column ${error.range.column + 1})` : '';
-        return { ok: false, message: `${file}: ${error ? `${error.message} [${error.code}]` : 'the IQE does not compile'}${where}` };
-      }
-      const model = { ...readModel(result.bytes), format: 'iqe' as const, version: 0 };
-      const warnings = [...model.warnings];
-      const w = extensionWarning(basename(file), 'iqe');
-      if (w) warnings.unshift(w);
-      return { ok: true, model, warnings };
-    }
+    case 'iqe':
+      return iqeModel(file, decodeText(bytes), iqeOrder);
     default:
       if (bytes.byteLength === 0) return { ok: false, message: `${file}: empty file (at byte 0)` };
       if (kind.format === 'lfs') return { ok: false, message: `${file}: this is a Git LFS pointer, not a model; run 'git lfs pull' (at byte 0)` };
       return { ok: false, message: `${file}: ${kind.description}; expected IQM, MD3, DPM or IQE (at byte 0)` };
   }
+}
+
+/**
+ * The model of an IQE text: what the compiler makes of it (weights: the 4 largest, renormalised;
+ * meshes merged by (mesh, material); vertex-cache order), or with `iqeOrder: 'vp'` its skeleton
+ * and animation with every vertex of a `vp` line, in their order (vpOrder.ts). A text with errors
+ * is the first error as one message line.
+ */
+export function iqeModel(file: string, text: string, iqeOrder: 'compiled' | 'vp'): Loaded {
+  const ingested = ingestText(text);
+  const vp = ingested.ok && iqeOrder === 'vp' ? vpOrderArrays(ingested.input) : null;
+  const vertexCount = ingested.ok ? ingested.input.vertexCount : 0;
+  const result = ingested.ok ? compileChecked({ diagnostics: [], input: ingested.input }) : compileIqe(new IqeDocument(text));
+  const error = result.diagnostics.find((d) => d.severity === 'error');
+  if (error || !result.bytes) {
+    const where = error ? ` (at line ${error.range.line + 1}, column ${error.range.column + 1})` : '';
+    return { ok: false, message: `${file}: ${error ? `${error.message} [${error.code}]` : 'the IQE does not compile'}${where}` };
+  }
+  const compiled = vp ? iqmToModel(withVpOrder(readIqmDocument(result.bytes).document, vp, vertexCount), []) : readModel(result.bytes);
+  const model = { ...compiled, format: 'iqe' as const, version: 0 };
+  const warnings = [...model.warnings];
+  const w = extensionWarning(basename(file), 'iqe');
+  if (w) warnings.unshift(w);
+  return { ok: true, model, warnings };
 }
 
 export interface InfoJson {

@@ -46,6 +46,15 @@ export async function main(argv: string[]): Promise<number> {
   return command.run(rest);
 }
 
+// A reader that stops early (`| head`) closes the pipe: the rest of the output has nowhere to go,
+// which is no error of the command (it was a stack trace).
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    process.exit(typeof process.exitCode === 'number' ? process.exitCode : 0);
+  });
+}
+
 main(process.argv.slice(2)).then(
   (status) => {
     process.exitCode = status;

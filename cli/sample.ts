@@ -61,6 +61,11 @@ export function f32(x: number): number {
   return x;
 }
 
+/** The order of the sampled vertices: an IQE's `vp` lines, else the file's own vertex order. */
+function vertexOrder(model: Model): 'vp' | 'file' {
+  return model.format === 'iqe' ? 'vp' : 'file';
+}
+
 export function runSample(args: string[]): number {
   const parsed = parseArgs(args, ['--frame']);
   const usage = 'usage: iqm-tools sample FILE --frame F [--json]\n';
@@ -74,7 +79,8 @@ export function runSample(args: string[]): number {
     return 2;
   }
   const frame = Number(frameText);
-  const loaded = loadModel(parsed.file);
+  // An IQE's vertices are its `vp` lines in their order (not the compiled order): vertex k is the k-th vp.
+  const loaded = loadModel(parsed.file, 'vp');
   if (!loaded.ok) {
     process.stderr.write(loaded.message + '\n');
     return 2;
@@ -94,10 +100,10 @@ export function runSample(args: string[]): number {
       const chunk = Array.from(p.subarray(i, Math.min(p.length, i + 3000)), f32).join(',');
       parts.push(i ? ',' + chunk : chunk);
     }
-    parts.push(`],"joints":${JSON.stringify(joints)},"warnings":${JSON.stringify([...loaded.warnings, ...result.warnings])}}\n`);
+    parts.push(`],"vertex_order":"${vertexOrder(loaded.model)}","joints":${JSON.stringify(joints)},"warnings":${JSON.stringify([...loaded.warnings, ...result.warnings])}}\n`);
     process.stdout.write(parts.join(''));
   } else {
-    const lines = [`${parsed.file}: frame ${frame}, ${result.positions.length / 3} vertices, ${result.jointCount} joints`];
+    const lines = [`${parsed.file}: frame ${frame}, ${result.positions.length / 3} vertices (${vertexOrder(loaded.model)} order), ${result.jointCount} joints`];
     for (const w of [...loaded.warnings, ...result.warnings]) lines.push(`warning: ${w}`);
     for (let i = 0; i < result.positions.length; i += 3) {
       lines.push(`v ${f32(result.positions[i])} ${f32(result.positions[i + 1])} ${f32(result.positions[i + 2])}`);

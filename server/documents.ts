@@ -5,7 +5,7 @@
 // string on every edit: on a 20 MB document that was most of the edit latency and a third of the
 // memory, see bench/lsp-edit.ts.)
 import type { Position, TextDocumentContentChangeEvent, TextDocumentItem } from 'vscode-languageserver';
-import { IqeDocument } from '../core/iqe/document';
+import { IqeDocument, offsetOfPosition } from '../core/iqe/document';
 import { faults } from './faults';
 
 /** What the scheduler validates: an open document here, or a large file read from disk (largeFiles.ts). */
@@ -21,21 +21,9 @@ export interface ValidationTarget {
   reset(): void;
 }
 
-/** Offset of an LSP position in `text`: line breaks are \r\n, \n or \r; the character is clamped to the line. */
+/** Offset of an LSP position in `text` (the document's own line splitting: \r\n, \n or \r; the character clamped to the line). */
 export function offsetAt(text: string, position: Position): number {
-  let p = 0;
-  for (let line = 0; line < position.line; line++) {
-    while (p < text.length && text.charCodeAt(p) !== 10 && text.charCodeAt(p) !== 13) p++;
-    if (p >= text.length) return text.length;
-    p += text.charCodeAt(p) === 13 && text.charCodeAt(p + 1) === 10 ? 2 : 1;
-  }
-  let end = p;
-  while (end < text.length && end - p < position.character) {
-    const c = text.charCodeAt(end);
-    if (c === 10 || c === 13) break;
-    end++;
-  }
-  return end;
+  return offsetOfPosition(text, position.line, position.character);
 }
 
 function isBefore(a: Position, b: Position): boolean {

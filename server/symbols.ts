@@ -8,23 +8,40 @@ function lineRange(doc: IqeDocument, line: number, endLine = line): Range {
   return { start: { line, character: 0 }, end: { line: endLine, character: lineText(doc, endLine).length } };
 }
 
+/**
+ * The deepest nesting of the joint tree. The response is one JSON message, which is serialised
+ * recursively: a chain of thousands of joints (each the parent of the next) nested all the way
+ * overflowed the stack and the request was never answered. Deeper joints are listed flat.
+ */
+export const MAX_OUTLINE_DEPTH = 64;
+
 export function documentSymbols(doc: IqeDocument): DocumentSymbol[] {
   const out: DocumentSymbol[] = [];
   const skeleton = joints(doc);
   if (skeleton.length > 0) {
-    const symbols = skeleton.map<DocumentSymbol>((j) => ({
-      name: j.name || `joint ${j.index}`,
-      detail: `#${j.index}`,
-      kind: SymbolKind.Object,
-      range: lineRange(doc, j.line),
-      selectionRange: lineRange(doc, j.line),
-      children: [],
-    }));
+    const symbols = skeleton.map<DocumentSymbol>((j) => {
+      const range = lineRange(doc, j.line);
+      return { name: j.name || `joint ${j.index}`, detail: `#${j.index}`, kind: SymbolKind.Object, range, selectionRange: { start: { ...range.start }, end: { ...range.end } }, children: [] };
+    });
     const roots: DocumentSymbol[] = [];
+    // Nesting level of each joint's symbol, and the list it is in.
+    const level = new Int32Array(skeleton.length);
+    const container: DocumentSymbol[][] = [];
     skeleton.forEach((j, i) => {
       // Only well-ordered parents nest (a bad parent is reported as a diagnostic; it stays a root here).
-      if (j.parent >= 0 && j.parent < i) symbols[j.parent].children!.push(symbols[i]);
-      else roots.push(symbols[i]);
+      const p = j.parent;
+      if (!(p >= 0 && p < i)) {
+        container[i] = roots;
+      } else if (level[p] < MAX_OUTLINE_DEPTH - 1) {
+        container[i] = symbols[p].children!;
+        level[i] = level[p] + 1;
+      } else {
+        // Below the deepest level a joint sits beside its parent, which the detail names.
+        container[i] = container[p];
+        level[i] = level[p];
+        symbols[i].detail = `#${j.index}, child of #${p}`;
+      }
+      container[i].push(symbols[i]);
     });
     const first = skeleton[0].line;
     const last = skeleton[skeleton.length - 1].line;

@@ -9,7 +9,7 @@ import { quantiseChannels } from './channels';
 import { type Column, classifyRows } from './classify';
 import { type IngestResult, ingestText } from './ingest';
 import { type InputPart, mergeInputs } from './merge';
-import { gatherInput, type IqeInput, type Section } from './input';
+import { assertSameModel, gatherInput, type IqeInput, type Section } from './input';
 import { type IqmParts, type OutputAnim, type OutputJoint, type OutputMesh, writeIqm } from './layout';
 import { assembleMeshes, type MeshCandidates } from './meshes';
 import { POSE_STRIDE, quaternionFromAngles } from './pose';
@@ -170,6 +170,7 @@ export interface CheckedIqe {
 export function checkIqe(doc: IqeDocument): CheckedIqe {
   const diagnostics = doc.diagnostics({ maxProblems: Number.MAX_SAFE_INTEGER });
   const input = diagnostics.some((d) => d.severity === 'error') ? null : gatherInput(doc.text, doc.parsedChunks);
+  if (input) assertSameModel(input, doc.analyse());
   releaseLineText();
   return { diagnostics, input };
 }

@@ -11,7 +11,7 @@ import { type Chunk, LineScanner, parseChunk } from '../iqe/chunk';
 import { Cmd } from '../iqe/commands';
 import { analysisHasError, lineHasError } from '../iqe/report';
 import { analyse } from '../iqe/validate';
-import { type IqeInput, InputGatherer } from './input';
+import { assertSameModel, type IqeInput, InputGatherer } from './input';
 
 export type IngestResult = { ok: true; input: IqeInput } | { ok: false };
 
@@ -66,7 +66,9 @@ export class IqeIngest {
     const analysis = analyse(this.chunks, false);
     this.chunks.length = 0;
     if (this.lineError || analysisHasError(analysis)) return { ok: false };
-    return { ok: true, input: this.gatherer.finish(this.comment && this.comment.join('')) };
+    const input = this.gatherer.finish(this.comment && this.comment.join(''));
+    assertSameModel(input, analysis);
+    return { ok: true, input };
   }
 
   private parse(text: string, documentEnd: boolean): void {
@@ -93,7 +95,7 @@ export class IqeIngest {
     for (let f = 0; f < chunk.flagged.length && !this.lineError; f++) {
       const i = chunk.flagged[f];
       if (this.commentLine >= 0 && chunk.firstLine + i > this.commentLine) break;
-      if (lineHasError(chunk.flags[i])) this.lineError = true;
+      if (lineHasError(chunk.flags[f])) this.lineError = true;
     }
     if (this.comment) {
       this.comment.push(chunk.text);
@@ -141,10 +143,11 @@ export class IqeIngest {
     for (const [i, name] of chunk.names) names.set(i, detached(name));
     return {
       ...chunk,
-      summary: { ...s, positions: EMPTY_FLOATS },
+      summary: { ...s },
       kind: kind.slice(),
       text: '',
-      lineStart: EMPTY,
+      lineMarks: EMPTY,
+      lineMarkStep: 1,
       flags: EMPTY_FLAGS,
       flagged: EMPTY,
       valueStart: starts,
@@ -170,7 +173,6 @@ export function ingestText(text: string): IngestResult {
 
 const EMPTY = new Int32Array(0);
 const EMPTY_FLAGS = new Uint32Array(0);
-const EMPTY_FLOATS = new Float64Array(0);
 
 /** A copy of a string that does not refer to the string it was sliced from. */
 function detached(s: string): string {

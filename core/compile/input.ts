@@ -1,7 +1,7 @@
 // Stage 1: IQE chunks -> typed arrays per attribute, with the reference compiler's defaults
 // (IQE-SEMANTICS.md §3), in one pass over the parsed lines. Lines after the first `comment` are
 // comment text (§3.7).
-import type { Chunk } from '../iqe/chunk';
+import { type Chunk, lineStartOf } from '../iqe/chunk';
 import { Cmd } from '../iqe/commands';
 import { float64s, Growable, int32s, uint8s } from '../growable';
 import { newArray } from '../pages';
@@ -233,7 +233,7 @@ export class InputGatherer {
         default: {
           const c = k - CUSTOMS_FIRST;
           if (c >= 0 && c < CUSTOMS) addFour(this.customs[c], values, v, n, 0);
-          else if (k >= Cmd.Smoothgroup && this.addStructure(chunk, i, k, v, n)) return chunk.lineStart[i + 1];
+          else if (k >= Cmd.Smoothgroup && this.addStructure(chunk, i, k, v, n)) return lineStartOf(chunk, i + 1);
         }
       }
     }
@@ -292,7 +292,7 @@ export class InputGatherer {
       case Cmd.Animation:
         this.animations.push({
           name: names.get(i) ?? '', framerate: 0, flags: 0, firstFrame: this.frameStarts.length, frameCount: 0,
-          line: chunk.firstLine + i, column: commandColumn(chunk.text, chunk.lineStart[i]),
+          line: chunk.firstLine + i, column: commandColumn(chunk.text, lineStartOf(chunk, i)),
         });
         this.frameOpen = false;
         break;
@@ -467,6 +467,20 @@ function addFour(out: Growable<Float64Array>, values: Float64Array, v: number, n
   const o = out.length;
   data[o] = val(values, v, n, 0, 0); data[o + 1] = val(values, v, n, 1, 0); data[o + 2] = val(values, v, n, 2, 0); data[o + 3] = val(values, v, n, 3, lastDefault);
   out.length += 4;
+}
+
+/**
+ * Throws when the gathered data lost what the check counted (vertices and joints before the
+ * `comment` line): the compile's reader and the check read the same lines, and a compile that
+ * disagrees with them must stop before anything is written (a CR-only file once lost its model
+ * this way). The message says what each side saw.
+ */
+export function assertSameModel(input: IqeInput, checked: { vertexCount: number; jointCount: number }): void {
+  if (input.vertexCount === checked.vertexCount && input.joints.length === checked.jointCount) return;
+  throw new Error(
+    `internal error: the compile read ${input.vertexCount} vertices and ${input.joints.length} joints where the check read ` +
+      `${checked.vertexCount} and ${checked.jointCount}; nothing was written`,
+  );
 }
 
 /** A whole parsed document's data (its text gives the comment). */

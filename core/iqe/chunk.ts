@@ -1,6 +1,6 @@
 // A chunk is a run of whole lines parsed into compact typed arrays: no object per line. A document
 // is a list of chunks, so an edit re-parses only the chunks it touches (see document.ts). Each
-// chunk also keeps a summary of what the cross-line analysis needs from it (counts, positions,
+// chunk also keeps a summary of what the cross-line analysis needs from it (counts, line numbers,
 // joints, flagged lines), so that re-validating after an edit does not walk every line again.
 import { attributeSlot, Cmd, isAttribute } from './commands';
 import { parseLine, line } from './line';
@@ -13,8 +13,6 @@ export const ATTRIBUTE_KINDS = 16;
 
 export interface ChunkSummary {
   vpCount: number;
-  /** x, y, z of each `vp` (defaults 0), in order. */
-  positions: Float64Array;
   /** Lines (in the chunk) of the first and last `vp`, -1 if none. */
   firstVp: number;
   lastVp: number;
@@ -44,6 +42,13 @@ export interface ChunkSummary {
   emptyBlends: number;
 }
 
+/**
+ * Ascending offsets, one per line and one more. A chunk is about CHUNK_CHARS characters, so most
+ * fit 16 bits: per line, the arrays of a chunk are then 5 bytes (with `kind`) instead of 13, which
+ * for a file of short lines is most of its parsed size (issue 17: memory <= 4x the text).
+ */
+export type Offsets = Int32Array | Uint16Array;
+
 export interface Chunk {
   /** The chunk's own text: its lines with their terminators. Offsets below are relative to it. */
   text: string;
@@ -54,15 +59,22 @@ export interface Chunk {
   /** Document line number of the chunk's first line. */
   firstLine: number;
   lineCount: number;
-  /** Start of each line in `text`, and one more entry: `text.length`. */
-  lineStart: Int32Array;
+  /**
+   * Start in `text` of every `lineMarkStep`-th line (16 bits when the text is short enough);
+   * lineStartOf() finds the others from there. A chunk of short lines only (all under
+   * SHORT_LINE chars) keeps every LINE_MARK_STEP-th: a start per line cost more than such a file
+   * holds in characters. Other chunks keep every line's start (step 1), so that a lookup never
+   * scans a long line.
+   */
+  lineMarks: Offsets;
+  lineMarkStep: number;
   kind: Uint8Array;
-  /** Line-local problem bits (LineProblem). */
-  flags: Uint32Array;
-  /** Lines (in the chunk) whose flags are not 0, ascending. */
+  /** Lines (in the chunk) with line-local problems, ascending. */
   flagged: Int32Array;
-  /** Index of each line's first value in `values`, and one more entry: the total. */
-  valueStart: Int32Array;
+  /** The problem bits (LineProblem) of each line of `flagged`, in the same order (no entry per clean line). */
+  flags: Uint32Array;
+  /** Index of each line's first value in `values`, and one more entry: the total (16 bits when few enough). */
+  valueStart: Offsets;
   values: Float64Array;
   /** Names of mesh, material, joint, animation and vertexarray lines, by line index in the chunk. */
   names: Map<number, string>;
@@ -76,46 +88,77 @@ const flags = uint32s(4096);
 const flaggedLines = int32s(256);
 const valueStarts = int32s(4096);
 const values = float64s(16384);
-const positions = float64s(4096);
 
 /**
- * Finds line ends in one version of a text. Lines end at `\n`, `\r\n` or a lone `\r`, as in LSP.
- * The next carriage return is cached, so a text without any is searched for one only once.
+ * Finds line ends in one version of a text: the one line splitter of every IQE path (the editor's
+ * document, check, info, sample, the compile and its streaming reader). Lines end at `\n`,
+ * `\r\n` or a lone `\r`, as in LSP. The next `\n` and the next `\r` are each cached with the
+ * offset they were searched from, so a text without one of them is searched for it only once
+ * (a search per line ran to the end of the text each time: quadratic in a CR-only file), and a
+ * scan that starts again before the cached offset searches again.
  */
 export class LineScanner {
+  private lfFrom = 0;
+  /** Next `\n` at or after lfFrom, -1 if none, -2 if not searched yet. */
+  private lfPos = -2;
   private crFrom = 0;
-  private crPos = -1;
-  private searched = false;
+  private crPos = -2;
 
   /**
    * `hasCarriageReturns: false` promises that the text has no `\r` at all, so none is searched
    * for (the search runs to the end of the text, which an edit of a large LF-only file must not pay).
    */
   constructor(readonly text: string, hasCarriageReturns = true) {
-    if (!hasCarriageReturns) this.searched = true;
+    if (!hasCarriageReturns) this.crPos = -1;
   }
 
   /** End of the content of the line starting at `p` (before its terminator), at most `limit`. */
   contentEnd(p: number, limit: number): number {
     const text = this.text;
-    const lf = text.indexOf('\n', p);
-    const stop = lf < 0 || lf > limit ? limit : lf;
-    if (!this.searched || (this.crPos >= 0 && (p < this.crFrom || this.crPos < p))) {
-      this.searched = true;
+    if (this.lfPos === -2 || p < this.lfFrom || (this.lfPos >= 0 && this.lfPos < p)) {
+      this.lfFrom = p;
+      this.lfPos = text.indexOf('\n', p);
+    }
+    if (this.crPos === -2 || p < this.crFrom || (this.crPos >= 0 && this.crPos < p)) {
       this.crFrom = p;
       this.crPos = text.indexOf('\r', p);
     }
-    const cr = this.crPos;
-    return cr >= 0 && cr < stop ? cr : stop;
+    let stop = limit;
+    if (this.lfPos >= 0 && this.lfPos < stop) stop = this.lfPos;
+    if (this.crPos >= 0 && this.crPos < stop) stop = this.crPos;
+    return stop;
   }
 
   /** Offset after the terminator of a line whose content ends at `end` (the text's end if none). */
   afterTerminator(end: number): number {
-    const text = this.text;
-    if (end >= text.length) return end;
-    if (text.charCodeAt(end) === 13 && end + 1 < text.length && text.charCodeAt(end + 1) === 10) return end + 2;
-    return end + 1;
+    return afterTerminator(this.text, end);
   }
+}
+
+/** Lines per entry of Chunk.lineMarks in a chunk of short lines, and what is short (characters). */
+export const LINE_MARK_STEP = 8;
+const SHORT_LINE = 64;
+
+/** Start in chunk.text of the chunk's line `index` (text.length for index >= lineCount). */
+export function lineStartOf(chunk: Chunk, index: number): number {
+  const text = chunk.text;
+  if (index >= chunk.lineCount) return text.length;
+  const step = chunk.lineMarkStep;
+  if (step === 1) return chunk.lineMarks[index];
+  let p = chunk.lineMarks[(index / step) | 0];
+  for (let k = index % step; k > 0 && p < text.length; k--) p = afterTerminator(text, lineContentEnd(text, p, text.length));
+  return p;
+}
+
+/**
+ * End of the content of the one line at `p` (before its terminator), at most `limit`: a scan of
+ * that line only, for a single lookup (a LineScanner searches ahead, to the end of the text when
+ * it has no CR, which per looked-up line was quadratic in the chunk's size).
+ */
+export function lineContentEnd(text: string, p: number, limit: number): number {
+  let c = 0;
+  while (p < limit && (c = text.charCodeAt(p)) !== 10 && c !== 13) p++;
+  return p;
 }
 
 /** Index of the chunk holding document line `lineNumber` (binary search), or -1 when none does. */
@@ -132,14 +175,10 @@ export function chunkIndexOfLine(chunks: readonly Chunk[], lineNumber: number): 
   return -1;
 }
 
-/** Offset after the line terminator at `end` (one-shot helper; see LineScanner for loops). */
+/** Offset after the line terminator at `end` (\n, \r\n or \r; the text's end if none). */
 export function afterTerminator(text: string, end: number): number {
-  return new LineScanner(text).afterTerminator(end);
-}
-
-/** End of the content of the line at `p` (one-shot helper: it may search the rest of the text once). */
-export function contentEnd(text: string, p: number, limit: number): number {
-  return new LineScanner(text).contentEnd(p, limit);
+  if (end >= text.length) return end;
+  return text.charCodeAt(end) === 13 && text.charCodeAt(end + 1) === 10 ? end + 2 : end + 1;
 }
 
 /** Commands whose name the chunk keeps (a lookup table by Cmd). */
@@ -157,22 +196,26 @@ for (const k of [Cmd.Mesh, Cmd.Material, Cmd.Joint, Cmd.Animation, Cmd.Vertexarr
 export function parseChunk(scanner: LineScanner, from: number, firstLine: number, documentEnd: boolean, transient = false): Chunk {
   const limit = scanner.text.length;
   const text = scanner.text;
-  starts.length = kinds.length = flags.length = flaggedLines.length = valueStarts.length = values.length = positions.length = 0;
+  starts.length = kinds.length = flags.length = flaggedLines.length = valueStarts.length = values.length = 0;
   const names = new Map<number, string>();
   const summary = emptySummary();
   let p = from;
+  let longest = 0;
   const target = from + CHUNK_CHARS;
   for (;;) {
     if (p >= limit && !documentEnd && p > from) break;
     const end = scanner.contentEnd(p, limit);
-    const index = starts.length;
+    const index = kinds.length;
     starts.push(p - from);
+    if (end - p > longest) longest = end - p;
     const v = values.length;
     valueStarts.push(v);
     const kind = parseLine(text, p, end, firstLine + index === 0);
     kinds.push(kind);
-    flags.push(line.flags);
-    if (line.flags !== 0) flaggedLines.push(index);
+    if (line.flags !== 0) {
+      flaggedLines.push(index);
+      flags.push(line.flags);
+    }
     const n = line.count;
     values.pushMany(line.values, n);
     if (NAMED[kind] === 1 && line.nameStart >= 0) names.set(index, text.slice(line.nameStart, line.nameEnd));
@@ -184,31 +227,42 @@ export function parseChunk(scanner: LineScanner, from: number, firstLine: number
     p = scanner.afterTerminator(end);
     if (p >= target && p < limit) break;
   }
-  starts.push(p - from);
   valueStarts.push(values.length);
   const take = <T extends NumberArray>(g: Growable<T>): T => (transient ? g.view() : g.copy());
-  summary.positions = take(positions);
   return {
     text: text.slice(from, p),
     start: from,
     end: p,
     firstLine,
     lineCount: kinds.length,
-    lineStart: take(starts),
+    lineMarks: transient ? starts.view() : longest < SHORT_LINE ? marks(starts) : offsets(starts),
+    lineMarkStep: transient || longest >= SHORT_LINE ? 1 : LINE_MARK_STEP,
     kind: take(kinds),
     flags: take(flags),
     flagged: take(flaggedLines),
-    valueStart: take(valueStarts),
+    valueStart: transient ? valueStarts.view() : offsets(valueStarts),
     values: take(values),
     names,
     summary,
   };
 }
 
+/** A copy of ascending offsets, in 16 bits when the last one fits. */
+function offsets(g: Growable<Int32Array>): Offsets {
+  return g.length > 0 && g.data[g.length - 1] < 0x10000 ? Uint16Array.from(g.view()) : g.copy();
+}
+
+/** Every LINE_MARK_STEP-th of the line starts, as offsets(). */
+function marks(g: Growable<Int32Array>): Offsets {
+  const all = g.view();
+  const out = (all.length > 0 && all[all.length - 1] < 0x10000 ? new Uint16Array(Math.ceil(all.length / LINE_MARK_STEP)) : new Int32Array(Math.ceil(all.length / LINE_MARK_STEP)));
+  for (let i = 0, k = 0; i < all.length; i += LINE_MARK_STEP, k++) out[k] = all[i];
+  return out;
+}
+
 function emptySummary(): ChunkSummary {
   return {
     vpCount: 0,
-    positions: new Float64Array(0),
     firstVp: -1,
     lastVp: -1,
     attributeCount: new Int32Array(ATTRIBUTE_KINDS),
@@ -236,12 +290,10 @@ function emptySummary(): ChunkSummary {
  */
 export function summariseUpTo(chunk: Chunk, stop: number): ChunkSummary {
   const summary = emptySummary();
-  positions.length = 0;
   for (let i = 0; i < stop; i++) {
     const v = chunk.valueStart[i];
     summarise(summary, chunk.kind[i] as Cmd, i, chunk.values, v, chunk.valueStart[i + 1] - v);
   }
-  summary.positions = positions.copy();
   return summary;
 }
 
@@ -253,9 +305,6 @@ function summarise(s: ChunkSummary, kind: Cmd, index: number, values: Float64Arr
       if (s.firstVp < 0) s.firstVp = index;
       s.lastVp = index;
       s.vpCount++;
-      positions.push(n > 0 ? values[v] : 0);
-      positions.push(n > 1 ? values[v + 1] : 0);
-      positions.push(n > 2 ? values[v + 2] : 0);
       return;
     case Cmd.Vb: {
       // Review fix: a vb whose weights are all dropped (<= 0.001) has no weight either, like an

@@ -4,7 +4,7 @@
 // never rebuilt or scanned again. Validation is one pass over the chunks' typed arrays and
 // summaries (validate.ts). Parsing is lazy and can be done in slices (parseSome) so that a caller
 // can yield and cancel between them.
-import { type Chunk, chunkIndexOfLine, LineScanner, parseChunk } from './chunk';
+import { type Chunk, chunkIndexOfLine, lineStartOf, LineScanner, parseChunk } from './chunk';
 import type { IqeDiagnostic, ValidateOptions } from './diagnostic';
 import { analyse, type Analysis } from './validate';
 import { materialize } from './report';
@@ -62,8 +62,8 @@ export class IqeDocument {
       }
       // Reaching into the unparsed tail: apply the edit to the whole text and start again.
       const text = this.text;
-      const start = offsetOf(text, startLine, startCharacter);
-      const end = offsetOf(text, endLine, endCharacter);
+      const start = offsetOfPosition(text, startLine, startCharacter);
+      const end = offsetOfPosition(text, endLine, endCharacter);
       this.reset(text.slice(0, start) + newText + text.slice(Math.max(start, end)));
       return;
     }
@@ -238,8 +238,8 @@ export class IqeDocument {
 
 /** Offset in chunk.text of (line, character), the character clamped to the line (LSP semantics). */
 function offsetInChunk(chunk: Chunk, lineIndex: number, character: number): number {
-  const start = chunk.lineStart[lineIndex];
-  const next = chunk.lineStart[lineIndex + 1];
+  const start = lineStartOf(chunk, lineIndex);
+  const next = lineStartOf(chunk, lineIndex + 1);
   let end = next;
   // The line's content ends before its terminator.
   if (end > start && chunk.text.charCodeAt(end - 1) === 10) end--;
@@ -248,7 +248,7 @@ function offsetInChunk(chunk: Chunk, lineIndex: number, character: number): numb
 }
 
 /** Offset in `text` of (line, character), with LSP line breaks and clamping. */
-function offsetOf(text: string, lineNumber: number, character: number): number {
+export function offsetOfPosition(text: string, lineNumber: number, character: number): number {
   const scanner = new LineScanner(text, text.includes('\r'));
   let p = 0;
   for (let l = 0; l < lineNumber; l++) {

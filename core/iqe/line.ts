@@ -65,6 +65,12 @@ export const line = {
   formatEnd: -1,
 };
 
+/**
+ * How many lines parseLine has read since the process started: a check must read each line a
+ * small, fixed number of times whatever the line holds (a test reads this; one add per line).
+ */
+export const parseCount = { lines: 0 };
+
 let text = '';
 let cursor = 0;
 let lineEnd = 0;
@@ -293,6 +299,7 @@ function byteColumn(start: number, end: number, byte: number): number {
  * spans and problems are left in `line`. `first` marks the file's first line (the header).
  */
 export function parseLine(source: string, start: number, end: number, first: boolean): Cmd {
+  parseCount.lines++;
   text = source;
   lineEnd = end;
   line.count = 0;
@@ -445,6 +452,8 @@ function parseBlend(): void {
   }
   let kept = 0;
   const pairs = line.count >> 1;
+  // The kept joints so far, for a long line (a pairwise search is quadratic in its length).
+  const seen = pairs > 8 ? new Set<number>() : null;
   for (let i = 0; i < pairs; i++) {
     const weight = line.values[2 * i + 1];
     if (!(weight > 0.001)) {
@@ -454,9 +463,15 @@ function parseBlend(): void {
       continue;
     }
     kept++;
+    const joint = line.values[2 * i];
+    if (seen) {
+      if (seen.has(joint)) flag(LineProblem.WeightDuplicateJoint, line.spans[4 * i], line.spans[4 * i + 1], joint);
+      else seen.add(joint);
+      continue;
+    }
     for (let j = 0; j < i; j++) {
-      if (line.values[2 * j] === line.values[2 * i] && line.values[2 * j + 1] > 0.001) {
-        flag(LineProblem.WeightDuplicateJoint, line.spans[4 * i], line.spans[4 * i + 1], line.values[2 * i]);
+      if (line.values[2 * j] === joint && line.values[2 * j + 1] > 0.001) {
+        flag(LineProblem.WeightDuplicateJoint, line.spans[4 * i], line.spans[4 * i + 1], joint);
       }
     }
   }

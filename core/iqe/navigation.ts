@@ -6,7 +6,7 @@ import type { Chunk } from './chunk';
 import { attributeSlot, Cmd } from './commands';
 import type { IqeDocument } from './document';
 import { line as parsed, parseLine } from './line';
-import { chunkIndexOfLine, LineScanner } from './chunk';
+import { chunkIndexOfLine, lineContentEnd, lineStartOf } from './chunk';
 
 /** A line's place: its chunk and its index in the chunk. */
 interface LineRef {
@@ -21,7 +21,9 @@ function findLine(chunks: readonly Chunk[], lineNumber: number): LineRef | undef
 
 /** Line of the first `comment` command (-1: none); later lines are comment text. */
 export function commentLine(doc: IqeDocument): number {
-  return doc.analyse().commentLine;
+  // From the chunks' summaries: a request after an edit need not wait for the whole analysis.
+  for (const chunk of doc.parsedChunks) if (chunk.summary.commentLine >= 0) return chunk.firstLine + chunk.summary.commentLine;
+  return -1;
 }
 
 function isCommandLine(doc: IqeDocument, lineNumber: number): boolean {
@@ -34,8 +36,8 @@ export function lineText(doc: IqeDocument, lineNumber: number): string {
   const at = findLine(doc.parsedChunks, lineNumber);
   if (!at) return '';
   const { chunk, index } = at;
-  const start = chunk.lineStart[index];
-  const end = new LineScanner(chunk.text, true).contentEnd(start, chunk.lineStart[index + 1]);
+  const start = lineStartOf(chunk, index);
+  const end = lineContentEnd(chunk.text, start, lineStartOf(chunk, index + 1));
   return chunk.text.slice(start, end);
 }
 
@@ -137,7 +139,9 @@ export function faceVertex(doc: IqeDocument, lineNumber: number, valueIndex: num
   const token = tokenAt(doc, lineNumber, 0);
   if (!token || (token.kind !== Cmd.Fa && token.kind !== Cmd.Fm) || valueIndex >= token.values.length) return -1;
   const raw = token.values[valueIndex];
-  const total = doc.analyse().vertexCount;
+  // Every vp before the comment, from the chunks' counts (no whole analysis per request after an edit).
+  const comment = commentLine(doc);
+  const total = comment >= 0 ? verticesBefore(doc, comment) : doc.parsedChunks.reduce((n, c) => n + c.summary.vpCount, 0);
   let index: number;
   if (raw < 0) index = Math.max(verticesBefore(doc, lineNumber) + raw, 0);
   else index = token.kind === Cmd.Fm ? meshVertexBase(doc, lineNumber) + raw : raw;

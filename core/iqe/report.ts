@@ -1,7 +1,7 @@
 // Turns the compact problem lists into diagnostics: re-parses each reported line to find its
 // columns, writes the message, applies the `ignore` and severity settings, and caps the count
 // with one `too-many-problems` entry. Only reported problems cost an object.
-import { type Chunk, chunkIndexOfLine, LineScanner } from './chunk';
+import { type Chunk, chunkIndexOfLine, lineContentEnd, lineStartOf } from './chunk';
 import { CODES, defaultSeverity, type Code } from './codes';
 import { ATTRIBUTE_COMMANDS, COMMAND_NAMES, Cmd, suggestCommand, VERTEXARRAY_FORMATS, VERTEXARRAY_TYPES } from './commands';
 import type { IqeDiagnostic, Range, Severity, ValidateOptions } from './diagnostic';
@@ -72,17 +72,23 @@ class LineLocator {
   private text = '';
   constructor(private readonly chunks: readonly Chunk[]) {}
 
-  /** Parses line `lineNumber` into `line` and returns its content start (or -1 if absent). */
+  /** The line whose parse `line` holds (-1: none); a long line with many problems is parsed once, not once per problem. */
+  private loaded = -1;
+
+  /** Parses line `lineNumber` into `line` (unless it is there already) and returns its content start (or -1 if absent). */
   load(lineNumber: number): number {
+    if (lineNumber === this.loaded) return this.lineStartOffset;
     const index = chunkIndexOfLine(this.chunks, lineNumber);
+    this.loaded = -1;
     if (index < 0) return -1;
     const c = this.chunks[index];
     this.text = c.text;
-    const start = c.lineStart[lineNumber - c.firstLine];
-    const end = new LineScanner(c.text, true).contentEnd(start, c.lineStart[lineNumber - c.firstLine + 1]);
+    const start = lineStartOf(c, lineNumber - c.firstLine);
+    const end = lineContentEnd(c.text, start, lineStartOf(c, lineNumber - c.firstLine + 1));
     this.kind = parseLine(this.text, start, end, lineNumber === 0);
     this.lineStartOffset = start;
     this.lineEndOffset = end;
+    this.loaded = lineNumber;
     return start;
   }
 
@@ -227,7 +233,7 @@ function problemMessage(code: Code, a: number, b: number, note: string | undefin
       const kind = COMMAND_NAMES[context.kind] ?? '?';
       return a > b
         ? `${show(a)} '${kind}' lines for ${show(b)} vertices: this is the first '${kind}' with no matching 'vp'. Every vertex array must be absent or as long as the 'vp' array.`
-        : `Only ${show(a)} '${ATTRIBUTE_COMMANDS[context.c]}' lines for ${show(b)} vertices: every vertex array must be absent or as long as the 'vp' array (the reference compiler reads garbage).`;
+        : `Only ${show(a)} '${ATTRIBUTE_COMMANDS[context.c]}' lines for ${show(b)} vertices: ${context.kind === Cmd.Mesh ? "this mesh's vertices" : 'this vertex'} (${show(a)}) and every later one have none. Every vertex array must be absent or as long as the 'vp' array (the reference compiler reads garbage).`;
     }
     case 'vx-mixed-forms':
       return `This 'vx' has the ${a === 6 ? '6-value (tangent + bitangent)' : '4-value (tangent + w)'} form, another has the other form: the bitangents end up assigned to the wrong tangents.`;
@@ -237,10 +243,15 @@ function problemMessage(code: Code, a: number, b: number, note: string | undefin
       return "'vs' smoothing: the reference compiler compares the 'vs' values of the wrong vertices; this compiler compares each corner's own vertex.";
     case 'joint-parent': {
       const j = Math.floor(b);
-      const cycle = b !== j ? ' The parents form a cycle.' : '';
-      if (a === j) return `Joint ${j} is its own parent.${cycle}`;
-      if (context.jointCount <= a) return `Parent ${show(a)} does not exist (joints are numbered from 0; this file has ${context.jointCount}).${cycle}`;
-      return `Parent ${show(a)} comes after joint ${j}: a parent must be listed before its children (DarkPlaces refuses the file; other loaders compose joints in order and get them wrong).${cycle}`;
+      if (a === j) return `Joint ${j} is its own parent: it never reaches a root.`;
+      if (context.jointCount <= a) return `Parent ${show(a)} does not exist (joints are numbered from 0; this file has ${context.jointCount}).`;
+      if (b !== j) {
+        // On a cycle: the note is the cycle from this joint and its length (validate.ts).
+        const [path, length] = (note ?? '').split('\u0000');
+        const order = a > j ? `; parent ${show(a)} also comes after joint ${j}` : '';
+        return `Joints ${path} form a cycle of parents (${length} joints): none of them reaches a root, so their poses cannot be composed (DarkPlaces refuses the file)${order}.`;
+      }
+      return `Parent ${show(a)} comes after joint ${j}: a parent must be listed before its children (DarkPlaces refuses the file; other loaders compose joints in order and get them wrong).`;
     }
     case 'engine-compat':
       return a === 1
@@ -380,7 +391,7 @@ export function materialize(chunks: readonly Chunk[], analysis: Analysis, option
       const lineNumber = chunk.firstLine + i;
       if (commentLine >= 0 && lineNumber > commentLine) break;
       while (next < order.length && problems.line[order[next]] < lineNumber) emitGlobal(order[next++]);
-      const bits = chunk.flags[i] & ~ignoredBits;
+      const bits = chunk.flags[f] & ~ignoredBits;
       if (bits === 0) continue;
       if (out.length >= max) {
         let count = 0;

@@ -54,6 +54,20 @@ interface Totals {
   commentLine: number;
 }
 
+/** x, y, z of the chunk's `vp` lines first..last (defaults 0) into out from `at` (the values hold them; nothing keeps a copy). */
+function readPositions(chunk: Chunk, first: number, last: number, out: Float64Array, at: number): void {
+  const { kind, valueStart, values } = chunk;
+  let o = at;
+  for (let i = first; i <= last; i++) {
+    if (kind[i] !== Cmd.Vp) continue;
+    const v = valueStart[i];
+    const n = valueStart[i + 1] - v;
+    out[o++] = n > 0 ? values[v] : 0;
+    out[o++] = n > 1 ? values[v + 1] : 0;
+    out[o++] = n > 2 ? values[v + 2] : 0;
+  }
+}
+
 function gatherTotals(chunks: readonly Chunk[], withPositions: boolean): Totals {
   const parts: Part[] = [];
   let commentLine = -1;
@@ -90,7 +104,7 @@ function gatherTotals(chunks: readonly Chunk[], withPositions: boolean): Totals 
   let blendDeclared = false;
   for (const { chunk, summary: s, vertexStart } of parts) {
     const base = chunk.firstLine;
-    if (withPositions) t.positions.set(s.positions, 3 * vertexStart);
+    if (withPositions && s.vpCount > 0) readPositions(chunk, s.firstVp, s.lastVp, t.positions, 3 * vertexStart);
     if (s.firstVp >= 0) {
       if (t.firstVpLine < 0) t.firstVpLine = base + s.firstVp;
       t.lastVpLine = base + s.lastVp;
@@ -121,10 +135,10 @@ function gatherTotals(chunks: readonly Chunk[], withPositions: boolean): Totals 
   return t;
 }
 
-/** For each joint, whether following parents from it comes back to it. */
-function jointsOnCycles(parents: readonly number[]): Uint8Array {
+/** For each joint, the length of the cycle of parents it is on (following parents from it comes back to it), or 0. */
+function jointsOnCycles(parents: readonly number[]): Int32Array {
   const n = parents.length;
-  const onCycle = new Uint8Array(n);
+  const onCycle = new Int32Array(n);
   const state = new Uint8Array(n); // 0 new, 1 on the current walk, 2 done
   const walk: number[] = [];
   for (let start = 0; start < n; start++) {
@@ -137,11 +151,25 @@ function jointsOnCycles(parents: readonly number[]): Uint8Array {
     }
     if (j >= 0 && j < n && state[j] === 1) {
       // The walk came back to j: j and everything after it on the walk form a cycle.
-      for (let w = walk.indexOf(j); w < walk.length; w++) onCycle[walk[w]] = 1;
+      const from = walk.indexOf(j);
+      for (let w = from; w < walk.length; w++) onCycle[walk[w]] = walk.length - from;
     }
     for (const w of walk) state[w] = 2;
   }
   return onCycle;
+}
+
+/** The most joints a cycle's description names before it elides the rest. */
+const CYCLE_SHOWN = 6;
+
+/** A cycle of parents from joint j, e.g. "2 → 1 → 2", or "0 → 1 → … → 0" when it is long. */
+function describeCycle(parents: readonly number[], j: number, length: number): string {
+  const path = [String(j)];
+  let k = parents[j];
+  for (let step = 1; step < Math.min(length, CYCLE_SHOWN); step++, k = parents[k]) path.push(String(k));
+  if (length > CYCLE_SHOWN) path.push('…');
+  path.push(String(j));
+  return path.join(' → ');
 }
 
 /**
@@ -299,7 +327,8 @@ export function analyse(chunks: readonly Chunk[], zeroAreas = true): Analysis {
           const j = jointOrdinal++;
           if (parent >= 0 && (parent >= j || parent >= jointCount || onCycle[j])) {
             const related = parent < jointCount ? t.jointLines[parent] : -1;
-            problems.add(lineNumber, 'joint-parent', 0, parent, j + (onCycle[j] ? 0.5 : 0), related, Target.Name);
+            const cycle = onCycle[j] > 0 ? `${describeCycle(t.jointParents, j, onCycle[j])}\u0000${onCycle[j]}` : undefined;
+            problems.add(lineNumber, 'joint-parent', 0, parent, j + (cycle ? 0.5 : 0), related, Target.Name, -1, cycle);
           }
           if (j === ENGINE_MAX_JOINTS) problems.add(lineNumber, 'engine-compat', Target.Line, 1, jointCount);
           break;
@@ -470,13 +499,39 @@ function checkBlends(t: Totals, jointCount: number, problems: ProblemList): void
 }
 
 /** Each attribute array must be absent or as long as the `vp` array (§9.2 attribute-count). */
+/**
+ * The line of the `vp` of vertex `index` (0-based, < vertexCount), or of the `mesh` command just
+ * before it when no other vertex comes between (the vertex starts that mesh).
+ */
+function whereVerticesStart(t: Totals, index: number): number {
+  for (let p = 0; p < t.parts.length; p++) {
+    const { chunk, summary, lineCount, vertexStart } = t.parts[p];
+    if (index >= vertexStart + summary.vpCount) continue;
+    let seen = vertexStart;
+    for (let i = 0; i < lineCount; i++) {
+      if (chunk.kind[i] !== Cmd.Vp || seen++ !== index) continue;
+      // Back to the previous vertex or mesh line (through earlier chunks when needed).
+      for (let q = p, k = i - 1; q >= 0; k = --q >= 0 ? t.parts[q].lineCount - 1 : -1) {
+        const kinds = t.parts[q].chunk.kind;
+        for (; k >= 0; k--) {
+          if (kinds[k] === Cmd.Vp) return chunk.firstLine + i;
+          if (kinds[k] === Cmd.Mesh) return t.parts[q].chunk.firstLine + k;
+        }
+      }
+      return chunk.firstLine + i;
+    }
+  }
+  return t.lastVpLine;
+}
+
 function checkAttributeCounts(t: Totals, problems: ProblemList): void {
   for (let slot = 0; slot < ATTRIBUTE_KINDS; slot++) {
     const count = t.attributeCount[slot];
     if (count === 0 || count === t.vertexCount) continue;
     if (count < t.vertexCount) {
-      // Reported at the last vp, pointing at where this array ends.
-      problems.add(t.lastVpLine, 'attribute-count', Target.Command, count, t.vertexCount, t.attributeLastLine[slot], Target.Command, -1, undefined, slot);
+      // Reported where the array stops: at the first vertex without one (vertex `count`), or at
+      // its `mesh` line when that vertex starts a mesh; related: the array's last line.
+      problems.add(whereVerticesStart(t, count), 'attribute-count', Target.Command, count, t.vertexCount, t.attributeLastLine[slot], Target.Command, -1, undefined, slot);
       continue;
     }
     // Reported at the first line of this kind that has no matching vp.

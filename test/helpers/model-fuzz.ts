@@ -175,8 +175,12 @@ function ownedBytes(model: Model, input: Uint8Array): number {
   return total;
 }
 
+/** Bytes of typed arrays the model of the last input exercise() read owns (0 when it was rejected). */
+export let lastOwnedBytes = 0;
+
 /** Reads and exercises one input; throws (anything but FormatError) to signal a failure. */
 export function exercise(input: Uint8Array): 'parsed' | 'rejected' {
+  lastOwnedBytes = 0;
   let model: Model;
   try {
     model = readModel(input);
@@ -188,6 +192,7 @@ export function exercise(input: Uint8Array): 'parsed' | 'rejected' {
     throw e;
   }
   const owned = ownedBytes(model, input);
+  lastOwnedBytes = owned;
   if (owned > 32 * input.length + 65536) throw new Error(`model owns ${owned} bytes for a ${input.length}-byte input`);
   const out = new Float32Array(totalVertices(model) * 3);
   const normals = new Float32Array(out.length);

@@ -18,6 +18,7 @@ import { IqeDocument } from '../../core/iqe/document';
 import { readModel } from '../../core/model/read';
 import { prng } from '../helpers/iqe-fixtures';
 import { skinnedModel } from '../helpers/skinned-model';
+import { replaceNumber } from '../helpers/iqe-fuzz';
 
 const assets = resolve(process.cwd(), '..', 'shared', 'assets', 'iqe');
 const SHARED_BASES = ['love-und-panzer/test_cube', 'love-und-panzer/uv_grid', 'unvanquished/rocket'];
@@ -48,13 +49,9 @@ function mutate(text: string, random: () => number): string {
         [lines[at], lines[other]] = [lines[other], lines[at]];
         break;
       }
-      case 3: {
-        const words = lines[at].split(' ');
-        const numeric = words.map((w, i) => (i > 0 && /^-?[\d.]/.test(w) ? i : -1)).filter((i) => i >= 0);
-        if (numeric.length > 0) words[numeric[pick(numeric.length)]] = NUMBERS[pick(NUMBERS.length)];
-        lines[at] = words.join(' ');
+      case 3:
+        lines[at] = replaceNumber(lines[at], random, NUMBERS);
         break;
-      }
       default:
         lines.splice(at, 0, LINES[pick(LINES.length)]);
     }

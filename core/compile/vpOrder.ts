@@ -1,0 +1,39 @@
+// The vertices of an IQE in `vp` order, for `iqm-tools sample`: the reader's order, as sample
+// gives it for every other format (the compiled model's vertices are welded, in vertex-cache order
+// and without the vertices no face uses, so a user could not map them back to lines). Positions
+// and blend data are encoded as the compiler writes them, so that each vertex reads back exactly
+// as its compiled copies do; the skeleton and animation are the compiled model's.
+import { type IqmDocument, type IqmDocVertexArray, TYPE_NAMES } from '../iqm/document';
+import { emptyArray } from '../iqm/reader';
+import type { IqeInput } from './input';
+import { ArrayType, encodeAttribute, encodeBlendIndexes, encodeBlendWeights, type VertexArray } from './vertexarrays';
+
+/** Positions, and blend indexes and weights when the file has them, of every vertex in `vp` order (before the input is compiled: the compile consumes it). */
+export function vpOrderArrays(input: IqeInput): VertexArray[] {
+  const n = input.vertexCount;
+  const rows = new Int32Array(n);
+  for (let i = 0; i < n; i++) rows[i] = i;
+  const arrays = [encodeAttribute({ slot: ArrayType.Position, data: input.positions, width: 4, rows }, n, input.declarations)];
+  if (input.blendBones && input.blendWeights) {
+    arrays.push(encodeBlendIndexes(input.blendBones, rows, input.declarations), encodeBlendWeights(input.blendWeights, rows, input.declarations));
+  }
+  return arrays;
+}
+
+/** The compiled document with its vertices replaced by `arrays` (vpOrderArrays): one mesh named "vp" of every vertex, no triangles. */
+export function withVpOrder(compiled: IqmDocument, arrays: readonly VertexArray[], vertexCount: number): IqmDocument {
+  const vertexArrays: IqmDocVertexArray[] = arrays.map((a) => {
+    const data = emptyArray(a.format, vertexCount * a.size);
+    // The encoders write little-endian components, as IQM stores them.
+    new Uint8Array(data.buffer, data.byteOffset, data.byteLength).set(a.bytes.subarray(0, data.byteLength));
+    return { type: a.type, name: TYPE_NAMES[a.type] ?? 'custom', flags: 0, format: a.format, size: a.size, data, offset: 0 };
+  });
+  return {
+    ...compiled,
+    vertexCount,
+    meshes: [{ name: 'vp', material: '', firstVertex: 0, vertexCount, firstTriangle: 0, triangleCount: 0 }],
+    vertexArrays,
+    triangles: new Uint32Array(0),
+    adjacency: null,
+  };
+}

@@ -1,0 +1,284 @@
+// `npm run fuzz:ci` (.ci/run): the fuzz of every format (IQM, MD3, DPM readers; the IQE paths) for
+// a fixed wall-clock budget, with a watchdog per input. Each format runs in child processes (two
+// at a time: the CI's 2 cores), each for its share of the budget, after replaying the corpus of
+// inputs that ever failed (test/fuzz/corpus/FORMAT/). An input fails the run when reading it
+// throws what the reader should not, takes more than 1 s, or leaves a result holding more than 4x
+// the input's size in typed arrays (counted exactly: heap accounting, not the process's RSS,
+// which another process or the GC's timing would blur); a child that dies (its heap is capped) or
+// stops answering fails it too. Failing inputs go to out/fuzz-failures/ (copy them into the
+// corpus to keep them). The last line says FUZZ OK or FUZZ FAILED with the figures.
+//   node out/test/fuzz/ci-fuzz.run.js [--seconds 180] [--workers 2] [--seed S]
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { asset, HAVE_ASSETS, modelAssets } from '../helpers/model-assets';
+import { exercise, generatedSeeds, lastOwnedBytes, mutate, sectionBoundaries } from '../helpers/model-fuzz';
+import { exerciseIqe, generatedIqeSeeds, mutateIqe } from '../helpers/iqe-fuzz';
+import { prng } from '../helpers/iqe-fixtures';
+import { skinnedModel } from '../helpers/skinned-model';
+import { sniff } from '../../core/sniff';
+
+const FORMATS = ['iqm', 'md3', 'dpm', 'iqe'] as const;
+type Format = (typeof FORMATS)[number];
+const CORPUS = resolve('test', 'fuzz', 'corpus');
+const FAILURES = resolve('out', 'fuzz-failures');
+/** The watchdog: slower than this fails (ms); a result holding more than RATIO x the input (+ SLACK bytes) fails. */
+const HANG_MS = 1000;
+const RATIO = 4;
+const SLACK = 64 * 1024;
+/** A child that prints nothing for this long is hung (its current input is then the failure). */
+const SILENT_MS = 10_000;
+/** Real files larger than this are not fuzzed (each input would take long; the budget is fixed). */
+const MAX_SEED_BYTES = 300_000;
+
+const arg = (name: string, fallback: number): number => {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
+};
+
+interface Seed {
+  name: string;
+  bytes: Uint8Array;
+}
+
+function seedsOf(format: Format): Seed[] {
+  if (format === 'iqe') {
+    const seeds = generatedIqeSeeds(skinnedModel(3, { frames: 8, speed: 0.5 })).map((s) => ({ name: s.name, bytes: Buffer.from(s.text) }));
+    const dir = resolve('..', 'shared', 'assets', 'iqe');
+    if (existsSync(dir)) {
+      for (const sub of readdirSync(dir)) {
+        for (const name of readdirSync(join(dir, sub))) {
+          if (!name.endsWith('.iqe')) continue;
+          const bytes = readFileSync(join(dir, sub, name));
+          if (bytes.length <= MAX_SEED_BYTES) seeds.push({ name: `${sub}/${name}`, bytes });
+        }
+      }
+    }
+    return seeds;
+  }
+  const seeds = generatedSeeds().filter((s) => sniff(s.bytes).format === format);
+  if (HAVE_ASSETS) {
+    for (const f of modelAssets()) {
+      const bytes = asset(f);
+      if (sniff(bytes).format === format && bytes.length <= MAX_SEED_BYTES) seeds.push({ name: f, bytes });
+    }
+  }
+  return seeds;
+}
+
+/** Input `index` of a child's sequence: its own generator, so the parent can make it again. */
+function makeInput(format: Format, seeds: Seed[], bounds: number[][], seed: number, index: number): { bytes: Uint8Array; what: string } {
+  const random = prng(seed * 1_000_003 + index);
+  const k = index % seeds.length;
+  if (format === 'iqe') {
+    const m = mutateIqe(Buffer.from(seeds[k].bytes).toString('utf8'), random);
+    return { bytes: Buffer.from(m.text), what: `${seeds[k].name}: ${m.what}` };
+  }
+  let [bytes, what] = mutate(seeds[k].bytes, random, bounds[k]);
+  if (random() < 0.3) {
+    const [again, more] = mutate(bytes.length ? bytes : seeds[k].bytes, random, bounds[k]);
+    bytes = again;
+    what += `; ${more}`;
+  }
+  return { bytes, what: `${seeds[k].name}: ${what}` };
+}
+
+/** Runs one input; the failure's message, or null. */
+function runInput(format: Format, bytes: Uint8Array): { error: string | null; ms: number; ratio: number } {
+  const start = performance.now();
+  let owned = 0;
+  let error: string | null = null;
+  // The IQE exercise runs every path (check, server, info, compile, streamed reader, sample, CR
+  // variant): the watchdog holds each path to the limit; a binary reader is one path.
+  let slowest = { path: 'read', ms: 0 };
+  try {
+    if (format === 'iqe') {
+      const r = exerciseIqe(Buffer.from(bytes).toString('utf8'));
+      owned = r.owned;
+      slowest = { path: r.slowestPath, ms: r.slowestMs };
+    } else {
+      exercise(bytes);
+      owned = lastOwnedBytes;
+    }
+  } catch (e) {
+    error = e instanceof Error ? (e.stack ?? e.message).split('\n').slice(0, 4).join(' | ') : String(e);
+  }
+  const ms = performance.now() - start;
+  if (format !== 'iqe') slowest.ms = ms;
+  const ratio = owned / Math.max(1, bytes.length);
+  if (!error && slowest.ms > HANG_MS) error = `${slowest.path} took ${slowest.ms.toFixed(0)} ms (watchdog: ${HANG_MS} ms per path; the input: ${ms.toFixed(0)} ms)`;
+  if (!error && owned > RATIO * bytes.length + SLACK) error = `the result holds ${owned} bytes of typed arrays for ${bytes.length} input bytes (${ratio.toFixed(1)}x; watchdog: ${RATIO}x)`;
+  return { error, ms, ratio };
+}
+
+interface Report {
+  inputs: number;
+  slowestMs: number;
+  slowest: string;
+  ratio: number;
+  ratioInput: string;
+  peakRssBytes: number;
+  failures: { what: string; error: string; file: string }[];
+}
+
+function saveFailure(format: Format, bytes: Uint8Array, what: string, error: string): string {
+  mkdirSync(FAILURES, { recursive: true });
+  const name = `${format}-${createHash('sha1').update(bytes).digest('hex').slice(0, 12)}`;
+  writeFileSync(join(FAILURES, `${name}.${format}`), bytes);
+  writeFileSync(join(FAILURES, `${name}.txt`), `${what}\n${error}\n`);
+  return join(FAILURES, `${name}.${format}`);
+}
+
+function peakRss(): number {
+  const status = readFileSync('/proc/self/status', 'utf8');
+  const match = /VmHWM:\s+(\d+) kB/.exec(status);
+  return match ? Number(match[1]) * 1024 : process.resourceUsage().maxRSS * 1024;
+}
+
+/** Child mode: the corpus of one format, or inputs of its sequence until `seconds` pass. */
+function child(format: Format, seed: number, seconds: number, corpus: boolean): void {
+  const report: Report = { inputs: 0, slowestMs: 0, slowest: '', ratio: 0, ratioInput: '', peakRssBytes: 0, failures: [] };
+  const one = (bytes: Uint8Array, what: string, index: number): void => {
+    process.stdout.write(`start ${index}\n`);
+    const r = runInput(format, bytes);
+    report.inputs++;
+    if (r.ms > report.slowestMs) {
+      report.slowestMs = r.ms;
+      report.slowest = what;
+    }
+    if (r.ratio > report.ratio) {
+      report.ratio = r.ratio;
+      report.ratioInput = what;
+    }
+    if (r.error) report.failures.push({ what, error: r.error, file: saveFailure(format, bytes, what, r.error) });
+  };
+  if (corpus) {
+    const dir = join(CORPUS, format);
+    const files = existsSync(dir) ? readdirSync(dir).filter((f) => !f.endsWith('.txt')).sort() : [];
+    files.forEach((f, i) => one(readFileSync(join(dir, f)), `corpus ${format}/${f}`, i));
+  } else {
+    const seeds = seedsOf(format);
+    const bounds = seeds.map((s) => (format === 'iqe' ? [] : sectionBoundaries(s.bytes)));
+    const end = performance.now() + seconds * 1000;
+    for (let i = 0; performance.now() < end; i++) {
+      const input = makeInput(format, seeds, bounds, seed, i);
+      one(input.bytes, input.what, i);
+    }
+  }
+  report.peakRssBytes = peakRss();
+  process.stdout.write(`report ${JSON.stringify(report)}\n`);
+}
+
+interface Job {
+  format: Format;
+  seed: number;
+  seconds: number;
+  corpus: boolean;
+}
+
+/** Runs a job in a child process (heap capped) and gives its report; a death or a hang is a failure. */
+function runJob(job: Job): Promise<Report> {
+  return new Promise((done) => {
+    const args = ['--max-old-space-size=1024', '--enable-source-maps', __filename, '--child', job.format, String(job.seed), String(job.seconds), job.corpus ? 'corpus' : 'mutations'];
+    const proc = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let last = -1;
+    let buffer = '';
+    let report: Report | null = null;
+    let stderr = '';
+    let heard = Date.now();
+    proc.stdout.setEncoding('utf8');
+    proc.stdout.on('data', (text: string) => {
+      heard = Date.now();
+      buffer += text;
+      let nl: number;
+      while ((nl = buffer.indexOf('\n')) >= 0) {
+        const line = buffer.slice(0, nl);
+        buffer = buffer.slice(nl + 1);
+        if (line.startsWith('start ')) last = Number(line.slice(6));
+        else if (line.startsWith('report ')) report = JSON.parse(line.slice(7)) as Report;
+      }
+    });
+    proc.stderr.setEncoding('utf8');
+    proc.stderr.on('data', (text: string) => (stderr = (stderr + text).slice(-4000)));
+    let hung = false;
+    const watchdog = setInterval(() => {
+      if (Date.now() - heard > SILENT_MS) {
+        hung = true;
+        proc.kill('SIGKILL');
+      }
+    }, 500);
+    proc.on('exit', (code, signal) => {
+      clearInterval(watchdog);
+      if (report && code === 0) return done(report);
+      // The child died or hung on input `last`: make it again here, to keep it.
+      const failed: Report = report ?? { inputs: Math.max(0, last + 1), slowestMs: 0, slowest: '', ratio: 0, ratioInput: '', peakRssBytes: 0, failures: [] };
+      let what = `${job.format} input ${last}`;
+      let file = '';
+      if (!job.corpus && last >= 0) {
+        const seeds = seedsOf(job.format);
+        const input = makeInput(job.format, seeds, seeds.map((s) => (job.format === 'iqe' ? [] : sectionBoundaries(s.bytes))), job.seed, last);
+        what = input.what;
+        file = saveFailure(job.format, input.bytes, input.what, hung ? 'hung' : `child died (${signal ?? code})`);
+      }
+      failed.failures.push({ what, error: hung ? `no answer for ${SILENT_MS / 1000} s (hung)` : `the child process died (${signal ?? `exit ${code}`}): ${stderr.trim().split('\n').slice(-3).join(' | ')}`, file });
+      done(failed);
+    });
+  });
+}
+
+async function parent(): Promise<number> {
+  const seconds = arg('--seconds', 180);
+  const workers = Math.max(1, arg('--workers', 2));
+  const seed = arg('--seed', Math.floor(Date.now() / 86_400_000));
+  const started = performance.now();
+  // The corpus first (short), then each format's share of the budget on every worker.
+  const jobs: Job[] = FORMATS.map((format) => ({ format, seed, seconds: 0, corpus: true }));
+  // IQE gets half of the budget: each of its inputs runs every path (check, server, compile, ...).
+  const share = (format: Format): number => (format === 'iqe' ? 0.5 : 0.5 / (FORMATS.length - 1));
+  for (const format of FORMATS) for (let w = 0; w < workers; w++) jobs.push({ format, seed: seed * 16 + w, seconds: seconds * share(format), corpus: false });
+  const results = new Map<Format, Report[]>(FORMATS.map((f) => [f, []]));
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < jobs.length) {
+      const job = jobs[next++];
+      results.get(job.format)!.push(await runJob(job));
+    }
+  };
+  console.log(`fuzz: ${FORMATS.join(', ')}; ${seconds} s on ${workers} workers; seed ${seed}; watchdog ${HANG_MS} ms and ${RATIO}x the input per input`);
+  await Promise.all(Array.from({ length: workers }, worker));
+  let failures = 0;
+  let slowest = { ms: 0, what: '' };
+  let ratio = { value: 0, what: '' };
+  const counts: string[] = [];
+  for (const format of FORMATS) {
+    const reports = results.get(format)!;
+    const inputs = reports.reduce((n, r) => n + r.inputs, 0);
+    const corpusInputs = reports[0]?.inputs ?? 0;
+    const rss = Math.max(...reports.map((r) => r.peakRssBytes));
+    const worst = reports.reduce((a, r) => (r.slowestMs > a.slowestMs ? r : a), reports[0]);
+    const big = reports.reduce((a, r) => (r.ratio > a.ratio ? r : a), reports[0]);
+    console.log(`${format}: ${inputs} inputs (${corpusInputs} from the corpus); slowest ${worst.slowestMs.toFixed(0)} ms (${worst.slowest.slice(0, 160)}); largest result ${big.ratio.toFixed(2)}x its input (${big.ratioInput.slice(0, 120)}); peak RSS of a child ${(rss / 2 ** 20).toFixed(0)} MiB`);
+    counts.push(`${format} ${inputs}`);
+    if (worst.slowestMs > slowest.ms) slowest = { ms: worst.slowestMs, what: `${format}: ${worst.slowest.slice(0, 100)}` };
+    if (big.ratio > ratio.value) ratio = { value: big.ratio, what: `${format}` };
+    for (const r of reports) {
+      for (const f of r.failures) {
+        failures++;
+        if (failures <= 20) console.log(`FAIL ${format}: ${f.what.slice(0, 300)}\n  ${f.error.slice(0, 600)}${f.file ? `\n  input: ${f.file}` : ''}`);
+      }
+    }
+  }
+  const wall = ((performance.now() - started) / 1000).toFixed(0);
+  const figures = `inputs ${counts.join(', ')}; slowest ${slowest.ms.toFixed(0)} ms (${slowest.what}); peak memory ratio ${ratio.value.toFixed(2)}x (${ratio.what}); ${wall} s`;
+  if (failures > 0) {
+    console.log(`failing inputs are in ${FAILURES}; copy them into ${CORPUS}/FORMAT/ to keep them`);
+    console.log(`FUZZ FAILED: ${failures} failures; ${figures}`);
+    return 1;
+  }
+  console.log(`FUZZ OK: ${figures}`);
+  return 0;
+}
+
+if (process.argv[2] === '--child') child(process.argv[3] as Format, Number(process.argv[4]), Number(process.argv[5]), process.argv[6] === 'corpus');
+else void parent().then((code) => (process.exitCode = code));
