@@ -42,6 +42,17 @@ export async function main(argv: string[]): Promise<number> {
   return command.run(rest);
 }
 
+// A reader that closes the pipe (`iqm-tools check big.iqe | head`) ends the command quietly, as
+// Unix tools end on SIGPIPE (which node ignores, so writes fail with EPIPE instead): status 141,
+// 128 + SIGPIPE, what a shell reports for such a tool.
+const EPIPE_STATUS = 141;
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(EPIPE_STATUS);
+    throw error;
+  });
+}
+
 main(process.argv.slice(2)).then(
   (status) => {
     process.exitCode = status;
