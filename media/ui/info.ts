@@ -1,7 +1,7 @@
 // The info panel: format, counts, meshes and materials (with the texture lookup), the joint tree,
 // animations, vertex arrays, extensions, comment and the reader's warnings.
 
-import type { Model } from '../../core/model/model';
+import { UNWEIGHTED_EFFECT, type Model } from '../../core/model/model';
 import type { TextureResult } from '../../core/protocol';
 import type { Scene, ViewClip } from '../scene';
 import { clear, h } from './dom';
@@ -59,7 +59,7 @@ export function renderInfo(
     ['skinning', layout.kind === 'linear' ? 'GPU, 4 influences (joint texture)' : layout.kind === 'dpm' ? 'GPU, exact DPM influences' : layout.kind === 'morph' ? 'GPU vertex morphing' : 'static'],
   ];
   if (model.tags && model.tags.names.length) rows.push(['tags', model.tags.names.join(', ')]);
-  if (unweighted) rows.push(['unweighted vertices', `${unweighted} (kept at their bind position, shown magenta)`]);
+  if (unweighted) rows.push(['unweighted vertices', `${unweighted}: ${UNWEIGHTED_EFFECT} (magenta in the Weights view)`]);
   if (dropped) rows.push(['dropped influences', String(dropped)]);
   root.append(section('Model', true, table(rows)));
 
