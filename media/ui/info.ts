@@ -45,7 +45,9 @@ export function renderInfo(
   clear(root);
   const model: Model = scene.model;
   const layout = scene.layout;
-  const unweighted = layout.meshes.reduce((n, m) => n + m.unweighted, 0);
+  // A skeletal model whose meshes carry no blend weights at all (no blend arrays): every vertex is unweighted.
+  const noBlend = layout.kind === 'static' && scene.jointCount > 0 && model.skeleton !== null;
+  const unweighted = noBlend ? layout.totalVertices : layout.meshes.reduce((n, m) => n + m.unweighted, 0);
   const dropped = layout.meshes.reduce((n, m) => n + m.droppedInfluences, 0);
   const rows: [string, string][] = [
     ['file', fileName],
@@ -59,7 +61,7 @@ export function renderInfo(
     ['skinning', layout.kind === 'linear' ? 'GPU, 4 influences (joint texture)' : layout.kind === 'dpm' ? 'GPU, exact DPM influences' : layout.kind === 'morph' ? 'GPU vertex morphing' : 'static'],
   ];
   if (model.tags && model.tags.names.length) rows.push(['tags', model.tags.names.join(', ')]);
-  if (unweighted) rows.push(['unweighted vertices', `${unweighted}: ${UNWEIGHTED_EFFECT} (magenta in the Weights view)`]);
+  if (unweighted) rows.push(['unweighted vertices', `${unweighted}${noBlend ? ' (all: the meshes have no blend weights)' : ''}: ${UNWEIGHTED_EFFECT}${noBlend ? '' : ' (magenta in the Weights view)'}`]);
   if (dropped) rows.push(['dropped influences', String(dropped)]);
   root.append(section('Model', true, table(rows)));
 

@@ -238,12 +238,14 @@ async function answerTextures(page: Page, base: string, generation: number, requ
 }
 
 /** Posts `load` for an asset (path relative to ../shared/assets) and waits for ready or error. */
-export async function loadAsset(s: Session, rel: string, opts: { reload?: boolean; waitTextures?: boolean } = {}): Promise<'ready' | 'error'> {
+export async function loadAsset(s: Session, rel: string, opts: { reload?: boolean; waitTextures?: boolean; extraSkins?: { name: string; text: string }[] } = {}): Promise<'ready' | 'error'> {
   const abs = join(ASSETS, rel);
   currentModel.set(s.page, abs);
   const bytes = readFileSync(abs);
   const md3 = bytes.subarray(0, 4).toString('latin1') === 'IDP3';
   const sidecars: Sidecars = await findSidecars(abs, nodeLookupFs, md3);
+  // Skin files the test writes itself (as if they were beside the model).
+  if (opts.extraSkins) sidecars.skins.push(...opts.extraSkins);
   const fileName = rel.slice(rel.lastIndexOf('/') + 1);
   // As the host does: the other Quake 3 player parts beside head/upper/lower.md3.
   const parts = [];
