@@ -153,6 +153,8 @@ export interface RenderedMessage {
   joints: number;
   /** Milliseconds from receiving `load` to the first frame drawn. */
   firstFrameMs: number;
+  /** IQE text: the editor version the drawn model was compiled from (null: the file on disk). */
+  sourceVersion?: number | null;
 }
 
 export interface LogMessage {

@@ -1251,6 +1251,7 @@ export class Viewer {
       this.post({
         type: 'rendered', ok: true, format: scene.model.format, error: null,
         vertices: scene.layout.totalVertices, triangles: scene.layout.totalTriangles, joints: scene.jointCount, firstFrameMs: this.firstFrameMs,
+        ...(this.compiled ? { sourceVersion: this.compiled.version } : {}),
       });
     }
   }

@@ -17,8 +17,11 @@ export function registerPreview(context: vscode.ExtensionContext): void {
       }
       await vscode.commands.executeCommand('vscode.openWith', target, IQE_VIEW_TYPE, vscode.ViewColumn.Beside);
     }),
-    vscode.commands.registerCommand('iqmTools.previewStatus', (uri?: string) =>
-      uri ? provider.lastRendered.get(uri) ?? null : Object.fromEntries(provider.lastRendered),
-    ),
+    // For tests: what the webview last drew, and the IQE compiles of that document.
+    vscode.commands.registerCommand('iqmTools.previewStatus', (uri?: string) => {
+      if (!uri) return Object.fromEntries(provider.lastRendered);
+      const rendered = provider.lastRendered.get(uri);
+      return rendered ? { ...rendered, compiles: provider.compiles.get(uri) ?? null } : null;
+    }),
   );
 }

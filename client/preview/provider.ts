@@ -87,6 +87,8 @@ function isInside(path: string, root: string): boolean {
 export class PreviewProvider implements vscode.CustomReadonlyEditorProvider<PreviewDocument> {
   /** Last `rendered` report per document URI (used by tests through a command). */
   readonly lastRendered = new Map<string, RenderedMessage>();
+  /** IQE compiles started per document URI, and how many were cancelled as stale (tests read them through the status command). */
+  readonly compiles = new Map<string, { started: number; cancelled: number }>();
   private output: vscode.OutputChannel | null = null;
 
   constructor(private readonly context: vscode.ExtensionContext) {}
@@ -136,8 +138,16 @@ export class PreviewProvider implements vscode.CustomReadonlyEditorProvider<Prev
     const openDocument = () => vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
     let compiling: vscode.CancellationTokenSource | null = null;
     /** IQE text: the document's (or the file's) text compiled to IQM in the worker, then `load`. */
+    const key = uri.toString();
+    const count = (field: 'started' | 'cancelled') => {
+      const c = this.compiles.get(key) ?? { started: 0, cancelled: 0 };
+      c[field]++;
+      this.compiles.set(key, c);
+    };
     const compileAndLoad = async () => {
+      if (compiling && !compiling.token.isCancellationRequested) count('cancelled');
       compiling?.cancel();
+      count('started');
       const cancel = new vscode.CancellationTokenSource();
       compiling = cancel;
       const doc = openDocument();
@@ -307,6 +317,7 @@ export class PreviewProvider implements vscode.CustomReadonlyEditorProvider<Prev
         vscode.workspace.onDidChangeTextDocument((e) => {
           if (!same(e.document) || e.contentChanges.length === 0) return;
           // A compile of older text is stale: stop it now, compile again when typing pauses.
+          if (compiling && !compiling.token.isCancellationRequested) count('cancelled');
           compiling?.cancel();
           if (typing) clearTimeout(typing);
           typing = setTimeout(() => void compileAndLoad(), IQE_DEBOUNCE_MS);

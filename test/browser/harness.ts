@@ -392,3 +392,15 @@ export async function menuClick(page: Page, id: string): Promise<void> {
   await page.keyboard.press('Escape');
   await settle(page);
 }
+
+/** Pauses on clip `clip` (-1: the bind pose), frames the model and hides the grid and overlays, so that only the model counts. */
+export async function still(page: Page, clip = -1): Promise<void> {
+  await page.evaluate((clip) => {
+    const v = (globalThis as unknown as PageGlobals).iqmPreview;
+    v.setPlaying(false);
+    v.selectClip(clip);
+    v.fitCamera();
+    v.changed();
+  }, clip);
+  await setToggles(page, { grid: false, skeleton: false, tags: false, bounds: false, wireframe: false, normals: false, weights: false });
+}

@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadAsset, loadGenerated, menuClick, type PageGlobals, openSession, pixelStats, screenshotPath, setToggles, settle, skipReason, type Session } from './harness';
+import { loadAsset, loadGenerated, menuClick, still, type PageGlobals, openSession, pixelStats, screenshotPath, setToggles, settle, skipReason, type Session } from './harness';
 
 const skip = skipReason();
 let s: Session;
@@ -27,20 +27,9 @@ after(async () => {
   if (examples) rmSync(examples, { recursive: true, force: true });
 });
 
-async function still(clip = -1): Promise<void> {
-  await s.page.evaluate((clip) => {
-    const v = (globalThis as unknown as PageGlobals).iqmPreview;
-    v.setPlaying(false);
-    v.selectClip(clip);
-    v.fitCamera();
-    v.changed();
-  }, clip);
-  await setToggles(s.page, { grid: false, skeleton: false, bounds: false, wireframe: false, weights: false });
-}
-
 test('vertex colours are drawn (the cube of make-examples), and the toggle turns them off', { skip }, async () => {
   assert.equal(await loadGenerated(s, 'coloured-cube.iqm', readFileSync(join(examples, 'coloured-cube.iqm'))), 'ready');
-  await still();
+  await still(s.page);
   assert.equal(await s.page.getAttribute('#tool-colors', 'aria-pressed'), 'true');
   const coloured = await pixelStats(s.page);
   await s.page.screenshot({ path: screenshotPath('vertex-colours-cube') });
@@ -63,7 +52,7 @@ test('vertex colours are drawn (the cube of make-examples), and the toggle turns
 
 test('a model whose vertices have no blend weights is drawn lit, not a magenta silhouette; the info panel says what engines do', { skip }, async () => {
   assert.equal(await loadGenerated(s, 'unweighted.iqm', readFileSync(join(examples, 'unweighted.iqm'))), 'ready');
-  await still(0);
+  await still(s.page, 0);
   const st = await pixelStats(s.page);
   await s.page.screenshot({ path: screenshotPath('unweighted-lit') });
   const [r, g, b] = st.mean;
@@ -142,7 +131,7 @@ test('skins: every .skin beside the model is offered, and choosing one loads its
 
 test('views and camera: front, side, top, orthographic, unlit, background colour', { skip }, async () => {
   assert.equal(await loadAsset(s, 'iqm/mrfixit/mrfixit.iqm'), 'ready');
-  await still();
+  await still(s.page);
   const lit = await pixelStats(s.page);
   await menuClick(s.page, 'lit');
   const unlit = await pixelStats(s.page);

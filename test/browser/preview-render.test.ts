@@ -10,7 +10,7 @@ import { readModel } from '../../core/model/read';
 import { sampleModel } from '../../cli/sample';
 import { writeIqm } from '../../core/iqm/writer';
 import { smallIqmDocument } from '../helpers/model-writers';
-import { ASSETS, loadAsset, loadGenerated, menuClick, type PageGlobals, openSession, pixelStats, screenshotPath, setToggles, settle, skipReason, type Session } from './harness';
+import { ASSETS, loadAsset, loadGenerated, menuClick, still, type PageGlobals, openSession, pixelStats, screenshotPath, setToggles, settle, skipReason, type Session } from './harness';
 
 const skip = skipReason();
 if (skip) process.stdout.write(`# ${skip}\n`);
@@ -27,14 +27,8 @@ after(async () => {
 async function renderStill(rel: string, shot: string, clip = -1) {
   const state = await loadAsset(s, rel);
   assert.equal(state, 'ready', `${rel} should load`);
-  await s.page.evaluate((clip) => {
-    const v = (globalThis as unknown as PageGlobals).iqmPreview;
-    v.setPlaying(false);
-    v.selectClip(clip);
-    v.fitCamera();
-    v.changed();
-  }, clip);
-  await setToggles(s.page, { grid: false, skeleton: false, tags: false, bounds: false, wireframe: false, normals: false, weights: false, textures: true });
+  await still(s.page, clip);
+  await setToggles(s.page, { textures: true });
   const stats = await pixelStats(s.page);
   await s.page.screenshot({ path: screenshotPath(shot) });
   return stats;

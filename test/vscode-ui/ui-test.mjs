@@ -250,6 +250,134 @@ async function test(harness, tmp) {
     console.log(`[ui-test] compiled skinned-tube.iqm (${sum(info, 'triangles')} triangles, ${info.joints.length} joints); preview centre: ${drawn} of ${checked} pixels are not background`);
   }
 
+  /** Only one editor group with nothing open, the side bar and panel hidden. */
+  async function cleanSlate() {
+    await page.keyboard.press('Escape');
+    await session.runCommand('View: Close All Editor Groups');
+    await page.locator('.tab').first().waitFor({ state: 'detached', timeout: 10000 }).catch(() => {});
+  }
+
+  /** The IQE preview beside skinned-tube.iqe follows an edit that is not saved. */
+  async function unsavedEditStep(previewCommand) {
+    await cleanSlate();
+    await openFile('skinned-tube.iqe');
+    await session.runCommand(`${previewCommand.category}: ${previewCommand.title}`);
+    const frame = await session.findFrame('#viewer[data-state="ready"][data-source-version]', 60000);
+    const first = Number(await frame.locator('#viewer').getAttribute('data-source-version'));
+    const before = (await frame.locator('body').innerText()).replace(/\s+/g, ' ');
+    // Back in the text: the first vertex, `vp 0.3 0 0`, becomes `vp 10.3 0 0` (a spike out of the tube).
+    const text = readFileSync(join(session.workspace, 'skinned-tube.iqe'), 'utf8').split('\n');
+    const line = text.findIndex((l) => l.startsWith('vp ')) + 1;
+    await page.locator('.editor-group-container').first().click({ position: { x: 200, y: 120 } });
+    await session.runCommand('Go to Line/Column');
+    await page.keyboard.type(`${line}:4`);
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('1');
+    await frame.locator('#viewer[data-unsaved="true"]').waitFor({ timeout: 30000 });
+    const drawn = Number(await frame.locator('#viewer').getAttribute('data-source-version'));
+    assert.ok(drawn > first, `the preview draws version ${drawn}, after ${first}`);
+    const badge = (await frame.locator('#source').innerText()).replace(/\s+/g, ' ');
+    assert.match(badge, new RegExp(`version ${drawn}, unsaved · compiled in \\d+ ms`));
+    // The same model (vertex and triangle counts), one vertex moved, and the file on disk untouched.
+    const after = (await frame.locator('body').innerText()).replace(/\s+/g, ' ');
+    assert.equal(/triangles \d+/.exec(after)?.[0], /triangles \d+/.exec(before)?.[0]);
+    assert.match(readFileSync(join(session.workspace, 'skinned-tube.iqe'), 'utf8'), /^vp 0\.3 0 0$/m);
+    await frame.locator('#timeline').evaluate((input) => {
+      input.value = '0';
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+    });
+    await page.mouse.move(700, 895);
+    await page.waitForTimeout(500);
+    await shoot('6-iqe-preview-unsaved-edit', { docs: 'unsaved-edit' });
+    console.log(`[ui-test] the IQE preview drew unsaved version ${drawn} (opened at ${first}): ${badge}`);
+    await session.runCommand('File: Revert File');
+  }
+
+  /** A clip that does not loop ends on its last frame with the restart button; Play plays it again. */
+  async function finishedClipStep() {
+    await cleanSlate();
+    await openFile('skinned-tube.iqm');
+    const frame = await session.findFrame('#viewer[data-state="ready"][data-file="skinned-tube.iqm"]', 60000);
+    const twist = await frame.locator('#clip option', { hasText: 'twist' }).getAttribute('value');
+    await frame.locator('#clip').selectOption(twist);
+    if ((await frame.locator('#play').getAttribute('data-state')) !== 'playing') await frame.locator('#play').click();
+    await frame.locator('#play[data-state="ended"]').waitFor({ timeout: 30000 });
+    const ended = (await frame.locator('#frame').innerText()).trim();
+    assert.match(ended, /\(15\/15\)/, ended);
+    assert.match(await frame.locator('#play').getAttribute('title'), /Play again/);
+    await page.mouse.move(700, 895);
+    await shoot('7-clip-ended');
+    await frame.locator('#play').click();
+    await frame.locator('#play[data-state="playing"]').waitFor({ timeout: 5000 });
+    await frame.locator('#play[data-state="ended"]').waitFor({ timeout: 30000 });
+    await shoot('7-clip-replayed-to-the-end');
+    console.log(`[ui-test] the twist clip ended (${ended}), restarted with Play and ended again`);
+  }
+
+  /** A model whose vertices have no blend weights: drawn lit, and the panel says what engines do. */
+  async function unweightedStep() {
+    await cleanSlate();
+    await openFile('unweighted.iqm');
+    const frame = await session.findFrame('#viewer[data-state="ready"][data-file="unweighted.iqm"]', 60000);
+    const text = (await frame.locator('body').innerText()).replace(/\s+/g, ' ');
+    assert.match(text, /unweighted vertices \d+ \(all: the meshes have no blend weights\): in engines' GPU skinning it collapses to the origin/);
+    await page.mouse.move(700, 895);
+    await page.waitForTimeout(300);
+    const file = await session.screenshotWebview('8-unweighted-webview', '#viewer[data-file="unweighted.iqm"]');
+    await shoot('8-unweighted');
+    const { drawn, checked } = modelPixels(file);
+    assert.ok(drawn > checked * 0.1, `the unweighted model is not drawn: ${drawn} of ${checked}`);
+  }
+
+  /** The vertex-coloured cube in three editor groups side by side: the narrow layout in each. */
+  async function threeWaySplitStep() {
+    await cleanSlate();
+    await openFile('coloured-cube.iqm');
+    await session.findFrame('#viewer[data-state="ready"][data-file="coloured-cube.iqm"]', 60000);
+    await session.runCommand('View: Split Editor Right');
+    await session.runCommand('View: Split Editor Right');
+    await page.waitForFunction(() => document.querySelectorAll('.editor-group-container').length === 3, null, { timeout: 20000 });
+    await page.waitForTimeout(1500);
+    const frame = await session.findFrame('#viewer.narrow[data-state="ready"]', 60000);
+    const layout = await frame.locator('#viewer').evaluate((root) => {
+      const r = (q) => root.querySelector(q).getBoundingClientRect();
+      return { width: root.clientWidth, stage: r('.stage').width, row: r('.tool-row').height, controls: r('.controls').height, info: r('.info').top, controlsBottom: r('.controls').bottom, colours: root.querySelector('#tool-colors').getAttribute('aria-pressed') };
+    });
+    assert.ok(layout.width < 620, `each group is ${layout.width}px wide`);
+    assert.ok(layout.stage >= layout.width - 1, `the 3D view is ${layout.stage} of ${layout.width}px`);
+    assert.ok(layout.row < 34 && layout.controls < 40, `toolbar ${layout.row}px, controls ${layout.controls}px high: one row each`);
+    assert.ok(layout.info >= layout.controlsBottom - 1, 'the info panel is below the view');
+    assert.equal(layout.colours, 'true');
+    const file = await session.screenshotWebview('9-split-cube-webview', '#viewer.narrow[data-state="ready"]');
+    const { drawn, checked } = modelPixels(file);
+    assert.ok(drawn > checked * 0.1, `the cube is not drawn: ${drawn} of ${checked}`);
+    await page.mouse.move(700, 895);
+    await shoot('9-three-way-split', { docs: 'split' });
+    console.log(`[ui-test] three-way split: each preview ${layout.width}px wide, the view ${layout.stage}px, toolbar one row`);
+  }
+
+  /** The extension's details page (Extensions view): the README with every image loaded. */
+  async function detailsPageStep(manifest) {
+    await cleanSlate();
+    await session.runCommand('Extensions: Show Installed Extensions');
+    const item = page.locator('.extensions-viewlet .monaco-list-row', { hasText: manifest.displayName }).first();
+    await item.waitFor({ timeout: 30000 });
+    await item.click();
+    const frame = await session.findFrame('img[src*="screenshots"]', 60000);
+    await frame.waitForFunction(() => [...document.images].every((img) => img.complete), null, { timeout: 20000 });
+    const images = await frame.evaluate(() => [...document.images].map((img) => ({ src: img.getAttribute('src'), width: img.naturalWidth })));
+    const readme = images.filter((i) => /screenshots/.test(i.src));
+    const broken = readme.filter((i) => i.width === 0);
+    const text = await frame.locator('body').innerText();
+    await session.runCommand('View: Toggle Primary Side Bar Visibility');
+    await page.waitForTimeout(500);
+    await shoot('10-extension-details-page');
+    assert.ok(readme.length >= 4, `README images on the details page: ${readme.map((i) => i.src).join(', ')}`);
+    assert.deepEqual(broken, [], `images that do not load on the details page: ${broken.map((i) => i.src).join(', ')}`);
+    assert.doesNotMatch(text, /npm install|npm test/, 'developer set-up on the details page');
+    console.log(`[ui-test] details page: ${readme.length} README images, all loaded`);
+  }
+
   try {
     await session.waitForWorkbench();
     await openFile('planted-errors.iqe');
@@ -335,7 +463,7 @@ async function test(harness, tmp) {
         input.value = String(Math.min(5, Number(input.max)));
         input.dispatchEvent(new Event('input', { bubbles: true }));
       });
-      assert.equal((await frame.locator('#play').innerText()).trim(), '▶');
+      assert.equal(await frame.locator('#play').getAttribute('data-state'), 'paused');
       await page.mouse.move(700, 895);
       await page.waitForTimeout(500);
       await session.screenshotWebview('4-preview-webview', '#viewer[data-state="ready"]');
@@ -351,6 +479,14 @@ async function test(harness, tmp) {
     } else {
       await compileStep(compileCommand, manifest);
     }
+
+    if (previewCommand) {
+      await unsavedEditStep(previewCommand);
+      await finishedClipStep();
+      await unweightedStep();
+      await threeWaySplitStep();
+    }
+    if (!development) await detailsPageStep(manifest);
 
     console.log('[ui-test] PASSED');
     return 0;
