@@ -335,6 +335,7 @@ export class Viewer {
     if (this.state.camera) {
       const b = scene.box;
       this.camera.restore(this.state.camera, 0.5 * Math.hypot(b[3] - b[0], b[4] - b[1], b[5] - b[2]));
+      this.camera.ortho = this.state.ortho;
     } else this.fitCamera();
     this.buildGrid();
     this.fillClipSelect();
@@ -1170,6 +1171,8 @@ export class Viewer {
             // A clip that does not loop ends: it stops on its last frame, and Play starts it again.
             s.time = dur;
             s.playing = false;
+            // Drawn once more: the last frame, and the controls say it ended.
+            this.dirty = true;
             this.syncControls();
             this.persist();
           }

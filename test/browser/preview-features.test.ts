@@ -9,6 +9,8 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { writeIqm } from '../../core/iqm/writer';
+import { smallIqmDocument } from '../helpers/model-writers';
 import { loadAsset, loadGenerated, menuClick, still, type PageGlobals, openSession, pixelStats, screenshotPath, setToggles, settle, skipReason, type Session } from './harness';
 
 const skip = skipReason();
@@ -106,6 +108,21 @@ test('framing covers the whole clip: the fitted box holds every frame\'s bounds'
     return worst;
   });
   assert.deepEqual(check.slice(0, 5), []);
+  // Follow: the camera's target goes with the animated model (the current frame's bounds).
+  await menuClick(s.page, 'follow');
+  const targets = await s.page.evaluate(() => {
+    const v = (globalThis as unknown as PageGlobals).iqmPreview as unknown as { selectClip(c: number): void; setPlaying(p: boolean): void; renderFrame(): void; state: { time: number }; camera: { target: Float64Array | Float32Array } };
+    v.selectClip(0);
+    v.setPlaying(false);
+    const at = (t: number) => {
+      v.state.time = t;
+      v.renderFrame();
+      return Array.from(v.camera.target);
+    };
+    return [at(0), at(1.5)];
+  });
+  await menuClick(s.page, 'follow');
+  assert.notDeepEqual(targets[0], targets[1], `the target stays at ${targets[0]}`);
 });
 
 test('skins: every .skin beside the model is offered, and choosing one loads its textures', { skip }, async () => {
@@ -152,6 +169,14 @@ test('views and camera: front, side, top, orthographic, unlit, background colour
   await s.page.screenshot({ path: screenshotPath('view-top-ortho') });
   await menuClick(s.page, 'ortho');
   assert.equal(top.ortho, false);
+  // Auto-rotate turns the camera by itself.
+  const yaw = () => s.page.evaluate(() => ((globalThis as unknown as PageGlobals).iqmPreview as unknown as { camera: { yaw: number } }).camera.yaw);
+  const yaw0 = await yaw();
+  await menuClick(s.page, 'autoRotate');
+  await s.page.waitForTimeout(600);
+  const yaw1 = await yaw();
+  await menuClick(s.page, 'autoRotate');
+  assert.ok(Math.abs(yaw1 - yaw0) > 0.05, `yaw ${yaw0} -> ${yaw1}`);
   await s.page.click('#more');
   await s.page.$eval('#background', (e) => {
     const input = e as unknown as { value: string; dispatchEvent(ev: unknown): void };
@@ -203,4 +228,40 @@ test('IQE compile errors: with a model drawn the badge names the failing version
   const open = await s.page.evaluate(() => (globalThis as unknown as { __posted: { type: string; line: number; column: number }[] }).__posted.filter((m) => m.type === 'openSource').pop());
   assert.deepEqual(open, { type: 'openSource', line: 40, column: 6 });
   await s.page.screenshot({ path: screenshotPath('iqe-error-view-link') });
+});
+
+test('a model whose only surfaces are nodraw shows its skeleton (not an empty grid)', { skip }, async () => {
+  const doc = smallIqmDocument();
+  doc.meshes = doc.meshes.map((m) => ({ ...m, material: 'textures/common/nodraw' }));
+  assert.equal(await loadGenerated(s, 'nodraw.iqm', writeIqm(doc)), 'ready');
+  assert.equal(await s.page.getAttribute('#tool-skeleton', 'aria-pressed'), 'true');
+  assert.match((await s.page.textContent('#info')) ?? '', /no surface is drawn \(nodraw or no triangles\): the skeleton and tags show the model/);
+  await s.page.evaluate(() => {
+    const v = (globalThis as unknown as PageGlobals).iqmPreview;
+    v.setPlaying(false);
+    v.fitCamera();
+    v.changed();
+  });
+  await setToggles(s.page, { grid: false });
+  const st = await pixelStats(s.page);
+  await s.page.screenshot({ path: screenshotPath('nodraw-skeleton') });
+  assert.ok(st.covered > 0.0005, `the skeleton is drawn: ${st.covered}`);
+  // The surfaces themselves are not drawn (no grey checker): what shows is the skeleton's yellow and white.
+  const [r, g, b] = st.mean;
+  assert.ok(r > b && g > b * 0.8, `mean ${st.mean.map((x) => x.toFixed(0))}`);
+  await setToggles(s.page, { grid: true });
+});
+
+test('an error view keeps a long file name inside its box', { skip }, async () => {
+  const name = `${'a-very-long-model-file-name-'.repeat(8)}.iqm`;
+  assert.equal(await loadGenerated(s, name, new Uint8Array([0x49, 0x4e, 0x54, 0x45, 0x52, 0x51, 0x55, 0x41, 0x4b, 0x45, 0x4d, 0x4f, 0x44, 0x45, 0x4c, 0, 2, 0, 0, 0])), 'error');
+  const boxes = await s.page.evaluate(() => {
+    const g = globalThis as unknown as { document: { querySelector(q: string): { getBoundingClientRect(): { left: number; right: number }; scrollWidth: number; clientWidth: number } } };
+    const view = g.document.querySelector('.error-view');
+    const stage = g.document.querySelector('.stage');
+    return { view: view.getBoundingClientRect(), stage: stage.getBoundingClientRect(), overflow: view.scrollWidth - view.clientWidth };
+  });
+  await s.page.screenshot({ path: screenshotPath('error-long-name') });
+  assert.ok(boxes.view.left >= boxes.stage.left && boxes.view.right <= boxes.stage.right + 0.5, JSON.stringify(boxes));
+  assert.ok(boxes.overflow <= 1, `the text is ${boxes.overflow}px wider than its box`);
 });

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseAnimCfg } from '../../core/sidecar/animcfg';
 import { parseFramegroups } from '../../core/sidecar/framegroups';
-import { parseShaders } from '../../core/sidecar/shader';
+import { blendOf, parseShaders } from '../../core/sidecar/shader';
 import { parseSkin, skinTexture } from '../../core/sidecar/skin';
 import { readModel } from '../../core/model/read';
 import { applyAnimCfg, applyFramegroups, meshTextures } from '../../core/sidecar/apply';
@@ -80,4 +80,25 @@ test('sidecars applied to models: framegroups replace clips, skins and shaders g
   assert.equal(tex[steering].source, 'shader');
   assert.equal(tex[steering].shader!.twoSided, true);
   assert.equal(tex[steering].image, 'models/mapobjects/kt_kubalwagon/euro_frnt_2.tga');
+});
+
+test('shaders: the image stage\'s blendFunc (additive, alpha, filter), before or after its map line', () => {
+  const shaders = parseShaders(
+    [
+      'models/fx/glow', '{', 'cull none', '{', 'map models/fx/glow.tga', 'blendFunc GL_ONE GL_ONE', '}', '}',
+      'models/fx/smoke', '{', '{', 'blendfunc blend', 'map models/fx/smoke.tga', '}', '}',
+      'models/fx/grime', '{', '{', 'map $lightmap', '}', '{', 'map models/fx/grime.tga', 'blendFunc GL_DST_COLOR GL_ZERO', '}', '}',
+      'models/solid', '{', '{', 'map models/solid.tga', '}', '{', 'map models/glint.tga', 'blendFunc add', '}', '}',
+    ].join('\n'),
+  );
+  assert.deepEqual(shaders.map((x) => [x.name, x.image, x.blend ?? 'opaque']), [
+    ['models/fx/glow', 'models/fx/glow.tga', 'add'],
+    ['models/fx/smoke', 'models/fx/smoke.tga', 'blend'],
+    ['models/fx/grime', 'models/fx/grime.tga', 'filter'],
+    // The blend of a later stage is not the image stage's.
+    ['models/solid', 'models/solid.tga', 'opaque'],
+  ]);
+  assert.equal(blendOf(['GL_SRC_ALPHA', 'GL_ONE']), 'add');
+  assert.equal(blendOf(['GL_ZERO', 'GL_SRC_COLOR']), 'filter');
+  assert.equal(blendOf(['GL_ONE', 'GL_ZERO']), undefined);
 });

@@ -2,8 +2,8 @@
 // harness in ../shared/vscode-harness (see ../shared/docs/VSCODE-HARNESS.md), on the development
 // folder; then packages the extension (`npm run package`: production bundles, iqm-tools.vsix),
 // restores the development build in dist/, and runs the UI test (test/vscode-ui/ui-test.mjs) on
-// examples/ against the installed .vsix. Skips, with exit status 0, when ../shared/vscode-harness
-// is absent; fails with a hint when the harness is there but not installed (run its setup.sh).
+// examples/ against the installed .vsix, and `npm start` (test/vscode-ui/start-test.mjs). Skips,
+// with exit status 0, when ../shared/vscode-harness is absent; fails with a hint when the harness is there but not installed (run its setup.sh).
 //   node test/vscode/run-harness.mjs [--suite-only | --ui-only]
 // Exit status: 0 passed (or skipped), 1 a test failed, 2 harness problem or timeout.
 // Output: test-output/vscode/ (logs, screenshots of the suite), test-output/vscode-ui/ (UI test).
@@ -72,6 +72,8 @@ if (ui) {
     ]);
   }
   worst = Math.max(worst, status);
+  // npm start as a user runs it: its compile errors pop up as notifications.
+  worst = Math.max(worst, run('npm start (test/vscode-ui/start-test.mjs)', process.execPath, ['test/vscode-ui/start-test.mjs', '--out', 'test-output/start']));
 }
 console.log(`test:vscode: ${worst === 0 ? 'PASSED' : worst === 1 ? 'FAILED' : 'HARNESS ERROR'} (logs and screenshots in test-output/vscode/ and test-output/vscode-ui/)`);
 process.exit(worst);
