@@ -5,7 +5,7 @@
 // that test runs use, VS Code shows none). Then stops npm start with Ctrl+C (SIGINT), as a user.
 //   node test/vscode-ui/start-test.mjs [--out DIR]      (after npm run build)
 // Exit status: 0 passed (or skipped without the harness), 1 failed, 2 could not start.
-/* global document -- used only in functions that run in the page */
+/* global setTimeout, clearTimeout -- node's timers */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -99,12 +99,9 @@ async function main() {
   return status;
 }
 
-main().then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error) => {
-    console.error(error);
-    process.exitCode = 2;
-  },
-);
+try {
+  process.exitCode = await main();
+} catch (error) {
+  console.error(error);
+  process.exitCode = 2;
+}
