@@ -251,6 +251,8 @@ export class Viewer {
     new ResizeObserver(() => {
       this.root.classList.toggle('narrow', this.root.clientWidth < NARROW_PX);
       this.toolbar.layout();
+      // A camera the user has not moved keeps the model framed when the editor is resized.
+      if (this.fitted && this.scene) this.fitCamera(this.fitted);
       this.changed();
     }).observe(this.root);
     window.addEventListener('keydown', (e) => {
@@ -336,6 +338,7 @@ export class Viewer {
       const b = scene.box;
       this.camera.restore(this.state.camera, 0.5 * Math.hypot(b[3] - b[0], b[4] - b[1], b[5] - b[2]));
       this.camera.ortho = this.state.ortho;
+      this.fitted = null;
     } else this.fitCamera();
     this.buildGrid();
     this.fillClipSelect();
@@ -354,6 +357,7 @@ export class Viewer {
     const tUi = performance.now();
     this.loadTimings = { parse: tParsed - this.loadStart, scene: tScene - tParsed, gpu: tGpu - tScene, ui: tUi - tGpu };
     this.root.dataset.state = 'ready';
+    this.root.classList.remove('failed');
     this.root.dataset.format = model.format;
     this.root.dataset.file = msg.fileName;
     this.root.dataset.loads = String(this.generation);
@@ -577,6 +581,11 @@ export class Viewer {
   showError(title: string, message: string, offset: number | null, problem: SourceProblem | null = null): void {
     this.disposeModel();
     this.root.dataset.state = 'error';
+    // Nothing of the model that was there before: no grid, toolbar or panel beside the message.
+    this.root.classList.add('failed');
+    this.lineCount = this.gridCount = this.pointCount = 0;
+    this.pointFirst = 0;
+    this.renderFrame();
     clear(this.status);
     this.status.className = 'status error-view';
     this.status.append(h('h2', { text: title }), h('p', { id: 'error-message', text: message }));
@@ -839,6 +848,7 @@ export class Viewer {
         lastY = e.clientY;
         if (button === 0) this.camera.orbit(dx, dy);
         else this.camera.pan(dx, dy, this.canvas.clientHeight);
+        this.fitted = null;
         this.changed();
       } else this.hover(e.offsetX, e.offsetY);
     });
@@ -856,6 +866,7 @@ export class Viewer {
       (e) => {
         e.preventDefault();
         this.camera.zoom(Math.exp(e.deltaY * 0.001));
+        this.fitted = null;
         this.changed();
       },
       { passive: false },
@@ -981,6 +992,7 @@ export class Viewer {
     const quake = scene.model.format === 'md3' || scene.model.format === 'dpm';
     const aspect = this.canvas.clientWidth / Math.max(1, this.canvas.clientHeight);
     this.camera.fit([b[0], b[1], b[2]], [b[3], b[4], b[5]], quake ? 'x' : 'y', aspect || 1, view);
+    this.fitted = view;
     this.camera.ortho = this.state.ortho;
     this.state.camera = null;
     this.root.dataset.fit = Array.from(b, (x) => x.toFixed(3)).join(',');
@@ -1153,6 +1165,9 @@ export class Viewer {
       requestAnimationFrame(this.tickBound);
     }
   }
+
+  /** The preset the camera was last framed from, or null once the user moved it (then a resize keeps it). */
+  private fitted: CameraView | null = null;
 
   /** Time of the last auto-rotate step (ms), -1 when not rotating. */
   private lastRotate = -1;

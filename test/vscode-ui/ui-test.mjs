@@ -336,9 +336,11 @@ async function test(harness, tmp) {
     await cleanSlate();
     await openFile('coloured-cube.iqm');
     await session.findFrame('#viewer[data-state="ready"][data-file="coloured-cube.iqm"]', 60000);
-    await session.runCommand('View: Split Editor Right');
-    await session.runCommand('View: Split Editor Right');
-    await page.waitForFunction(() => document.querySelectorAll('.editor-group-container').length === 3, null, { timeout: 20000 });
+    // The editor title's Split button (the palette's keys would go to the focused webview).
+    for (let groups = 2; groups <= 3; groups++) {
+      await page.locator('.editor-group-container.active .editor-actions .codicon-split-horizontal').first().click();
+      await page.waitForFunction((n) => document.querySelectorAll('.editor-group-container').length === n, groups, { timeout: 20000 });
+    }
     await page.waitForTimeout(1500);
     const frame = await session.findFrame('#viewer.narrow[data-state="ready"]', 60000);
     const layout = await frame.locator('#viewer').evaluate((root) => {
