@@ -362,7 +362,8 @@ async function test(harness, tmp) {
 
   /**
    * The extension's details page (Extensions view): the packaged README (scripts/package-readme.mjs)
-   * with every screenshot loaded. The page allows images only from https: and data: URIs.
+   * for users, and no broken image. VS Code shows README images there only from https URLs; without
+   * one (IQM_README_IMAGES_URL at packaging) the screenshots are captions.
    */
   async function detailsPageStep(manifest) {
     await cleanSlate();
@@ -370,23 +371,23 @@ async function test(harness, tmp) {
     const item = page.locator('.extensions-viewlet .monaco-list-row', { hasText: manifest.displayName }).first();
     await item.waitFor({ timeout: 30000 });
     await item.click();
-    const frame = await session.findFrame('img[src^="data:image/png"]', 60000);
+    const frame = await session.findFrame('body h2', 60000);
     await frame.waitForFunction(() => [...document.images].every((img) => img.complete), null, { timeout: 20000 });
-    const images = await frame.evaluate(() => [...document.images].map((img) => ({ alt: img.getAttribute('alt'), width: img.naturalWidth })));
+    const images = await frame.evaluate(() => [...document.images].map((img) => ({ src: (img.getAttribute('src') ?? '').slice(0, 80), width: img.naturalWidth })));
     const broken = images.filter((i) => i.width === 0);
-    const text = await frame.locator('body').innerText();
+    const text = (await frame.locator('body').innerText()).replace(/\s+/g, ' ');
     await session.runCommand('View: Toggle Primary Side Bar Visibility');
     await page.mouse.move(700, 895);
     await page.waitForTimeout(500);
     await shoot('10-extension-details-page');
-    await frame.locator('img').nth(2).scrollIntoViewIfNeeded();
-    await page.waitForTimeout(300);
-    await shoot('10-extension-details-page-screenshots');
-    const readmeImages = (readFileSync(join(repo, 'README.md'), 'utf8').match(/!\[[^\]]*\]\(docs\/screenshots\//g) ?? []).length;
-    assert.ok(images.length >= readmeImages && readmeImages >= 5, `${images.length} images on the details page, the README has ${readmeImages}`);
-    assert.deepEqual(broken, [], `images that do not load on the details page: ${broken.map((i) => i.alt).join(', ')}`);
+    assert.deepEqual(broken, [], `broken images on the details page: ${broken.map((i) => i.src).join(', ')}`);
+    const readme = readFileSync(join(repo, 'README.md'), 'utf8');
+    const pictures = (readme.match(/!\[[^\]]*\]\(docs\/screenshots\//g) ?? []).length;
+    // Each screenshot is there: as a picture from an https base, or as its caption.
+    assert.ok(images.length + (text.match(/Screenshot: /g) ?? []).length >= pictures, `${images.length} images and captions for ${pictures} screenshots`);
+    for (const heading of ['Features', 'Settings', 'Commands', 'Command line']) assert.match(text, new RegExp(heading));
     assert.doesNotMatch(text, /npm install|npm test|npm start/, 'developer set-up on the details page');
-    console.log(`[ui-test] details page: ${images.length} images, all loaded`);
+    console.log(`[ui-test] details page: ${images.length} images (none broken), ${pictures} screenshots`);
   }
 
   try {
