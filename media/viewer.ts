@@ -70,7 +70,7 @@ export class Viewer {
   private player: PlayerAssembly | null = null;
   private lastLoad: LoadMessage | null = null;
   /** Decoded textures of the other player parts, by request key `part:mesh`. */
-  private readonly partSources = new Map<string, { source: TextureSourceData | null; twoSided: boolean; alphaTest: number }>();
+  private readonly partSources = new Map<string, { source: TextureSourceData | null; twoSided: boolean; alphaTest: number; blend: MaterialGpu['blend'] }>();
   private readonly boxScratch = new Float64Array(6);
   private renderer: Renderer | null = null;
   private scene: Scene | null = null;
@@ -411,7 +411,7 @@ export class Viewer {
     r.prepare(this.gpu);
     this.materials.forEach((m, i) => {
       const src = this.textureSources[i];
-      const mat: MaterialGpu = { texture: src ? r.createTexture(src) : null, twoSided: m.twoSided, alphaTest: m.alphaTest };
+      const mat: MaterialGpu = { texture: src ? r.createTexture(src) : null, twoSided: m.twoSided, alphaTest: m.alphaTest, blend: m.blend };
       this.gpu?.setMaterial(i, mat);
     });
     if (this.player) this.buildPartGpus();
@@ -431,7 +431,7 @@ export class Viewer {
       p.gpu = new ModelGpu(r.gl, p.scene.layout, p.scene.joints, p.scene.model.winding);
       p.scene.model.meshes.forEach((_, i) => {
         const t = this.partSources.get(`${p.part}:${i}`);
-        if (t) p.gpu?.setMaterial(i, { texture: t.source ? r.createTexture(t.source) : null, twoSided: t.twoSided, alphaTest: t.alphaTest });
+        if (t) p.gpu?.setMaterial(i, { texture: t.source ? r.createTexture(t.source) : null, twoSided: t.twoSided, alphaTest: t.alphaTest, blend: t.blend });
       });
     }
   }
@@ -548,9 +548,9 @@ export class Viewer {
         }
         if (generation !== this.generation) return;
         this.textureSources[i] = source;
-        this.materials[i] = { texture: null, twoSided: res.twoSided, alphaTest: alpha };
+        this.materials[i] = { texture: null, twoSided: res.twoSided, alphaTest: alpha, blend: res.blend ?? null };
         if (this.renderer && this.gpu && !this.renderer.contextLost) {
-          this.gpu.setMaterial(i, { texture: source ? this.renderer.createTexture(source) : null, twoSided: res.twoSided, alphaTest: alpha });
+          this.gpu.setMaterial(i, { texture: source ? this.renderer.createTexture(source) : null, twoSided: res.twoSided, alphaTest: alpha, blend: res.blend ?? null });
         }
       }),
     );
@@ -569,10 +569,10 @@ export class Viewer {
     }
     if (generation !== this.generation) return;
     const alphaTest = res.alphaTest ? alphaThreshold(res.alphaTest) : -1;
-    this.partSources.set(res.key, { source, twoSided: res.twoSided, alphaTest });
+    this.partSources.set(res.key, { source, twoSided: res.twoSided, alphaTest, blend: res.blend ?? null });
     const p = this.player?.parts.find((x) => x.part === part);
     if (p?.gpu && this.renderer && !this.renderer.contextLost) {
-      p.gpu.setMaterial(mesh, { texture: source ? this.renderer.createTexture(source) : null, twoSided: res.twoSided, alphaTest });
+      p.gpu.setMaterial(mesh, { texture: source ? this.renderer.createTexture(source) : null, twoSided: res.twoSided, alphaTest, blend: res.blend ?? null });
     }
   }
 

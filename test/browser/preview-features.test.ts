@@ -265,3 +265,32 @@ test('an error view keeps a long file name inside its box', { skip }, async () =
   assert.ok(boxes.view.left >= boxes.stage.left && boxes.view.right <= boxes.stage.right + 0.5, JSON.stringify(boxes));
   assert.ok(boxes.overflow <= 1, `the text is ${boxes.overflow}px wider than its box`);
 });
+
+test('Q3 shader blending: an additive stage adds to what is behind it, an opaque one covers it', { skip }, async () => {
+  assert.equal(await loadGenerated(s, 'coloured-cube.iqm', readFileSync(join(examples, 'coloured-cube.iqm'))), 'ready');
+  await still(s.page);
+  await setToggles(s.page, { colors: false, grid: false });
+  // A 2 x 2 dark grey uncompressed 24-bit TGA (the texture a shader stage names).
+  const tga = [0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 2, 0, 24, 0x20, ...Array(12).fill(70)];
+  const draw = async (blend: string | null) => {
+    await s.page.evaluate(
+      async ({ tga, blend }) => {
+        const g = globalThis as unknown as PageGlobals & { iqmPreview: { generation: number } };
+        const bytes = new Uint8Array(tga).buffer;
+        const results = [{ key: '0', via: 'test shader', tried: [], twoSided: true, alphaTest: null, blend, source: { kind: 'bytes', bytes, mime: 'image/x-tga', path: 'fx.tga' } }];
+        g.postMessage({ type: 'textures', generation: g.iqmPreview.generation, results }, '*');
+      },
+      { tga, blend },
+    );
+    await s.page.waitForTimeout(300);
+    await settle(s.page);
+    return pixelStats(s.page);
+  };
+  const opaque = await draw(null);
+  const additive = await draw('add');
+  await s.page.screenshot({ path: screenshotPath('shader-additive') });
+  const bright = (m: [number, number, number]) => m[0] + m[1] + m[2];
+  // The background's colour is added in: brighter than the same texture drawn opaque.
+  assert.ok(bright(additive.mean) > bright(opaque.mean) + 20, `additive ${bright(additive.mean).toFixed(0)}, opaque ${bright(opaque.mean).toFixed(0)}`);
+  await setToggles(s.page, { colors: true, grid: true });
+});

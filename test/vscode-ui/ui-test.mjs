@@ -371,16 +371,17 @@ async function test(harness, tmp) {
     const item = page.locator('.extensions-viewlet .monaco-list-row', { hasText: manifest.displayName }).first();
     await item.waitFor({ timeout: 30000 });
     await item.click();
-    const frame = await session.findFrame('body h2', 60000);
+    // The README's frame (the workbench page has images of its own).
+    const frame = await session.findFrame('h2:has-text("Command line")', 60000);
     await frame.waitForFunction(() => [...document.images].every((img) => img.complete), null, { timeout: 20000 });
-    const images = await frame.evaluate(() => [...document.images].map((img) => ({ src: (img.getAttribute('src') ?? '').slice(0, 80), width: img.naturalWidth })));
+    const images = await frame.evaluate(() => [...document.images].map((img) => ({ html: img.outerHTML.slice(0, 200), width: img.naturalWidth })));
     const broken = images.filter((i) => i.width === 0);
     const text = (await frame.locator('body').innerText()).replace(/\s+/g, ' ');
     await session.runCommand('View: Toggle Primary Side Bar Visibility');
     await page.mouse.move(700, 895);
     await page.waitForTimeout(500);
     await shoot('10-extension-details-page');
-    assert.deepEqual(broken, [], `broken images on the details page: ${broken.map((i) => i.src).join(', ')}`);
+    assert.deepEqual(broken, [], `broken images on the details page: ${broken.map((i) => i.html).join(', ')}`);
     const readme = readFileSync(join(repo, 'README.md'), 'utf8');
     const pictures = (readme.match(/!\[[^\]]*\]\(docs\/screenshots\//g) ?? []).length;
     // Each screenshot is there: as a picture from an https base, or as its caption.
