@@ -2,7 +2,7 @@
 // find widget's options), and a "more" menu that holds the secondary actions and every button the
 // row has no room for, so the row never wraps however narrow the editor is.
 
-import { clear, h } from './dom';
+import { h } from './dom';
 
 export interface ToolItem {
   id: string;
@@ -123,9 +123,5 @@ export class Toolbar {
       }
     }
     this.el.dataset.overflow = String(this.entries.filter((e) => e.button.classList.contains('overflowed')).length);
-  }
-
-  clearMenu(): void {
-    clear(this.menuBody);
   }
 }
