@@ -40,7 +40,8 @@ const products = [
   { entryPoints: ['cli/launch.ts'], outfile: 'dist/cli.js', platform: 'node', format: 'cjs', banner: { js: '#!/usr/bin/env node' } },
   { entryPoints: ['cli/main.ts'], outfile: 'dist/cliMain.js', platform: 'node', format: 'cjs' },
   { entryPoints: ['node/boundsWorker.ts'], outfile: 'dist/boundsWorker.js', platform: 'node', format: 'cjs' },
-  { entryPoints: ['media/main.ts'], outfile: 'dist/webview.js', platform: 'browser', format: 'iife' },
+  // The webview's CSS takes the codicon font along: dist/codicon.ttf (the page's CSP allows fonts from dist/).
+  { entryPoints: ['media/main.ts'], outfile: 'dist/webview.js', platform: 'browser', format: 'iife', loader: { '.ttf': 'file' }, assetNames: '[name]' },
 ].filter((options) => existsSync(options.entryPoints[0]));
 
 /** Every *.test.ts under test/ (except the in-editor suite) and every bench/*.ts, bundled one file each. */

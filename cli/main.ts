@@ -46,12 +46,14 @@ export async function main(argv: string[]): Promise<number> {
   return command.run(rest);
 }
 
-// A reader that stops early (`| head`) closes the pipe: the rest of the output has nowhere to go,
-// which is no error of the command (it was a stack trace).
+// A reader that closes the pipe (`iqm-tools check big.iqe | head`) ends the command quietly, as
+// Unix tools end on SIGPIPE (which node ignores, so writes fail with EPIPE instead): status 141,
+// 128 + SIGPIPE, what a shell reports for such a tool.
+const EPIPE_STATUS = 141;
 for (const stream of [process.stdout, process.stderr]) {
   stream.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code !== 'EPIPE') throw error;
-    process.exit(typeof process.exitCode === 'number' ? process.exitCode : 0);
+    if (error.code === 'EPIPE') process.exit(EPIPE_STATUS);
+    throw error;
   });
 }
 

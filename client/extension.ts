@@ -19,7 +19,7 @@ export interface ExtensionApi {
 }
 
 export async function activateOn(platform: Platform, context: vscode.ExtensionContext): Promise<ExtensionApi> {
-  registerPreview(context);
+  registerPreview(context, platform);
   registerCompile(context, platform);
   registerConvert(context, platform);
   // A server that cannot start (e.g. a browser without workers inside workers) costs the IQE

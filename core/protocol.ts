@@ -47,6 +47,11 @@ export interface LoadMessage {
   reload: boolean;
   /** What the engines of `iqmTools.engine` would refuse or change (absent: no engine set). */
   engines?: EngineReport;
+  /**
+   * IQE text: `bytes` is the IQM the host compiled from it (in the compile worker), and this says
+   * from which text. Absent for model files.
+   */
+  compiled?: CompiledFrom;
 }
 
 /** Engine findings for the info panel, already worded (core/engines). */
@@ -55,6 +60,37 @@ export interface EngineReport {
   findings: { engine: string; severity: 'error' | 'warning' | 'information'; code: string; message: string; where: string; fact: string; source: string }[];
   /** Engine names in the setting that are not known. */
   unknown: string[];
+}
+
+/** Which IQE text a compiled load was made from. */
+export interface CompiledFrom {
+  /** The editor document's version (changes with every edit), or null when read from disk. */
+  version: number | null;
+  /** The text has edits that are not saved. */
+  unsaved: boolean;
+  milliseconds: number;
+}
+
+/** An IQE compile problem the preview shows, with where it is (0-based line and column). */
+export interface SourceProblem {
+  message: string;
+  line: number;
+  column: number;
+  /** Errors in all (this is the first). */
+  count: number;
+}
+
+/**
+ * host -> webview, IQE text: a newer text is being compiled (`compiling`), or it has errors and the
+ * drawn model stays the last good one (`failed`, with the first error).
+ */
+export interface CompileStateMessage {
+  type: 'compileState';
+  /** `saved`: the text of `version` was saved (the drawn model is no longer of unsaved text). */
+  state: 'compiling' | 'failed' | 'saved';
+  version: number | null;
+  unsaved: boolean;
+  problem: SourceProblem | null;
 }
 
 /** host -> webview: the file could not be read at all (not a format problem: those are the webview's). */
@@ -81,6 +117,8 @@ export interface TextureResult {
   twoSided: boolean;
   /** From a Q3 shader: alphaFunc GT0 / LT128 / GE128. */
   alphaTest: string | null;
+  /** From a Q3 shader: the image stage's blendFunc (absent or null: opaque). */
+  blend?: 'add' | 'blend' | 'filter' | null;
 }
 
 /** host -> webview: answers a textureRequest. */
@@ -91,7 +129,7 @@ export interface TexturesMessage {
   results: TextureResult[];
 }
 
-export type HostToWebview = LoadMessage | HostErrorMessage | TexturesMessage;
+export type HostToWebview = LoadMessage | HostErrorMessage | TexturesMessage | CompileStateMessage;
 
 /** What to look up for one mesh. */
 export interface TextureRequest {
@@ -125,6 +163,8 @@ export interface RenderedMessage {
   joints: number;
   /** Milliseconds from receiving `load` to the first frame drawn. */
   firstFrameMs: number;
+  /** IQE text: the editor version the drawn model was compiled from (null: the file on disk). */
+  sourceVersion?: number | null;
 }
 
 export interface LogMessage {
@@ -138,7 +178,22 @@ export interface ConvertToIqeMessage {
   type: 'convertToIqe';
 }
 
-export type WebviewToHost = ReadyMessage | TextureRequestMessage | RenderedMessage | LogMessage | ConvertToIqeMessage;
+/** webview -> host: show the IQE source at a line (the link of a compile error). */
+export interface OpenSourceMessage {
+  type: 'openSource';
+  line: number;
+  column: number;
+}
+
+/** webview -> host: save the view as a PNG (the export-image button); `png` holds the file's bytes. */
+export interface SaveImageMessage {
+  type: 'saveImage';
+  png: ArrayBuffer;
+  /** Suggested file name. */
+  name: string;
+}
+
+export type WebviewToHost = ReadyMessage | TextureRequestMessage | RenderedMessage | LogMessage | OpenSourceMessage | SaveImageMessage | ConvertToIqeMessage;
 
 export function assertNever(value: never, what = 'message'): never {
   throw new Error(`unexpected ${what}: ${JSON.stringify(value)}`);
@@ -166,6 +221,14 @@ export function isWebviewToHost(value: unknown): value is WebviewToHost {
       const l = value as Partial<LogMessage>;
       return typeof l.message === 'string' && (l.level === 'info' || l.level === 'warn' || l.level === 'error');
     }
+    case 'openSource': {
+      const o = value as Partial<OpenSourceMessage>;
+      return Number.isInteger(o.line) && Number.isInteger(o.column) && (o.line as number) >= 0 && (o.column as number) >= 0;
+    }
+    case 'saveImage': {
+      const i = value as Partial<SaveImageMessage>;
+      return i.png instanceof ArrayBuffer && typeof i.name === 'string';
+    }
     default:
       return false;
   }
@@ -185,6 +248,10 @@ export function isHostToWebview(value: unknown): value is HostToWebview {
     case 'textures': {
       const t = value as Partial<TexturesMessage>;
       return typeof t.generation === 'number' && Array.isArray(t.results);
+    }
+    case 'compileState': {
+      const c = value as Partial<CompileStateMessage>;
+      return (c.state === 'compiling' || c.state === 'failed' || c.state === 'saved') && typeof c.unsaved === 'boolean';
     }
     default:
       return false;
@@ -217,6 +284,20 @@ export interface ViewState {
   selectedJoint: number;
   assemblePlayer: boolean;
   panel: boolean;
+  /** Multiply by the vertex colours where the model has them. */
+  colors: boolean;
+  /** Diffuse lighting (false: unlit, the texture as it is). */
+  lit: boolean;
+  ortho: boolean;
+  autoRotate: boolean;
+  /** Keep the camera on the animated model (its current frame's bounds). */
+  follow: boolean;
+  /** Background colour as #rrggbb, or '' for the editor theme's. */
+  background: string;
+  /** The .skin file chosen by name, or '' for the engines' choice. */
+  skin: string;
+  /** Assembled Quake 3 player: the legs' clip (the torso's is `clip`), -1: LEGS_IDLE. */
+  legsClip: number;
 }
 
 export function defaultViewState(): ViewState {
@@ -243,6 +324,14 @@ export function defaultViewState(): ViewState {
     selectedJoint: -1,
     assemblePlayer: false,
     panel: true,
+    colors: true,
+    lit: true,
+    ortho: false,
+    autoRotate: false,
+    follow: false,
+    background: '',
+    skin: '',
+    legsClip: -1,
   };
 }
 
@@ -258,6 +347,7 @@ export function restoreViewState(saved: unknown): ViewState {
     if (typeof v === typeof target[key] && (typeof v !== 'number' || Number.isFinite(v))) target[key] = v;
   }
   if (state.winding !== 'file' && state.winding !== 'flipped') state.winding = 'file';
+  if (state.background !== '' && !/^#[0-9a-f]{6}$/i.test(state.background)) state.background = '';
   const c = s.camera as Record<string, unknown> | null | undefined;
   if (c && typeof c === 'object') {
     const t = c.target;

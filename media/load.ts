@@ -1,13 +1,12 @@
-// Bytes -> Model for the webview: sniffed by magic bytes (never the extension). IQE text is compiled
-// to IQM in memory with core/compile and read back, so the preview shows exactly what the compiler
-// would write. Sidecars (.framegroups, animation.cfg, .skin) are parsed here too.
+// Bytes -> Model for the webview: sniffed by magic bytes (never the extension). IQE text arrives
+// compiled: the extension host compiles it in its compile worker and posts the IQM, so the preview
+// shows exactly what the compiler writes. Sidecars (.framegroups, animation.cfg, .skin) are parsed
+// here too.
 
 import { FormatError } from '../core/binary';
-import { compileIqe } from '../core/compile/index';
-import { IqeDocument } from '../core/iqe/document';
 import { readModel } from '../core/model/read';
 import type { Model } from '../core/model/model';
-import type { Sidecars } from '../core/protocol';
+import type { CompiledFrom, Sidecars } from '../core/protocol';
 import { parseAnimCfg } from '../core/sidecar/animcfg';
 import { parseFramegroups } from '../core/sidecar/framegroups';
 import { parseSkin, skinTexture, type SkinFile } from '../core/sidecar/skin';
@@ -29,24 +28,14 @@ export class LoadError extends Error {
   }
 }
 
-export function loadModelBytes(bytes: Uint8Array, fileName: string): Loaded {
+export function loadModelBytes(bytes: Uint8Array, fileName: string, compiled: CompiledFrom | null = null): Loaded {
   const notes: string[] = [];
   const s = sniff(bytes);
   try {
-    if (s.format === 'iqe') {
-      const text = new TextDecoder('utf-8').decode(bytes);
-      const result = compileIqe(new IqeDocument(text));
-      const errors = result.diagnostics.filter((d) => d.severity === 'error');
-      if (!result.bytes || errors.length) {
-        const first = errors[0];
-        throw new LoadError(
-          first ? `IQE line ${first.range.line + 1}: ${first.message}${errors.length > 1 ? ` (and ${errors.length - 1} more errors)` : ''}` : 'the IQE file could not be compiled',
-          null,
-        );
-      }
-      notes.push('IQE text compiled to IQM in memory for the preview');
-      const model = readModel(result.bytes);
-      return { model, notes };
+    if (s.format === 'iqe') throw new LoadError('IQE text reached the preview uncompiled (the extension compiles it first)', 0);
+    if (compiled) {
+      notes.push(`compiled from the IQE text (${compiled.version === null ? 'the file on disk' : `editor version ${compiled.version}${compiled.unsaved ? ', unsaved' : ''}`}) in ${Math.round(compiled.milliseconds)} ms`);
+      return { model: readModel(bytes), notes };
     }
     const model = readModel(bytes);
     if (s.format === 'iqm' || s.format === 'md3' || s.format === 'dpm') {
@@ -64,7 +53,10 @@ export function loadModelBytes(bytes: Uint8Array, fileName: string): Loaded {
 /** The clips the viewer lists: .framegroups (any format) > animation.cfg (MD3) > the model's own. */
 export function viewClips(model: Model, sidecars: Sidecars, notes: string[]): ViewClip[] {
   let clips: ViewClip[] = [];
-  if (sidecars.framegroups) {
+  // A Quake 3 player part names its clips in animation.cfg (BOTH_DEATH1, TORSO_GESTURE, ...), also
+  // where a .framegroups sits beside it; other models take .framegroups first.
+  const cfgFirst = model.format === 'md3' && sidecars.animationCfg !== null && /^(head|upper|lower)\.md3$/i.test(fileNameOf(sidecars));
+  if (sidecars.framegroups && !cfgFirst) {
     const fg = parseFramegroups(sidecars.framegroups.text, model.frameCount);
     clips = fg.clips.map((c) => ({ ...c, source: sidecars.framegroups?.name ?? '.framegroups' }));
     for (const w of fg.warnings) notes.push(`${sidecars.framegroups.name}: ${w}`);
@@ -94,8 +86,10 @@ export interface SkinChoice {
 }
 
 /** The first skin file that names any of the model's surfaces (engines' order, decided by the host). */
-export function chooseSkin(model: Model, sidecars: Sidecars): SkinChoice | null {
-  for (const s of sidecars.skins) {
+export function chooseSkin(model: Model, sidecars: Sidecars, preferred = ''): SkinChoice | null {
+  // The skin the user chose, when it names one of the model's surfaces; else the engines' order.
+  const ordered = preferred ? [...sidecars.skins.filter((s) => s.name === preferred), ...sidecars.skins] : sidecars.skins;
+  for (const s of ordered) {
     const skin = parseSkin(s.text);
     if (model.meshes.some((m) => skinTexture(skin, m.name) !== undefined)) return { skin, name: s.name };
   }
@@ -116,4 +110,9 @@ export function textureNames(model: Model, meshIndex: number, skin: SkinChoice |
   const fte = model.iqm?.fteSkins?.meshes[meshIndex]?.skins[0]?.frames[0]?.texture;
   add(fte);
   return names;
+}
+
+/** The model file a sidecar set belongs to, from its framegroups name (`upper.md3.framegroups`), or ''. */
+function fileNameOf(sidecars: Sidecars): string {
+  return sidecars.framegroups ? sidecars.framegroups.name.replace(/\.framegroups$/i, '') : '';
 }

@@ -2,6 +2,7 @@
 
 import { assertNever, isHostToWebview, type HostToWebview, type WebviewToHost } from '../core/protocol';
 import { Viewer, type HostApi } from './viewer';
+import '@vscode/codicons/dist/codicon.css';
 import './styles.css';
 
 declare function acquireVsCodeApi(): { postMessage(message: unknown): void; getState(): unknown; setState(state: unknown): void };
@@ -25,6 +26,9 @@ function dispatch(message: HostToWebview): void {
       break;
     case 'textures':
       void viewer.applyTextures(message.generation, message.results);
+      break;
+    case 'compileState':
+      viewer.compileState(message);
       break;
     default:
       assertNever(message);

@@ -50,21 +50,31 @@ export class PlayerAssembly {
       const childTag = name === 'lower' ? tags.indexOf('tag_torso') : name === 'upper' ? tags.indexOf('tag_head') : -1;
       return { part: name, fileName: p.fileName, scene, gpu: null, clip: -1, childTag };
     });
-    this.selectClip(this.clips.findIndex((c) => c.name === 'TORSO_STAND'));
+    this.selectClip(this.clips.findIndex((c) => c.name === 'TORSO_STAND'), -1);
   }
 
   part(name: PartName): PartView {
     return this.parts[name === 'lower' ? 0 : name === 'upper' ? 1 : 2];
   }
 
-  /** Which clip each part plays when clip `index` is selected (by the Quake 3 naming rules). */
-  selectClip(index: number): void {
-    const clip = this.clips[index];
+  /**
+   * Which clip each part plays: Quake 3 plays a torso clip and a legs clip at once. `torso` is a
+   * TORSO_* or BOTH_* clip (a LEGS_* one plays on the legs with the torso standing); `legs` a
+   * LEGS_* clip for the legs (-1: LEGS_IDLE). A BOTH_* clip plays on both.
+   */
+  selectClip(torso: number, legs: number): void {
     const find = (name: string) => this.clips.findIndex((c) => c.name === name);
-    const name = clip ? clip.name : '';
+    const name = this.clips[torso]?.name ?? '';
+    const legsName = this.clips[legs]?.name ?? '';
     const lower = this.part('lower'), upper = this.part('upper'), head = this.part('head');
-    lower.clip = name.startsWith('LEGS_') || name.startsWith('BOTH_') ? index : find('LEGS_IDLE');
-    upper.clip = name.startsWith('TORSO_') || name.startsWith('BOTH_') ? index : find('TORSO_STAND');
+    if (name.startsWith('BOTH_')) lower.clip = upper.clip = torso;
+    else if (name.startsWith('LEGS_')) {
+      lower.clip = torso;
+      upper.clip = find('TORSO_STAND');
+    } else {
+      upper.clip = name.startsWith('TORSO_') ? torso : find('TORSO_STAND');
+      lower.clip = legsName.startsWith('LEGS_') ? legs : find('LEGS_IDLE');
+    }
     head.clip = -1;
   }
 

@@ -3,16 +3,17 @@
 // preallocated arrays, uploads the joint texture and draws.
 
 import { decodeTga } from '../core/image/tga';
-import type { LoadMessage, TextureRequest, TextureResult, ViewState, WebviewToHost } from '../core/protocol';
+import type { CompileStateMessage, CompiledFrom, LoadMessage, SourceProblem, TextureRequest, TextureResult, ViewState, WebviewToHost } from '../core/protocol';
 import type { Model } from '../core/model/model';
 import { restoreViewState } from '../core/protocol';
-import { OrbitCamera, project } from './renderer/camera';
+import { OrbitCamera, project, type CameraView } from './renderer/camera';
 import { ModelGpu, Renderer, LINE_STRIDE, type FrameOptions, type MaterialGpu } from './renderer/renderer';
 import { chooseSkin, loadModelBytes, LoadError, textureNames, viewClips, type SkinChoice } from './load';
 import { partOf, PlayerAssembly } from './player';
 import { Scene, type ViewClip } from './scene';
 import { clear, h } from './ui/dom';
 import { renderInfo } from './ui/info';
+import { icon, Toolbar } from './ui/toolbar';
 
 export interface HostApi {
   postMessage(message: WebviewToHost): void;
@@ -20,19 +21,23 @@ export interface HostApi {
   setState(state: unknown): void;
 }
 
-type Toggle = 'textures' | 'wireframe' | 'skeleton' | 'tags' | 'bounds' | 'normals' | 'grid' | 'weights' | 'cull';
+type Toggle = 'textures' | 'colors' | 'wireframe' | 'skeleton' | 'tags' | 'bounds' | 'normals' | 'grid' | 'weights' | 'cull';
 
-const TOGGLES: { key: Toggle; label: string; title: string }[] = [
-  { key: 'textures', label: 'Tex', title: 'Textures (checker where none was found)' },
-  { key: 'wireframe', label: 'Wire', title: 'Wireframe' },
-  { key: 'skeleton', label: 'Bones', title: 'Skeleton (hover for names, click to select)' },
-  { key: 'tags', label: 'Tags', title: 'MD3 tags as axes' },
-  { key: 'bounds', label: 'Bounds', title: "The file's per-frame bounds" },
-  { key: 'normals', label: 'Normals', title: 'Vertex normals' },
-  { key: 'weights', label: 'Weights', title: 'Weight heat map of the selected joint' },
-  { key: 'grid', label: 'Grid', title: 'Grid and axes (X red, Y green, Z blue; Z up)' },
-  { key: 'cull', label: 'Cull', title: 'Back-face culling with the format\'s winding' },
+const TOGGLES: { key: Toggle; icon: string; label: string; title: string }[] = [
+  { key: 'textures', icon: 'file-media', label: 'Textures', title: 'Textures (a checker where none was found)' },
+  { key: 'colors', icon: 'symbol-color', label: 'Vertex colours', title: 'Vertex colours (multiplied with the texture)' },
+  { key: 'wireframe', icon: 'globe', label: 'Wireframe', title: 'Wireframe' },
+  { key: 'skeleton', icon: 'type-hierarchy', label: 'Bones', title: 'Skeleton (hover for names, click to select)' },
+  { key: 'tags', icon: 'tag', label: 'Tags', title: 'MD3 tags as axes' },
+  { key: 'bounds', icon: 'screen-full', label: 'Bounds', title: "The file's per-frame bounds" },
+  { key: 'normals', icon: 'arrow-up', label: 'Normals', title: 'Vertex normals' },
+  { key: 'weights', icon: 'flame', label: 'Weights', title: 'Weight heat map of the selected joint; vertices no joint moves in magenta' },
+  { key: 'grid', icon: 'table', label: 'Grid', title: 'Grid and axes (X red, Y green, Z blue; Z up)' },
+  { key: 'cull', icon: 'eye-closed', label: 'Back-face culling', title: "Back-face culling with the format's winding" },
 ];
+
+/** Narrower than this (CSS px), the info panel goes below the view. */
+const NARROW_PX = 620;
 
 /** A texture's decoded source, kept so it can be re-uploaded after a context loss. */
 type TextureSourceData = { width: number; height: number; pixels: Uint8Array } | TexImageSource;
@@ -50,16 +55,22 @@ export class Viewer {
   private readonly frameText: HTMLElement;
   private readonly markers: HTMLElement;
   private readonly speedSelect: HTMLSelectElement;
-  private readonly loopBox: HTMLInputElement;
-  private readonly interpBox: HTMLInputElement;
-  private readonly windingBox: HTMLInputElement;
-  private readonly toggleButtons = new Map<Toggle, HTMLButtonElement>();
-  private readonly playerButton: HTMLButtonElement;
+  private readonly loopButton: HTMLButtonElement;
+  private readonly interpButton: HTMLButtonElement;
+  /** Assembled Quake 3 player: the legs' clips (the torso's are in clipSelect). */
+  private readonly legsSelect: HTMLSelectElement;
+  private readonly toolbar = new Toolbar();
+  private readonly menuRows = new Map<string, HTMLButtonElement>();
+  private readonly skinSelect: HTMLSelectElement;
+  private readonly backgroundInput: HTMLInputElement;
+  /** Which IQE text the drawn model is compiled from, and whether a newer one compiles or failed. */
+  private readonly sourceBadge: HTMLElement;
+  private compiled: CompiledFrom | null = null;
   /** Quake 3 player assembly (head/upper/lower.md3 through their tags), when switched on. */
   private player: PlayerAssembly | null = null;
   private lastLoad: LoadMessage | null = null;
   /** Decoded textures of the other player parts, by request key `part:mesh`. */
-  private readonly partSources = new Map<string, { source: TextureSourceData | null; twoSided: boolean; alphaTest: number }>();
+  private readonly partSources = new Map<string, { source: TextureSourceData | null; twoSided: boolean; alphaTest: number; blend: MaterialGpu['blend'] }>();
   private readonly boxScratch = new Float64Array(6);
   private renderer: Renderer | null = null;
   private scene: Scene | null = null;
@@ -104,7 +115,9 @@ export class Viewer {
     normalLength: 0.1,
     weights: false,
     selectedJoint: -1,
-    highlightUnweighted: true,
+    highlightUnweighted: false,
+    vertexColors: true,
+    lit: true,
     clearColor: new Float32Array([0.16, 0.17, 0.19, 1]),
   };
   private readonly tagScratch = new Float64Array(12);
@@ -122,66 +135,100 @@ export class Viewer {
     this.label = h('div', { id: 'label', class: 'label hidden' });
     this.info = h('div', { id: 'info', class: 'info' });
     this.clipSelect = h('select', { id: 'clip', title: 'Animation' });
-    this.playButton = h('button', { id: 'play', title: 'Play / pause (space)', text: '❚❚' });
+    this.legsSelect = h('select', { id: 'legs-clip', class: 'hidden', title: 'Legs animation (LEGS_* and BOTH_*), played with the torso\'s' });
+    this.playButton = h('button', { id: 'play', class: 'tool', title: 'Play / pause (space)' }, icon('debug-pause'));
     this.timeline = h('input', { id: 'timeline', type: 'range', min: 0, max: 0, step: 1, value: 0, title: 'Frame' });
     this.frameText = h('span', { id: 'frame', class: 'frame', text: '' });
     this.markers = h('div', { class: 'markers' });
     this.speedSelect = h('select', { id: 'speed', title: 'Speed' }, ...[0.1, 0.25, 0.5, 1, 2, 4].map((s) => h('option', { value: s, text: `${s}×` })));
-    this.loopBox = h('input', { id: 'loop', type: 'checkbox' });
-    this.interpBox = h('input', { id: 'interp', type: 'checkbox' });
-    this.windingBox = h('input', { id: 'winding', type: 'checkbox' });
-    const toolbar = h('div', { class: 'toolbar' });
-    for (const t of TOGGLES) {
-      const b = h('button', { class: 'toggle', 'data-toggle': t.key, title: t.title, text: t.label });
-      b.addEventListener('click', () => this.toggle(t.key));
-      this.toggleButtons.set(t.key, b);
-      toolbar.append(b);
-    }
-    const reset = h('button', { title: 'Frame the model', text: 'Fit' });
-    reset.addEventListener('click', () => {
-      this.fitCamera();
-      this.changed();
+    this.loopButton = h('button', { id: 'loop', class: 'tool', title: 'Loop', 'aria-pressed': 'false' }, icon('sync'));
+    this.interpButton = h('button', { id: 'interp', class: 'tool', title: 'Interpolate between frames (slerp)', 'aria-pressed': 'false' }, icon('pulse'));
+    this.sourceBadge = h('div', { id: 'source', class: 'badge hidden' });
+    for (const t of TOGGLES) this.toolbar.add({ id: t.key, icon: t.icon, label: t.label, title: t.title, toggle: true, run: () => this.toggle(t.key) });
+    this.toolbar.add({
+      id: 'player', icon: 'person', label: 'Assemble player', toggle: true,
+      title: 'Assemble the Quake 3 player (lower, upper, head through tag_torso and tag_head)',
+      run: () => {
+        this.state.assemblePlayer = !this.state.assemblePlayer;
+        if (this.state.assemblePlayer) this.assemble();
+        else this.disassemble();
+        this.fitCamera();
+        this.syncControls();
+        this.changed();
+        this.persist();
+      },
     });
-    this.playerButton = h('button', { class: 'toggle hidden', title: 'Assemble the Quake 3 player (lower, upper, head through tag_torso and tag_head)', text: 'Player' });
-    this.playerButton.addEventListener('click', () => {
-      this.state.assemblePlayer = !this.state.assemblePlayer;
-      if (this.state.assemblePlayer) this.assemble();
-      else this.disassemble();
-      this.fitCamera();
+    this.toolbar.add({ id: 'fit', icon: 'screen-normal', label: 'Frame the model', title: 'Frame the model (over the whole clip)', toggle: false, run: () => this.frameView('default') });
+    this.toolbar.add({
+      id: 'info', icon: 'layout-sidebar-right', label: 'Info panel', title: 'Show or hide the info panel', toggle: true,
+      run: () => {
+        this.state.panel = !this.state.panel;
+        this.applyPanel();
+        this.syncControls();
+        this.changed();
+        this.persist();
+      },
+    });
+    const menuToggle = (id: string, iconName: string, label: string, title: string, run: () => void) => {
+      this.menuRows.set(id, this.toolbar.addMenuItem({ id, icon: iconName, label, title, toggle: true, run }));
+    };
+    const menuAction = (id: string, iconName: string, label: string, title: string, run: () => void) => {
+      this.toolbar.addMenuItem({ id, icon: iconName, label, title, toggle: false, run });
+    };
+    menuAction('view-front', 'arrow-right', 'Front view', 'Look at the model\'s front', () => this.frameView('front'));
+    menuAction('view-side', 'arrow-swap', 'Side view', 'Look at the model\'s side', () => this.frameView('side'));
+    menuAction('view-top', 'arrow-down', 'Top view', 'Look down on the model', () => this.frameView('top'));
+    menuToggle('ortho', 'symbol-ruler', 'Orthographic', 'Orthographic camera (no perspective)', () => this.flip('ortho'));
+    menuToggle('autoRotate', 'refresh', 'Auto-rotate', 'Turn the camera around the model', () => this.flip('autoRotate'));
+    menuToggle('follow', 'location', 'Follow the animation', 'Keep the camera on the animated model (its bounds at each frame)', () => this.flip('follow'));
+    menuToggle('lit', 'lightbulb', 'Lighting', 'Diffuse lighting from the camera (off: unlit, the texture as it is)', () => this.flip('lit'));
+    menuToggle('winding', 'mirror', 'Flip winding', 'Flip the front-face winding (what an engine with the other convention shows)', () => {
+      this.state.winding = this.state.winding === 'flipped' ? 'file' : 'flipped';
       this.syncControls();
       this.changed();
       this.persist();
     });
-    const panelButton = h('button', { title: 'Show or hide the info panel', text: 'Info' });
-    panelButton.addEventListener('click', () => {
-      this.state.panel = !this.state.panel;
-      this.applyPanel();
-      this.changed();
+    menuAction('screenshot', 'device-camera', 'Export image…', 'Save the view as a PNG', () => this.exportImage());
+    menuAction('convert-iqe', 'file-code', 'Convert to IQE…', 'Write this model as IQE text beside it and open it (iqmTools.convertToIqe)', () => this.post({ type: 'convertToIqe' }));
+    this.backgroundInput = h('input', { id: 'background', type: 'color', title: 'Background colour' });
+    const themeBackground = h('button', { class: 'link-button', title: 'The editor theme\'s background', text: 'theme' });
+    themeBackground.addEventListener('click', (e) => {
+      e.stopPropagation();
+      this.state.background = '';
+      this.applyBackground();
     });
-    const convertButton = h('button', { id: 'convert-iqe', title: 'Convert to IQE: write this model as IQE text beside it and open it', text: 'To IQE' });
-    convertButton.addEventListener('click', () => this.post({ type: 'convertToIqe' }));
-    toolbar.append(
-      h('label', { class: 'check', title: 'Flip the front-face winding (what an engine with the other convention shows)' }, this.windingBox, 'Flip winding'),
-      convertButton,
-      this.playerButton,
-      reset,
-      panelButton,
+    this.backgroundInput.addEventListener('input', () => {
+      this.state.background = this.backgroundInput.value;
+      this.applyBackground();
+    });
+    this.skinSelect = h('select', { id: 'skin', title: 'Skin file (.skin) the textures come from' });
+    this.skinSelect.addEventListener('change', () => {
+      this.state.skin = this.skinSelect.value;
+      this.persist();
+      // A new generation: answers to the earlier skin's requests are stale.
+      this.generation++;
+      if (this.lastLoad) this.requestTextures(this.lastLoad);
+    });
+    this.toolbar.menuBody.append(
+      h('label', { class: 'menu-field' }, icon('symbol-color'), h('span', { text: 'Background' }), this.backgroundInput, themeBackground),
+      h('label', { class: 'menu-field', id: 'skin-field' }, icon('file-media'), h('span', { text: 'Skin' }), this.skinSelect),
     );
     this.controls = h(
       'div',
       { class: 'controls' },
       this.playButton,
       this.clipSelect,
+      this.legsSelect,
       h('div', { class: 'track' }, this.timeline, this.markers),
       this.frameText,
       this.speedSelect,
-      h('label', { class: 'check', title: 'Loop' }, this.loopBox, 'Loop'),
-      h('label', { class: 'check', title: 'Interpolate between frames (slerp)' }, this.interpBox, 'Interp'),
+      this.loopButton,
+      this.interpButton,
     );
     this.root = h(
       'div',
       { id: 'viewer', 'data-state': 'loading' },
-      h('div', { class: 'stage' }, this.canvas, this.label, this.status, toolbar),
+      h('div', { class: 'stage' }, this.canvas, this.label, this.status, this.toolbar.el, this.sourceBadge),
       this.info,
       this.controls,
     );
@@ -202,7 +249,13 @@ export class Viewer {
       this.root.dataset.state = 'context-lost';
     });
     this.canvas.addEventListener('webglcontextrestored', () => this.restoreContext());
-    new ResizeObserver(() => this.changed()).observe(this.canvas);
+    new ResizeObserver(() => {
+      this.root.classList.toggle('narrow', this.root.clientWidth < NARROW_PX);
+      this.toolbar.layout();
+      // A camera the user has not moved keeps the model framed when the editor is resized.
+      if (this.fitted && this.scene) this.fitCamera(this.fitted);
+      this.changed();
+    }).observe(this.root);
     window.addEventListener('keydown', (e) => {
       if (e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement) return;
       if (e.key === ' ') {
@@ -226,7 +279,7 @@ export class Viewer {
     this.modelPath = msg.path;
     let loaded;
     try {
-      loaded = loadModelBytes(new Uint8Array(msg.bytes), msg.fileName);
+      loaded = loadModelBytes(new Uint8Array(msg.bytes), msg.fileName, msg.compiled ?? null);
     } catch (e) {
       const err = e instanceof LoadError ? e : new LoadError(String(e), null);
       this.showError(`${msg.fileName} cannot be previewed`, err.message, err.offset);
@@ -255,8 +308,28 @@ export class Viewer {
     this.textureSources = model.meshes.map(() => null);
     this.materials = model.meshes.map(() => ({ texture: null, twoSided: false, alphaTest: -1 }));
     this.buildGpu();
+    // Surfaces engines do not draw (a `nodraw` shader or material): hidden here too.
+    let drawn = 0;
+    model.meshes.forEach((m, i) => {
+      const hidden = isNodraw(m.material) || m.shaders.some(isNodraw);
+      const gpuMesh = this.gpu?.meshes[i];
+      if (gpuMesh) gpuMesh.visible = !hidden;
+      if (!hidden) drawn += m.triangleCount;
+    });
+    if (model.meshes.length > 0 && drawn === 0) {
+      // Nothing to draw (nodraw surfaces, no triangles): the skeleton and tags show what the file holds.
+      this.notes.push('no surface is drawn (nodraw or no triangles): the skeleton and tags show the model');
+      if (!msg.reload) {
+        if (scene.jointCount > 0) this.state.skeleton = true;
+        if (model.tags) this.state.tags = true;
+      }
+    }
+    this.compiled = msg.compiled ?? null;
+    delete this.root.dataset.compile;
+    this.showCompiled();
+    this.fillSkinSelect(msg);
+    this.applyBackground(false);
     const canAssemble = model.format === 'md3' && partOf(msg.fileName) !== null && msg.playerParts.length === 2;
-    this.playerButton.classList.toggle('hidden', !canAssemble);
     if (canAssemble && this.state.assemblePlayer) this.assemble();
     const tGpu = performance.now();
     // The saved camera belongs to the file it was saved for (a reload or hide/show of this file).
@@ -265,6 +338,8 @@ export class Viewer {
     if (this.state.camera) {
       const b = scene.box;
       this.camera.restore(this.state.camera, 0.5 * Math.hypot(b[3] - b[0], b[4] - b[1], b[5] - b[2]));
+      this.camera.ortho = this.state.ortho;
+      this.fitted = null;
     } else this.fitCamera();
     this.buildGrid();
     this.fillClipSelect();
@@ -283,6 +358,7 @@ export class Viewer {
     const tUi = performance.now();
     this.loadTimings = { parse: tParsed - this.loadStart, scene: tScene - tParsed, gpu: tGpu - tScene, ui: tUi - tGpu };
     this.root.dataset.state = 'ready';
+    this.root.classList.remove('failed');
     this.root.dataset.format = model.format;
     this.root.dataset.file = msg.fileName;
     this.root.dataset.loads = String(this.generation);
@@ -305,12 +381,27 @@ export class Viewer {
   private requestTextures(msg: LoadMessage): void {
     const model = this.scene?.model;
     if (!model) return;
-    const skin = chooseSkin(model, msg.sidecars);
+    const skin = chooseSkin(model, msg.sidecars, this.state.skin);
     if (skin) this.notes.push(`textures from ${skin.name}`);
+    this.root.dataset.textures = 'pending';
+    this.root.dataset.skin = skin ? skin.name : '';
     const requests: TextureRequest[] = model.meshes.map((_, i) => ({ key: String(i), names: textureNames(model, i, skin), skin: skin ? skin.name : null }));
     if (this.player) requests.push(...this.partTextureRequests());
     if (requests.length) this.post({ type: 'textureRequest', generation: this.generation, requests });
     else this.root.dataset.textures = 'done';
+  }
+
+  /** The skin menu: the engines' choice, and every .skin file beside the model that names one of its surfaces. */
+  private fillSkinSelect(msg: LoadMessage): void {
+    const model = this.scene?.model;
+    clear(this.skinSelect);
+    const usable = model ? msg.sidecars.skins.filter((s) => chooseSkin(model, { ...msg.sidecars, skins: [s] }, '') !== null) : [];
+    this.skinSelect.append(h('option', { value: '', text: usable.length ? `Automatic (${usable[0].name})` : 'Automatic (none found)' }));
+    for (const s of usable) this.skinSelect.append(h('option', { value: s.name, text: s.name }));
+    if (!usable.some((s) => s.name === this.state.skin)) this.state.skin = '';
+    this.skinSelect.value = this.state.skin;
+    this.skinSelect.disabled = usable.length === 0;
+    this.root.dataset.skins = String(usable.length);
   }
 
   private buildGpu(): void {
@@ -321,7 +412,7 @@ export class Viewer {
     r.prepare(this.gpu);
     this.materials.forEach((m, i) => {
       const src = this.textureSources[i];
-      const mat: MaterialGpu = { texture: src ? r.createTexture(src) : null, twoSided: m.twoSided, alphaTest: m.alphaTest };
+      const mat: MaterialGpu = { texture: src ? r.createTexture(src) : null, twoSided: m.twoSided, alphaTest: m.alphaTest, blend: m.blend };
       this.gpu?.setMaterial(i, mat);
     });
     if (this.player) this.buildPartGpus();
@@ -341,7 +432,7 @@ export class Viewer {
       p.gpu = new ModelGpu(r.gl, p.scene.layout, p.scene.joints, p.scene.model.winding);
       p.scene.model.meshes.forEach((_, i) => {
         const t = this.partSources.get(`${p.part}:${i}`);
-        if (t) p.gpu?.setMaterial(i, { texture: t.source ? r.createTexture(t.source) : null, twoSided: t.twoSided, alphaTest: t.alphaTest });
+        if (t) p.gpu?.setMaterial(i, { texture: t.source ? r.createTexture(t.source) : null, twoSided: t.twoSided, alphaTest: t.alphaTest, blend: t.blend });
       });
     }
   }
@@ -368,7 +459,8 @@ export class Viewer {
     this.clips = this.player.clips;
     const same = this.clips.findIndex((c) => c.name === current);
     this.state.clip = same >= 0 ? same : this.clips.findIndex((c) => c.name === 'TORSO_STAND');
-    this.player.selectClip(this.state.clip);
+    if (!this.clips[this.state.legsClip]?.name.startsWith('LEGS_')) this.state.legsClip = -1;
+    this.player.selectClip(this.state.clip, this.state.legsClip);
     this.buildPartGpus();
     this.fillClipSelect();
     this.renderInfo();
@@ -457,9 +549,9 @@ export class Viewer {
         }
         if (generation !== this.generation) return;
         this.textureSources[i] = source;
-        this.materials[i] = { texture: null, twoSided: res.twoSided, alphaTest: alpha };
+        this.materials[i] = { texture: null, twoSided: res.twoSided, alphaTest: alpha, blend: res.blend ?? null };
         if (this.renderer && this.gpu && !this.renderer.contextLost) {
-          this.gpu.setMaterial(i, { texture: source ? this.renderer.createTexture(source) : null, twoSided: res.twoSided, alphaTest: alpha });
+          this.gpu.setMaterial(i, { texture: source ? this.renderer.createTexture(source) : null, twoSided: res.twoSided, alphaTest: alpha, blend: res.blend ?? null });
         }
       }),
     );
@@ -478,28 +570,93 @@ export class Viewer {
     }
     if (generation !== this.generation) return;
     const alphaTest = res.alphaTest ? alphaThreshold(res.alphaTest) : -1;
-    this.partSources.set(res.key, { source, twoSided: res.twoSided, alphaTest });
+    this.partSources.set(res.key, { source, twoSided: res.twoSided, alphaTest, blend: res.blend ?? null });
     const p = this.player?.parts.find((x) => x.part === part);
     if (p?.gpu && this.renderer && !this.renderer.contextLost) {
-      p.gpu.setMaterial(mesh, { texture: source ? this.renderer.createTexture(source) : null, twoSided: res.twoSided, alphaTest });
+      p.gpu.setMaterial(mesh, { texture: source ? this.renderer.createTexture(source) : null, twoSided: res.twoSided, alphaTest, blend: res.blend ?? null });
     }
   }
 
   // ---------------------------------------------------------------- errors and status
 
-  showError(title: string, message: string, offset: number | null): void {
+  showError(title: string, message: string, offset: number | null, problem: SourceProblem | null = null): void {
     this.disposeModel();
     this.root.dataset.state = 'error';
+    // Nothing of the model that was there before: no grid, toolbar or panel beside the message.
+    this.root.classList.add('failed');
+    this.lineCount = this.gridCount = this.pointCount = 0;
+    this.pointFirst = 0;
+    this.renderFrame();
     clear(this.status);
     this.status.className = 'status error-view';
-    this.status.append(
-      h('h2', { text: title }),
-      h('p', { id: 'error-message', text: message }),
-      h('p', { class: 'dim', text: 'The preview reloads when the file changes on disk.' }),
-    );
-    if (offset !== null) this.status.insertBefore(h('p', { id: 'error-offset', text: `at byte ${offset} (0x${offset.toString(16)})` }), this.status.lastChild);
+    this.status.append(h('h2', { text: title }), h('p', { id: 'error-message', text: message }));
+    if (offset !== null) this.status.append(h('p', { id: 'error-offset', text: `at byte ${offset} (0x${offset.toString(16)})` }));
+    if (problem) this.status.append(h('p', null, this.sourceLink(problem)));
+    this.status.append(h('p', { class: 'dim', text: problem ? 'The preview follows the text as you edit it.' : 'The preview reloads when the file changes on disk.' }));
     clear(this.info);
     this.controls.classList.add('hidden');
+  }
+
+  /** A link that shows the IQE text at the problem's line. */
+  private sourceLink(problem: SourceProblem): HTMLElement {
+    const a = h('a', { href: '#', class: 'source-link', text: `Go to line ${problem.line + 1}, column ${problem.column + 1}` });
+    a.addEventListener('click', (e) => {
+      e.preventDefault();
+      this.post({ type: 'openSource', line: problem.line, column: problem.column });
+    });
+    return a;
+  }
+
+  /**
+   * IQE text: a newer version compiles, failed to compile, or was saved. With a model drawn, the
+   * badge says so and the model stays (the last good version); without one, the error view shows.
+   */
+  compileState(m: CompileStateMessage): void {
+    const badge = this.sourceBadge;
+    const v = (version: number | null) => (version === null ? 'the file' : `version ${version}`);
+    if (m.state === 'saved') {
+      if (this.compiled && this.compiled.version === m.version) this.compiled.unsaved = false;
+      if (this.root.dataset.compile !== 'failed') this.showCompiled();
+      return;
+    }
+    this.root.dataset.compile = m.state;
+    if (m.state === 'compiling') {
+      if (!this.compiled) return;
+      badge.replaceChildren(icon('loading'), h('span', { text: ` compiling ${v(m.version)}… (showing ${v(this.compiled.version)})` }));
+      badge.className = 'badge busy';
+      return;
+    }
+    const p = m.problem;
+    const text = p ? `IQE line ${p.line + 1}: ${p.message}${p.count > 1 ? ` (and ${p.count - 1} more errors)` : ''}` : 'the IQE text could not be compiled';
+    if (!this.compiled || !this.scene) {
+      this.showError(`${this.fileName || 'The IQE text'} cannot be previewed`, text, null, p);
+      return;
+    }
+    badge.className = 'badge error';
+    badge.replaceChildren(
+      icon('error'),
+      h('span', { text: ` ${v(m.version)}${m.unsaved ? ' (unsaved)' : ''} has ${p ? p.count : 1} error${p && p.count > 1 ? 's' : ''}; showing ${v(this.compiled.version)}. ` }),
+      p ? this.sourceLink(p) : '',
+    );
+    badge.title = text;
+  }
+
+  /** The badge over the view: which text the drawn model was compiled from. */
+  private showCompiled(): void {
+    const c = this.compiled;
+    const badge = this.sourceBadge;
+    badge.title = '';
+    if (!c) {
+      badge.className = 'badge hidden';
+      return;
+    }
+    badge.className = c.unsaved ? 'badge unsaved' : 'badge';
+    badge.replaceChildren(
+      icon(c.unsaved ? 'circle-filled' : 'check'),
+      h('span', { text: ` ${c.version === null ? 'file on disk' : `version ${c.version}`}${c.unsaved ? ', unsaved' : ''} · compiled in ${Math.round(c.milliseconds)} ms` }),
+    );
+    this.root.dataset.sourceVersion = c.version === null ? 'disk' : String(c.version);
+    this.root.dataset.unsaved = String(c.unsaved);
   }
 
   private setStatus(text: string, kind: 'ok' | 'error'): void {
@@ -526,12 +683,24 @@ export class Viewer {
 
   private applyPanel(): void {
     this.info.classList.toggle('hidden', !this.state.panel);
+    this.root.classList.toggle('no-panel', !this.state.panel);
   }
 
   private fillClipSelect(): void {
     clear(this.clipSelect);
-    this.clipSelect.append(h('option', { value: -1, text: 'Bind pose' }));
-    this.clips.forEach((c, i) => this.clipSelect.append(h('option', { value: i, text: `${c.name} (${c.frameCount})` })));
+    clear(this.legsSelect);
+    const option = (c: ViewClip, i: number) => h('option', { value: i, text: `${c.name} (${c.frameCount})` });
+    if (this.player) {
+      // Quake 3 plays two clips at once: the torso's (TORSO_*, or BOTH_* for both) and the legs'.
+      this.clipSelect.title = 'Torso animation (TORSO_*, or BOTH_* for the whole body)';
+      this.legsSelect.append(h('option', { value: -1, text: 'LEGS_IDLE (default)' }));
+      this.clips.forEach((c, i) => (c.name.startsWith('LEGS_') ? this.legsSelect : this.clipSelect).append(option(c, i)));
+      this.legsSelect.value = String(this.state.legsClip);
+    } else {
+      this.clipSelect.title = 'Animation';
+      this.clipSelect.append(h('option', { value: -1, text: 'Bind pose' }));
+      this.clips.forEach((c, i) => this.clipSelect.append(option(c, i)));
+    }
     this.clipSelect.value = String(this.state.clip);
     this.updateTimeline();
   }
@@ -561,20 +730,84 @@ export class Viewer {
 
   private syncControls(): void {
     const s = this.state;
-    this.playButton.textContent = s.playing ? '❚❚' : '▶';
+    const atEnd = !s.playing && this.atClipEnd();
+    this.playButton.replaceChildren(icon(s.playing ? 'debug-pause' : atEnd ? 'debug-restart' : 'play'));
+    this.playButton.title = s.playing ? 'Pause (space)' : atEnd ? 'Play again from the first frame (space)' : 'Play (space)';
+    this.playButton.dataset.state = s.playing ? 'playing' : atEnd ? 'ended' : 'paused';
     this.speedSelect.value = String(s.speed);
-    this.loopBox.checked = s.loop;
-    this.interpBox.checked = s.interpolate;
-    this.windingBox.checked = s.winding === 'flipped';
-    for (const [k, b] of this.toggleButtons) b.classList.toggle('on', s[k]);
-    this.playerButton.classList.toggle('on', this.player !== null);
-    const tags = this.toggleButtons.get('tags');
-    if (tags) tags.disabled = !this.scene?.model.tags;
+    for (const [b, on] of [[this.loopButton, s.loop], [this.interpButton, s.interpolate]] as const) {
+      b.classList.toggle('on', on);
+      b.setAttribute('aria-pressed', String(on));
+    }
+    const model = this.scene?.model;
+    const hasColors = !!model && model.meshes.some((m) => m.color !== null);
+    const skinned = !!model && this.scene !== null && this.scene.jointCount > 0;
+    for (const t of TOGGLES) {
+      const none =
+        (t.key === 'tags' && !model?.tags) || (t.key === 'colors' && !hasColors) || ((t.key === 'skeleton' || t.key === 'weights') && !skinned) ||
+        (t.key === 'bounds' && !model?.bounds);
+      this.toolbar.set(t.key, s[t.key] && !none, none);
+    }
+    const canAssemble = !!model && model.format === 'md3' && !!this.lastLoad && partOf(this.lastLoad.fileName) !== null && this.lastLoad.playerParts.length === 2;
+    this.toolbar.set('player', this.player !== null, false, !canAssemble);
+    this.toolbar.set('info', s.panel);
+    for (const [id, row] of this.menuRows) {
+      const on = id === 'winding' ? s.winding === 'flipped' : Boolean(s[id as 'ortho' | 'autoRotate' | 'follow' | 'lit']);
+      row.classList.toggle('on', on);
+      row.setAttribute('aria-checked', String(on));
+    }
+    this.legsSelect.classList.toggle('hidden', this.player === null);
+    this.toolbar.layout();
+  }
+
+  /** Flips a boolean view setting of the menu. */
+  private flip(key: 'ortho' | 'autoRotate' | 'follow' | 'lit'): void {
+    this.state[key] = !this.state[key];
+    this.camera.ortho = this.state.ortho;
+    if (key === 'follow' && !this.state.follow) this.fitCamera();
+    this.syncControls();
+    this.changed();
+    this.persist();
+  }
+
+  /** Frames the model (over the whole clip) from a preset direction. */
+  private frameView(view: CameraView): void {
+    this.fitCamera(view);
+    this.changed();
+    this.persist();
+  }
+
+  private applyBackground(save = true): void {
+    const bg = this.state.background;
+    if (bg) {
+      const n = parseInt(bg.slice(1), 16);
+      this.frame.clearColor[0] = ((n >> 16) & 255) / 255;
+      this.frame.clearColor[1] = ((n >> 8) & 255) / 255;
+      this.frame.clearColor[2] = (n & 255) / 255;
+    } else {
+      this.frame.clearColor.set([0.16, 0.17, 0.19, 1]);
+    }
+    this.backgroundInput.value = bg || '#292b30';
+    this.changed();
+    if (save) this.persist();
+  }
+
+  /** The export-image button: the canvas as drawn (preserveDrawingBuffer) as a PNG to the host, which asks where to save it. */
+  private exportImage(): void {
+    this.renderFrame();
+    this.canvas.toBlob((blob) => {
+      if (!blob) return;
+      void blob.arrayBuffer().then((png) => {
+        const stem = this.fileName.replace(/\.[^.]*$/, '') || 'model';
+        this.post({ type: 'saveImage', png, name: `${stem}.png` });
+      });
+    }, 'image/png');
   }
 
   private bindControls(): void {
     this.playButton.addEventListener('click', () => this.setPlaying(!this.state.playing));
     this.clipSelect.addEventListener('change', () => this.selectClip(Number(this.clipSelect.value)));
+    this.legsSelect.addEventListener('change', () => this.selectLegsClip(Number(this.legsSelect.value)));
     this.timeline.addEventListener('input', () => {
       const clip = this.clips[this.state.clip];
       if (!clip) return;
@@ -586,16 +819,14 @@ export class Viewer {
       this.state.speed = Number(this.speedSelect.value) || 1;
       this.changed();
     });
-    this.loopBox.addEventListener('change', () => {
-      this.state.loop = this.loopBox.checked;
+    this.loopButton.addEventListener('click', () => {
+      this.state.loop = !this.state.loop;
+      this.syncControls();
       this.changed();
     });
-    this.interpBox.addEventListener('change', () => {
-      this.state.interpolate = this.interpBox.checked;
-      this.changed();
-    });
-    this.windingBox.addEventListener('change', () => {
-      this.state.winding = this.windingBox.checked ? 'flipped' : 'file';
+    this.interpButton.addEventListener('click', () => {
+      this.state.interpolate = !this.state.interpolate;
+      this.syncControls();
       this.changed();
     });
   }
@@ -618,6 +849,7 @@ export class Viewer {
         lastY = e.clientY;
         if (button === 0) this.camera.orbit(dx, dy);
         else this.camera.pan(dx, dy, this.canvas.clientHeight);
+        this.fitted = null;
         this.changed();
       } else this.hover(e.offsetX, e.offsetY);
     });
@@ -635,6 +867,7 @@ export class Viewer {
       (e) => {
         e.preventDefault();
         this.camera.zoom(Math.exp(e.deltaY * 0.001));
+        this.fitted = null;
         this.changed();
       },
       { passive: false },
@@ -691,7 +924,7 @@ export class Viewer {
   selectClip(c: number): void {
     this.state.clip = c;
     this.state.time = 0;
-    this.player?.selectClip(c);
+    this.player?.selectClip(c, this.state.legsClip);
     const clip = this.clips[c];
     if (clip) this.state.loop = clip.loop;
     this.clipSelect.value = String(c);
@@ -701,7 +934,24 @@ export class Viewer {
     this.persist();
   }
 
+  /** True when a clip that does not loop has played to its last frame. */
+  private atClipEnd(): boolean {
+    const clip = this.clips[this.state.clip];
+    return !!clip && !this.state.loop && this.state.time >= Scene.duration(clip) - 1e-6;
+  }
+
+  /** Assembled player: the legs' clip, played with the torso's (-1: LEGS_IDLE). */
+  selectLegsClip(c: number): void {
+    this.state.legsClip = c;
+    this.player?.selectClip(this.state.clip, c);
+    this.legsSelect.value = String(c);
+    this.changed();
+    this.persist();
+  }
+
   setPlaying(playing: boolean): void {
+    // Play at the end of a finished clip plays it again from the first frame.
+    if (playing && this.atClipEnd()) this.state.time = 0;
     this.state.playing = playing;
     this.lastTime = -1;
     this.syncControls();
@@ -726,19 +976,70 @@ export class Viewer {
     this.persist();
   }
 
-  fitCamera(): void {
+  /**
+   * Frames the model from `view`: over every frame of the selected clip (the file's per-frame
+   * bounds), so that an animated pose (a leap, a swung arm) stays in view; the bind-pose box where
+   * the file has no bounds or no clip is selected.
+   */
+  fitCamera(view: CameraView = 'default'): void {
     const scene = this.scene;
     if (!scene) return;
-    let b = scene.box;
+    let b: Float64Array = scene.box;
     if (this.player) {
       this.player.update(this.state.time, this.state.loop, this.state.interpolate);
       this.player.box(this.boxScratch);
       b = this.boxScratch;
-    }
+    } else if (this.clipBounds(this.boxScratch)) b = this.boxScratch;
     const quake = scene.model.format === 'md3' || scene.model.format === 'dpm';
     const aspect = this.canvas.clientWidth / Math.max(1, this.canvas.clientHeight);
-    this.camera.fit([b[0], b[1], b[2]], [b[3], b[4], b[5]], quake ? 'x' : 'y', aspect || 1);
+    this.camera.fit([b[0], b[1], b[2]], [b[3], b[4], b[5]], quake ? 'x' : 'y', aspect || 1, view);
+    this.fitted = view;
+    this.camera.ortho = this.state.ortho;
     this.state.camera = null;
+    this.root.dataset.fit = Array.from(b, (x) => x.toFixed(3)).join(',');
+  }
+
+  /** The union of the selected clip's per-frame bounds into out (min xyz, max xyz); false when there are none. */
+  private clipBounds(out: Float64Array): boolean {
+    const scene = this.scene;
+    const clip = this.clips[this.state.clip];
+    const bounds = scene?.model.bounds;
+    if (!scene || !clip || !bounds) return false;
+    const frames = scene.model.frameCount;
+    out[0] = out[1] = out[2] = Infinity;
+    out[3] = out[4] = out[5] = -Infinity;
+    for (let k = 0; k < clip.frameCount; k++) {
+      const f = clip.firstFrame + k;
+      if (f < 0 || f >= frames) continue;
+      for (let i = 0; i < 6; i++) {
+        const v = bounds[f * 8 + i];
+        if (!Number.isFinite(v)) continue;
+        if (i < 3) out[i] = Math.min(out[i], v);
+        else out[i] = Math.max(out[i], v);
+      }
+    }
+    return out[0] <= out[3] && out[1] <= out[4] && out[2] <= out[5];
+  }
+
+  /** Follow: the camera's target moves with the current frame's bounds (or, without bounds, the joints' centre). */
+  private followModel(scene: Scene): void {
+    const bounds = scene.model.bounds;
+    const f = scene.blend.a;
+    const t = this.camera.target;
+    if (bounds && f >= 0 && f < scene.model.frameCount) {
+      for (let i = 0; i < 3; i++) t[i] = (bounds[f * 8 + i] + bounds[f * 8 + 3 + i]) / 2;
+    } else if (scene.pose && scene.jointCount > 0) {
+      const w = scene.pose.world;
+      let x = 0, y = 0, z = 0;
+      for (let j = 0; j < scene.jointCount; j++) {
+        x += w[j * 12 + 3];
+        y += w[j * 12 + 7];
+        z += w[j * 12 + 11];
+      }
+      t[0] = x / scene.jointCount;
+      t[1] = y / scene.jointCount;
+      t[2] = z / scene.jointCount;
+    }
   }
 
   persist(): void {
@@ -866,6 +1167,12 @@ export class Viewer {
     }
   }
 
+  /** The preset the camera was last framed from, or null once the user moved it (then a resize keeps it). */
+  private fitted: CameraView | null = null;
+
+  /** Time of the last auto-rotate step (ms), -1 when not rotating. */
+  private lastRotate = -1;
+
   private tick(now: number): void {
     this.frameRequested = false;
     const s = this.state;
@@ -874,12 +1181,27 @@ export class Viewer {
       if (this.lastTime >= 0) {
         s.time += ((now - this.lastTime) / 1000) * s.speed;
         const dur = Scene.duration(clip);
-        if (dur > 0 && s.time > dur) s.time = s.loop ? s.time % dur : dur;
+        if (dur > 0 && s.time >= dur) {
+          if (s.loop) s.time %= dur;
+          else {
+            // A clip that does not loop ends: it stops on its last frame, and Play starts it again.
+            s.time = dur;
+            s.playing = false;
+            // Drawn once more: the last frame, and the controls say it ended.
+            this.dirty = true;
+            this.syncControls();
+            this.persist();
+          }
+        }
       }
       this.lastTime = now;
     } else this.lastTime = -1;
-    if (this.dirty || s.playing) this.renderFrame();
-    if (s.playing && clip && this.scene) {
+    if (s.autoRotate && this.scene) {
+      if (this.lastRotate >= 0) this.camera.yaw += ((now - this.lastRotate) / 1000) * 0.5;
+      this.lastRotate = now;
+    } else this.lastRotate = -1;
+    if (this.dirty || s.playing || s.autoRotate) this.renderFrame();
+    if ((s.playing && clip && this.scene) || (s.autoRotate && this.scene)) {
       this.frameRequested = true;
       requestAnimationFrame(this.tickBound);
     }
@@ -906,6 +1228,7 @@ export class Viewer {
       gpu.morphT = mf.t;
       this.updateFrameText();
     }
+    if (s.follow && scene) this.followModel(scene);
     const aspect = this.canvas.width / Math.max(1, this.canvas.height);
     this.camera.update(aspect);
     const f = this.frame;
@@ -927,6 +1250,9 @@ export class Viewer {
     f.wireframe = s.wireframe;
     f.normals = s.normals;
     f.weights = s.weights;
+    f.highlightUnweighted = s.weights;
+    f.vertexColors = s.colors;
+    f.lit = s.lit;
     f.selectedJoint = s.selectedJoint;
     r.begin(f);
     if (scene && gpu && this.player) {
@@ -944,6 +1270,7 @@ export class Viewer {
       this.post({
         type: 'rendered', ok: true, format: scene.model.format, error: null,
         vertices: scene.layout.totalVertices, triangles: scene.layout.totalTriangles, joints: scene.jointCount, firstFrameMs: this.firstFrameMs,
+        ...(this.compiled ? { sourceVersion: this.compiled.version } : {}),
       });
     }
   }
@@ -1056,4 +1383,9 @@ async function decodeSource(res: TextureResult): Promise<TextureSourceData | nul
       return img;
     }
   }
+}
+
+/** A shader or material name engines do not draw (Q3's common/nodraw, DarkPlaces' nodraw). */
+function isNodraw(name: string): boolean {
+  return /(^|\/)nodraw$/i.test(name.trim().replace(/\.(tga|png|jpe?g)$/i, ''));
 }

@@ -2,8 +2,11 @@
 // this folder as the extension under development.
 //  - With the desktop `code` command on PATH: `code --extensionDevelopmentPath=. examples/`.
 //  - Otherwise, with ../shared/vscode-harness installed: starts code-server (VS Code for the web)
-//    through the harness on 127.0.0.1 with the extension loaded on examples/, prints the URL to open
-//    in a browser, and runs until Ctrl+C, which ends everything it started.
+//    through the harness on 127.0.0.1 with the extension installed on examples/, prints the URL to
+//    open in a browser, and runs until Ctrl+C, which ends everything it started. The extension is
+//    installed as a user's is (this folder linked into the session's extensions), without the
+//    smoke-test driver that test runs need: with that driver VS Code shows no notifications, so a
+//    compile with errors would say nothing on screen. After `npm run build`, reload the window.
 //  - Otherwise it says how to get VS Code.
 // IQM_START_PORT=8080 npm start picks the code-server port (default: a free one).
 // IQM_START_WEB=1 npm start runs the extension's `browser` entry in the web worker extension host,
@@ -54,10 +57,12 @@ try {
 }
 
 const port = process.env.IQM_START_PORT;
-let session;
-try {
-  session = await harness.Session.start({
-    extensionDevelopmentPath: root,
+
+/** The harness session as a user's VS Code: the extension installed, pop-up notifications on. */
+function startOptions() {
+  return {
+    installExtensions: [root],
+    smokeTestDriver: false,
     workspace: examples,
     copyWorkspace: false, // the real examples/ folder, so that edits stay
     noBrowser: true,
@@ -65,7 +70,12 @@ try {
     outDir: resolve('test-output', 'start'),
     codeServerArgs: port ? ['--bind-addr', `127.0.0.1:${port}`] : [],
     settings: web ? { 'remote.extensionKind': { 'iqm-tools.iqm-tools': ['web'] } } : {},
-  });
+  };
+}
+
+let session;
+try {
+  session = await harness.Session.start(startOptions());
 } catch (error) {
   console.error('npm start: could not start code-server:', error instanceof Error ? error.message : error);
   process.exit(1);

@@ -9,46 +9,13 @@
 import * as vscode from 'vscode';
 import type { IqeDiagnostic } from '../../core/iqe/diagnostic';
 import { engineFindings, toDiagnostics } from '../preview/engines';
-import type { ModelFiles, Platform } from '../platform';
+import type { Platform } from '../platform';
 import type { CompileRequest, CompileSource } from './protocol';
-import { animationPathsFor, compileOptionsOf, type CompileSettings, DEFAULT_OUTPUT_PATH, outputPathFor } from './settings';
+import { animationPathsFor, compileOptionsOf, outputPathFor } from './settings';
+import { compileSource, settingsFor } from './source';
 
 const PROGRESS_AFTER_MS = 500;
 const PREVIEW_VIEW_TYPE = 'iqmTools.preview';
-
-function settingsFor(uri: vscode.Uri): CompileSettings {
-  const c = vscode.workspace.getConfiguration('iqmTools.compile', uri);
-  return {
-    outputPath: c.get<string>('outputPath', DEFAULT_OUTPUT_PATH),
-    onSave: c.get<boolean>('onSave', false),
-    scale: c.get<number>('scale', 1),
-    translate: c.get<number[]>('translate', [0, 0, 0]),
-    rotate: c.get<number[]>('rotate', [0, 0, 0]),
-    fps: c.get<number>('fps', 0),
-    loop: c.get<boolean>('loop', false),
-    animationFiles: c.get<string[]>('animationFiles', []),
-  };
-}
-
-/**
- * What to compile, as the worker gets it: an open document's text (saved or not: what the user
- * sees); a path the worker streams from disk as the CLI does (Node, a local file: a large file is
- * neither held by the extension host nor copied to the worker); else the file's bytes, read through
- * vscode.workspace.fs and handed over to the worker. Throws when the file cannot be read.
- */
-async function compileSource(uri: vscode.Uri, files: ModelFiles): Promise<{ source: CompileSource; size: number }> {
-  const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
-  if (open) {
-    const text = open.getText();
-    return { source: { text }, size: text.length };
-  }
-  const stat = await vscode.workspace.fs.stat(uri);
-  if (stat.type & vscode.FileType.Directory) throw new Error('a folder, not a file');
-  const path = files.streamablePath(uri);
-  if (path !== undefined) return { source: { path }, size: stat.size };
-  const bytes = await vscode.workspace.fs.readFile(uri);
-  return { source: { bytes }, size: bytes.length };
-}
 
 function isPreviewOpen(uri: vscode.Uri): boolean {
   return vscode.window.tabGroups.all.some((group) =>

@@ -1,5 +1,5 @@
 // The preview page with a strict Content-Security-Policy: nothing but our bundled script (by nonce),
-// our bundled stylesheet and images from the allowed local roots. No eval, no inline code or
+// our bundled stylesheet, its icon font (codicons) and images from the allowed local roots. No eval, no inline code or
 // styles, no network.
 
 export interface PageOptions {
@@ -15,6 +15,7 @@ export function contentSecurityPolicy(cspSource: string, nonce: string): string 
     "default-src 'none'",
     `img-src ${cspSource}`,
     `style-src ${cspSource}`,
+    `font-src ${cspSource}`,
     `script-src 'nonce-${nonce}'`,
   ].join('; ');
 }

@@ -1,10 +1,11 @@
 // Registers the model preview custom editor and its commands.
 
 import * as vscode from 'vscode';
+import type { Platform } from '../platform';
 import { IQE_VIEW_TYPE, PreviewProvider, VIEW_TYPE } from './provider';
 
-export function registerPreview(context: vscode.ExtensionContext): void {
-  const provider = new PreviewProvider(context);
+export function registerPreview(context: vscode.ExtensionContext, platform: Platform): void {
+  const provider = new PreviewProvider(context, platform);
   const options = { webviewOptions: { retainContextWhenHidden: false }, supportsMultipleEditorsPerDocument: true };
   context.subscriptions.push(
     vscode.window.registerCustomEditorProvider(VIEW_TYPE, provider, options),
@@ -17,8 +18,11 @@ export function registerPreview(context: vscode.ExtensionContext): void {
       }
       await vscode.commands.executeCommand('vscode.openWith', target, IQE_VIEW_TYPE, vscode.ViewColumn.Beside);
     }),
-    vscode.commands.registerCommand('iqmTools.previewStatus', (uri?: string) =>
-      uri ? provider.lastRendered.get(uri) ?? null : Object.fromEntries(provider.lastRendered),
-    ),
+    // For tests: what the webview last drew, and the IQE compiles of that document.
+    vscode.commands.registerCommand('iqmTools.previewStatus', (uri?: string) => {
+      if (!uri) return Object.fromEntries(provider.lastRendered);
+      const rendered = provider.lastRendered.get(uri);
+      return rendered ? { ...rendered, compiles: provider.compiles.get(uri) ?? null } : null;
+    }),
   );
 }

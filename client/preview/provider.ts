@@ -2,6 +2,9 @@
 // posts the bytes and sidecar texts to the webview, answers its texture requests, and reloads the
 // panel's content when the file (or a sidecar) changes on disk. The webview keeps its own view
 // state (vscode.setState), so hiding, showing and reloading keep the camera and playback.
+// IQE text follows the editor's document, saved or not: each edit (after a pause in typing) is
+// compiled in the compile worker, off the extension host's thread; an edit that comes while a
+// compile runs cancels it. The webview gets the IQM and which version of the text it is.
 
 import * as vscode from 'vscode';
 import {
@@ -10,17 +13,24 @@ import {
   type HostToWebview,
   type LoadMessage,
   type RenderedMessage,
+  type SourceProblem,
   type TextureRequest,
   type TextureResult,
   type WebviewToHost,
 } from '../../core/protocol';
 import { sniff } from '../../core/sniff';
+import { compileOptionsOf } from '../compile/settings';
+import { compileSource, settingsFor } from '../compile/source';
+import type { Platform } from '../platform';
 import { engineFindings, toDiagnostics } from './engines';
 import { makeNonce, previewHtml } from './html';
 import { basename, dirname, findSidecars, playerSet, resolveTexture, ShaderIndex, type LookupFs } from './resolve';
 
 export const VIEW_TYPE = 'iqmTools.preview';
 export const IQE_VIEW_TYPE = 'iqmTools.iqePreview';
+
+/** How long typing must pause before the IQE preview compiles the text again, ms. */
+const IQE_DEBOUNCE_MS = 300;
 
 class PreviewDocument implements vscode.CustomDocument {
   constructor(readonly uri: vscode.Uri) {}
@@ -79,10 +89,15 @@ function isInside(path: string, root: string): boolean {
 export class PreviewProvider implements vscode.CustomReadonlyEditorProvider<PreviewDocument> {
   /** Last `rendered` report per document URI (used by tests through a command). */
   readonly lastRendered = new Map<string, RenderedMessage>();
+  /** IQE compiles started per document URI, and how many were cancelled as stale (tests read them through the status command). */
+  readonly compiles = new Map<string, { started: number; cancelled: number }>();
   private output: vscode.OutputChannel | null = null;
   private engineProblems: vscode.DiagnosticCollection | null = null;
 
-  constructor(private readonly context: vscode.ExtensionContext) {}
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    private readonly platform: Platform,
+  ) {}
 
   openCustomDocument(uri: vscode.Uri): PreviewDocument {
     return new PreviewDocument(uri);
@@ -134,7 +149,71 @@ export class PreviewProvider implements vscode.CustomReadonlyEditorProvider<Prev
       if (!disposed) void panel.webview.postMessage(m);
     };
 
+    const openDocument = () => vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+    let compiling: vscode.CancellationTokenSource | null = null;
+    /** IQE text: the document's (or the file's) text compiled to IQM in the worker, then `load`. */
+    const key = uri.toString();
+    const count = (field: 'started' | 'cancelled') => {
+      const c = this.compiles.get(key) ?? { started: 0, cancelled: 0 };
+      c[field]++;
+      this.compiles.set(key, c);
+    };
+    const compileAndLoad = async () => {
+      if (compiling && !compiling.token.isCancellationRequested) count('cancelled');
+      compiling?.cancel();
+      count('started');
+      const cancel = new vscode.CancellationTokenSource();
+      compiling = cancel;
+      const doc = openDocument();
+      const version = doc ? doc.version : null;
+      const unsaved = doc ? doc.isDirty : false;
+      post({ type: 'compileState', state: 'compiling', version, unsaved, problem: null });
+      try {
+        let input;
+        try {
+          input = await compileSource(uri, this.platform.files);
+        } catch (e) {
+          post({ type: 'hostError', message: `${uri.fsPath || uri.path}: ${e instanceof Error ? e.message : String(e)}` });
+          return;
+        }
+        const reply = await this.platform.compile(this.context, { source: input.source, options: compileOptionsOf(settingsFor(uri)) }, input.size, cancel.token);
+        // Cancelled: a newer text is on its way.
+        if (!reply || cancel.token.isCancellationRequested || disposed) return;
+        if (!reply.ok) {
+          post({ type: 'hostError', message: `The IQE compiler failed: ${reply.message.split('\n')[0]}` });
+          this.log(`${uri.toString()}: the compiler failed: ${reply.message}`);
+          return;
+        }
+        const errors = reply.diagnostics.filter((d) => d.severity === 'error');
+        if (!reply.bytes || errors.length > 0) {
+          const first = errors[0];
+          const problem: SourceProblem = first
+            ? { message: first.message, line: first.range.line, column: first.range.column, count: errors.length }
+            : { message: 'the IQE text could not be compiled', line: 0, column: 0, count: 1 };
+          post({ type: 'compileState', state: 'failed', version, unsaved, problem });
+          return;
+        }
+        const sidecars = await findSidecars(uri.path, fs, false);
+        if (cancel.token.isCancellationRequested) return;
+        post({
+          type: 'load',
+          fileName: basename(uri.path),
+          path: uri.scheme === 'file' ? uri.fsPath : uri.toString(),
+          bytes: toArrayBuffer(reply.bytes),
+          sidecars,
+          playerParts: [],
+          reload: loads++ > 0,
+          compiled: { version, unsaved, milliseconds: reply.milliseconds },
+        });
+      } finally {
+        cancel.dispose();
+        if (compiling === cancel) compiling = null;
+      }
+    };
+    const isIqePath = /\.iqe$/i.test(uri.path);
+
     const sendLoad = async () => {
+      if (isIqePath) return compileAndLoad();
       let bytes: Uint8Array;
       try {
         bytes = await vscode.workspace.fs.readFile(uri);
@@ -142,7 +221,10 @@ export class PreviewProvider implements vscode.CustomReadonlyEditorProvider<Prev
         post({ type: 'hostError', message: `${uri.fsPath || uri.path}: ${e instanceof Error ? e.message : String(e)}` });
         return;
       }
-      const md3 = sniff(bytes).format === 'md3';
+      const format = sniff(bytes).format;
+      // IQE text in a file named otherwise (mislabeled): compiled as an .iqe would be.
+      if (format === 'iqe') return compileAndLoad();
+      const md3 = format === 'md3';
       const sidecars = await findSidecars(uri.path, fs, md3);
       const playerParts: LoadMessage['playerParts'] = [];
       if (md3) {
@@ -181,7 +263,7 @@ export class PreviewProvider implements vscode.CustomReadonlyEditorProvider<Prev
       const results: TextureResult[] = [];
       for (const req of requests) {
         const found = await resolveTexture(req, uri.path, fs, shaders, stopAt, null);
-        const base = { key: req.key, via: found.via, tried: found.tried, twoSided: found.twoSided, alphaTest: found.alphaTest };
+        const base = { key: req.key, via: found.via, tried: found.tried, twoSided: found.twoSided, alphaTest: found.alphaTest, blend: found.blend };
         if (!found.path) {
           results.push({ ...base, source: { kind: 'none' } });
           continue;
@@ -223,6 +305,12 @@ export class PreviewProvider implements vscode.CustomReadonlyEditorProvider<Prev
         case 'convertToIqe':
           void vscode.commands.executeCommand('iqmTools.convertToIqe', uri);
           break;
+        case 'openSource':
+          void showSource(uri, m.line, m.column);
+          break;
+        case 'saveImage':
+          void saveImage(uri, m.name, new Uint8Array(m.png));
+          break;
         default:
           assertNever(m);
       }
@@ -245,12 +333,59 @@ export class PreviewProvider implements vscode.CustomReadonlyEditorProvider<Prev
         if (e.affectsConfiguration('iqmTools.engine', uri)) schedule();
       }),
     ];
-    for (const w of watchers) subscriptions.push(w, w.onDidChange(schedule), w.onDidCreate(schedule));
+    // The file on disk matters while no editor holds its text (an open document follows its edits).
+    const onDisk = () => {
+      if (!(isIqePath && openDocument())) schedule();
+    };
+    for (const w of watchers) subscriptions.push(w, w.onDidChange(onDisk), w.onDidCreate(onDisk));
+    if (isIqePath) {
+      const same = (d: vscode.TextDocument) => d.uri.toString() === uri.toString();
+      let typing: ReturnType<typeof setTimeout> | undefined;
+      subscriptions.push(
+        vscode.workspace.onDidChangeTextDocument((e) => {
+          if (!same(e.document) || e.contentChanges.length === 0) return;
+          // A compile of older text is stale: stop it now, compile again when typing pauses.
+          if (compiling && !compiling.token.isCancellationRequested) count('cancelled');
+          compiling?.cancel();
+          if (typing) clearTimeout(typing);
+          typing = setTimeout(() => void compileAndLoad(), IQE_DEBOUNCE_MS);
+        }),
+        vscode.workspace.onDidSaveTextDocument((d) => {
+          if (same(d)) post({ type: 'compileState', state: 'saved', version: d.version, unsaved: false, problem: null });
+        }),
+        // Closed without saving: the text on disk is what there is again.
+        vscode.workspace.onDidCloseTextDocument((d) => {
+          if (same(d)) schedule();
+        }),
+        { dispose: () => typing && clearTimeout(typing) },
+      );
+    }
     panel.onDidDispose(() => {
       disposed = true;
+      compiling?.cancel();
       this.problems().delete(uri);
       if (timer) clearTimeout(timer);
       for (const s of subscriptions) s.dispose();
     });
+  }
+}
+
+/** Shows the IQE text at a line and column (in the editor that has it, else beside the preview). */
+async function showSource(uri: vscode.Uri, line: number, column: number): Promise<void> {
+  const doc = await vscode.workspace.openTextDocument(uri);
+  const position = new vscode.Position(Math.min(line, doc.lineCount - 1), column);
+  const shown = vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === uri.toString());
+  await vscode.window.showTextDocument(doc, { viewColumn: shown?.viewColumn ?? vscode.ViewColumn.Beside, selection: new vscode.Range(position, position) });
+}
+
+/** The export-image button: a save dialog beside the model, then the PNG. */
+async function saveImage(model: vscode.Uri, name: string, png: Uint8Array): Promise<void> {
+  const target = await vscode.window.showSaveDialog({ defaultUri: model.with({ path: `${dirname(model.path)}/${name}` }), filters: { 'PNG image': ['png'] } });
+  if (!target) return;
+  try {
+    await vscode.workspace.fs.writeFile(target, png);
+    vscode.window.setStatusBarMessage(`$(check) Saved ${basename(target.path)}`, 5000);
+  } catch (e) {
+    void vscode.window.showErrorMessage(`${target.fsPath}: ${e instanceof Error ? e.message : String(e)}`);
   }
 }

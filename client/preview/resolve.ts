@@ -4,7 +4,7 @@
 // and in tests (node:fs).
 
 import type { Sidecars, SidecarText, TextureRequest } from '../../core/protocol';
-import { parseShaders, type ShaderInfo } from '../../core/sidecar/shader';
+import { parseShaders, type ShaderBlend, type ShaderInfo } from '../../core/sidecar/shader';
 
 export interface LookupFs {
   /** True when a regular file exists at `path`. */
@@ -101,6 +101,8 @@ export interface ImageLookup {
   tried: string[];
   twoSided: boolean;
   alphaTest: string | null;
+  /** The shader's blending of its image stage (additive, alpha, filter), or null: opaque. */
+  blend: ShaderBlend | null;
 }
 
 /** Shader scripts, parsed once per lookup session. */
@@ -144,11 +146,13 @@ export async function resolveTexture(
     let via = from;
     let twoSided = false;
     let alphaTest: string | null = null;
+    let blend: ShaderBlend | null = null;
     if (shader && shader.shader.image) {
       image = shader.shader.image;
       via = `${from}, shader "${shader.shader.name}" in ${basename(shader.file)}`;
       twoSided = shader.shader.twoSided;
       alphaTest = shader.shader.alphaTest ?? null;
+      blend = shader.shader.blend ?? null;
     } else if (shader) {
       twoSided = shader.shader.twoSided;
     }
@@ -156,10 +160,10 @@ export async function resolveTexture(
     for (const c of candidates) {
       if (tried.includes(c)) continue;
       tried.push(c);
-      if (await fs.isFile(c)) return { path: c, via, tried, twoSided, alphaTest };
+      if (await fs.isFile(c)) return { path: c, via, tried, twoSided, alphaTest, blend };
     }
   }
-  return { path: null, via: '', tried, twoSided: false, alphaTest: null };
+  return { path: null, via: '', tried, twoSided: false, alphaTest: null, blend: null };
 }
 
 /** Skin file names engines try for `fileName` (DarkPlaces, Quake 3, vkQuake), in that order. */

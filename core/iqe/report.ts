@@ -1,6 +1,7 @@
 // Turns the compact problem lists into diagnostics: re-parses each reported line to find its
 // columns, writes the message, applies the `ignore` and severity settings, and caps the count
 // with one `too-many-problems` entry. Only reported problems cost an object.
+import { UNWEIGHTED_EFFECT } from '../model/model';
 import { type Chunk, chunkIndexOfLine, lineContentEnd, lineStartOf } from './chunk';
 import { CODES, defaultSeverity, type Code } from './codes';
 import { ATTRIBUTE_COMMANDS, COMMAND_NAMES, Cmd, suggestCommand, VERTEXARRAY_FORMATS, VERTEXARRAY_TYPES } from './commands';
@@ -179,7 +180,7 @@ function lineProblemMessage(problem: LineProblem, kind: Cmd, locator: LineLocato
     case LineProblem.WeightDuplicateJoint:
       return `Joint ${show(arg)} appears twice in this blend: the influences are not merged and take two of the four slots.`;
     case LineProblem.WeightNone:
-      return 'This vertex has no usable blend weight: skinned, it collapses to the origin.';
+      return `This vertex has no usable blend weight: ${UNWEIGHTED_EFFECT}.`;
     case LineProblem.BlendInfluences:
       return `${show(arg)} influences: only the 4 largest are kept and renormalised.`;
     case LineProblem.FaceTooFew:
@@ -280,7 +281,7 @@ function problemMessage(code: Code, a: number, b: number, note: string | undefin
       if (a < 0) return `Joint index ${show(a)} is negative.`;
       return `Joint index ${show(a)} does not exist (this file has ${show(b)} joints).`;
     case 'weights-invalid':
-      return 'This vertex has no blend weights while the model has joints and animations: skinned, it collapses to the origin.';
+      return `This vertex has no blend weights while the model has joints and animations: ${UNWEIGHTED_EFFECT}.`;
     case 'base-pose-missing':
       return a < b
         ? `${a === b - 1 ? `Joint ${show(a)} has` : `Joints ${show(a)}..${show(b - 1)} have`} no base pose: the identity is used (the reference compiler writes an all-zero rotation and scale).`

@@ -18,6 +18,7 @@ import {
   type CustomStream,
   indexMaterials,
   jointOrder,
+  UNWEIGHTED_EFFECT,
 } from '../model/model';
 import {
   FORMAT_NAMES,
@@ -643,7 +644,7 @@ export function iqmToModel(doc: IqmDocument, warnings: string[]): Model {
     const boneLimit = jointCount || doc.poses.length;
     const [unweighted, badIndex] = renormalise(blendIndices, blendWeights, influences, n, boneLimit);
     if (badIndex) warnings.push(`${badIndex} blend influences name a joint ≥ ${boneLimit} and are ignored`);
-    if (unweighted) warnings.push(`${unweighted} vertices have all blend weights zero; they keep their bind position`);
+    if (unweighted) warnings.push(`${unweighted} vertices have all blend weights zero: ${UNWEIGHTED_EFFECT}`);
   } else if (bi || bw) {
     warnings.push('blend indices without blend weights (or the reverse): the mesh is not skinned');
   }

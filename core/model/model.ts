@@ -269,3 +269,11 @@ export function jointOrder(parents: Int32Array, onCycle: (joint: number) => neve
   }
   return order;
 }
+
+/**
+ * What happens to a vertex that no joint moves (no usable blend weight), said the same way by the
+ * editor's diagnostics, `info` and the preview (FORMAT-PITFALLS §4.2): GPU skinning sums zero
+ * matrices, so DarkPlaces, Quake-family engines and raylib draw it at the origin; FTE binds it to
+ * joint 0; the preview and `iqm-tools sample` keep it where the mesh has it (its bind position).
+ */
+export const UNWEIGHTED_EFFECT = "in engines' GPU skinning it collapses to the origin (FTE binds it to joint 0); the preview keeps it at its bind position";

@@ -1,6 +1,6 @@
 // Quake 3 shader scripts (FORMAT-PITFALLS §8.5): `name { ... { map path ... } ... }`. We keep the
-// first stage's image (skipping $lightmap and $whiteimage), two-sidedness (cull disable/none/
-// twosided) and alpha testing (alphaFunc).
+// first stage's image (skipping $lightmap and $whiteimage), that stage's blending (blendFunc),
+// two-sidedness (cull disable/none/twosided) and alpha testing (alphaFunc).
 
 export interface ShaderInfo {
   name: string;
@@ -8,6 +8,22 @@ export interface ShaderInfo {
   image?: string;
   twoSided: boolean;
   alphaTest?: string;
+  /** How the image stage is blended over what is behind it (blendFunc); absent: opaque. */
+  blend?: ShaderBlend;
+}
+
+/** additive (GL_ONE GL_ONE), alpha blending (GL_SRC_ALPHA GL_ONE_MINUS_SRC_ALPHA), filter (GL_DST_COLOR GL_ZERO). */
+export type ShaderBlend = 'add' | 'blend' | 'filter';
+
+/** A blendFunc line's arguments as one of the blends the preview draws, or undefined (opaque or unknown). */
+export function blendOf(args: string[]): ShaderBlend | undefined {
+  const a = args.map((x) => x.toUpperCase());
+  if (a.length === 1) return a[0] === 'ADD' ? 'add' : a[0] === 'BLEND' ? 'blend' : a[0] === 'FILTER' ? 'filter' : undefined;
+  const [src, dst] = a;
+  if (dst === 'GL_ONE' && (src === 'GL_ONE' || src === 'GL_SRC_ALPHA')) return 'add';
+  if (src === 'GL_SRC_ALPHA' && dst === 'GL_ONE_MINUS_SRC_ALPHA') return 'blend';
+  if ((src === 'GL_DST_COLOR' && dst === 'GL_ZERO') || (src === 'GL_ZERO' && dst === 'GL_SRC_COLOR')) return 'filter';
+  return undefined;
 }
 
 function tokenize(text: string): string[] {
@@ -59,6 +75,9 @@ export function parseShaders(text: string): ShaderInfo[] {
     i++;
     const shader: ShaderInfo = { name, twoSided: false };
     let depth = 1;
+    let stage = 0;
+    let imageStage = -1;
+    let stageBlend: ShaderBlend | undefined;
     let line: string[] = [];
     const flush = () => {
       if (!line.length) return;
@@ -67,7 +86,9 @@ export function parseShaders(text: string): ShaderInfo[] {
       if (depth === 2 && shader.image === undefined) {
         if ((key === 'map' || key === 'clampmap') && line[1] && !/^\$(lightmap|whiteimage)$/i.test(line[1])) shader.image = line[1];
         if (key === 'animmap' && line[2]) shader.image = line[2];
+        if (shader.image !== undefined) imageStage = stage;
       }
+      if (depth === 2 && key === 'blendfunc') stageBlend = blendOf(line.slice(1));
       if (depth === 2 && key === 'alphafunc' && shader.alphaTest === undefined) shader.alphaTest = line[1];
       line = [];
     };
@@ -77,8 +98,14 @@ export function parseShaders(text: string): ShaderInfo[] {
       else if (t === '{') {
         flush();
         depth++;
+        if (depth === 2) {
+          stage++;
+          stageBlend = undefined;
+        }
       } else if (t === '}') {
         flush();
+        // The image stage's blendFunc (it may come before or after its map line).
+        if (depth === 2 && stage === imageStage && stageBlend) shader.blend = stageBlend;
         depth--;
       } else line.push(t);
     }

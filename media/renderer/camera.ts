@@ -9,7 +9,12 @@ export interface CameraState {
   target: [number, number, number];
 }
 
+/** A preset direction to look from: the default 3/4 view, or straight at the front, side or top. */
+export type CameraView = 'default' | 'front' | 'side' | 'top';
+
 export class OrbitCamera {
+  /** Orthographic projection (the same framing: the view's height at the target's distance). */
+  ortho = false;
   yaw = 0;
   pitch = 0.35;
   distance = 5;
@@ -27,9 +32,11 @@ export class OrbitCamera {
    * the model's front from 35° to its right: `front` is the direction the model faces (+Y for IQM's
    * "Y forward", +X for Quake formats).
    */
-  fit(min: ArrayLike<number>, max: ArrayLike<number>, front: 'x' | 'y' = 'y', aspect = 1): void {
-    this.yaw = (front === 'y' ? Math.PI / 2 : 0) - (35 * Math.PI) / 180;
-    this.pitch = 0.3;
+  fit(min: ArrayLike<number>, max: ArrayLike<number>, front: 'x' | 'y' = 'y', aspect = 1, view: CameraView = 'default'): void {
+    const facing = front === 'y' ? Math.PI / 2 : 0;
+    // Front looks at the model's face, side from its left (its right hand away), top straight down.
+    this.yaw = view === 'front' ? facing : view === 'side' ? facing - Math.PI / 2 : view === 'top' ? facing : facing - (35 * Math.PI) / 180;
+    this.pitch = view === 'top' ? 1.55 : view === 'default' ? 0.3 : 0;
     for (let i = 0; i < 3; i++) this.target[i] = (min[i] + max[i]) / 2;
     const r = Math.max(1e-3, 0.5 * Math.hypot(max[0] - min[0], max[1] - min[1], max[2] - min[2]));
     // The narrower of the vertical and horizontal fields of view decides (tall, narrow panels).
@@ -83,7 +90,8 @@ export class OrbitCamera {
     e[1] = t[1] + this.distance * cp * sy;
     e[2] = t[2] + this.distance * sp;
     lookAtZUp(this.view, e, t);
-    perspective(this.projection, this.fovY, aspect, this.near, this.far);
+    if (this.ortho) orthographic(this.projection, this.distance * Math.tan(this.fovY / 2), aspect, this.near, this.far);
+    else perspective(this.projection, this.fovY, aspect, this.near, this.far);
     multiply4(this.viewProj, this.projection, this.view);
   }
 }
@@ -124,6 +132,17 @@ export function perspective(out: Float32Array, fovY: number, aspect: number, nea
 }
 
 /** out = a · b (column-major 4x4); out must not alias a or b. */
+/** Orthographic projection, `halfHeight` world units above and below the view's centre. */
+export function orthographic(out: Float32Array, halfHeight: number, aspect: number, near: number, far: number): void {
+  const halfWidth = halfHeight * aspect;
+  out.fill(0);
+  out[0] = 1 / halfWidth;
+  out[5] = 1 / halfHeight;
+  out[10] = -2 / (far - near);
+  out[14] = -(far + near) / (far - near);
+  out[15] = 1;
+}
+
 export function multiply4(out: Float32Array, a: Float32Array, b: Float32Array): void {
   for (let c = 0; c < 4; c++) {
     for (let r = 0; r < 4; r++) {

@@ -107,9 +107,9 @@ export function checkerPixels(size = 64, cells = 8): { width: number; height: nu
     for (let x = 0; x < size; x++) {
       const on = (Math.floor(x / cell) + Math.floor(y / cell)) % 2 === 0;
       const o = (y * size + x) * 4;
-      pixels[o] = on ? 200 : 90;
-      pixels[o + 1] = on ? 60 : 30;
-      pixels[o + 2] = on ? 200 : 90;
+      pixels[o] = on ? 190 : 110;
+      pixels[o + 1] = on ? 190 : 110;
+      pixels[o + 2] = on ? 190 : 110;
       pixels[o + 3] = 255;
     }
   }

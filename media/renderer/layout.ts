@@ -38,6 +38,8 @@ export interface MeshLayout {
   normal: Float32Array;
   /** 2 per vertex; zeros when the file has none. */
   texcoord: Float32Array;
+  /** 4 per vertex (RGBA 0..1), or null when the file has no vertex colours. */
+  color: Float32Array | null;
   /** linear: 4 joint indices per vertex. */
   joints: Uint16Array | null;
   /** linear: 4 weights per vertex, summing to 1 or all 0 (unweighted). */
@@ -224,6 +226,7 @@ export function buildLayout(model: Model): ModelLayout {
       position: mesh.position,
       normal: mesh.normal ?? computeNormals(mesh.position, mesh.indices, n),
       texcoord,
+      color: mesh.color && mesh.color.length >= n * 4 ? mesh.color : null,
       joints: null,
       weights: null,
       dpmRange: null,

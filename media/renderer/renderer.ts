@@ -18,7 +18,7 @@ import {
 
 const MESH_UNIFORMS = [
   'uViewProj', 'uModel', 'uJoints', 'uInfluences', 'uSelectedJoint', 'uNormalLength', 'uBlend',
-  'uTexture', 'uColorMode', 'uColor', 'uLightDir', 'uAlphaTest', 'uHighlightUnweighted',
+  'uTexture', 'uColorMode', 'uColor', 'uLightDir', 'uAlphaTest', 'uHighlightUnweighted', 'uVertexColors', 'uLit', 'uBlendMode',
 ] as const;
 type MeshUniforms = Record<(typeof MESH_UNIFORMS)[number], WebGLUniformLocation | null>;
 
@@ -32,6 +32,8 @@ export interface MaterialGpu {
   twoSided: boolean;
   /** Alpha threshold, or -1 for none. */
   alphaTest: number;
+  /** Q3 shader blending of the image (drawn after the opaque meshes, without depth writes). */
+  blend?: 'add' | 'blend' | 'filter' | null;
 }
 
 interface MeshGpu {
@@ -63,6 +65,10 @@ export interface FrameOptions {
   weights: boolean;
   selectedJoint: number;
   highlightUnweighted: boolean;
+  /** Multiply by the vertex colours where a mesh has them. */
+  vertexColors: boolean;
+  /** Diffuse lighting from lightDir; false: unlit (full brightness). */
+  lit: boolean;
   clearColor: Float32Array;
 }
 
@@ -127,6 +133,8 @@ export class ModelGpu {
         attrib(ATTRIB.weights, m.weights, 4, gl.FLOAT);
       }
     }
+    // Last, so that the normals overlay's VAO (which does not use it) binds the others in order.
+    if (m.color) attrib(ATTRIB.color, m.color, 4, gl.FLOAT);
     const index = staticBuffer(gl, gl.ELEMENT_ARRAY_BUFFER, m.indices);
     gl.bindVertexArray(null);
     return {
@@ -390,20 +398,41 @@ export class Renderer {
     gl.frontFace(model.frontCW !== o.flipWinding ? gl.CW : gl.CCW);
     const morphDirty = model.morphChanged();
     gl.uniform1i(p.u.uColorMode, o.weights ? 2 : o.textured ? 0 : 3);
-    gl.uniform1i(p.u.uHighlightUnweighted, 1);
+    gl.uniform1i(p.u.uHighlightUnweighted, o.highlightUnweighted ? 1 : 0);
+    gl.uniform1i(p.u.uLit, o.lit ? 1 : 0);
     gl.enable(gl.POLYGON_OFFSET_FILL);
     gl.polygonOffset(1, 1);
-    for (const mesh of model.meshes) {
-      if (!mesh.visible || mesh.layout.indices.length === 0) continue;
-      if (o.cull && !mesh.material.twoSided) gl.enable(gl.CULL_FACE);
-      else gl.disable(gl.CULL_FACE);
-      gl.activeTexture(gl.TEXTURE2);
-      gl.bindTexture(gl.TEXTURE_2D, mesh.material.texture ?? this.checker);
-      gl.uniform1f(p.u.uAlphaTest, o.textured ? mesh.material.alphaTest : -1);
-      model.bindMorph(mesh.vao, mesh, morphDirty);
-      gl.bindVertexArray(mesh.vao);
-      gl.drawElements(gl.TRIANGLES, mesh.layout.indices.length, gl.UNSIGNED_INT, 0);
+    // Opaque meshes first, then the blended ones (Q3 blendFunc) over them without writing depth.
+    for (let pass = 0; pass < 2; pass++) {
+      for (const mesh of model.meshes) {
+        if (!mesh.visible || mesh.layout.indices.length === 0) continue;
+        const blend = o.textured && !o.weights ? (mesh.material.blend ?? null) : null;
+        if ((pass === 1) !== (blend !== null)) continue;
+        if (o.cull && !mesh.material.twoSided) gl.enable(gl.CULL_FACE);
+        else gl.disable(gl.CULL_FACE);
+        gl.activeTexture(gl.TEXTURE2);
+        gl.bindTexture(gl.TEXTURE_2D, mesh.material.texture ?? this.checker);
+        gl.uniform1f(p.u.uAlphaTest, o.textured ? mesh.material.alphaTest : -1);
+        gl.uniform1i(p.u.uVertexColors, o.vertexColors && mesh.layout.color ? 1 : 0);
+        gl.uniform1i(p.u.uBlendMode, blend === 'add' ? 1 : blend === 'blend' ? 2 : blend === 'filter' ? 3 : 0);
+        if (blend) {
+          gl.enable(gl.BLEND);
+          gl.depthMask(false);
+          if (blend === 'add') gl.blendFunc(gl.ONE, gl.ONE);
+          else if (blend === 'blend') gl.blendFunc(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA);
+          else gl.blendFunc(gl.DST_COLOR, gl.ZERO);
+        }
+        model.bindMorph(mesh.vao, mesh, morphDirty);
+        gl.bindVertexArray(mesh.vao);
+        gl.drawElements(gl.TRIANGLES, mesh.layout.indices.length, gl.UNSIGNED_INT, 0);
+        if (blend) {
+          gl.disable(gl.BLEND);
+          gl.depthMask(true);
+        }
+      }
     }
+    gl.uniform1i(p.u.uVertexColors, 0);
+    gl.uniform1i(p.u.uBlendMode, 0);
     gl.disable(gl.POLYGON_OFFSET_FILL);
     gl.disable(gl.CULL_FACE);
     if (o.wireframe) {

@@ -2,7 +2,7 @@
 // One vertex shader, specialised by a #define per skinning kind (layout.ts):
 //   SKIN_LINEAR  4 influences, joint matrices (skin = world · inverse bind) from uJoints
 //   SKIN_DPM     every influence from uInfluences, world matrices from uJoints (exact DPM sum)
-//   MORPH        MD3: positions/normals of frames a and b, blended by uBlend
+//   MORPH        MD3: positions/normals of frames a and b, blended by uBlend (uBlendMode is the Q3 shader blending)
 //   (none)       static positions
 // and optionally NORMALS (instanced lines along each vertex normal). `vModelPos` is the skinned
 // position in the file's coordinates: the transform-feedback test captures it and compares it with
@@ -40,8 +40,10 @@ in vec3 aPosition;
 in vec3 aNormal;
 #endif
 in vec2 aTexcoord;
+in vec4 aColor;
 
 out vec3 vModelPos;
+out vec4 vColor;
 out vec3 vNormal;
 out vec2 vTexcoord;
 out float vWeight;
@@ -116,6 +118,7 @@ void main() {
   vModelPos = pos;
   vNormal = mat3(uModel) * nrm;
   vTexcoord = aTexcoord;
+  vColor = aColor;
   vec3 p = pos;
 #if defined(NORMALS)
   if (gl_VertexID == 1) p += nrm * uNormalLength;
@@ -134,8 +137,12 @@ uniform vec4 uColor;
 uniform vec3 uLightDir;
 uniform float uAlphaTest;  // < 0: off
 uniform int uHighlightUnweighted;
+uniform int uVertexColors; // 1: multiply by the mesh's vertex colours
+uniform int uLit;          // 0: unlit (full brightness)
+uniform int uBlendMode;    // 0 opaque, 1 additive, 2 alpha blend, 3 filter (Q3 blendFunc)
 
 in vec3 vModelPos;
+in vec4 vColor;
 in vec3 vNormal;
 in vec2 vTexcoord;
 in float vWeight;
@@ -156,7 +163,7 @@ void main() {
   vec3 n = normalize(vNormal);
   if (!gl_FrontFacing) n = -n;
   float diffuse = max(dot(n, uLightDir), 0.0);
-  float light = 0.35 + 0.65 * diffuse;
+  float light = uLit == 1 ? 0.35 + 0.65 * diffuse : 1.0;
   vec4 base = vec4(0.75, 0.75, 0.75, 1.0);
   if (uColorMode == 0) {
     base = texture(uTexture, vTexcoord);
@@ -164,10 +171,14 @@ void main() {
   } else if (uColorMode == 2) {
     base = vec4(vWeight > 0.0 ? heat(vWeight) : vec3(0.1, 0.1, 0.35), 1.0);
   }
+  if (uVertexColors == 1 && uColorMode != 2) base *= vColor;
   vec3 rgb = base.rgb * light;
-  // Unweighted vertices (kept at their bind position) glow magenta, fading over their triangles.
+  // In the weight view, vertices that no joint moves glow magenta, fading over their triangles.
   if (uHighlightUnweighted == 1) rgb = mix(rgb, vec3(1.0, 0.0, 1.0), clamp(vUnweighted * 1.5, 0.0, 1.0));
-  outColor = vec4(rgb, 1.0);
+  if (uBlendMode == 1) outColor = vec4(rgb * base.a, 1.0);
+  else if (uBlendMode == 2) outColor = vec4(rgb, base.a);
+  else if (uBlendMode == 3) outColor = vec4(base.rgb, 1.0);
+  else outColor = vec4(rgb, 1.0);
 }
 `;
 

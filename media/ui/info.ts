@@ -1,7 +1,7 @@
 // The info panel: format, counts, meshes and materials (with the texture lookup), the joint tree,
 // animations, vertex arrays, extensions, comment and the reader's warnings.
 
-import type { Model } from '../../core/model/model';
+import { UNWEIGHTED_EFFECT, type Model } from '../../core/model/model';
 import type { EngineReport, TextureResult } from '../../core/protocol';
 import type { Scene, ViewClip } from '../scene';
 import { clear, h } from './dom';
@@ -47,7 +47,9 @@ export function renderInfo(
   if (engines) root.append(engineSection(engines));
   const model: Model = scene.model;
   const layout = scene.layout;
-  const unweighted = layout.meshes.reduce((n, m) => n + m.unweighted, 0);
+  // A skeletal model whose meshes carry no blend weights at all (no blend arrays): every vertex is unweighted.
+  const noBlend = layout.kind === 'static' && scene.jointCount > 0 && model.skeleton !== null;
+  const unweighted = noBlend ? layout.totalVertices : layout.meshes.reduce((n, m) => n + m.unweighted, 0);
   const dropped = layout.meshes.reduce((n, m) => n + m.droppedInfluences, 0);
   const rows: [string, string][] = [
     ['file', fileName],
@@ -61,7 +63,7 @@ export function renderInfo(
     ['skinning', layout.kind === 'linear' ? 'GPU, 4 influences (joint texture)' : layout.kind === 'dpm' ? 'GPU, exact DPM influences' : layout.kind === 'morph' ? 'GPU vertex morphing' : 'static'],
   ];
   if (model.tags && model.tags.names.length) rows.push(['tags', model.tags.names.join(', ')]);
-  if (unweighted) rows.push(['unweighted vertices', `${unweighted} (kept at their bind position, shown magenta)`]);
+  if (unweighted) rows.push(['unweighted vertices', `${unweighted}${noBlend ? ' (all: the meshes have no blend weights)' : ''}: ${UNWEIGHTED_EFFECT}${noBlend ? '' : ' (magenta in the Weights view)'}`]);
   if (dropped) rows.push(['dropped influences', String(dropped)]);
   root.append(section('Model', true, table(rows)));
 

@@ -12,6 +12,9 @@ import { extname, join, resolve, sep } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { findSidecars, playerSet, resolveTexture, ShaderIndex } from '../../client/preview/resolve';
+import { compileIqe } from '../../core/compile/index';
+import { IqeDocument } from '../../core/iqe/document';
+import { sniff } from '../../core/sniff';
 import { nodeLookupFs } from '../helpers/lookup-fs';
 
 /** node:fs for the lookup code; paths are absolute POSIX paths. */
@@ -91,7 +94,7 @@ export const pageGlobals = (): PageGlobals => globalThis as unknown as PageGloba
 
 /** The page: the production CSP, plus connect-src 'self' so the stand-in host can fetch asset bytes. */
 function harnessHtml(): string {
-  const csp = `default-src 'none'; img-src 'self'; style-src 'self'; script-src 'nonce-${NONCE}'; connect-src 'self'`;
+  const csp = `default-src 'none'; img-src 'self'; style-src 'self'; font-src 'self'; script-src 'nonce-${NONCE}'; connect-src 'self'`;
   return `<!DOCTYPE html><html><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="${csp}">
 <link rel="stylesheet" href="/dist/webview.css"></head><body>
@@ -118,6 +121,7 @@ const TYPES: Record<string, string> = {
   '.map': 'application/json',
   '.png': 'image/png',
   '.jpg': 'image/jpeg',
+  '.ttf': 'font/ttf',
   '.html': 'text/html',
 };
 
@@ -210,7 +214,7 @@ async function answerTextures(page: Page, base: string, generation: number, requ
   for (const req of requests) {
     const found = await resolveTexture(req, modelPath, nodeLookupFs, shaders, ASSETS, null);
     results.push({
-      key: req.key, via: found.via, tried: found.tried, twoSided: found.twoSided, alphaTest: found.alphaTest,
+      key: req.key, via: found.via, tried: found.tried, twoSided: found.twoSided, alphaTest: found.alphaTest, blend: found.blend,
       path: found.path, url: found.path && found.path.startsWith(ASSETS + '/') ? `${base}/assets/${found.path.slice(ASSETS.length + 1)}` : null,
     });
   }
@@ -225,7 +229,7 @@ async function answerTextures(page: Page, base: string, generation: number, requ
             source = { kind: 'bytes', bytes, mime: 'image/x-tga', path: r.path };
           } else source = { kind: 'uri', uri: r.url, path: r.path };
         }
-        out.push({ key: r.key, via: r.via, tried: r.tried, twoSided: r.twoSided, alphaTest: r.alphaTest, source });
+        out.push({ key: r.key, via: r.via, tried: r.tried, twoSided: r.twoSided, alphaTest: r.alphaTest, blend: r.blend, source });
       }
       (globalThis as unknown as PageGlobals).postMessage({ type: 'textures', generation, results: out }, '*');
     },
@@ -234,12 +238,14 @@ async function answerTextures(page: Page, base: string, generation: number, requ
 }
 
 /** Posts `load` for an asset (path relative to ../shared/assets) and waits for ready or error. */
-export async function loadAsset(s: Session, rel: string, opts: { reload?: boolean; waitTextures?: boolean } = {}): Promise<'ready' | 'error'> {
+export async function loadAsset(s: Session, rel: string, opts: { reload?: boolean; waitTextures?: boolean; extraSkins?: { name: string; text: string }[] } = {}): Promise<'ready' | 'error'> {
   const abs = join(ASSETS, rel);
   currentModel.set(s.page, abs);
   const bytes = readFileSync(abs);
   const md3 = bytes.subarray(0, 4).toString('latin1') === 'IDP3';
   const sidecars: Sidecars = await findSidecars(abs, nodeLookupFs, md3);
+  // Skin files the test writes itself (as if they were beside the model).
+  if (opts.extraSkins) sidecars.skins.push(...opts.extraSkins);
   const fileName = rel.slice(rel.lastIndexOf('/') + 1);
   // As the host does: the other Quake 3 player parts beside head/upper/lower.md3.
   const parts = [];
@@ -250,20 +256,28 @@ export async function loadAsset(s: Session, rel: string, opts: { reload?: boolea
       parts.push({ part: p.part, name: p.path.slice(p.path.lastIndexOf('/') + 1), url: `${s.base}/assets/${p.path.slice(ASSETS.length + 1)}`, skins: side.skins });
     }
   }
+  // IQE text: compiled here as the extension host compiles it (in its worker), posted as IQM.
+  let compiled = null;
+  if (sniff(bytes).format === 'iqe') {
+    const start = performance.now();
+    const result = compileIqe(new IqeDocument(bytes.toString('utf8')));
+    if (!result.bytes) throw new Error(`${rel} does not compile`);
+    compiled = { bytes: Array.from(result.bytes), info: { version: 1, unsaved: false, milliseconds: performance.now() - start } };
+  }
   await s.page.evaluate(
-    async ({ url, fileName, sidecars, reload, parts }) => {
+    async ({ url, fileName, sidecars, reload, parts, compiled }) => {
       const g = globalThis as unknown as PageGlobals;
       const root = g.document.getElementById('viewer');
       if (root) {
         root.dataset.state = 'loading';
         delete root.dataset.textures;
       }
-      const bytes = await g.__fetchBytes(url);
+      const bytes = compiled ? new Uint8Array(compiled.bytes).buffer : await g.__fetchBytes(url);
       const playerParts = [];
       for (const p of parts) playerParts.push({ part: p.part, name: p.name, bytes: await g.__fetchBytes(p.url), skins: p.skins });
-      g.postMessage({ type: 'load', fileName, path: fileName, bytes, sidecars, playerParts, reload }, '*');
+      g.postMessage({ type: 'load', fileName, path: fileName, bytes, sidecars, playerParts, reload, compiled: compiled?.info }, '*');
     },
-    { url: `${s.base}/assets/${rel}`, fileName, sidecars, reload: opts.reload ?? false, parts },
+    { url: `${s.base}/assets/${rel}`, fileName, sidecars, reload: opts.reload ?? false, parts, compiled },
   );
   await s.page.waitForSelector('#viewer[data-state="ready"], #viewer[data-state="error"]', { timeout: 60000 });
   const state = (await s.page.getAttribute('#viewer', 'data-state')) as 'ready' | 'error';
@@ -368,4 +382,25 @@ export async function settle(page: Page): Promise<void> {
 export function screenshotPath(name: string): string {
   mkdirSync(OUTPUT, { recursive: true });
   return join(OUTPUT, `${name}.png`);
+}
+
+/** Clicks an entry of the toolbar's "more" menu (`menu-<id>`, or a button the row had no room for), then closes the menu. */
+export async function menuClick(page: Page, id: string): Promise<void> {
+  await page.click('#more');
+  const lasting = await page.$(`#menu-${id}`);
+  await page.click(lasting ? `#menu-${id}` : `[data-menu="${id}"]`);
+  await page.keyboard.press('Escape');
+  await settle(page);
+}
+
+/** Pauses on clip `clip` (-1: the bind pose), frames the model and hides the grid and overlays, so that only the model counts. */
+export async function still(page: Page, clip = -1): Promise<void> {
+  await page.evaluate((clip) => {
+    const v = (globalThis as unknown as PageGlobals).iqmPreview;
+    v.setPlaying(false);
+    v.selectClip(clip);
+    v.fitCamera();
+    v.changed();
+  }, clip);
+  await setToggles(page, { grid: false, skeleton: false, tags: false, bounds: false, wireframe: false, normals: false, weights: false });
 }

@@ -10,7 +10,7 @@ import { readModel } from '../../core/model/read';
 import { sampleModel } from '../../cli/sample';
 import { writeIqm } from '../../core/iqm/writer';
 import { smallIqmDocument } from '../helpers/model-writers';
-import { ASSETS, loadAsset, loadGenerated, type PageGlobals, openSession, pixelStats, screenshotPath, setToggles, settle, skipReason, type Session } from './harness';
+import { ASSETS, loadAsset, loadGenerated, menuClick, still, type PageGlobals, openSession, pixelStats, screenshotPath, setToggles, settle, skipReason, type Session } from './harness';
 
 const skip = skipReason();
 if (skip) process.stdout.write(`# ${skip}\n`);
@@ -27,14 +27,8 @@ after(async () => {
 async function renderStill(rel: string, shot: string, clip = -1) {
   const state = await loadAsset(s, rel);
   assert.equal(state, 'ready', `${rel} should load`);
-  await s.page.evaluate((clip) => {
-    const v = (globalThis as unknown as PageGlobals).iqmPreview;
-    v.setPlaying(false);
-    v.selectClip(clip);
-    v.fitCamera();
-    v.changed();
-  }, clip);
-  await setToggles(s.page, { grid: false, skeleton: false, tags: false, bounds: false, wireframe: false, normals: false, weights: false, textures: true });
+  await still(s.page, clip);
+  await setToggles(s.page, { textures: true });
   const stats = await pixelStats(s.page);
   await s.page.screenshot({ path: screenshotPath(shot) });
   return stats;
@@ -77,11 +71,11 @@ test('DPM grunt renders with grunt.dpm_0.skin', { skip }, async () => {
 test("winding: each format's front faces survive back-face culling; flipping the winding shows the inside", { skip }, async () => {
   for (const rel of ['iqm/mrfixit/mrfixit.iqm', 'dpm/nexuiz/grunt.dpm', 'md3/watercan/watercan.md3']) {
     const right = await renderStill(rel, `winding-file-${rel.split('/').pop()}`);
-    await s.page.check('#winding');
-    await settle(s.page);
+    await menuClick(s.page, 'winding');
+    assert.equal(await s.page.getAttribute('#menu-winding', 'aria-checked'), 'true');
     const flipped = await pixelStats(s.page);
     await s.page.screenshot({ path: screenshotPath(`winding-flipped-${rel.split('/').pop()}`) });
-    await s.page.uncheck('#winding');
+    await menuClick(s.page, 'winding');
     // With the wrong winding culled, what remains is the inside of the far side, whose normals point
     // away from the camera and the light: the same silhouette, much darker.
     const brightness = (st: typeof right) => st.mean[0] + st.mean[1] + st.mean[2];
@@ -286,11 +280,13 @@ test('MD3 tags are drawn as axes; Quake 3 animation.cfg clips are listed', { ski
   assert.ok(options.some((o) => o.startsWith('BOTH_DEATH1')));
 });
 
-test('IQE text is compiled in memory and previewed (rocket.iqe, tank.iqe with its PNG)', { skip }, async () => {
+test('IQE text compiled by the host is previewed with the version it came from (rocket.iqe, tank.iqe with its PNG)', { skip }, async () => {
   const rocket = await renderStill('iqe/unvanquished/rocket.iqe', 'iqe-rocket');
   assert.ok(rocket.covered > 0.01, `rocket covers ${rocket.covered}`);
   assert.equal(await s.page.getAttribute('#viewer', 'data-format'), 'iqm');
-  assert.match((await s.page.textContent('#info')) ?? '', /IQE text compiled to IQM/);
+  assert.match((await s.page.textContent('#info')) ?? '', /compiled from the IQE text \(editor version 1\)/);
+  assert.match((await s.page.textContent('#source')) ?? '', /version 1 · compiled in \d+ ms/);
+  assert.equal(await s.page.getAttribute('#viewer', 'data-source-version'), '1');
   const tank = await renderStill('iqe/love-und-panzer/tank.iqe', 'iqe-tank');
   assert.ok(tank.covered > 0.02, `tank covers ${tank.covered}`);
 });
@@ -349,13 +345,24 @@ test('Quake 3 player: lower/upper/head.md3 assemble through tag_torso and tag_he
     return { player: b[5] - b[2], legs: v.currentScene.box[5] - v.currentScene.box[2] };
   });
   assert.ok(heights.player > heights.legs * 1.3, `player ${heights.player.toFixed(1)} units tall, legs ${heights.legs.toFixed(1)}`);
-  const options = await s.page.$$eval('#clip option', (o) => o.map((x) => x.textContent ?? ''));
-  assert.ok(options.some((o) => o.startsWith('TORSO_STAND')) && options.some((o) => o.startsWith('LEGS_IDLE')));
-  // Scrub a legs clip: the legs move, the torso stands.
-  await s.page.selectOption('#clip', { label: options.find((o) => o.startsWith('LEGS_RUN')) ?? '' });
+  // Quake 3 plays a torso clip and a legs clip at once: two lists.
+  const torso = await s.page.$$eval('#clip option', (o) => o.map((x) => x.textContent ?? ''));
+  const legs = await s.page.$$eval('#legs-clip option', (o) => o.map((x) => x.textContent ?? ''));
+  assert.ok(torso.some((o) => o.startsWith('TORSO_STAND')) && torso.some((o) => o.startsWith('BOTH_DEATH1')), torso.join(', '));
+  assert.ok(!torso.some((o) => o.startsWith('LEGS_')), torso.join(', '));
+  assert.ok(legs.some((o) => o.startsWith('LEGS_IDLE')) && legs.some((o) => o.startsWith('LEGS_RUN')), legs.join(', '));
+  assert.equal(await s.page.isVisible('#legs-clip'), true);
+  // A legs clip with the torso's: the legs run while the torso gestures.
+  await s.page.selectOption('#clip', { label: torso.find((o) => o.startsWith('TORSO_GESTURE')) ?? '' });
+  await s.page.selectOption('#legs-clip', { label: legs.find((o) => o.startsWith('LEGS_RUN')) ?? '' });
   await s.page.evaluate(() => (globalThis as unknown as PageGlobals).iqmPreview.setPlaying(false));
   await s.page.locator('#timeline').fill('5');
   await settle(s.page);
+  const playing = await s.page.evaluate(() => {
+    const v = (globalThis as unknown as PageGlobals).iqmPreview as unknown as { player: { parts: { part: string; clip: number }[]; clips: { name: string }[] } };
+    return Object.fromEntries(v.player.parts.map((p) => [p.part, v.player.clips[p.clip]?.name ?? 'none']));
+  });
+  assert.deepEqual(playing, { lower: 'LEGS_RUN', upper: 'TORSO_GESTURE', head: 'none' });
   await s.page.screenshot({ path: screenshotPath('md3-player-legs-run') });
   await s.page.click('button[title^="Assemble"]');
 });
@@ -373,20 +380,26 @@ test('generated IQM: FTE_EVENT markers on the timeline, unweighted vertices high
   await setToggles(s.page, { grid: false, skeleton: false, textures: false, cull: false });
   assert.equal(await s.page.locator('.markers .marker').count(), 1, 'one event marker');
   assert.match((await s.page.getAttribute('.markers .marker', 'title')) ?? '', /footstep left/);
-  const magenta = await s.page.evaluate(() => {
-    const g = globalThis as unknown as PageGlobals;
-    const gl = g.document.getElementById('view')?.getContext('webgl2');
-    if (!gl) return 0;
-    const w = gl.drawingBufferWidth, h = gl.drawingBufferHeight;
-    const px = new Uint8Array(w * h * 4);
-    gl.readPixels(0, 0, w, h, 0x1908, 0x1401, px);
-    let n = 0;
-    for (let i = 0; i < px.length; i += 4) if (px[i] > 200 && px[i + 1] < 60 && px[i + 2] > 200) n++;
-    return n;
-  });
+  const magentaPixels = () =>
+    s.page.evaluate(() => {
+      const g = globalThis as unknown as PageGlobals;
+      const gl = g.document.getElementById('view')?.getContext('webgl2');
+      if (!gl) return 0;
+      const w = gl.drawingBufferWidth, h = gl.drawingBufferHeight;
+      const px = new Uint8Array(w * h * 4);
+      gl.readPixels(0, 0, w, h, 0x1908, 0x1401, px);
+      let n = 0;
+      for (let i = 0; i < px.length; i += 4) if (px[i] > 200 && px[i + 1] < 60 && px[i + 2] > 200) n++;
+      return n;
+    });
+  // The model is drawn lit as it is; only the Weights view marks the vertex that no joint moves.
+  assert.equal(await magentaPixels(), 0, 'no magenta outside the Weights view');
+  await setToggles(s.page, { weights: true });
+  const magenta = await magentaPixels();
   await s.page.screenshot({ path: screenshotPath('iqm-generated-unweighted') });
   assert.ok(magenta > 50, `${magenta} magenta pixels for the unweighted vertex`);
-  assert.match((await s.page.textContent('#info')) ?? '', /unweighted vertices1 \(kept at their bind position/);
+  await setToggles(s.page, { weights: false });
+  assert.match((await s.page.textContent('#info')) ?? '', /unweighted vertices1: in engines' GPU skinning it collapses to the origin \(FTE binds it to joint 0\); the preview keeps it at its bind position/);
   const model = readModel(bytes);
   for (const frame of [-1, 0, 1, 2, 3]) {
     const gpu = await s.page.evaluate((f) => Array.from((globalThis as unknown as PageGlobals).iqmPreview.captureFrame(f)), frame);
@@ -434,30 +447,57 @@ test('more than 256 joints: a 300-joint IQM skins on the GPU exactly as on the C
 
 /** The little of a DOM element that the layout test reads. */
 interface LaidOut {
-  getBoundingClientRect(): { left: number; right: number };
+  getBoundingClientRect(): { left: number; right: number; top: number; bottom: number; width: number; height: number };
   scrollWidth: number;
   clientWidth: number;
   querySelectorAll(selector: string): ArrayLike<LaidOut>;
 }
 
-test('narrow panels: the info panel and the controls stay inside the view, nothing is cut off at the right', { skip }, async () => {
+test('narrow panels: the info panel goes below the view, the toolbar and the controls stay one row inside it', { skip }, async () => {
   assert.equal(await loadAsset(s, 'iqm/mrfixit/mrfixit.iqm', { waitTextures: false }), 'ready');
-  for (const width of [800, 560, 420]) {
+  // 420 px is about a third of a 1280 px window (a three-way split).
+  for (const width of [800, 560, 420, 300]) {
     await s.page.setViewportSize({ width, height: 600 });
+    await settle(s.page);
     await settle(s.page);
     const layout = await s.page.evaluate(() => {
       const g = globalThis as unknown as { innerWidth: number; document: { querySelector(selector: string): LaidOut } };
       const info = g.document.querySelector('.info');
       const controls = g.document.querySelector('.controls');
+      const row = g.document.querySelector('.tool-row');
+      const more = g.document.querySelector('#more');
       // Every element of the controls ends inside the view.
       const rightmost = Math.max(...Array.from(controls.querySelectorAll('*')).map((e) => e.getBoundingClientRect().right));
-      return { view: g.innerWidth, info: info.getBoundingClientRect(), stage: g.document.querySelector('.stage').getBoundingClientRect(), infoOverflow: info.scrollWidth - info.clientWidth, rightmost };
+      return {
+        view: g.innerWidth, info: info.getBoundingClientRect(), stage: g.document.querySelector('.stage').getBoundingClientRect(),
+        controls: controls.getBoundingClientRect(), row: row.getBoundingClientRect(), more: more.getBoundingClientRect(),
+        infoOverflow: info.scrollWidth - info.clientWidth, rightmost,
+      };
     });
+    const narrow = width < 620;
     assert.ok(layout.info.right <= layout.view + 0.5, `${width}px: info panel ends at ${layout.info.right}`);
-    assert.ok(layout.stage.right <= layout.info.left + 0.5, `${width}px: stage ends at ${layout.stage.right}, info starts at ${layout.info.left}`);
+    if (narrow) {
+      // Below the view and the controls, as wide as the editor: the 3D view keeps the full width.
+      assert.ok(layout.info.top >= layout.controls.bottom - 0.5, `${width}px: info starts at ${layout.info.top}, controls end at ${layout.controls.bottom}`);
+      assert.ok(layout.stage.width >= width - 1, `${width}px: the view is ${layout.stage.width}px wide`);
+    } else {
+      assert.ok(layout.stage.right <= layout.info.left + 0.5, `${width}px: stage ends at ${layout.stage.right}, info starts at ${layout.info.left}`);
+    }
     assert.ok(layout.infoOverflow <= 1, `${width}px: info panel content is ${layout.infoOverflow}px wider than the panel`);
     assert.ok(layout.rightmost <= layout.stage.right + 0.5, `${width}px: controls end at ${layout.rightmost}, the stage at ${layout.stage.right}`);
+    assert.ok(layout.controls.height < 40, `${width}px: the controls are one row (${layout.controls.height}px high)`);
+    assert.ok(layout.row.height < 34, `${width}px: the toolbar is one row (${layout.row.height}px high)`);
+    assert.ok(layout.more.right <= layout.stage.right + 0.5, `${width}px: the more button ends at ${layout.more.right}`);
+    const overflow = Number(await s.page.getAttribute('.toolbar', 'data-overflow'));
+    if (width <= 300) assert.ok(overflow > 0, `${width}px: some buttons moved into the menu`);
+    else assert.equal(overflow, 0, `${width}px: every button fits`);
     await s.page.screenshot({ path: screenshotPath(`narrow-${width}`) });
   }
+  // The buttons that did not fit are in the menu, and work from there.
+  await s.page.click('#more');
+  const rows = await s.page.$$eval('#menu [data-menu]:not(.hidden)', (e) => e.map((x) => x.getAttribute('data-menu')));
+  assert.ok(rows.length > 0);
+  await s.page.screenshot({ path: screenshotPath('narrow-300-menu') });
+  await s.page.keyboard.press('Escape');
   await s.page.setViewportSize({ width: 800, height: 600 });
 });

@@ -2,18 +2,20 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseAnimCfg } from '../../core/sidecar/animcfg';
 import { parseFramegroups } from '../../core/sidecar/framegroups';
-import { parseShaders } from '../../core/sidecar/shader';
+import { blendOf, parseShaders } from '../../core/sidecar/shader';
 import { parseSkin, skinTexture } from '../../core/sidecar/skin';
 import { readModel } from '../../core/model/read';
 import { applyAnimCfg, applyFramegroups, meshTextures } from '../../core/sidecar/apply';
 import { asset, assetText, NO_ASSETS } from '../helpers/model-assets';
 
 test('framegroups: defaults, clamping and comments', () => {
-  const r = parseFramegroups('/* header\n spans lines */\n1 8 20 0 run // trailing\n9 0\n  \n500 3 0.5 1 far extra tokens\nbad line\n', 100);
+  const r = parseFramegroups('/* header\n spans lines */\n1 8 20 0 run // trailing\n9 0\n  \n500 3 0.5 1 far extra tokens\nbad line\n10 5 10 1 //  zombie attackleap \n', 100);
   assert.deepEqual(r.clips, [
     { name: 'run', firstFrame: 1, frameCount: 8, fps: 20, loop: false },
     { name: 'groupified_1_anim', firstFrame: 9, frameCount: 1, fps: 20, loop: true },
     { name: 'far', firstFrame: 99, frameCount: 1, fps: 1, loop: true },
+    // No name token: the line's comment names the clip.
+    { name: 'zombie attackleap', firstFrame: 10, frameCount: 5, fps: 10, loop: true },
   ]);
   assert.equal(r.warnings.length, 2);
   assert.match(r.warnings[1], /line 7/);
@@ -22,8 +24,8 @@ test('framegroups: defaults, clamping and comments', () => {
 test('framegroups and skins from the real DPM folder', { skip: NO_ASSETS }, () => {
   const grunt = parseFramegroups(assetText('dpm/nexuiz/grunt.dpm.framegroups'), 441);
   assert.equal(grunt.clips.length, 25);
-  assert.deepEqual(grunt.clips[0], { name: 'groupified_0_anim', firstFrame: 1, frameCount: 19, fps: 10, loop: false });
-  assert.deepEqual(grunt.clips[24], { name: 'groupified_24_anim', firstFrame: 430, frameCount: 11, fps: 10, loop: true });
+  assert.deepEqual(grunt.clips[0], { name: 'grunt_anim1', firstFrame: 1, frameCount: 19, fps: 10, loop: false });
+  assert.deepEqual(grunt.clips[24], { name: 'grunt_anim25', firstFrame: 430, frameCount: 11, fps: 10, loop: true });
   const saw = parseFramegroups(assetText('dpm/nexuiz/h_chainsaw.dpm.framegroups'), 271);
   assert.deepEqual(saw.clips.map((c) => [c.name, c.firstFrame, c.frameCount, c.loop]), [
     ['groupified_0_anim', 1, 8, false], ['groupified_1_anim', 9, 23, false], ['groupified_2_anim', 32, 200, true], ['groupified_3_anim', 232, 39, false],
@@ -78,4 +80,25 @@ test('sidecars applied to models: framegroups replace clips, skins and shaders g
   assert.equal(tex[steering].source, 'shader');
   assert.equal(tex[steering].shader!.twoSided, true);
   assert.equal(tex[steering].image, 'models/mapobjects/kt_kubalwagon/euro_frnt_2.tga');
+});
+
+test('shaders: the image stage\'s blendFunc (additive, alpha, filter), before or after its map line', () => {
+  const shaders = parseShaders(
+    [
+      'models/fx/glow', '{', 'cull none', '{', 'map models/fx/glow.tga', 'blendFunc GL_ONE GL_ONE', '}', '}',
+      'models/fx/smoke', '{', '{', 'blendfunc blend', 'map models/fx/smoke.tga', '}', '}',
+      'models/fx/grime', '{', '{', 'map $lightmap', '}', '{', 'map models/fx/grime.tga', 'blendFunc GL_DST_COLOR GL_ZERO', '}', '}',
+      'models/solid', '{', '{', 'map models/solid.tga', '}', '{', 'map models/glint.tga', 'blendFunc add', '}', '}',
+    ].join('\n'),
+  );
+  assert.deepEqual(shaders.map((x) => [x.name, x.image, x.blend ?? 'opaque']), [
+    ['models/fx/glow', 'models/fx/glow.tga', 'add'],
+    ['models/fx/smoke', 'models/fx/smoke.tga', 'blend'],
+    ['models/fx/grime', 'models/fx/grime.tga', 'filter'],
+    // The blend of a later stage is not the image stage's.
+    ['models/solid', 'models/solid.tga', 'opaque'],
+  ]);
+  assert.equal(blendOf(['GL_SRC_ALPHA', 'GL_ONE']), 'add');
+  assert.equal(blendOf(['GL_ZERO', 'GL_SRC_COLOR']), 'filter');
+  assert.equal(blendOf(['GL_ONE', 'GL_ZERO']), undefined);
 });

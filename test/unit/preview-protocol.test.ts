@@ -29,6 +29,10 @@ test('every host message kind is recognised; malformed ones are rejected', () =>
     load,
     { type: 'hostError', message: 'gone' },
     { type: 'textures', generation: 1, results: [{ key: '0', source: { kind: 'none' }, via: '', tried: ['/a.tga'], twoSided: false, alphaTest: null }] },
+    { ...load, compiled: { version: 7, unsaved: true, milliseconds: 12 } },
+    { type: 'compileState', state: 'compiling', version: 8, unsaved: true, problem: null },
+    { type: 'compileState', state: 'failed', version: 9, unsaved: true, problem: { message: 'x', line: 3, column: 4, count: 2 } },
+    { type: 'compileState', state: 'saved', version: 9, unsaved: false, problem: null },
   ];
   for (const m of good) assert.ok(isHostToWebview(m), m.type);
   const bad: unknown[] = [
@@ -41,6 +45,7 @@ test('every host message kind is recognised; malformed ones are rejected', () =>
     { ...load, fileName: 3 },
     { type: 'hostError' },
     { type: 'textures', generation: '1', results: [] },
+    { type: 'compileState', state: 'done', version: 1, unsaved: false, problem: null },
   ];
   for (const m of bad) assert.ok(!isHostToWebview(m), JSON.stringify(m));
 });
@@ -52,6 +57,8 @@ test('every webview message kind is recognised; malformed ones are rejected', ()
     { type: 'rendered', ok: true, format: 'iqm', error: null, vertices: 3, triangles: 1, joints: 0, firstFrameMs: 12 },
     { type: 'log', level: 'warn', message: 'x' },
     { type: 'convertToIqe' },
+    { type: 'openSource', line: 4, column: 0 },
+    { type: 'saveImage', png: new ArrayBuffer(4), name: 'a.png' },
   ];
   for (const m of good) assert.ok(isWebviewToHost(m), m.type);
   const bad: unknown[] = [
@@ -61,6 +68,9 @@ test('every webview message kind is recognised; malformed ones are rejected', ()
     { type: 'log', level: 'debug', message: 'x' },
     { type: 'rendered' },
     { type: 'load' }, // a host message is not a webview message
+    { type: 'openSource', line: -1, column: 0 },
+    { type: 'openSource', line: 1.5, column: 0 },
+    { type: 'saveImage', png: 'data:', name: 'a.png' },
   ];
   for (const m of bad) assert.ok(!isWebviewToHost(m), JSON.stringify(m));
 });
@@ -74,6 +84,8 @@ test('dispatch over the unions is exhaustive (assertNever throws on anything unh
       case 'rendered':
       case 'log':
       case 'convertToIqe':
+      case 'openSource':
+      case 'saveImage':
         handled.push(m.type);
         break;
       default:
@@ -110,6 +122,7 @@ test('the page CSP: default-src none, scripts only by nonce, no unsafe-eval/unsa
   assert.match(csp, /script-src 'nonce-abc123'/);
   assert.match(csp, /img-src https:\/\/file\+\.vscode-resource\.vscode-cdn\.net/);
   assert.match(csp, /style-src https:\/\/file\+\.vscode-resource\.vscode-cdn\.net/);
+  assert.match(csp, /font-src https:\/\/file\+\.vscode-resource\.vscode-cdn\.net/);
   assert.doesNotMatch(csp, /unsafe|blob:|data:|\*/);
   const html = previewHtml({ cspSource: 'vscode-src', nonce: 'N0nce', scriptUri: 'vscode-src/dist/webview.js', styleUri: 'vscode-src/dist/webview.css' });
   assert.match(html, /<script nonce="N0nce" src="vscode-src\/dist\/webview.js"><\/script>/);

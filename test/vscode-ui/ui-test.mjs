@@ -149,7 +149,9 @@ async function test(harness, tmp) {
   }
   const errors = expected.filter((d) => d.severity === 'error').length;
   // A cursor that does not blink, so that screenshots of the same state are the same.
-  const settings = { 'editor.cursorBlinking': 'solid' };
+  // Auto save off, VS Code's default on the desktop (code-server saves after a delay): an edit
+  // stays unsaved, as the IQE preview step needs.
+  const settings = { 'editor.cursorBlinking': 'solid', 'files.autoSave': 'off' };
   // The web run: the `browser` entry in the web worker extension host (../shared/docs/WEB-EXTENSION.md).
   if (web) settings['remote.extensionKind'] = { [`${JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')).publisher}.iqm-tools`]: ['web'] };
   let session;
@@ -305,8 +307,14 @@ async function test(harness, tmp) {
     console.log(`[ui-test] ${file}: ${triangles} triangles; the model covers ${drawn} of ${checked} pixels of the view area`);
   }
 
+  /** An entry of the preview toolbar's "more" menu (media/ui/toolbar.ts: `menu-<id>`). */
+  async function clickMenuItem(frame, id) {
+    await frame.locator('#more').click();
+    await frame.locator(`#menu-${id}`).click();
+  }
+
   /**
-   * "Convert to IQE" from the preview's toolbar button. On the compiled skinned-tube.iqm its IQE
+   * "Convert to IQE" from the preview toolbar's menu. On the compiled skinned-tube.iqm its IQE
    * would replace skinned-tube.iqe: the question comes, and Cancel keeps the file. On the DPM
    * example the IQE is written beside it, opens in a tab, and compiles (iqm-tools compile).
    */
@@ -315,7 +323,7 @@ async function test(harness, tmp) {
     const source = join(session.workspace, 'skinned-tube.iqe');
     const before = readFileSync(source, 'utf8');
     const iqmFrame = await session.findFrame('#viewer[data-state="ready"][data-file="skinned-tube.iqm"]', 60000);
-    await iqmFrame.locator('#convert-iqe').click();
+    await clickMenuItem(iqmFrame, 'convert-iqe');
     const dialog = page.locator('.monaco-dialog-box');
     await dialog.waitFor({ timeout: 30000 });
     assert.match(await dialog.innerText(), /skinned-tube\.iqe already exists/);
@@ -329,7 +337,7 @@ async function test(harness, tmp) {
     rmSync(output, { force: true });
     await openFile('skinned-column.dpm');
     const dpmFrame = await session.findFrame('#viewer[data-state="ready"][data-file="skinned-column.dpm"]', 60000);
-    await dpmFrame.locator('#convert-iqe').click();
+    await clickMenuItem(dpmFrame, 'convert-iqe');
     for (let tries = 0; tries < 300 && !existsSync(output); tries++) await page.waitForTimeout(100);
     assert.ok(existsSync(output), `${output} was not written by the toolbar's Convert to IQE`);
     await page.locator('.tab', { hasText: 'skinned-column.iqe' }).first().waitFor({ timeout: 30000 });
@@ -342,6 +350,145 @@ async function test(harness, tmp) {
     assert.equal(stats.frames, info.frames);
     await shoot('7-converted-dpm');
     console.log(`[ui-test] Convert to IQE: the replace question on skinned-tube.iqm (cancelled); skinned-column.dpm -> skinned-column.iqe (${stats.triangles} triangles, ${stats.joints} joints, ${stats.frames} frames once compiled)`);
+  }
+
+  /** Only one editor group with nothing open, the side bar and panel hidden. */
+  async function cleanSlate() {
+    await page.keyboard.press('Escape');
+    await session.runCommand('View: Close All Editor Groups');
+    await page.locator('.tab').first().waitFor({ state: 'detached', timeout: 10000 }).catch(() => {});
+  }
+
+  /** The IQE preview beside skinned-tube.iqe follows an edit that is not saved. */
+  async function unsavedEditStep(previewCommand) {
+    await cleanSlate();
+    await openFile('skinned-tube.iqe');
+    await session.runCommand(`${previewCommand.category}: ${previewCommand.title}`);
+    const frame = await session.findFrame('#viewer[data-state="ready"][data-source-version]', 60000);
+    const first = Number(await frame.locator('#viewer').getAttribute('data-source-version'));
+    const before = (await frame.locator('body').innerText()).replace(/\s+/g, ' ');
+    // Back in the text: the first vertex, `vp 0.3 0 0`, becomes `vp 10.3 0 0` (a spike out of the tube).
+    const text = readFileSync(join(session.workspace, 'skinned-tube.iqe'), 'utf8').split('\n');
+    const line = text.findIndex((l) => l.startsWith('vp ')) + 1;
+    await page.locator('.editor-group-container').first().click({ position: { x: 200, y: 120 } });
+    await session.runCommand('Go to Line/Column');
+    await page.keyboard.type(`${line}:4`);
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('1');
+    await frame.locator('#viewer[data-unsaved="true"]').waitFor({ timeout: 30000 });
+    const drawn = Number(await frame.locator('#viewer').getAttribute('data-source-version'));
+    assert.ok(drawn > first, `the preview draws version ${drawn}, after ${first}`);
+    const badge = (await frame.locator('#source').innerText()).replace(/\s+/g, ' ');
+    assert.match(badge, new RegExp(`version ${drawn}, unsaved · compiled in \\d+ ms`));
+    // The same model (vertex and triangle counts), one vertex moved, and the file on disk untouched.
+    const after = (await frame.locator('body').innerText()).replace(/\s+/g, ' ');
+    assert.equal(/triangles \d+/.exec(after)?.[0], /triangles \d+/.exec(before)?.[0]);
+    assert.match(readFileSync(join(session.workspace, 'skinned-tube.iqe'), 'utf8'), /^vp 0\.3 0 0$/m);
+    await frame.locator('#timeline').evaluate((input) => {
+      input.value = '0';
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+    });
+    await page.mouse.move(700, 895);
+    await page.waitForTimeout(500);
+    await shoot('6-iqe-preview-unsaved-edit', { docs: 'unsaved-edit' });
+    console.log(`[ui-test] the IQE preview drew unsaved version ${drawn} (opened at ${first}): ${badge}`);
+    await session.runCommand('File: Revert File');
+  }
+
+  /** A clip that does not loop ends on its last frame with the restart button; Play plays it again. */
+  async function finishedClipStep() {
+    await cleanSlate();
+    await openFile('skinned-tube.iqm');
+    const frame = await session.findFrame('#viewer[data-state="ready"][data-file="skinned-tube.iqm"]', 60000);
+    const twist = await frame.locator('#clip option', { hasText: 'twist' }).getAttribute('value');
+    await frame.locator('#clip').selectOption(twist);
+    if ((await frame.locator('#play').getAttribute('data-state')) !== 'playing') await frame.locator('#play').click();
+    await frame.locator('#play[data-state="ended"]').waitFor({ timeout: 30000 });
+    const ended = (await frame.locator('#frame').innerText()).trim();
+    assert.match(ended, /\(15\/15\)/, ended);
+    assert.match(await frame.locator('#play').getAttribute('title'), /Play again/);
+    await page.mouse.move(700, 895);
+    await shoot('7-clip-ended');
+    await frame.locator('#play').click();
+    await frame.locator('#play[data-state="playing"]').waitFor({ timeout: 5000 });
+    await frame.locator('#play[data-state="ended"]').waitFor({ timeout: 30000 });
+    await shoot('7-clip-replayed-to-the-end');
+    console.log(`[ui-test] the twist clip ended (${ended}), restarted with Play and ended again`);
+  }
+
+  /** A model whose vertices have no blend weights: drawn lit, and the panel says what engines do. */
+  async function unweightedStep() {
+    await cleanSlate();
+    await openFile('unweighted.iqm');
+    const frame = await session.findFrame('#viewer[data-state="ready"][data-file="unweighted.iqm"]', 60000);
+    const text = (await frame.locator('body').innerText()).replace(/\s+/g, ' ');
+    assert.match(text, /unweighted vertices \d+ \(all: the meshes have no blend weights\): in engines' GPU skinning it collapses to the origin/);
+    await page.mouse.move(700, 895);
+    await page.waitForTimeout(300);
+    const file = await session.screenshotWebview('8-unweighted-webview', '#viewer[data-file="unweighted.iqm"]');
+    await shoot('8-unweighted');
+    const { drawn, checked } = modelPixels(file);
+    assert.ok(drawn > checked * 0.1, `the unweighted model is not drawn: ${drawn} of ${checked}`);
+  }
+
+  /** The vertex-coloured cube in three editor groups side by side: the narrow layout in each. */
+  async function threeWaySplitStep() {
+    await cleanSlate();
+    await openFile('coloured-cube.iqm');
+    await session.findFrame('#viewer[data-state="ready"][data-file="coloured-cube.iqm"]', 60000);
+    // The editor title's Split button (the palette's keys would go to the focused webview).
+    for (let groups = 2; groups <= 3; groups++) {
+      await page.locator('.editor-group-container.active .editor-actions .codicon-split-horizontal').first().click();
+      await page.waitForFunction((n) => document.querySelectorAll('.editor-group-container').length === n, groups, { timeout: 20000 });
+    }
+    await page.waitForTimeout(1500);
+    const frame = await session.findFrame('#viewer.narrow[data-state="ready"]', 60000);
+    const layout = await frame.locator('#viewer').evaluate((root) => {
+      const r = (q) => root.querySelector(q).getBoundingClientRect();
+      return { width: root.clientWidth, stage: r('.stage').width, row: r('.tool-row').height, controls: r('.controls').height, info: r('.info').top, controlsBottom: r('.controls').bottom, colours: root.querySelector('#tool-colors').getAttribute('aria-pressed') };
+    });
+    assert.ok(layout.width < 620, `each group is ${layout.width}px wide`);
+    assert.ok(layout.stage >= layout.width - 1, `the 3D view is ${layout.stage} of ${layout.width}px`);
+    assert.ok(layout.row < 34 && layout.controls < 40, `toolbar ${layout.row}px, controls ${layout.controls}px high: one row each`);
+    assert.ok(layout.info >= layout.controlsBottom - 1, 'the info panel is below the view');
+    assert.equal(layout.colours, 'true');
+    const file = await session.screenshotWebview('9-split-cube-webview', '#viewer.narrow[data-state="ready"]');
+    const { drawn, checked } = modelPixels(file);
+    assert.ok(drawn > checked * 0.1, `the cube is not drawn: ${drawn} of ${checked}`);
+    await page.mouse.move(700, 895);
+    await shoot('9-three-way-split', { docs: 'split' });
+    console.log(`[ui-test] three-way split: each preview ${layout.width}px wide, the view ${layout.stage}px, toolbar one row`);
+  }
+
+  /**
+   * The extension's details page (Extensions view): the packaged README (scripts/package-readme.mjs)
+   * for users, and no broken image. VS Code shows README images there only from https URLs; without
+   * one (IQM_README_IMAGES_URL at packaging) the screenshots are captions.
+   */
+  async function detailsPageStep(manifest) {
+    await cleanSlate();
+    await session.runCommand('Extensions: Show Installed Extensions');
+    const item = page.locator('.extensions-viewlet .monaco-list-row', { hasText: manifest.displayName }).first();
+    await item.waitFor({ timeout: 30000 });
+    await item.click();
+    // The README's frame (the workbench page has images of its own).
+    const frame = await session.findFrame('h2:has-text("Command line")', 60000);
+    await frame.waitForFunction(() => [...document.images].every((img) => img.complete), null, { timeout: 20000 });
+    const images = await frame.evaluate(() => [...document.images].map((img) => ({ html: img.outerHTML.slice(0, 200), width: img.naturalWidth })));
+    const broken = images.filter((i) => i.width === 0);
+    const text = (await frame.locator('body').innerText()).replace(/\s+/g, ' ');
+    await session.runCommand('View: Toggle Primary Side Bar Visibility');
+    await page.mouse.move(700, 895);
+    await page.waitForTimeout(500);
+    await shoot('10-extension-details-page');
+    assert.deepEqual(broken, [], `broken images on the details page: ${broken.map((i) => i.html).join(', ')}`);
+    const readme = readFileSync(join(repo, 'README.md'), 'utf8');
+    const pictures = (readme.match(/!\[[^\]]*\]\(docs\/screenshots\//g) ?? []).length;
+    // Each screenshot is there: as a picture from an https base, or as its caption.
+    assert.ok(images.length + (text.match(/Screenshot: /g) ?? []).length >= pictures, `${images.length} images and captions for ${pictures} screenshots`);
+    for (const heading of ['Features', 'Settings', 'Commands', 'Command line']) assert.match(text, new RegExp(heading));
+    assert.doesNotMatch(text, /npm install|npm test|npm start/, 'developer set-up on the details page');
+    console.log(`[ui-test] details page: ${images.length} images (none broken), ${pictures} screenshots`);
   }
 
   try {
@@ -429,7 +576,7 @@ async function test(harness, tmp) {
         input.value = String(Math.min(5, Number(input.max)));
         input.dispatchEvent(new Event('input', { bubbles: true }));
       });
-      assert.equal((await frame.locator('#play').innerText()).trim(), '▶');
+      assert.equal(await frame.locator('#play').getAttribute('data-state'), 'paused');
       await page.mouse.move(700, 895);
       await page.waitForTimeout(500);
       await session.screenshotWebview('4-preview-webview', '#viewer[data-state="ready"]');
@@ -452,6 +599,14 @@ async function test(harness, tmp) {
       await webHostStep();
       for (const file of ['bending-pyramid.md3', 'skinned-column.dpm']) await modelStep(file);
     }
+
+    if (previewCommand) {
+      await unsavedEditStep(previewCommand);
+      await finishedClipStep();
+      await unweightedStep();
+      await threeWaySplitStep();
+    }
+    if (!development) await detailsPageStep(manifest);
 
     console.log('[ui-test] PASSED');
     return 0;

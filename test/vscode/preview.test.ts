@@ -10,14 +10,14 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { RenderedMessage } from '../../core/protocol';
 import { requestScreenshot, waitFor } from './harnessClient';
-import { activeExtension, assertPreviewDrawn, fixtureUri, setSetting, waitForTab } from './helpers';
+import { activeExtension, assertPreviewDrawn, fixtureUri, lineOf, openFixture, revertAndClose, setSetting, waitForTab } from './helpers';
 
 const IQE_PREVIEW = 'iqmTools.iqePreview';
 const MODEL_PREVIEW = 'iqmTools.preview';
 const STATUS_COMMAND = 'iqmTools.previewStatus';
 
 /** What iqmTools.previewStatus gives: the webview's `rendered` message (core/protocol.ts). */
-type Rendered = Omit<RenderedMessage, 'type'>;
+type Rendered = Omit<RenderedMessage, 'type'> & { compiles?: { started: number; cancelled: number } | null };
 
 suite('model preview', () => {
   let registered = false;
@@ -147,6 +147,44 @@ suite('model preview', () => {
       await vscode.window.tabGroups.close(tab);
     } finally {
       await vscode.workspace.fs.delete(uri);
+    }
+  });
+
+  test('the IQE preview follows unsaved edits: debounced, compiled in the worker, the version drawn reported', async function () {
+    skipUnlessRegistered(this);
+    const doc = await openFixture('features.iqe');
+    const editor = await vscode.window.showTextDocument(doc);
+    await vscode.commands.executeCommand('iqmTools.openPreviewToSide', doc.uri);
+    const tab = await waitForTab(doc.uri, IQE_PREVIEW);
+    try {
+      // (An earlier test's preview of the file on disk reported sourceVersion null.)
+      const first = await renderedStatus(doc.uri, (s) => s.sourceVersion === doc.version, `the preview of features.iqe version ${doc.version}`);
+      assert.equal(first.ok, true, `preview error: ${first.error}`);
+      assert.equal(first.triangles, 2);
+      // One more vertex and triangle in the head mesh, not saved (auto save is off in the suite).
+      const at = new vscode.Position(lineOf(doc, 'animation "wave"'), 0);
+      assert.ok(await editor.edit((e) => e.insert(at, 'vp 1 1 2\n\tvb 2 1\nfm 1 3 2\n')));
+      assert.equal(doc.isDirty, true);
+      const edited = await renderedStatus(doc.uri, (s) => s.triangles === 3, 'the preview to draw the unsaved edit (3 triangles)');
+      assert.equal(edited.ok, true, `preview error: ${edited.error}`);
+      assert.equal(edited.vertices, 7);
+      assert.equal(edited.sourceVersion, doc.version);
+      await requestScreenshot('preview-iqe-unsaved-edit', { webviewSelector: '#viewer[data-unsaved="true"]' });
+      // A burst of typing (a character every 30 ms into the comment) compiles once typing pauses,
+      // not once per keystroke; the model drawn is the last text.
+      const before = edited.compiles?.started ?? 0;
+      const comment = new vscode.Position(lineOf(doc, 'made for the vscode suite'), 0);
+      for (const ch of 'typing') {
+        assert.ok(await editor.edit((e) => e.insert(comment, ch)));
+        await new Promise((r) => setTimeout(r, 30));
+      }
+      const typed = await renderedStatus(doc.uri, (s) => s.sourceVersion === doc.version, `the preview to draw version ${doc.version}`);
+      assert.equal(typed.triangles, 3);
+      const started = (typed.compiles?.started ?? 0) - before;
+      assert.ok(started >= 1 && started <= 2, `${started} compiles for 6 keystrokes`);
+    } finally {
+      await vscode.window.tabGroups.close(tab);
+      await revertAndClose(doc);
     }
   });
 });

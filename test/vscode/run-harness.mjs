@@ -7,7 +7,8 @@
 // development build in dist/, and runs the UI test (test/vscode-ui/ui-test.mjs) on examples/
 // against the installed .vsix, in the Node host and then in the web worker host. Skips, with exit
 // status 0, when ../shared/vscode-harness is absent; fails with a hint when the harness is there
-// but not installed (run its setup.sh).
+// but not installed (run its setup.sh). Last, `npm start` as a user runs it
+// (test/vscode-ui/start-test.mjs).
 //   node test/vscode/run-harness.mjs [--suite-only | --ui-only]
 // Exit status: 0 passed (or skipped), 1 a test failed, 2 harness problem or timeout.
 // Output: test-output/vscode/ and test-output/vscode-web/ (logs, screenshots of the suite in each
@@ -92,6 +93,8 @@ if (ui) {
     status = Math.max(status, webStatus);
   }
   worst = Math.max(worst, status);
+  // npm start as a user runs it: its compile errors pop up as notifications.
+  worst = Math.max(worst, run('npm start (test/vscode-ui/start-test.mjs)', process.execPath, ['test/vscode-ui/start-test.mjs', '--out', 'test-output/start']));
 }
 console.log(`test:vscode: ${worst === 0 ? 'PASSED' : worst === 1 ? 'FAILED' : 'HARNESS ERROR'} (logs and screenshots in test-output/vscode/, test-output/vscode-web/, test-output/vscode-ui/ and test-output/vscode-ui-web/)`);
 process.exit(worst);
