@@ -3,7 +3,7 @@
 
 import { IqeDocument } from '../core/iqe/document';
 import { summarizeIqe } from '../core/iqe/summary';
-import { compileIqeText } from '../core/compile/index';
+import { compile, textSource } from '../core/compile/index';
 import { decodeText } from '../node/text';
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
@@ -67,8 +67,8 @@ export function loadModel(file: string): Loaded {
     case 'iqe': {
       // The model of an IQE is what the compiler makes of it (weights: the 4 largest,
       // renormalised; meshes merged by (mesh, material); vertex-cache order).
-      const result = compileIqeText(decodeText(bytes));
-      const error = result.diagnostics.find((d) => d.severity === 'error');
+      const result = compile([textSource(decodeText(bytes), file)]);
+      const error = result.diagnostics.find((d) => d.diagnostic.severity === 'error')?.diagnostic;
       if (error || !result.bytes) {
         const where = error ? ` (at line ${error.range.line + 1}, column ${error.range.column + 1})` : '';
         return { ok: false, message: `${file}: ${error ? `${error.message} [${error.code}]` : 'the IQE does not compile'}${where}` };

@@ -3,8 +3,8 @@
 // would write. Sidecars (.framegroups, animation.cfg, .skin) are parsed here too.
 
 import { FormatError } from '../core/binary';
-import { compileIqe } from '../core/compile/index';
-import { IqeDocument } from '../core/iqe/document';
+import { compile, textSource } from '../core/compile/index';
+import { sourceFormat } from '../core/compile/format';
 import { readModel } from '../core/model/read';
 import type { Model } from '../core/model/model';
 import type { Sidecars } from '../core/protocol';
@@ -33,18 +33,21 @@ export function loadModelBytes(bytes: Uint8Array, fileName: string): Loaded {
   const notes: string[] = [];
   const s = sniff(bytes);
   try {
-    if (s.format === 'iqe') {
-      const text = new TextDecoder('utf-8').decode(bytes);
-      const result = compileIqe(new IqeDocument(text));
-      const errors = result.diagnostics.filter((d) => d.severity === 'error');
+    const text = s.format === 'iqe' || s.format === 'md5' || s.format === 'unknown' ? new TextDecoder('utf-8').decode(bytes) : null;
+    const format = text === null ? null : sourceFormat(text, fileName);
+    if (text !== null && format !== null && format !== 'unknown') {
+      // A source (IQE, MD5, SMD, OBJ): compiled as `iqm-tools compile` would compile it.
+      const result = compile([textSource(text, fileName)]);
+      const errors = result.diagnostics.filter((d) => d.diagnostic.severity === 'error').map((d) => d.diagnostic);
       if (!result.bytes || errors.length) {
         const first = errors[0];
+        const label = format === 'iqe' ? 'IQE' : format.toUpperCase();
         throw new LoadError(
-          first ? `IQE line ${first.range.line + 1}: ${first.message}${errors.length > 1 ? ` (and ${errors.length - 1} more errors)` : ''}` : 'the IQE file could not be compiled',
+          first ? `${label} line ${first.range.line + 1}: ${first.message}${errors.length > 1 ? ` (and ${errors.length - 1} more errors)` : ''}` : `the ${label} file could not be compiled`,
           null,
         );
       }
-      notes.push('IQE text compiled to IQM in memory for the preview');
+      notes.push(`${format === 'iqe' ? 'IQE text' : `${fileName} (${format})`} compiled to IQM in memory for the preview`);
       const model = readModel(result.bytes);
       return { model, notes };
     }

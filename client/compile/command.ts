@@ -221,7 +221,7 @@ async function compile(host: CompileHost, source: vscode.Uri, interactive: boole
     void vscode.window.showErrorMessage(`Compiling ${name} failed: ${reply.message.split('\n')[0]}`, 'Show Log').then((a) => a && log.show());
     return { errors: 1 };
   }
-  if (reply.failedText !== undefined && reply.failedText > 0) {
+  if (reply.failedText > 0) {
     // An animation file with errors: it is opened, so that the language server shows them.
     const failed = animationFiles[reply.failedText - 1];
     log.appendLine(`[${stamp}] ${name}: the animation file ${failed.fsPath} has errors; nothing written`);
@@ -232,7 +232,7 @@ async function compile(host: CompileHost, source: vscode.Uri, interactive: boole
     }
     return { errors: 1 };
   }
-  const errors = reply.diagnostics.filter((d) => d.severity === 'error');
+  const errors = reply.diagnostics.filter((d) => d.text === 0 && d.diagnostic.severity === 'error').map((d) => d.diagnostic);
   if (!reply.bytes || errors.length > 0) {
     log.appendLine(`[${stamp}] ${name}: ${errors.length} error(s); nothing written`);
     for (const d of errors.slice(0, 50)) log.appendLine(`  ${name}:${d.range.line + 1}:${d.range.column + 1}: ${d.message} [${d.code}]`);

@@ -1,6 +1,6 @@
 // Messages between the extension host and the compile worker, and how the host starts it.
 import type { WorkerOptions } from 'node:worker_threads';
-import type { CompileOptions, CompileStats } from '../../core/compile/index';
+import type { AnimationOptions, CompileOptions, CompileStats } from '../../core/compile/index';
 import type { IqeDiagnostic } from '../../core/iqe/diagnostic';
 import { LARGE_INPUT } from '../../node/heap';
 
@@ -21,11 +21,14 @@ export function compileWorkerOptions(inputBytes: number): WorkerOptions {
  * or the path of a local file that is not open, which the worker streams from disk as the CLI
  * does (the host never holds its text, and a large file is never copied between threads).
  */
-export type CompileSource = { text: string } | { path: string };
+export type CompileSource = { text: string; name?: string } | { path: string };
+
+/** The editor's options: those of the whole compile, and the animation options of the compiled file. */
+export type EditorCompileOptions = CompileOptions & AnimationOptions;
 
 export interface CompileRequest {
   source: CompileSource;
-  options: CompileOptions;
+  options: EditorCompileOptions;
   /** Animation files merged after it (iqmTools.compile.animationFiles). */
   animations?: CompileSource[];
 }
@@ -37,5 +40,15 @@ export interface CompileNote {
 }
 
 export type CompileReply =
-  | { ok: true; bytes: Uint8Array | undefined; diagnostics: IqeDiagnostic[]; notes: CompileNote[]; stats: CompileStats; milliseconds: number; failedText?: number }
+  | {
+      ok: true;
+      bytes: Uint8Array | undefined;
+      /** Every diagnostic of the sources (those of a source with errors) and the compile's notes, each with its text. */
+      diagnostics: CompileNote[];
+      notes: CompileNote[];
+      stats: CompileStats;
+      milliseconds: number;
+      /** The first text with errors, or -1. */
+      failedText: number;
+    }
   | { ok: false; message: string };
