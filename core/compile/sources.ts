@@ -10,6 +10,7 @@ import { gatherInput } from './input';
 import { type IngestResult, ingestText } from './ingest';
 import type { AnimationOptions } from './options';
 import type { SourceModel } from './source';
+import { readMd5Anim, readMd5Mesh } from '../md5/reader';
 
 /** What reading a source gives: its model, or null when it has errors; its diagnostics either way. */
 export interface SourceRead {
@@ -111,7 +112,9 @@ export function readSourceText(text: string, name = '', siblings?: SiblingReader
       return loaded.ok ? { model: loaded.input, diagnostics: [] } : checkDocument(new IqeDocument(text));
     }
     case 'md5mesh':
+      return readMd5Mesh(text);
     case 'md5anim':
+      return readMd5Anim(text, baseName(name));
     case 'smd':
     case 'obj':
       return sourceError('source-format', `${SOURCE_FORMAT_NAMES[format]}, not IQE text (${baseName(name) || 'the file'}: ${siblings ? 'with' : 'without'} siblings)`);

@@ -1,0 +1,176 @@
+// The MD5, SMD and OBJ readers (core/md5, core/smd, core/obj) through the compiler's one entry:
+// every shared source compiles to what the reference compiler wrote for it (../shared/reference),
+// semantically (core/compare), except the reference's own bugs, each listed here as the exact
+// difference it makes and shown on a small generated case (docs/SOURCE-FORMATS.md); malformed
+// files are errors at their line and column.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { compile, textSource } from '../../core/compile/index';
+import { diffModels } from '../../core/compare/diff';
+import { readModel } from '../../core/model/read';
+import type { Model } from '../../core/model/model';
+import { fileSource } from '../../node/text';
+
+const shared = resolve(process.cwd(), '..', 'shared');
+const assets = join(shared, 'assets');
+
+/** Compiles files (a mesh, then animations) from disk; fails the test on errors. */
+function compileFiles(...paths: string[]): Model {
+  const result = compile(paths.map((p) => fileSource(p)));
+  assert.ok(result.bytes, JSON.stringify(result.diagnostics.slice(0, 5)));
+  return readModel(result.bytes);
+}
+
+/** Compiles texts named by file names; the result as it is. */
+function compileTexts(...sources: [string, string][]): ReturnType<typeof compile> {
+  return compile(sources.map(([name, text]) => textSource(text, name)));
+}
+
+function compiled(...sources: [string, string][]): Model {
+  const result = compileTexts(...sources);
+  assert.ok(result.bytes, JSON.stringify(result.diagnostics.slice(0, 5)));
+  return readModel(result.bytes);
+}
+
+function reference(file: string): Model {
+  return readModel(new Uint8Array(readFileSync(join(shared, 'reference', file))));
+}
+
+/** The one error of a compile: [code, 1-based line, 1-based column]. */
+function firstError(...sources: [string, string][]): [string, number, number] {
+  const result = compileTexts(...sources);
+  assert.equal(result.bytes, undefined, 'no output for a malformed file');
+  const error = result.diagnostics.find((d) => d.diagnostic.severity === 'error');
+  assert.ok(error, 'an error');
+  return [error.diagnostic.code, error.diagnostic.range.line + 1, error.diagnostic.range.column + 1];
+}
+
+const skipShared = !existsSync(join(shared, 'reference', 'md5')) ? '../shared/reference is absent' : false;
+
+// ---------------------------------------------------------------------------------------------
+// MD5
+
+test('MD5: door1 and rifle_view equal the reference but for the animation name (R1)', { skip: skipShared }, () => {
+  const cases: [string, string, string][] = [
+    ['md5/door1.iqm', 'md5/unvanquished/door1_mesh.md5mesh', 'md5/unvanquished/door1_open.md5anim'],
+    ['md5/rifle_view.iqm', 'md5/unvanquished/rifle_view.md5mesh', 'md5/unvanquished/rifle_view_idle.md5anim'],
+  ];
+  for (const [ref, mesh, anim] of cases) {
+    const ours = compileFiles(join(assets, mesh), join(assets, anim));
+    const name = anim.slice(anim.lastIndexOf('/') + 1).replace('.md5anim', '');
+    assert.deepEqual(
+      diffModels(ours, reference(ref)).map((d) => d.message),
+      [`animation 0 '${name}': name ${name} ≠ assets/${anim.replace('.md5anim', '')}`],
+      ref,
+    );
+  }
+});
+
+test('MD5: Bob equals the reference but for the animation name (R1) and the second guard1_body mesh the reference drops (R2)', { skip: skipShared }, () => {
+  const ours = compileFiles(join(assets, 'md5/bob/Bob.md5mesh'), join(assets, 'md5/bob/Bob.md5anim'));
+  const messages = diffModels(ours, reference('md5/Bob.iqm')).map((d) => d.message);
+  assert.deepEqual(messages, [
+    "animation 0 'Bob': name Bob ≠ assets/md5/bob/Bob",
+    "mesh 0 '' (material 'guard1_body.png'): 734 ≠ 628 triangles",
+    "mesh 0 '' (material 'guard1_body.png'): 106 triangles of the first file and 0 of the second have no match with the same corner attributes (within 0.0001)",
+  ]);
+});
+
+const MD5_MESH = `MD5Version 10
+commandline ""
+
+numJoints 2
+numMeshes 1
+
+joints {
+\t"root"\t-1 ( 0 0 0 ) ( 0 0 0 )
+\t"arm"\t0 ( 1 0 0 ) ( 0 0 0.7071068 )
+}
+
+mesh {
+\t// meshes: body
+\tshader "skin.tga"
+\tnumverts 3
+\tvert 0 ( 0 0 ) 0 1
+\tvert 1 ( 1 0 ) 1 1
+\tvert 2 ( 0 1 ) 2 2
+\tnumtris 1
+\ttri 0 0 2 1
+\tnumweights 4
+\tweight 0 0 1 ( 0 0 0 )
+\tweight 1 0 1 ( 1 0 0 )
+\tweight 2 1 0.5 ( 1 0 0 )
+\tweight 3 0 0.5 ( 0 1 0 )
+}
+`;
+
+test('MD5: vertices are their weights through the model-space joints; base poses become parent-relative', () => {
+  const model = compiled(['m.md5mesh', MD5_MESH]);
+  assert.deepEqual(model.meshes.map((m) => [m.name, m.material]), [['body', 'skin.tga']]);
+  const skeleton = model.skeleton!;
+  assert.deepEqual(skeleton.names.map((name, j) => [name, skeleton.parents[j]]), [['root', -1], ['arm', 0]]);
+  // arm is at (1 0 0) rotated -90° about Z (w is the negative root): weight 2's (1 0 0) is at (1 -1 0); half of it and half of weight 3's (0 1 0).
+  const positions = model.meshes[0].position;
+  const found = [];
+  for (let v = 0; v < model.meshes[0].vertexCount; v++) found.push([...positions.subarray(3 * v, 3 * v + 3)].map((x) => Math.round(x * 1e5) / 1e5));
+  assert.deepEqual(found.sort(), [[0, 0, 0], [0.5, 0, 0], [1, 0, 0]].sort());
+  // The arm's base pose relative to the root (identity): its translation stays (1 0 0).
+  assert.deepEqual([...skeleton.bindLocal.subarray(10, 13)].map((x) => Math.round(x * 1e5) / 1e5), [1, 0, 0]);
+});
+
+test('MD5: malformed files are errors at their line and column', () => {
+  const mesh = (edit: (text: string) => string): [string, string] => ['m.md5mesh', edit(MD5_MESH)];
+  assert.deepEqual(firstError(mesh((t) => t.replace('MD5Version 10', 'MD5Version 11'))), ['md5-version', 1, 12]);
+  assert.deepEqual(firstError(mesh((t) => t.replace('weight 2 1 0.5', 'weight 2 7 0.5'))), ['weight-joint-range', 24, 11]);
+  assert.deepEqual(firstError(mesh((t) => t.replace('tri 0 0 2 1', 'tri 0 0 2 3'))), ['face-index-range', 20, 12]);
+  assert.deepEqual(firstError(mesh((t) => t.slice(0, t.lastIndexOf('}')))), ['unterminated-block', 12, 6]);
+  assert.deepEqual(firstError(mesh((t) => t.replace('vert 2 ( 0 1 ) 2 2', 'vert 2 ( 0 1 ) 3 2'))), ['vert-weight-range', 18, 1]);
+  const anim = MD5_ANIM.replace('\t0 0 0 0.1\n', '\t0 0 0\n');
+  assert.deepEqual(firstError(['m.md5mesh', MD5_MESH], ['walk.md5anim', anim]), ['frame-values', 24, 1]);
+});
+
+const MD5_ANIM = `MD5Version 10
+commandline ""
+
+numFrames 2
+numJoints 2
+frameRate 24
+numAnimatedComponents 4
+
+hierarchy {
+\t"root"\t-1 0 0
+\t"arm"\t0 39 0
+}
+
+bounds {
+\t( 0 0 0 ) ( 1 1 1 )
+\t( 0 0 0 ) ( 1 1 1 )
+}
+
+baseframe {
+\t( 0 0 0 ) ( 0 0 0 )
+\t( 1 0 0 ) ( 0 0 0 )
+}
+
+frame 0 {
+\t0 0 0 0.1
+}
+
+frame 1 {
+\t2 0 0 0.2
+}
+`;
+
+test('MD5: an md5anim gives one animation named after its file, at its frame rate, with the flagged components animated', () => {
+  const model = compiled(['m.md5mesh', MD5_MESH], ['dir/walk.md5anim', MD5_ANIM]);
+  assert.deepEqual(model.clips.map((a) => [a.name, a.frameCount, a.fps]), [['walk', 2, 24]]);
+});
+
+test('MD5: another version is refused with what is read, and so is a binary FBX', () => {
+  const v = compileTexts(['m.md5mesh', MD5_MESH.replace('MD5Version 10', 'MD5Version 6')]);
+  assert.match(v.diagnostics[0].diagnostic.message, /only version 10/);
+  const fbx = compileTexts(['m.fbx', 'Kaydara FBX Binary  \u0000\u001a\u0000']);
+  assert.match(fbx.diagnostics[0].diagnostic.message, /binary FBX is not read/);
+});
