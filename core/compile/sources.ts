@@ -11,6 +11,7 @@ import { type IngestResult, ingestText } from './ingest';
 import type { AnimationOptions } from './options';
 import type { SourceModel } from './source';
 import { readMd5Anim, readMd5Mesh } from '../md5/reader';
+import { readSmd } from '../smd/reader';
 
 /** What reading a source gives: its model, or null when it has errors; its diagnostics either way. */
 export interface SourceRead {
@@ -116,6 +117,7 @@ export function readSourceText(text: string, name = '', siblings?: SiblingReader
     case 'md5anim':
       return readMd5Anim(text, baseName(name));
     case 'smd':
+      return readSmd(text, baseName(name));
     case 'obj':
       return sourceError('source-format', `${SOURCE_FORMAT_NAMES[format]}, not IQE text (${baseName(name) || 'the file'}: ${siblings ? 'with' : 'without'} siblings)`);
     case 'fbx':

@@ -174,3 +174,85 @@ test('MD5: another version is refused with what is read, and so is a binary FBX'
   const fbx = compileTexts(['m.fbx', 'Kaydara FBX Binary  \u0000\u001a\u0000']);
   assert.match(fbx.diagnostics[0].diagnostic.message, /binary FBX is not read/);
 });
+
+// ---------------------------------------------------------------------------------------------
+// SMD
+
+/** Differences that are only tangents where the reference wrote NaN (B8), and animation names (R1). */
+function onlyKnown(messages: string[]): string[] {
+  return messages.filter((m) => !/they differ only in tangents$/.test(m) && !/^animation \d+ '[^']*': name \S+ ≠ assets\//.test(m));
+}
+
+test('SMD: the shared SMDs equal the reference but for NaN tangents (B8) and the animation name (R1)', { skip: skipShared }, () => {
+  const cases: [string, string[]][] = [
+    ['smd/triangle.iqm', ['smd/assimp/triangle.smd']],
+    ['smd/WusonSMD.iqm', ['smd/assimp/WusonSMD.smd']],
+    ['smd/grunt.iqm', ['smd/nexuiz/grunt.smd']],
+    ['smd/m16.iqm', ['smd/nuclide/m16.smd', 'smd/nuclide/reload.smd']],
+  ];
+  for (const [ref, files] of cases) {
+    const ours = compileFiles(...files.map((f) => join(assets, f)));
+    assert.deepEqual(onlyKnown(diffModels(ours, reference(ref)).map((d) => d.message)), [], ref);
+  }
+  assert.deepEqual(diffModels(compileFiles(join(assets, 'smd/assimp/triangle.smd')), reference('smd/triangle.iqm')), [], 'triangle: no difference at all');
+});
+
+const SMD_MESH = `version 1
+nodes
+0 "root" -1
+1 "arm" 0
+end
+skeleton
+time 0
+0 0 0 0 0 0 0
+1 1 0 0 0 0 1.5707963
+end
+triangles
+skin.tga
+0 0 0 0 0 0 1 0 0
+0 1 0 0 0 0 1 1 0 2 1 0.25 0 0.25
+1 0 1 0 0 0 1 0 1
+end
+`;
+
+const SMD_ANIM = `version 1
+nodes
+0 "root" -1
+1 "arm" 0
+end
+skeleton
+time 0
+0 0 0 0 0 0 0
+1 1 0 0 0 0 0
+time 2
+1 2 0 0 0 0 0
+end
+`;
+
+test('SMD: a mesh SMD and an animation SMD: corners reversed, v flipped, links with the rest to the parent; frames fill from the first', () => {
+  const model = compiled(['m.smd', SMD_MESH], ['walk.smd', SMD_ANIM]);
+  assert.deepEqual(model.meshes.map((m) => [m.name, m.material]), [['skin', 'skin.tga']]);
+  assert.deepEqual(model.clips.map((c) => [c.name, c.frameCount, c.fps]), [['walk', 3, 0]]);
+  const mesh = model.meshes[0];
+  // The second vertex: bone 1 at 0.25, the parent 0 at 0.25 + the 0.5 left: 0.75 / 0.25.
+  const rows: string[] = [];
+  for (let v = 0; v < mesh.vertexCount; v++) {
+    rows.push(`${[...mesh.position.subarray(3 * v, 3 * v + 3)]}|${[...mesh.texcoord!.subarray(2 * v, 2 * v + 2)]}|${[...mesh.blendIndices!.subarray(4 * v, 4 * v + 2)]}|${[...mesh.blendWeights!.subarray(4 * v, 4 * v + 2)].map((w) => Math.round(w * 255))}`);
+  }
+  assert.deepEqual(rows.sort(), ['0,0,0|0,1|0,0|255,0', '1,0,0|1,1|0,1|191,64', '0,1,0|0,0|1,0|255,0'].sort());
+  // Written reversed: the file's order 0 1 2 becomes 2 1 0, so the face normal is -Z here.
+  const i = mesh.indices;
+  const p = (k: number): number[] => [...mesh.position.subarray(3 * i[k], 3 * i[k] + 3)];
+  const [a, b, c] = [p(0), p(1), p(2)];
+  const nz = (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0]);
+  assert.ok(nz < 0, `reversed winding: ${nz}`);
+});
+
+test('SMD: malformed files are errors at their line and column', () => {
+  assert.deepEqual(firstError(['m.smd', SMD_MESH.replace('0 1 0 0 0 0 1 1 0 2 1', '0 1 0 0 0 0 1 1 0 2 5')]), ['smd-bone-range', 14, 21]);
+  assert.deepEqual(firstError(['m.smd', SMD_MESH.replace('1 0 1 0 0 0 1 0 1', '4 0 1 0 0 0 1 0 1')]), ['smd-bone-range', 15, 1]);
+  assert.deepEqual(firstError(['m.smd', SMD_MESH.replace('1 0 1 0 0 0 1 0 1', '1 0 1 0 0 0 1 0')]), ['smd-values', 15, 16]);
+  assert.deepEqual(firstError(['m.smd', SMD_MESH.slice(0, SMD_MESH.lastIndexOf('end'))]), ['unterminated-block', 11, 1]);
+  assert.deepEqual(firstError(['m.smd', SMD_MESH.replace('version 1', 'version 2')]), ['smd-version', 1, 9]);
+  assert.deepEqual(firstError(['m.smd', SMD_MESH.replace('1 1 0 0 0 0 1.5707963', '1 1 0 0 0 0')]), ['smd-values', 9, 12]);
+});
