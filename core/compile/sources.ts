@@ -12,6 +12,7 @@ import type { AnimationOptions } from './options';
 import type { SourceModel } from './source';
 import { readMd5Anim, readMd5Mesh } from '../md5/reader';
 import { readSmd } from '../smd/reader';
+import { readObj } from '../obj/reader';
 
 /** What reading a source gives: its model, or null when it has errors; its diagnostics either way. */
 export interface SourceRead {
@@ -119,7 +120,7 @@ export function readSourceText(text: string, name = '', siblings?: SiblingReader
     case 'smd':
       return readSmd(text, baseName(name));
     case 'obj':
-      return sourceError('source-format', `${SOURCE_FORMAT_NAMES[format]}, not IQE text (${baseName(name) || 'the file'}: ${siblings ? 'with' : 'without'} siblings)`);
+      return readObj(text, siblings);
     case 'fbx':
       return sourceError('source-format', `${SOURCE_FORMAT_NAMES.fbx}: FBX is not read (the reference compiler's ASCII FBX 7 input is not supported here); export IQE, MD5, SMD or OBJ`);
     case 'fbx-binary':
