@@ -9,24 +9,13 @@
 // malformed file is an error at its token, never a partial model.
 import type { IqeDiagnostic } from '../iqe/diagnostic';
 import { lineNote } from '../compile/options';
+import { ReadError, readFailed } from '../compile/readError';
 import { blendCombo } from '../compile/input';
 import { emptySourceModel, type InputJoint, type Section, type SourceModel } from '../compile/source';
 import type { SourceRead } from '../compile/sources';
 import { POSE_STRIDE, poseFromQuaternion } from '../math/pose';
 import { Tok, type Token, tokenize } from './tokens';
 
-/** A malformed file: the error at a token. */
-class Md5Error extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-    readonly line: number,
-    readonly column: number,
-    readonly end: number,
-  ) {
-    super(message);
-  }
-}
 
 /** The tokens of a file with a cursor; comments are skipped unless asked for. */
 class Cursor {
@@ -54,7 +43,7 @@ class Cursor {
 
   next(what: string): Token {
     const t = this.peek();
-    if (!t) throw new Md5Error('md5-syntax', `the file ends where ${what} was expected`, this.lastLine, 0, 0);
+    if (!t) throw new ReadError('md5-syntax', `the file ends where ${what} was expected`, this.lastLine, 0, 0);
     this.p++;
     return t;
   }
@@ -82,23 +71,19 @@ class Cursor {
   }
 }
 
-function errorAt(t: Token, code: string, message: string): Md5Error {
-  return new Md5Error(code, message, t.line, t.column, t.end);
+function errorAt(t: Token, code: string, message: string): ReadError {
+  return new ReadError(code, message, t.line, t.column, t.end);
 }
 
-function failed(error: unknown): SourceRead {
-  if (!(error instanceof Md5Error)) throw error;
-  return { model: null, diagnostics: [lineNote('error', error.code, error.message, error.line, error.column, error.end)] };
-}
 
 /** The tokens of a file, and its MD5Version checked (10). */
 function open(text: string): Cursor {
   const { tokens, error } = tokenize(text);
-  if (error) throw new Md5Error('unterminated-quote', error.message, error.line, error.column, error.end);
+  if (error) throw new ReadError('unterminated-quote', error.message, error.line, error.column, error.end);
   const lastLine = tokens.length > 0 ? tokens[tokens.length - 1].line : 0;
   const cursor = new Cursor(tokens, lastLine);
   const first = cursor.peek();
-  if (!first || first.text !== 'MD5Version') throw new Md5Error('md5-version', 'an MD5 file starts with MD5Version 10', first?.line ?? 0, first?.column ?? 0, first?.end ?? 0);
+  if (!first || first.text !== 'MD5Version') throw new ReadError('md5-version', 'an MD5 file starts with MD5Version 10', first?.line ?? 0, first?.column ?? 0, first?.end ?? 0);
   cursor.next('MD5Version');
   const version = cursor.peek();
   const v = cursor.number('the MD5 version', true);
@@ -170,7 +155,7 @@ export function readMd5Mesh(text: string): SourceRead {
   try {
     return { model: md5Mesh(open(text)), diagnostics: [] };
   } catch (error) {
-    return failed(error);
+    return readFailed(error);
   }
 }
 
@@ -302,7 +287,7 @@ function mesh(cursor: Cursor, keyword: Token, jointCount: number): Md5Mesh {
   for (let v = 0; v < verts; v++) {
     const start = m.verts[4 * v + 2], n = m.verts[4 * v + 3];
     if (start + n > weights) {
-      throw new Md5Error('vert-weight-range', `vert ${v}: weights ${start}..${start + n - 1} are out of range (numweights ${weights})`, m.vertLines[v], 0, 0);
+      throw new ReadError('vert-weight-range', `vert ${v}: weights ${start}..${start + n - 1} are out of range (numweights ${weights})`, m.vertLines[v], 0, 0);
     }
   }
   return m;
@@ -429,7 +414,7 @@ export function readMd5Anim(text: string, name: string): SourceRead {
   try {
     return { model: md5Anim(open(text), name, diagnostics), diagnostics };
   } catch (error) {
-    return failed(error);
+    return readFailed(error);
   }
 }
 
@@ -502,13 +487,13 @@ function md5Anim(cursor: Cursor, name: string, diagnostics: IqeDiagnostic[]): So
         throw errorAt(t, 'md5-syntax', `'${t.text}' is not an md5anim keyword (MD5Version, commandline, numFrames, numJoints, frameRate, numAnimatedComponents, hierarchy, bounds, baseframe, frame)`);
     }
   }
-  if (!hierarchyToken) throw new Md5Error('md5-syntax', 'an md5anim needs a hierarchy block', 0, 0, 0);
+  if (!hierarchyToken) throw new ReadError('md5-syntax', 'an md5anim needs a hierarchy block', 0, 0, 0);
   if (base.length !== hierarchy.length) throw errorAt(hierarchyToken, 'md5-count', 'an md5anim needs a baseframe block, one pose per joint of the hierarchy');
   for (const h of hierarchy) {
     let animated = 0;
     for (let b = 0; b < 6; b++) if (h.flags & (1 << b)) animated++;
     if (animated > 0 && h.start + animated > components) {
-      throw new Md5Error('frame-values', `joint '${h.name}' animates components ${h.start}..${h.start + animated - 1}, numAnimatedComponents says ${components}`, h.line, 0, 0);
+      throw new ReadError('frame-values', `joint '${h.name}' animates components ${h.start}..${h.start + animated - 1}, numAnimatedComponents says ${components}`, h.line, 0, 0);
     }
   }
   if (numFrames >= 0 && frames.length !== numFrames) {

@@ -9,21 +9,11 @@
 // out of range is an error at its column.
 import type { IqeDiagnostic } from '../iqe/diagnostic';
 import { lineNote } from '../compile/options';
+import { ReadError, readFailed } from '../compile/readError';
 import { emptySourceModel, type Section, type SmoothGroup } from '../compile/source';
 import type { SiblingReader, SourceRead } from '../compile/sources';
 import { float64s, int32s } from '../growable';
 
-class ObjError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-    readonly line: number,
-    readonly column: number,
-    readonly end: number,
-  ) {
-    super(message);
-  }
-}
 
 /** Material names that say nothing about the texture (exporters' defaults). */
 const SAYS_NOTHING = /^(|default|defaultmaterial|material(\.\d+)?|none|initialshadinggroup|lambert\d+)$/i;
@@ -64,8 +54,7 @@ export function readObj(text: string, siblings?: SiblingReader): SourceRead {
   try {
     return { model: obj(text, siblings, diagnostics), diagnostics };
   } catch (error) {
-    if (!(error instanceof ObjError)) throw error;
-    return { model: null, diagnostics: [lineNote('error', error.code, error.message, error.line, error.column, error.end)] };
+    return readFailed(error);
   }
 }
 
@@ -105,11 +94,11 @@ function obj(text: string, siblings: SiblingReader | undefined, diagnostics: Iqe
         for (let k = 0; k < Math.min(values.length, 3); k++) {
           if (!NUMBER.test(values[k])) {
             const column = line.indexOf(values[k], start + command.length);
-            throw new ObjError('number-invalid', `${command}: '${values[k]}' is not a number`, l, column, column + values[k].length);
+            throw new ReadError('number-invalid', `${command}: '${values[k]}' is not a number`, l, column, column + values[k].length);
           }
           xyz[k] = Number(values[k]);
         }
-        if (command !== 'vt' && values.length < 3) throw new ObjError('obj-values', `${command} needs 3 values, this line has ${values.length}`, l, start, line.length);
+        if (command !== 'vt' && values.length < 3) throw new ReadError('obj-values', `${command} needs 3 values, this line has ${values.length}`, l, start, line.length);
         out.pushMany(xyz, 3);
         break;
       }
@@ -158,11 +147,11 @@ function obj(text: string, siblings: SiblingReader | undefined, diagnostics: Iqe
             if (parts[k] === '' && k > 0) continue;
             const raw = Number(parts[k]);
             const count = attrib[k].length / 3;
-            if (!Number.isInteger(raw) || raw === 0) throw new ObjError('number-invalid', `f: '${word}' is not v, v/vt, v//vn or v/vt/vn of non-zero integers`, l, column, column + word.length);
+            if (!Number.isInteger(raw) || raw === 0) throw new ReadError('number-invalid', `f: '${word}' is not v, v/vt, v//vn or v/vt/vn of non-zero integers`, l, column, column + word.length);
             const i = raw < 0 ? count + raw : raw - 1;
             if (i < 0 || i >= count) {
               const what = ['vertex', 'texture coordinate', 'normal'][k];
-              throw new ObjError('face-index-range', `f: ${what} index ${raw} is out of range (${count} ${['v', 'vt', 'vn'][k]} lines so far)`, l, column, column + word.length);
+              throw new ReadError('face-index-range', `f: ${what} index ${raw} is out of range (${count} ${['v', 'vt', 'vn'][k]} lines so far)`, l, column, column + word.length);
             }
             index[k] = i;
           }
@@ -181,7 +170,7 @@ function obj(text: string, siblings: SiblingReader | undefined, diagnostics: Iqe
           }
           corners.push(vertex);
         }
-        if (corners.length < 3) throw new ObjError('face-too-few-indices', `f: a face needs 3 vertices, this one has ${corners.length}`, l, start, line.length);
+        if (corners.length < 3) throw new ReadError('face-too-few-indices', `f: a face needs 3 vertices, this one has ${corners.length}`, l, start, line.length);
         const list = triangulate(corners, positions.view());
         if (list.concave) concave++;
         for (const [a, b, c] of list.triangles) {

@@ -11,22 +11,12 @@
 import type { IqeDiagnostic } from '../iqe/diagnostic';
 import { blendCombo } from '../compile/input';
 import { lineNote } from '../compile/options';
+import { ReadError, readFailed } from '../compile/readError';
 import { emptySourceModel, type InputJoint, type Section } from '../compile/source';
 import type { SourceRead } from '../compile/sources';
 import { float64s, Growable, int32s } from '../growable';
 import { POSE_STRIDE, poseFromAngles } from '../math/pose';
 
-class SmdError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-    readonly line: number,
-    readonly column = 0,
-    readonly end = 0,
-  ) {
-    super(message);
-  }
-}
 
 /** The words of a line with their columns (a quoted word keeps its spaces). */
 function words(line: string): { text: string; column: number; end: number }[] {
@@ -67,8 +57,7 @@ export function readSmd(text: string, name: string): SourceRead {
     const diagnostics: IqeDiagnostic[] = [];
     return { model: smd(text.replace(/^\uFEFF/, '').split(/\r\n?|\n/), name, diagnostics), diagnostics };
   } catch (error) {
-    if (!(error instanceof SmdError)) throw error;
-    return { model: null, diagnostics: [lineNote('error', error.code, error.message, error.line, error.column, error.end)] };
+    return readFailed(error);
   }
 }
 
@@ -90,8 +79,8 @@ function smd(lines: string[], name: string, diagnostics: IqeDiagnostic[]): Retur
   /** The number in word k of a line, or an error there. */
   const num = (ws: ReturnType<typeof words>, k: number, line: number, what: string, integer = false): number => {
     const w = ws[k];
-    if (!w) throw new SmdError('smd-values', `expected ${what} (value ${k + 1} of the line)`, line, lines[line].length, lines[line].length);
-    if (!NUMBER.test(w.text) || (integer && !Number.isInteger(Number(w.text)))) throw new SmdError('number-invalid', `expected ${what}, found '${w.text}'`, line, w.column, w.end);
+    if (!w) throw new ReadError('smd-values', `expected ${what} (value ${k + 1} of the line)`, line, lines[line].length, lines[line].length);
+    if (!NUMBER.test(w.text) || (integer && !Number.isInteger(Number(w.text)))) throw new ReadError('number-invalid', `expected ${what}, found '${w.text}'`, line, w.column, w.end);
     return Number(w.text);
   };
   /** The lines of a block up to its `end` (an error at the block's line when there is none). */
@@ -102,12 +91,12 @@ function smd(lines: string[], name: string, diagnostics: IqeDiagnostic[]): Retur
       if (ws[0].text === 'end') return;
       each(ws, l);
     }
-    throw new SmdError('unterminated-block', `unterminated block: '${keyword}' has no 'end'`, start, 0, keyword.length);
+    throw new ReadError('unterminated-block', `unterminated block: '${keyword}' has no 'end'`, start, 0, keyword.length);
   };
   const bone = (ws: ReturnType<typeof words>, k: number, line: number, what: string): number => {
     const b = num(ws, k, line, what, true);
     if (b < 0 || b >= joints.length || !joints[b]) {
-      throw new SmdError('smd-bone-range', `${what} ${b} is not in nodes (${joints.length > 0 ? `0..${joints.length - 1}` : 'none'})`, line, ws[k].column, ws[k].end);
+      throw new ReadError('smd-bone-range', `${what} ${b} is not in nodes (${joints.length > 0 ? `0..${joints.length - 1}` : 'none'})`, line, ws[k].column, ws[k].end);
     }
     return b;
   };
@@ -118,19 +107,19 @@ function smd(lines: string[], name: string, diagnostics: IqeDiagnostic[]): Retur
     switch (ws[0].text) {
       case 'version': {
         const v = num(ws, 1, l, 'the SMD version', true);
-        if (v !== 1) throw new SmdError('smd-version', `SMD version ${v} is not read: only version 1 is (as the reference compiler)`, l, ws[1].column, ws[1].end);
+        if (v !== 1) throw new ReadError('smd-version', `SMD version ${v} is not read: only version 1 is (as the reference compiler)`, l, ws[1].column, ws[1].end);
         versionSeen = true;
         break;
       }
       case 'nodes':
         block('nodes', start, (n, line) => {
           const id = num(n, 0, line, 'the node id', true);
-          if (!n[1]) throw new SmdError('smd-values', 'expected the node name', line, lines[line].length, lines[line].length);
+          if (!n[1]) throw new ReadError('smd-values', 'expected the node name', line, lines[line].length, lines[line].length);
           const parent = num(n, 2, line, 'the parent node id', true);
-          if (id < 0 || id > 255) throw new SmdError('smd-bone-range', `node ${id}: ids run from 0 to 255`, line, n[0].column, n[0].end);
-          if (joints[id]) throw new SmdError('smd-node-repeated', `node ${id} is listed twice`, line, n[0].column, n[0].end);
+          if (id < 0 || id > 255) throw new ReadError('smd-bone-range', `node ${id}: ids run from 0 to 255`, line, n[0].column, n[0].end);
+          if (joints[id]) throw new ReadError('smd-node-repeated', `node ${id} is listed twice`, line, n[0].column, n[0].end);
           if (parent < -1 || parent >= id || (parent >= 0 && !joints[parent])) {
-            throw new SmdError('joint-parent', `node ${id} ('${n[1].text}'): parent ${parent} is not an earlier node (-1 for a root)`, line, n[2].column, n[2].end);
+            throw new ReadError('joint-parent', `node ${id} ('${n[1].text}'): parent ${parent} is not an earlier node (-1 for a root)`, line, n[2].column, n[2].end);
           }
           while (joints.length <= id) joints.push(null);
           joints[id] = { name: n[1].text, parent };
@@ -143,7 +132,7 @@ function smd(lines: string[], name: string, diagnostics: IqeDiagnostic[]): Retur
         block('skeleton', start, (s, line) => {
           if (s[0].text === 'time') {
             const t = num(s, 1, line, 'the frame number', true);
-            if (t < 0) throw new SmdError('smd-values', `time ${t}: a frame number cannot be negative`, line, s[1].column, s[1].end);
+            if (t < 0) throw new ReadError('smd-values', `time ${t}: a frame number cannot be negative`, line, s[1].column, s[1].end);
             if (frame >= 0) fillFromFirst(frames, frame, seen);
             // Frames skipped over are copies of the first (the reference's rule).
             while (frames.length <= t) {
@@ -154,7 +143,7 @@ function smd(lines: string[], name: string, diagnostics: IqeDiagnostic[]): Retur
             seen.length = 0;
             return;
           }
-          if (frame < 0) throw new SmdError('smd-values', "a bone pose before the first 'time' line", line, s[0].column, s[0].end);
+          if (frame < 0) throw new ReadError('smd-values', "a bone pose before the first 'time' line", line, s[0].column, s[0].end);
           const b = bone(s, 0, line, 'bone');
           const values = Float64Array.of(num(s, 1, line, 'the position x'), num(s, 2, line, 'the position y'), num(s, 3, line, 'the position z'), num(s, 4, line, 'the rotation x'), num(s, 5, line, 'the rotation y'), num(s, 6, line, 'the rotation z'));
           poseFromAngles(values, 0, 6, frames[frame].subarray(POSE_STRIDE * b, POSE_STRIDE * (b + 1)));
@@ -169,7 +158,7 @@ function smd(lines: string[], name: string, diagnostics: IqeDiagnostic[]): Retur
         let triangle = 0;
         for (l = start + 1; ; l++) {
           while (l < lines.length && skipped(lines[l])) l++;
-          if (l >= lines.length) throw new SmdError('unterminated-block', "unterminated block: 'triangles' has no 'end'", start, 0, 'triangles'.length);
+          if (l >= lines.length) throw new ReadError('unterminated-block', "unterminated block: 'triangles' has no 'end'", start, 0, 'triangles'.length);
           const material = lines[l].trim().split(/[ \t]/)[0];
           if (material === 'end') break;
           const meshName = material.includes('.') ? material.slice(0, material.indexOf('.')) : material;
@@ -182,7 +171,7 @@ function smd(lines: string[], name: string, diagnostics: IqeDiagnostic[]): Retur
             l++;
             while (l < lines.length && skipped(lines[l])) l++;
             if (l >= lines.length || words(lines[l])[0].text === 'end') {
-              throw new SmdError('smd-values', `triangle ${triangle}: ${k} of its 3 vertex lines before the end`, materialLine, 0, material.length);
+              throw new ReadError('smd-values', `triangle ${triangle}: ${k} of its 3 vertex lines before the end`, materialLine, 0, material.length);
             }
             vertex(words(lines[l]), l);
           }
@@ -194,7 +183,7 @@ function smd(lines: string[], name: string, diagnostics: IqeDiagnostic[]): Retur
         block('vertexanimation', start, () => undefined);
         break;
       default:
-        throw new SmdError('smd-syntax', `'${ws[0].text}' is not an SMD section (version, nodes, skeleton, triangles, vertexanimation)`, l, ws[0].column, ws[0].end);
+        throw new ReadError('smd-syntax', `'${ws[0].text}' is not an SMD section (version, nodes, skeleton, triangles, vertexanimation)`, l, ws[0].column, ws[0].end);
     }
   }
 
