@@ -40,7 +40,8 @@ async function compileSource(uri: vscode.Uri): Promise<{ source: CompileSource; 
   const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
   if (open) {
     const text = open.getText();
-    return { source: { text }, size: text.length };
+    // Named by its path: an OBJ (no header) is known by its extension.
+    return { source: { text, name: uri.path }, size: text.length };
   }
   if (uri.scheme === 'file') {
     const stat = await vscode.workspace.fs.stat(uri);
@@ -48,8 +49,11 @@ async function compileSource(uri: vscode.Uri): Promise<{ source: CompileSource; 
     return { source: { path: uri.fsPath }, size: stat.size };
   }
   const text = new TextDecoder('utf-8').decode(await vscode.workspace.fs.readFile(uri));
-  return { source: { text }, size: text.length };
+  return { source: { text, name: uri.path }, size: text.length };
 }
+
+/** The files the compile takes: IQE, and the reference compiler's MD5, SMD and OBJ sources. */
+const SOURCE_FILE = /\.(iqe|md5mesh|smd|obj)$/i;
 
 /** Runs one compile of `inputBytes` of text in a fresh worker; resolves undefined when cancelled. */
 function runWorker(workerPath: string, request: CompileRequest, inputBytes: number, token: vscode.CancellationToken): Promise<CompileReply | undefined> {
@@ -236,9 +240,10 @@ async function compile(host: CompileHost, source: vscode.Uri, interactive: boole
   if (!reply.bytes || errors.length > 0) {
     log.appendLine(`[${stamp}] ${name}: ${errors.length} error(s); nothing written`);
     for (const d of errors.slice(0, 50)) log.appendLine(`  ${name}:${d.range.line + 1}:${d.range.column + 1}: ${d.message} [${d.code}]`);
-    // The language server publishes the same errors for an open document: open it so they reach
-    // the Problems panel, then offer to show them.
-    await vscode.workspace.openTextDocument(source);
+    // The language server publishes the same errors for an open IQE document: open it so they
+    // reach the Problems panel; an MD5, SMD or OBJ source's errors are put there by the compile.
+    if (/\.iqe$/i.test(source.path)) await vscode.workspace.openTextDocument(source);
+    else host.notes.set(source, errors.map(noteDiagnostic));
     if (interactive) {
       const choice = await vscode.window.showErrorMessage(`${name} has ${errors.length} error(s); no IQM was written.`, 'Show Problems');
       if (choice) await vscode.commands.executeCommand('workbench.actions.view.problems');
@@ -345,7 +350,7 @@ export function registerCompile(context: vscode.ExtensionContext): void {
     }),
     // From the explorer VS Code passes the clicked file and every selected one.
     vscode.commands.registerCommand('iqmTools.compile', async (uri?: vscode.Uri, selected?: vscode.Uri[]): Promise<CompileOutcome | CompileOutcome[] | undefined> => {
-      const chosen = Array.isArray(selected) ? selected.filter((u) => u instanceof vscode.Uri && /\.iqe$/i.test(u.path)) : [];
+      const chosen = Array.isArray(selected) ? selected.filter((u) => u instanceof vscode.Uri && SOURCE_FILE.test(u.path)) : [];
       if (chosen.length > 1) return compileMany(host, chosen);
       const source = uri instanceof vscode.Uri ? uri : vscode.window.activeTextEditor?.document.uri;
       if (!source) {
