@@ -4,7 +4,8 @@
 import { IqeDocument } from '../core/iqe/document';
 import { summarizeIqe } from '../core/iqe/summary';
 import { compile, textSource } from '../core/compile/index';
-import { decodeText } from '../node/text';
+import { SOURCE_FORMAT_NAMES, type SourceFormat, sourceFormat } from '../core/compile/format';
+import { decodeText, siblingReader } from '../node/text';
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { FormatError } from '../core/binary';
@@ -36,6 +37,27 @@ export function parseArgs(args: string[], valued: string[] = []): { file?: strin
 }
 
 /**
+ * The model of a source (IQE, MD5, SMD, OBJ) is what the compiler makes of it (weights: the 4
+ * largest, renormalised; meshes merged by (mesh, material); vertex-cache order); its first error
+ * is the message. An IQE's model says format 'iqe'; another source's is the IQM it compiles to.
+ */
+function compiledModel(file: string, text: string, format: SourceFormat): Loaded {
+  const result = compile([textSource(text, file, undefined, siblingReader(file))]);
+  const error = result.diagnostics.find((d) => d.diagnostic.severity === 'error')?.diagnostic;
+  if (error || !result.bytes) {
+    const where = error ? ` (at line ${error.range.line + 1}, column ${error.range.column + 1})` : '';
+    return { ok: false, message: `${file}: ${error ? `${error.message} [${error.code}]` : `the ${SOURCE_FORMAT_NAMES[format]} does not compile`}${where}` };
+  }
+  const compiled = readModel(result.bytes);
+  const model = format === 'iqe' ? { ...compiled, format: 'iqe' as const, version: 0 } : compiled;
+  const warnings = [...model.warnings];
+  if (format !== 'iqe') warnings.unshift(`${SOURCE_FORMAT_NAMES[format]} source, shown as the IQM that iqm-tools compile makes of it`);
+  const w = extensionWarning(basename(file), 'iqe');
+  if (w && format === 'iqe') warnings.unshift(w);
+  return { ok: true, model, warnings };
+}
+
+/**
  * Reads and parses a model file by its magic bytes. Every failure becomes one message line
  * (`file: what is wrong (at byte N)`). IQE has a branch of its own here; the IQE model reader is
  * not wired in yet.
@@ -64,24 +86,17 @@ export function loadModel(file: string): Loaded {
         throw e;
       }
     }
-    case 'iqe': {
-      // The model of an IQE is what the compiler makes of it (weights: the 4 largest,
-      // renormalised; meshes merged by (mesh, material); vertex-cache order).
-      const result = compile([textSource(decodeText(bytes), file)]);
-      const error = result.diagnostics.find((d) => d.diagnostic.severity === 'error')?.diagnostic;
-      if (error || !result.bytes) {
-        const where = error ? ` (at line ${error.range.line + 1}, column ${error.range.column + 1})` : '';
-        return { ok: false, message: `${file}: ${error ? `${error.message} [${error.code}]` : 'the IQE does not compile'}${where}` };
-      }
-      const model = { ...readModel(result.bytes), format: 'iqe' as const, version: 0 };
-      const warnings = [...model.warnings];
-      const w = extensionWarning(basename(file), 'iqe');
-      if (w) warnings.unshift(w);
-      return { ok: true, model, warnings };
-    }
+    case 'iqe':
+      return compiledModel(file, decodeText(bytes), 'iqe');
     default:
       if (bytes.byteLength === 0) return { ok: false, message: `${file}: empty file (at byte 0)` };
       if (kind.format === 'lfs') return { ok: false, message: `${file}: this is a Git LFS pointer, not a model; run 'git lfs pull' (at byte 0)` };
+      if (kind.format === 'md5' || (kind.format === 'unknown' && !bytes.subarray(0, 4096).includes(0))) {
+        // An MD5, SMD or OBJ source: what the compiler makes of it.
+        const text = decodeText(bytes);
+        const format = sourceFormat(text, file);
+        if (format !== 'unknown' && format !== 'iqe') return compiledModel(file, text, format);
+      }
       return { ok: false, message: `${file}: ${kind.description}; expected IQM, MD3, DPM or IQE (at byte 0)` };
   }
 }

@@ -29,7 +29,11 @@ export class LoadError extends Error {
   }
 }
 
-export function loadModelBytes(bytes: Uint8Array, fileName: string): Loaded {
+/**
+ * The model in `bytes`; a source (IQE, MD5, SMD, OBJ) is compiled, with `companions` (its
+ * animation files, merged after it, and the .mtl files an OBJ names).
+ */
+export function loadModelBytes(bytes: Uint8Array, fileName: string, companions: readonly { name: string; bytes: ArrayBuffer }[] = []): Loaded {
   const notes: string[] = [];
   const s = sniff(bytes);
   try {
@@ -37,11 +41,20 @@ export function loadModelBytes(bytes: Uint8Array, fileName: string): Loaded {
     const format = text === null ? null : sourceFormat(text, fileName);
     if (text !== null && format !== null && format !== 'unknown') {
       // A source (IQE, MD5, SMD, OBJ): compiled as `iqm-tools compile` would compile it.
-      const result = compile([textSource(text, fileName)]);
+      const decode = (b: ArrayBuffer): string => new TextDecoder('utf-8').decode(new Uint8Array(b));
+      const mtl = companions.filter((c) => /\.mtl$/i.test(c.name));
+      const siblings = (name: string): string | null => {
+        const found = mtl.find((c) => c.name === name.replace(/\\/g, '/'));
+        return found ? decode(found.bytes) : null;
+      };
+      const animations = companions.filter((c) => !/\.mtl$/i.test(c.name));
+      const result = compile([textSource(text, fileName, undefined, siblings), ...animations.map((c) => textSource(decode(c.bytes), c.name))]);
+      if (animations.length > 0) notes.push(`with the animation files beside it: ${animations.map((c) => c.name).join(', ')}`);
+      const failedName = result.failed > 0 ? animations[result.failed - 1].name : fileName;
       const errors = result.diagnostics.filter((d) => d.diagnostic.severity === 'error').map((d) => d.diagnostic);
       if (!result.bytes || errors.length) {
         const first = errors[0];
-        const label = format === 'iqe' ? 'IQE' : format.toUpperCase();
+        const label = format === 'iqe' ? 'IQE' : failedName;
         throw new LoadError(
           first ? `${label} line ${first.range.line + 1}: ${first.message}${errors.length > 1 ? ` (and ${errors.length - 1} more errors)` : ''}` : `the ${label} file could not be compiled`,
           null,

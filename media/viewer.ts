@@ -223,7 +223,7 @@ export class Viewer {
     this.modelPath = msg.path;
     let loaded;
     try {
-      loaded = loadModelBytes(new Uint8Array(msg.bytes), msg.fileName);
+      loaded = loadModelBytes(new Uint8Array(msg.bytes), msg.fileName, msg.companions);
     } catch (e) {
       const err = e instanceof LoadError ? e : new LoadError(String(e), null);
       this.showError(`${msg.fileName} cannot be previewed`, err.message, err.offset);

@@ -10,6 +10,8 @@ import { chmod } from 'node:fs/promises';
 import { Worker } from 'node:worker_threads';
 import { outputTarget, sameFile } from '../../node/atomicWrite';
 import type { IqeDiagnostic } from '../../core/iqe/diagnostic';
+import { companionExtension } from '../../core/compile/companions';
+import { siblingAnimations } from '../companions';
 import { type CompileReply, type CompileRequest, type CompileSource, compileWorkerOptions } from './protocol';
 import { animationPathsFor, compileOptionsOf, type CompileSettings, DEFAULT_OUTPUT_PATH, outputPathFor } from './settings';
 
@@ -154,9 +156,15 @@ async function compile(host: CompileHost, source: vscode.Uri, interactive: boole
   const output = source.with({ path: outputPathFor(source.path, settings.outputPath, folder?.uri.path) });
   // Animation files to merge after the source (iqmTools.compile.animationFiles).
   // (A file never merges itself: a folder-wide setting also applies to the animation files.)
-  const animationFiles = animationPathsFor(source.path, settings.animationFiles, folder?.uri.path)
+  let animationFiles = animationPathsFor(source.path, settings.animationFiles, folder?.uri.path)
     .filter((path) => path !== source.path)
     .map((path) => source.with({ path }));
+  // An .md5mesh or a mesh SMD without animationFiles: the animation files beside it, as one would
+  // give them to the reference compiler (companions.ts: those whose skeleton is the mesh's).
+  if (settings.animationFiles.length === 0 && companionExtension(source.path)) {
+    animationFiles = await siblingAnimations(source);
+    if (animationFiles.length > 0) log.appendLine(`[${new Date().toLocaleTimeString()}] ${name}: with the animation files beside it: ${animationFiles.map((u) => u.path.slice(u.path.lastIndexOf('/') + 1)).join(', ')} (iqmTools.compile.animationFiles chooses others)`);
+  }
   for (const file of animationFiles) host.notes.delete(file);
   const animations: CompileSource[] = [];
   let inputBytes = 0;
@@ -229,7 +237,11 @@ async function compile(host: CompileHost, source: vscode.Uri, interactive: boole
     // An animation file with errors: it is opened, so that the language server shows them.
     const failed = animationFiles[reply.failedText - 1];
     log.appendLine(`[${stamp}] ${name}: the animation file ${failed.fsPath} has errors; nothing written`);
-    await vscode.workspace.openTextDocument(failed);
+    const failedErrors = reply.diagnostics.filter((d) => d.text === reply.failedText && d.diagnostic.severity === 'error').map((d) => d.diagnostic);
+    for (const d of failedErrors.slice(0, 50)) log.appendLine(`  ${fileName(reply.failedText)}:${d.range.line + 1}:${d.range.column + 1}: ${d.message} [${d.code}]`);
+    // An IQE is opened, so that the language server shows its errors; another source's errors are put in the Problems panel here.
+    if (/\.iqe$/i.test(failed.path)) await vscode.workspace.openTextDocument(failed);
+    else host.notes.set(failed, failedErrors.map(noteDiagnostic));
     if (interactive) {
       const choice = await vscode.window.showErrorMessage(`${fileName(reply.failedText)} (an animation file of ${name}) has errors; no IQM was written.`, 'Show Problems');
       if (choice) await vscode.commands.executeCommand('workbench.actions.view.problems');

@@ -1,7 +1,7 @@
 // Registers the model preview custom editor and its commands.
 
 import * as vscode from 'vscode';
-import { IQE_VIEW_TYPE, PreviewProvider, VIEW_TYPE } from './provider';
+import { IQE_VIEW_TYPE, OBJ_VIEW_TYPE, PreviewProvider, VIEW_TYPE } from './provider';
 
 export function registerPreview(context: vscode.ExtensionContext): void {
   const provider = new PreviewProvider(context);
@@ -9,6 +9,7 @@ export function registerPreview(context: vscode.ExtensionContext): void {
   context.subscriptions.push(
     vscode.window.registerCustomEditorProvider(VIEW_TYPE, provider, options),
     vscode.window.registerCustomEditorProvider(IQE_VIEW_TYPE, provider, options),
+    vscode.window.registerCustomEditorProvider(OBJ_VIEW_TYPE, provider, options),
     vscode.commands.registerCommand('iqmTools.openPreviewToSide', async (uri?: vscode.Uri) => {
       const target = uri ?? vscode.window.activeTextEditor?.document.uri;
       if (!target) {

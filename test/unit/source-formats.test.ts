@@ -5,13 +5,19 @@
 // files are errors at their line and column.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { compile, textSource } from '../../core/compile/index';
 import { diffModels } from '../../core/compare/diff';
 import { readModel } from '../../core/model/read';
 import type { Model } from '../../core/model/model';
 import { fileSource } from '../../node/text';
+import { companionAnimations, mtlLibraries } from '../../core/compile/companions';
+import { withTempDir } from '../helpers/temp-dir';
+
+const CLI = resolve('dist', 'cli.js');
+const NO_CLI = existsSync(CLI) ? false : `${CLI} is not built (npm run build)`;
 
 const shared = resolve(process.cwd(), '..', 'shared');
 const assets = join(shared, 'assets');
@@ -312,4 +318,62 @@ test('OBJ: a concave face is ear-clipped (the reference fans it), negative indic
 test('OBJ: a face index out of range is an error at its column', () => {
   assert.deepEqual(firstError(['m.obj', OBJ.replace('f -6//1 -5//1 -4//1', 'f -6//1 -5//1 9//1')]), ['face-index-range', 16, 15]);
   assert.deepEqual(firstError(['m.obj', OBJ.replace('f -6//1 -5//1 -4//1', 'f -6//1 -5//2 -4//1')]), ['face-index-range', 16, 9]);
+});
+
+// ---------------------------------------------------------------------------------------------
+// The command line, and the files that go with a source
+
+test('CLI: MD5, SMD and OBJ compile to IN.iqm; a malformed one is FILE:LINE:COL: error … [code], exit 1, nothing written; check and info read them', { skip: NO_CLI }, () => {
+  return withTempDir('iqm-sources-', (dir) => {
+    const run = (...args: string[]) => spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8' });
+    writeFileSync(join(dir, 'm.md5mesh'), MD5_MESH);
+    writeFileSync(join(dir, 'walk.md5anim'), MD5_ANIM);
+    const ok = run('compile', join(dir, 'm.md5mesh'), '--fps', '10', join(dir, 'walk.md5anim'));
+    assert.equal(ok.status, 0, ok.stderr);
+    assert.match(ok.stdout, /m\.iqm: 1 meshes, 3 vertices, 1 triangles, 2 joints, 1 animations, 2 frames/);
+    assert.deepEqual(readModel(new Uint8Array(readFileSync(join(dir, 'm.iqm')))).clips.map((c) => [c.name, c.fps]), [['walk', 10]]);
+    const info = run('info', join(dir, 'm.md5mesh'));
+    assert.equal(info.status, 0, info.stderr);
+    assert.match(info.stdout, /joints: 2/);
+    // An animation alone with -j: its joints are written without a mesh.
+    const joints = run('compile', '-j', join(dir, 'walk.md5anim'), '-o', join(dir, 'walk.iqm'));
+    assert.equal(joints.status, 0, joints.stderr);
+    assert.match(joints.stdout, /0 meshes, 0 vertices, 0 triangles, 2 joints, 1 animations, 2 frames/);
+    writeFileSync(join(dir, 'bad.smd'), SMD_MESH.replace('1 0 1 0 0 0 1 0 1', '4 0 1 0 0 0 1 0 1'));
+    for (const command of ['compile', 'check']) {
+      const bad = run(command, join(dir, 'bad.smd'));
+      assert.equal(bad.status, 1, `${command}: ${bad.stderr}`);
+      assert.equal(bad.stdout, `${join(dir, 'bad.smd')}:15:1: error: parent bone 4 is not in nodes (0..1) [smd-bone-range]\n`);
+    }
+    assert.ok(!readdirSync(dir).includes('bad.iqm'), 'nothing written');
+    const good = run('check', join(dir, 'm.md5mesh'), join(dir, 'walk.md5anim'));
+    assert.equal(good.status, 0, good.stdout);
+    // An .obj whose content is an SMD: read as what it is.
+    writeFileSync(join(dir, 'lies.obj'), SMD_MESH);
+    const lies = run('compile', join(dir, 'lies.obj'));
+    assert.equal(lies.status, 0, lies.stderr);
+    assert.match(lies.stdout, /lies\.iqm: 1 meshes, 3 vertices, 1 triangles, 2 joints/);
+  });
+});
+
+test('companions: an .md5mesh takes the .md5anim files beside it whose skeleton is its own, a mesh SMD the animation SMDs; an OBJ names its .mtl', () => {
+  const other = MD5_ANIM.replace('"arm"', '"leg"');
+  assert.deepEqual(
+    companionAnimations({ name: '/d/m.md5mesh', text: MD5_MESH }, [
+      { name: '/d/walk.md5anim', text: MD5_ANIM },
+      { name: '/d/other.md5anim', text: other },
+      { name: '/d/a.md5anim', text: MD5_ANIM },
+    ]),
+    ['/d/a.md5anim', '/d/walk.md5anim'],
+  );
+  assert.deepEqual(
+    companionAnimations({ name: '/d/m.smd', text: SMD_MESH }, [
+      { name: '/d/m.smd', text: SMD_MESH },
+      { name: '/d/walk.smd', text: SMD_ANIM },
+      { name: '/d/mesh2.smd', text: SMD_MESH },
+    ]),
+    ['/d/walk.smd'],
+  );
+  assert.deepEqual(companionAnimations({ name: '/d/walk.smd', text: SMD_ANIM }, [{ name: '/d/m.smd', text: SMD_MESH }]), [], 'an animation has no companions');
+  assert.deepEqual(mtlLibraries(OBJ), ['m.mtl']);
 });
