@@ -377,3 +377,16 @@ test('companions: an .md5mesh takes the .md5anim files beside it whose skeleton 
   assert.deepEqual(companionAnimations({ name: '/d/walk.smd', text: SMD_ANIM }, [{ name: '/d/m.smd', text: SMD_MESH }]), [], 'an animation has no companions');
   assert.deepEqual(mtlLibraries(OBJ), ['m.mtl']);
 });
+
+test('OBJ: vertices without normals beside vertices with them get computed normals, not the reference\'s shifted ones (R5)', () => {
+  const text = 'v 0 0 0\nv 1 0 0\nv 0 1 0\nv 1 1 0\nvn 0 0 -1\nf 1//1 2//1 3//1\nf 2 4 3\n';
+  const result = compileTexts(['m.obj', text]);
+  assert.ok(result.bytes);
+  assert.deepEqual(result.diagnostics.map((d) => d.diagnostic.code).filter((c) => c !== 'degenerate-uv'), ['obj-normals-partial']);
+  const mesh = readModel(result.bytes).meshes[0];
+  // Both faces lie in the file's z = 0 plane: every computed normal is ±(file z), our x (positions are the file's z x y).
+  for (let v = 0; v < mesh.vertexCount; v++) {
+    const n = [...mesh.normal!.subarray(3 * v, 3 * v + 3)];
+    assert.deepEqual(n.map((x) => Math.round(Math.abs(x))), [1, 0, 0], `vertex ${v}: ${n}`);
+  }
+});

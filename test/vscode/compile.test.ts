@@ -7,7 +7,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { waitFor } from './harnessClient';
-import { activeExtension, fixtureUri, setGlobalSetting, workspaceRoot } from './helpers';
+import { activeExtension, fixtureUri, setGlobalSetting, workspaceRoot, writeMd5Pair } from './helpers';
 
 const COMMAND = 'iqmTools.compile';
 const OUTPUT_SETTING = 'iqmTools.compile.outputPath';
@@ -260,11 +260,7 @@ suite('compile command', () => {
     await setGlobalSetting('iqmTools.compile', 'outputPath', `${dir}/\${fileBasenameNoExtension}.iqm`);
     const md5 = path.join(dir, 'md5');
     fs.mkdirSync(md5, { recursive: true });
-    const joints = 'joints {\n\t"root"\t-1 ( 0 0 0 ) ( 0 0 0 )\n\t"arm"\t0 ( 1 0 0 ) ( 0 0 0 )\n}\n';
-    const mesh = `MD5Version 10\ncommandline ""\nnumJoints 2\nnumMeshes 1\n${joints}mesh {\n\tshader "skin"\n\tnumverts 3\n\tvert 0 ( 0 0 ) 0 1\n\tvert 1 ( 1 0 ) 1 1\n\tvert 2 ( 0 1 ) 2 1\n\tnumtris 1\n\ttri 0 0 2 1\n\tnumweights 3\n\tweight 0 0 1 ( 0 0 0 )\n\tweight 1 1 1 ( 1 0 0 )\n\tweight 2 0 1 ( 0 1 0 )\n}\n`;
-    const anim = 'MD5Version 10\ncommandline ""\nnumFrames 2\nnumJoints 2\nframeRate 24\nnumAnimatedComponents 1\nhierarchy {\n\t"root"\t-1 0 0\n\t"arm"\t0 1 0\n}\nbaseframe {\n\t( 0 0 0 ) ( 0 0 0 )\n\t( 1 0 0 ) ( 0 0 0 )\n}\nframe 0 {\n\t1\n}\nframe 1 {\n\t2\n}\n';
-    fs.writeFileSync(path.join(md5, 'door.md5mesh'), mesh);
-    fs.writeFileSync(path.join(md5, 'open.md5anim'), anim);
+    const mesh = writeMd5Pair(md5);
     // As from the palette: the command on the active editor.
     const editor = await vscode.window.showTextDocument(vscode.Uri.file(path.join(md5, 'door.md5mesh')));
     const outcome = await vscode.commands.executeCommand<CompileOutcome | undefined>(COMMAND);
@@ -285,13 +281,16 @@ suite('compile command', () => {
     // A weight naming a joint that does not exist: no output, the error in the Problems panel at its line.
     const broken = path.join(md5, 'broken.md5mesh');
     fs.writeFileSync(broken, mesh.replace('weight 1 1 1', 'weight 1 5 1'));
-    const failed = await vscode.commands.executeCommand<CompileOutcome | undefined>(COMMAND, vscode.Uri.file(broken));
-    assert.ok(failed && failed.errors > 0 && !failed.output, JSON.stringify(failed));
-    assert.ok(!fs.existsSync(path.join(dir, 'broken.iqm')), 'nothing written');
+    // The command waits on its error message (with "Show Problems"): dismissed once the Problems entry is there.
+    const failing = vscode.commands.executeCommand<CompileOutcome | undefined>(COMMAND, vscode.Uri.file(broken));
     const problems = await waitFor(() => {
       const found = vscode.languages.getDiagnostics(vscode.Uri.file(broken));
       return found.length > 0 ? found : undefined;
     }, 'the MD5 error in the Problems panel', 20000);
+    await vscode.commands.executeCommand('notifications.clearAll');
+    const failed = await failing;
+    assert.ok(failed && failed.errors > 0 && !failed.output, JSON.stringify(failed));
+    assert.ok(!fs.existsSync(path.join(dir, 'broken.iqm')), 'nothing written');
     assert.deepEqual(problems.map((d) => [d.range.start.line, d.range.start.character, d.severity]), [[18, 10, vscode.DiagnosticSeverity.Error]]);
     assert.match(problems[0].message, /joint 5 does not exist/);
   });

@@ -1,6 +1,8 @@
 // Shared helpers for the in-editor suite: fixture documents, diagnostics polling, ranges found in
 // the document text (so expectations name a line and a token instead of counting columns).
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { waitFor } from './harnessClient';
 
@@ -159,4 +161,14 @@ export async function waitForTab(uri: vscode.Uri, viewType: string, timeoutMs = 
     `the ${viewType} tab of ${vscode.workspace.asRelativePath(uri)}`,
     timeoutMs,
   );
+}
+
+/** A small MD5 model written into `dir`: door.md5mesh (2 joints, 1 triangle) and open.md5anim (2 frames of its skeleton); the mesh text is returned. */
+export function writeMd5Pair(dir: string): string {
+  const joints = 'joints {\n\t"root"\t-1 ( 0 0 0 ) ( 0 0 0 )\n\t"arm"\t0 ( 1 0 0 ) ( 0 0 0 )\n}\n';
+  const mesh = `MD5Version 10\ncommandline ""\nnumJoints 2\nnumMeshes 1\n${joints}mesh {\n\tshader "skin"\n\tnumverts 3\n\tvert 0 ( 0 0 ) 0 1\n\tvert 1 ( 1 0 ) 1 1\n\tvert 2 ( 0 1 ) 2 1\n\tnumtris 1\n\ttri 0 0 2 1\n\tnumweights 3\n\tweight 0 0 1 ( 0 0 0 )\n\tweight 1 1 1 ( 1 0 0 )\n\tweight 2 0 1 ( 0 1 0 )\n}\n`;
+  const anim = 'MD5Version 10\ncommandline ""\nnumFrames 2\nnumJoints 2\nframeRate 24\nnumAnimatedComponents 1\nhierarchy {\n\t"root"\t-1 0 0\n\t"arm"\t0 1 0\n}\nbaseframe {\n\t( 0 0 0 ) ( 0 0 0 )\n\t( 1 0 0 ) ( 0 0 0 )\n}\nframe 0 {\n\t1\n}\nframe 1 {\n\t2\n}\n';
+  fs.writeFileSync(path.join(dir, 'door.md5mesh'), mesh);
+  fs.writeFileSync(path.join(dir, 'open.md5anim'), anim);
+  return mesh;
 }
