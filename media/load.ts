@@ -48,7 +48,8 @@ export function loadModelBytes(bytes: Uint8Array, fileName: string, companions: 
         return found ? decode(found.bytes) : null;
       };
       const animations = companions.filter((c) => !/\.mtl$/i.test(c.name));
-      const result = compile([textSource(text, fileName, undefined, siblings), ...animations.map((c) => textSource(decode(c.bytes), c.name))]);
+      // -j: an animation file alone (an .md5anim, an animation SMD) still shows its skeleton moving.
+      const result = compile([textSource(text, fileName, undefined, siblings), ...animations.map((c) => textSource(decode(c.bytes), c.name))], { forceJoints: true });
       if (animations.length > 0) notes.push(`with the animation files beside it: ${animations.map((c) => c.name).join(', ')}`);
       const failedName = result.failed > 0 ? animations[result.failed - 1].name : fileName;
       const errors = result.diagnostics.filter((d) => d.diagnostic.severity === 'error').map((d) => d.diagnostic);

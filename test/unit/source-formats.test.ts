@@ -15,6 +15,7 @@ import type { Model } from '../../core/model/model';
 import { fileSource } from '../../node/text';
 import { companionAnimations, mtlLibraries } from '../../core/compile/companions';
 import { withTempDir } from '../helpers/temp-dir';
+import { loadModelBytes } from '../../media/load';
 
 const CLI = resolve('dist', 'cli.js');
 const NO_CLI = existsSync(CLI) ? false : `${CLI} is not built (npm run build)`;
@@ -389,4 +390,16 @@ test('OBJ: vertices without normals beside vertices with them get computed norma
     const n = [...mesh.normal!.subarray(3 * v, 3 * v + 3)];
     assert.deepEqual(n.map((x) => Math.round(Math.abs(x))), [1, 0, 0], `vertex ${v}: ${n}`);
   }
+});
+
+test('preview: a mesh source with its companions is compiled with them; an animation SMD alone shows its skeleton', () => {
+  const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);
+  const buffer = (text: string): ArrayBuffer => bytes(text).buffer as ArrayBuffer;
+  const withAnimation = loadModelBytes(bytes(SMD_MESH), 'm.smd', [{ name: 'walk.smd', bytes: buffer(SMD_ANIM) }]).model;
+  assert.deepEqual([withAnimation.meshes.length, withAnimation.clips.map((c) => c.name)], [1, ['walk']]);
+  const alone = loadModelBytes(bytes(SMD_ANIM), 'walk.smd').model;
+  assert.deepEqual([alone.meshes.length, alone.skeleton?.names, alone.clips.map((c) => c.frameCount)], [0, ['root', 'arm'], [3]]);
+  const obj = loadModelBytes(bytes(OBJ), 'm.obj', [{ name: 'm.mtl', bytes: buffer('newmtl Material.001\nmap_Kd wood.png\n') }]).model;
+  assert.deepEqual(obj.meshes.map((m) => m.material), ['wood.png', 'skin']);
+  assert.throws(() => loadModelBytes(bytes(SMD_MESH.replace('1 0 1 0 0 0 1 0 1', '4 0 1 0 0 0 1 0 1')), 'bad.smd'), /bad\.smd line 15: parent bone 4 is not in nodes/);
 });
