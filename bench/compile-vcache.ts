@@ -4,7 +4,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { averageCacheMissRatio } from '../core/compare/vcache';
-import { compileIqe } from '../core/compile/index';
+import { compile, documentSource } from '../core/compile/index';
 import { IqeDocument } from '../core/iqe/document';
 import type { Model } from '../core/model/model';
 import { readModel } from '../core/model/read';
@@ -25,7 +25,7 @@ if (!existsSync(join(shared, 'reference'))) console.log('skipped: ../shared is a
 else {
   console.log('file                          triangles   ours ACMR   reference ACMR   ratio');
   for (const file of ['love-und-panzer/tank', 'love-und-panzer/test_cube', 'love-und-panzer/uv_grid', 'unvanquished/lgun_view', 'unvanquished/medistat', 'unvanquished/rocket']) {
-    const result = compileIqe(new IqeDocument(readFileSync(join(shared, 'assets', 'iqe', `${file}.iqe`), 'utf8')));
+    const result = compile([documentSource(new IqeDocument(readFileSync(join(shared, 'assets', 'iqe', `${file}.iqe`), 'utf8')))]);
     if (!result.bytes) {
       console.log(`${file}: does not compile`);
       continue;

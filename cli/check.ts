@@ -2,7 +2,9 @@
 import { readFileSync } from 'node:fs';
 import { validateIqe } from '../core/iqe/document';
 import type { IqeDiagnostic } from '../core/iqe/diagnostic';
-import { decodeText, notIqeText } from '../node/text';
+import { decodeText, notIqeText, siblingReader } from '../node/text';
+import { sourceFormat } from '../core/compile/format';
+import { readSourceText } from '../core/compile/sources';
 
 /** The JSON shape of CLI.md: 1-based lines and columns. */
 export function diagnosticToJson(d: IqeDiagnostic): Record<string, unknown> {
@@ -106,7 +108,10 @@ export function runCheck(args: string[]): number {
       continue;
     }
     // The whole file, however large: the CLI has no problem limit unless the caller filters.
-    const diagnostics = validateIqe(decodeText(bytes), { maxProblems: Number.MAX_SAFE_INTEGER });
+    const text = decodeText(bytes);
+    const format = sourceFormat(text, file);
+    // MD5, SMD and OBJ sources: what their readers say (the compile's errors); IQE: the language server's checks.
+    const diagnostics = format === 'iqe' || format === 'unknown' ? validateIqe(text, { maxProblems: Number.MAX_SAFE_INTEGER }) : readSourceText(text, file, siblingReader(file)).diagnostics;
     if (diagnostics.some((d) => d.severity === 'error')) errors = true;
     if (json) {
       for (const diagnostic of diagnostics) all.push({ file, diagnostic });

@@ -1,13 +1,11 @@
-// `iqm-tools compile IN.iqe [-o OUT.iqm] [options]` (CLI.md): IQE -> IQM v2 with the options of
-// the reference compiler (IQE-SEMANTICS.md §1). Errors from `check` stop the compile (exit 1,
-// printed as `check` prints them); usage and I/O problems are one stderr line and exit 2. The
+// `iqm-tools compile IN [ANIM ...] [-o OUT.iqm] [options]` (CLI.md): IQE, MD5, SMD or OBJ -> IQM
+// v2 with the options of the reference compiler (IQE-SEMANTICS.md §1). Errors in a source stop
+// the compile (exit 1, printed as `check` prints them, FILE:LINE:COL); usage and I/O problems are
+// one stderr line and exit 2. The
 // output is written to a temporary file beside it and renamed (atomicWrite.ts: through symbolic
 // links, keeping the replaced file's permissions), so a failed compile never leaves a partial file.
 import { statSync } from 'node:fs';
-import { IqeDocument } from '../core/iqe/document';
-import { type CheckedIqe, checkIqe, compileChecked, compileInputs, type CompileOptions, type CompileResult } from '../core/compile/index';
-import type { InputPart } from '../core/compile/merge';
-import type { AnimationOptions } from '../core/compile/options';
+import { type AnimationOptions, compile, type CompileOptions, type CompileSource } from '../core/compile/index';
 import type { IqeDiagnostic } from '../core/iqe/diagnostic';
 import { DiagnosticLines, fileDiagnosticToJson, formatDiagnostic } from './check';
 import { parallelBounds } from '../node/compileParallel';
@@ -22,8 +20,10 @@ import type { EngineProfile } from '../core/engines/types';
 import { formatLint, lintFile, lintJson, type LintResult } from './lint';
 
 const USAGE = [
-  'usage: iqm-tools compile IN.iqe [ANIM.iqe ...] [-o OUT.iqm|FOLDER/] [-s SCALE] [-t X,Y,Z] [-r X,Y,Z] [--name N] [--fps F] [--loop] [--start F] [--end F] [--json]',
+  'usage: iqm-tools compile IN [ANIM ...] [-o OUT.iqm|FOLDER/] [-s SCALE] [-t X,Y,Z] [-r X,Y,Z] [-j] [--name N] [--fps F] [--loop] [--start F] [--end F] [--json]',
+  '  IN and ANIM: .iqe, .md5mesh/.md5anim, .smd, .obj (the format is read from the content).',
   '  Several inputs (a mesh file, then animation files) are merged as the reference compiler merges them.',
+  '  -j (--forcejoints): write the joints even without a mesh.',
   '  --name, --fps, --loop, --start and --end apply to the next input (options after the last input: to it).',
   '  --json: one JSON object on stdout: {output, stats, notes} when written, {diagnostics} on errors (exit 1).',
   '  --engine NAME[,NAME]: also warn where the output breaks these engine profiles (iqm-tools lint; the exit status is unchanged).',
@@ -128,6 +128,10 @@ export function parseCompileArguments(args: readonly string[]): CompileArguments
         rotate.push([r[0] ?? 0, r[1] ?? 0, r[2] ?? 0]);
         break;
       }
+      case '-j':
+      case '--forcejoints':
+        options.forceJoints = true;
+        break;
       case '--name':
         pending.name = value();
         break;
@@ -158,26 +162,24 @@ export function parseCompileArguments(args: readonly string[]): CompileArguments
   return { inputs, output: output ?? defaultOutput(input), json, options, engines };
 }
 
-/** IN.iqe -> IN.iqm (another name gets .iqm added). */
+/** The source extensions an output name replaces. */
+const SOURCE_EXTENSION = /\.(iqe|md5mesh|md5anim|smd|obj)$/i;
+
+/** IN.iqe (.md5mesh, .smd, .obj) -> IN.iqm (another name gets .iqm added). */
 function defaultOutput(input: string): string {
-  return /\.iqe$/i.test(input) ? input.replace(/\.iqe$/i, '.iqm') : `${input}.iqm`;
+  return SOURCE_EXTENSION.test(input) ? input.replace(SOURCE_EXTENSION, '.iqm') : `${input}.iqm`;
 }
 
 /**
- * Reads a file and checks it, with its data when it has no error, or says in one line why it
- * cannot be compiled at all (a read error's code, or bytes that are not IQE text: notIqeText).
- * The text streams through the compiler's ingest (core/compile/ingest.ts), so neither the whole
- * text nor its parsed lines are held; a file with errors is read again as a whole for their
- * diagnostics (warnings are not collected when there is no error: the compile does not show them).
+ * A file as a compile source (node/text.ts: an IQE streams through the ingest), or one line that
+ * says why it cannot be compiled at all (a read error's code, or bytes that are not source text:
+ * notIqeText).
  */
-export function loadForCompile(path: string): CheckedIqe | string {
+export function loadForCompile(path: string, options?: AnimationOptions): CompileSource | string {
   try {
     const other = notIqeText(readHead(path));
     if (other) return other;
-    const source = fileSource(path);
-    const result = source.ingest();
-    if (result.ok) return { diagnostics: [], input: result.input };
-    return checkIqe(new IqeDocument(source.text()));
+    return fileSource(path, options);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === undefined) throw error;
@@ -218,32 +220,31 @@ export function runCompile(args: string[]): number {
   // Heap settings for the compile (node/heap.ts): the young generation kept small for large inputs,
   // and the pages the stages drop collected when they ask (core/pages.ts).
   setCollector(compileHeap(inputs.reduce((total, { path }) => total + fileSize(path), 0)));
-  // Each input is read and checked on its own; any error stops the compile.
-  const checked: CheckedIqe[] = [];
-  for (const { path } of inputs) {
-    const loaded = loadForCompile(path);
+  const sources: CompileSource[] = [];
+  for (const { path, options: animation } of inputs) {
+    const loaded = loadForCompile(path, animation);
     if (typeof loaded === 'string') {
       process.stderr.write(`${path}: ${loaded}\n`);
       return 2;
     }
-    checked.push(loaded);
+    sources.push(loaded);
   }
-  const errors = checked.flatMap((c, i) => c.diagnostics.filter((d) => d.severity === 'error').map((diagnostic) => ({ path: inputs[i].path, diagnostic })));
-  if (errors.length > 0) return printErrors(errors, parsed.json);
+  let result;
+  try {
+    result = compile(sources, options, parallelBounds());
+  } catch (error) {
+    // A file that went away or became a folder between the check above and its reading.
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === undefined) throw error;
+    process.stderr.write(`compile: cannot read an input: ${code}\n`);
+    return 2;
+  }
+  // Any source with errors stops the compile (each source's errors with its file).
+  const errors = result.diagnostics.filter((d) => d.diagnostic.severity === 'error').map(({ source, diagnostic }) => ({ path: inputs[source].path, diagnostic }));
+  if (!result.bytes) return printErrors(errors, parsed.json);
   // What the compile itself noticed (an ignored option, tangents that needed a fallback, ...),
-  // each with its file; the documents' own warnings are `check`'s to show.
-  const notes: { path: string; diagnostic: IqeDiagnostic }[] = [];
-  let result: CompileResult;
-  if (inputs.length === 1) {
-    result = compileChecked(checked[0], { ...options, ...inputs[0].options }, parallelBounds());
-    for (const d of result.notes) notes.push({ path: inputs[0].path, diagnostic: d });
-  } else {
-    const parts: InputPart[] = checked.map((c, i) => ({ input: c.input!, options: inputs[i].options }));
-    const compiled = compileInputs(parts, options, parallelBounds());
-    for (const n of compiled.notes) notes.push({ path: inputs[n.text].path, diagnostic: n.diagnostic });
-    result = { bytes: compiled.bytes, diagnostics: [], notes: compiled.notes.map((n) => n.diagnostic), stats: compiled.stats };
-  }
-  if (!result.bytes) return printErrors(result.diagnostics.filter((d) => d.severity === 'error').map((diagnostic) => ({ path: inputs[0].path, diagnostic })), parsed.json);
+  // each with its file; the sources' own warnings are `check`'s to show.
+  const notes = result.notes.map(({ source, diagnostic }) => ({ path: inputs[source].path, diagnostic }));
   if (!parsed.json) for (const { path, diagnostic } of notes) writeStderr(formatDiagnostic(path, diagnostic) + '\n');
   try {
     writeFileAtomically(output, result.bytes);

@@ -3,11 +3,12 @@
 
 import { IqeDocument } from '../core/iqe/document';
 import { summarizeIqe } from '../core/iqe/summary';
-import { compileChecked, compileIqe } from '../core/compile/index';
+import { compile, textSource } from '../core/compile/index';
+import { SOURCE_FORMAT_NAMES, type SourceFormat, sourceFormat } from '../core/compile/format';
 import { ingestText } from '../core/compile/ingest';
 import { vpOrderArrays, withVpOrder } from '../core/compile/vpOrder';
 import { iqmToModel, readIqmDocument } from '../core/iqm/reader';
-import { decodeText } from '../node/text';
+import { decodeText, siblingReader } from '../node/text';
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { FormatError } from '../core/binary';
@@ -38,6 +39,27 @@ export function parseArgs(args: string[], valued: string[] = []): { file?: strin
     else return { json, options, error: `unexpected argument ${a}` };
   }
   return { file, json, options };
+}
+
+/**
+ * The model of a source (IQE, MD5, SMD, OBJ) is what the compiler makes of it (weights: the 4
+ * largest, renormalised; meshes merged by (mesh, material); vertex-cache order); its first error
+ * is the message. An IQE's model says format 'iqe'; another source's is the IQM it compiles to.
+ */
+function compiledModel(file: string, text: string, format: SourceFormat): Loaded {
+  const result = compile([textSource(text, file, undefined, siblingReader(file))]);
+  const error = result.diagnostics.find((d) => d.diagnostic.severity === 'error')?.diagnostic;
+  if (error || !result.bytes) {
+    const where = error ? ` (at line ${error.range.line + 1}, column ${error.range.column + 1})` : '';
+    return { ok: false, message: `${file}: ${error ? `${error.message} [${error.code}]` : `the ${SOURCE_FORMAT_NAMES[format]} does not compile`}${where}` };
+  }
+  const compiled = readModel(result.bytes);
+  const model = format === 'iqe' ? { ...compiled, format: 'iqe' as const, version: 0 } : compiled;
+  const warnings = [...model.warnings];
+  if (format !== 'iqe') warnings.unshift(`${SOURCE_FORMAT_NAMES[format]} source, shown as the IQM that iqm-tools compile makes of it`);
+  const w = extensionWarning(basename(file), 'iqe');
+  if (w && format === 'iqe') warnings.unshift(w);
+  return { ok: true, model, warnings };
 }
 
 /**
@@ -74,6 +96,12 @@ export function loadModel(file: string, iqeOrder: 'compiled' | 'vp' = 'compiled'
     default:
       if (bytes.byteLength === 0) return { ok: false, message: `${file}: empty file (at byte 0)` };
       if (kind.format === 'lfs') return { ok: false, message: `${file}: this is a Git LFS pointer, not a model; run 'git lfs pull' (at byte 0)` };
+      if (kind.format === 'md5' || (kind.format === 'unknown' && !bytes.subarray(0, 4096).includes(0))) {
+        // An MD5, SMD or OBJ source: what the compiler makes of it.
+        const text = decodeText(bytes);
+        const format = sourceFormat(text, file);
+        if (format !== 'unknown' && format !== 'iqe') return compiledModel(file, text, format);
+      }
       return { ok: false, message: `${file}: ${kind.description}; expected IQM, MD3, DPM or IQE (at byte 0)` };
   }
 }
@@ -85,16 +113,14 @@ export function loadModel(file: string, iqeOrder: 'compiled' | 'vp' = 'compiled'
  * is the first error as one message line.
  */
 export function iqeModel(file: string, text: string, iqeOrder: 'compiled' | 'vp'): Loaded {
-  const ingested = ingestText(text);
-  const vp = ingested.ok && iqeOrder === 'vp' ? vpOrderArrays(ingested.input) : null;
-  const vertexCount = ingested.ok ? ingested.input.vertexCount : 0;
-  const result = ingested.ok ? compileChecked({ diagnostics: [], input: ingested.input }) : compileIqe(new IqeDocument(text));
-  const error = result.diagnostics.find((d) => d.severity === 'error');
-  if (error || !result.bytes) {
-    const where = error ? ` (at line ${error.range.line + 1}, column ${error.range.column + 1})` : '';
-    return { ok: false, message: `${file}: ${error ? `${error.message} [${error.code}]` : 'the IQE does not compile'}${where}` };
-  }
-  const compiled = vp ? iqmToModel(withVpOrder(readIqmDocument(result.bytes).document, vp, vertexCount), []) : readModel(result.bytes);
+  const ingested = iqeOrder === 'vp' ? ingestText(text) : null;
+  if (!ingested?.ok) return compiledModel(file, text, 'iqe');
+  const input = ingested.input;
+  const vp = vpOrderArrays(input);
+  const vertexCount = input.vertexCount;
+  const result = compile([{ name: file, read: () => ({ model: input, diagnostics: [] }) }]);
+  if (!result.bytes) return compiledModel(file, text, 'iqe');
+  const compiled = iqmToModel(withVpOrder(readIqmDocument(result.bytes).document, vp, vertexCount), []);
   const model = { ...compiled, format: 'iqe' as const, version: 0 };
   const warnings = [...model.warnings];
   const w = extensionWarning(basename(file), 'iqe');

@@ -174,19 +174,6 @@ export function decodeUtf8(bytes: Uint8Array, start: number, end: number): strin
   return s;
 }
 
-/** Encodes a string as UTF-8 (for writers). */
-export function encodeUtf8(text: string): Uint8Array {
-  const out: number[] = [];
-  for (const ch of text) {
-    const cp = ch.codePointAt(0) ?? 0xfffd;
-    if (cp < 0x80) out.push(cp);
-    else if (cp < 0x800) out.push(0xc0 | (cp >> 6), 0x80 | (cp & 63));
-    else if (cp < 0x10000) out.push(0xe0 | (cp >> 12), 0x80 | ((cp >> 6) & 63), 0x80 | (cp & 63));
-    else out.push(0xf0 | (cp >> 18), 0x80 | ((cp >> 12) & 63), 0x80 | ((cp >> 6) & 63), 0x80 | (cp & 63));
-  }
-  return new Uint8Array(out);
-}
-
 /** Decodes an IEEE 754 half-precision float stored as a uint16. */
 export function halfToFloat(h: number): number {
   const s = h & 0x8000 ? -1 : 1;

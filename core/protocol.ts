@@ -43,6 +43,11 @@ export interface LoadMessage {
   sidecars: Sidecars;
   /** Other parts of a Quake 3 player set in the same folder (empty when there is none). */
   playerParts: PlayerPart[];
+  /**
+   * Files compiled with a source (core/compile/companions.ts): an .md5mesh's or a mesh SMD's
+   * animation files beside it (as clips), an OBJ's .mtl; absent for other models.
+   */
+  companions?: { name: string; bytes: ArrayBuffer }[];
   /** True when this load replaces an earlier one because the file changed on disk. */
   reload: boolean;
   /** What the engines of `iqmTools.engine` would refuse or change (absent: no engine set). */

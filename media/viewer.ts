@@ -279,7 +279,7 @@ export class Viewer {
     this.modelPath = msg.path;
     let loaded;
     try {
-      loaded = loadModelBytes(new Uint8Array(msg.bytes), msg.fileName, msg.compiled ?? null);
+      loaded = loadModelBytes(new Uint8Array(msg.bytes), msg.fileName, msg.compiled ?? null, msg.companions);
     } catch (e) {
       const err = e instanceof LoadError ? e : new LoadError(String(e), null);
       this.showError(`${msg.fileName} cannot be previewed`, err.message, err.offset);

@@ -2,7 +2,9 @@
 // compiler; UTF-8 is what exporters write); a leading BOM is dropped, as VS Code drops it, so
 // that line 1 columns agree with what the editor shows. Invalid bytes become U+FFFD.
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
-import type { IqeSource } from '../core/compile/index';
+import { dirname, join } from 'node:path';
+import { type AnimationOptions, type CompileSource, iqeStreamSource, textSource } from '../core/compile/index';
+import { sourceFormat } from '../core/compile/format';
 import { IqeIngest } from '../core/compile/ingest';
 import { sniff } from '../core/sniff';
 
@@ -19,6 +21,8 @@ export function notIqeText(bytes: Uint8Array): string | null {
   const kind = sniff(bytes);
   switch (kind.format) {
     case 'iqe':
+    case 'md5':
+      // Source text the compiler reads (MD5 among them: core/compile/format.ts).
       return null;
     case 'lfs':
       return 'a Git LFS pointer, not the model it stands for (git lfs pull fetches it)';
@@ -73,16 +77,41 @@ export function readHead(path: string): Uint8Array {
 }
 
 /**
- * An IQE file as a compile's input: streamed through the ingest in blocks (never held whole), and
- * read whole only for the diagnostics of a file with errors. Read errors are thrown.
+ * A file as a compile's source, read when the compile starts: an IQE streams through the ingest
+ * in blocks (never held whole) and is read whole only for the diagnostics of a file with errors;
+ * the other formats (MD5, SMD, OBJ) are read whole, and an OBJ's .mtl beside it. The format comes
+ * from the content (sourceFormat), the extension only where the content says nothing. Read errors
+ * are thrown (NodeJS.ErrnoException).
  */
-export function fileSource(path: string): IqeSource {
+export function fileSource(path: string, options?: AnimationOptions): CompileSource {
+  const head = decodeText(readHead(path));
+  const format = sourceFormat(head, path);
+  if (format === 'iqe' || format === 'unknown') {
+    return iqeStreamSource(
+      path,
+      () => {
+        const ingest = new IqeIngest();
+        readTextBlocks(path, (text) => ingest.push(text));
+        return ingest.finish();
+      },
+      () => decodeText(readFileSync(path)),
+      options,
+    );
+  }
   return {
-    ingest() {
-      const ingest = new IqeIngest();
-      readTextBlocks(path, (text) => ingest.push(text));
-      return ingest.finish();
-    },
-    text: () => decodeText(readFileSync(path)),
+    name: path,
+    options,
+    read: () => textSource(decodeText(readFileSync(path)), path, options, siblingReader(path)).read(),
+  };
+}
+
+/** Reads the files a source names, relative to its folder (null when one cannot be read). */
+export function siblingReader(path: string): (name: string) => string | null {
+  return (name) => {
+    try {
+      return decodeText(readFileSync(join(dirname(path), name.replace(/\\/g, '/'))));
+    } catch {
+      return null;
+    }
   };
 }

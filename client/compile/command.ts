@@ -13,9 +13,14 @@ import type { Platform } from '../platform';
 import type { CompileRequest, CompileSource } from './protocol';
 import { animationPathsFor, compileOptionsOf, outputPathFor } from './settings';
 import { compileSource, settingsFor } from './source';
+import { companionExtension } from '../../core/compile/companions';
+import { siblingAnimations } from '../companions';
 
 const PROGRESS_AFTER_MS = 500;
 const PREVIEW_VIEW_TYPE = 'iqmTools.preview';
+
+/** The files the compile takes: IQE, and the reference compiler's MD5, SMD and OBJ sources. */
+const SOURCE_FILE = /\.(iqe|md5mesh|smd|obj)$/i;
 
 function isPreviewOpen(uri: vscode.Uri): boolean {
   return vscode.window.tabGroups.all.some((group) =>
@@ -82,9 +87,15 @@ async function compile(host: CompileHost, source: vscode.Uri, interactive: boole
   const output = source.with({ path: outputPathFor(source.path, settings.outputPath, folder?.uri.path) });
   // Animation files to merge after the source (iqmTools.compile.animationFiles).
   // (A file never merges itself: a folder-wide setting also applies to the animation files.)
-  const animationFiles = animationPathsFor(source.path, settings.animationFiles, folder?.uri.path)
+  let animationFiles = animationPathsFor(source.path, settings.animationFiles, folder?.uri.path)
     .filter((path) => path !== source.path)
     .map((path) => source.with({ path }));
+  // An .md5mesh or a mesh SMD without animationFiles: the animation files beside it, as one would
+  // give them to the reference compiler (companions.ts: those whose skeleton is the mesh's).
+  if (settings.animationFiles.length === 0 && companionExtension(source.path)) {
+    animationFiles = await siblingAnimations(source);
+    if (animationFiles.length > 0) log.appendLine(`[${new Date().toLocaleTimeString()}] ${name}: with the animation files beside it: ${animationFiles.map((u) => u.path.slice(u.path.lastIndexOf('/') + 1)).join(', ')} (iqmTools.compile.animationFiles chooses others)`);
+  }
   for (const file of animationFiles) host.notes.delete(file);
   const animations: CompileSource[] = [];
   let inputBytes = 0;
@@ -150,24 +161,29 @@ async function compile(host: CompileHost, source: vscode.Uri, interactive: boole
     void vscode.window.showErrorMessage(`Compiling ${name} failed: ${reply.message.split('\n')[0]}`, 'Show Log').then((a) => a && log.show());
     return { errors: 1 };
   }
-  if (reply.failedText !== undefined && reply.failedText > 0) {
+  if (reply.failedText > 0) {
     // An animation file with errors: it is opened, so that the language server shows them.
     const failed = animationFiles[reply.failedText - 1];
     log.appendLine(`[${stamp}] ${name}: the animation file ${failed.fsPath} has errors; nothing written`);
-    await vscode.workspace.openTextDocument(failed);
+    const failedErrors = reply.diagnostics.filter((d) => d.text === reply.failedText && d.diagnostic.severity === 'error').map((d) => d.diagnostic);
+    for (const d of failedErrors.slice(0, 50)) log.appendLine(`  ${fileName(reply.failedText)}:${d.range.line + 1}:${d.range.column + 1}: ${d.message} [${d.code}]`);
+    // An IQE is opened, so that the language server shows its errors; another source's errors are put in the Problems panel here.
+    if (/\.iqe$/i.test(failed.path)) await vscode.workspace.openTextDocument(failed);
+    else host.notes.set(failed, failedErrors.map(noteDiagnostic));
     if (interactive) {
       const choice = await vscode.window.showErrorMessage(`${fileName(reply.failedText)} (an animation file of ${name}) has errors; no IQM was written.`, 'Show Problems');
       if (choice) await vscode.commands.executeCommand('workbench.actions.view.problems');
     }
     return { errors: 1 };
   }
-  const errors = reply.diagnostics.filter((d) => d.severity === 'error');
+  const errors = reply.diagnostics.filter((d) => d.text === 0 && d.diagnostic.severity === 'error').map((d) => d.diagnostic);
   if (!reply.bytes || errors.length > 0) {
     log.appendLine(`[${stamp}] ${name}: ${errors.length} error(s); nothing written`);
     for (const d of errors.slice(0, 50)) log.appendLine(`  ${name}:${d.range.line + 1}:${d.range.column + 1}: ${d.message} [${d.code}]`);
-    // The language server publishes the same errors for an open document: open it so they reach
-    // the Problems panel, then offer to show them.
-    await vscode.workspace.openTextDocument(source);
+    // The language server publishes the same errors for an open IQE document: open it so they
+    // reach the Problems panel; an MD5, SMD or OBJ source's errors are put there by the compile.
+    if (/\.iqe$/i.test(source.path)) await vscode.workspace.openTextDocument(source);
+    else host.notes.set(source, errors.map(noteDiagnostic));
     if (interactive) {
       const choice = await vscode.window.showErrorMessage(`${name} has ${errors.length} error(s); no IQM was written.`, 'Show Problems');
       if (choice) await vscode.commands.executeCommand('workbench.actions.view.problems');
@@ -292,7 +308,7 @@ export function registerCompile(context: vscode.ExtensionContext, platform: Plat
     }),
     // From the explorer VS Code passes the clicked file and every selected one.
     vscode.commands.registerCommand('iqmTools.compile', async (uri?: vscode.Uri, selected?: vscode.Uri[]): Promise<CompileOutcome | CompileOutcome[] | undefined> => {
-      const chosen = Array.isArray(selected) ? selected.filter((u) => u instanceof vscode.Uri && /\.iqe$/i.test(u.path)) : [];
+      const chosen = Array.isArray(selected) ? selected.filter((u) => u instanceof vscode.Uri && SOURCE_FILE.test(u.path)) : [];
       if (chosen.length > 1) return compileMany(host, chosen);
       const source = uri instanceof vscode.Uri ? uri : vscode.window.activeTextEditor?.document.uri;
       if (!source) {

@@ -1,6 +1,6 @@
 // Messages between the extension host and the compile worker (client/node/compileWorker.ts, a
 // worker thread; client/browser/compileWorker.ts, a Web Worker).
-import type { CompileOptions, CompileStats } from '../../core/compile/index';
+import type { AnimationOptions, CompileOptions, CompileStats } from '../../core/compile/index';
 import type { IqeDiagnostic } from '../../core/iqe/diagnostic';
 
 /**
@@ -9,8 +9,9 @@ import type { IqeDiagnostic } from '../../core/iqe/diagnostic';
  * does (the host never holds its text, and a large file is never copied between threads); or,
  * where the worker cannot read the file (the browser, other file systems), its bytes as read
  * through workspace.fs, transferred to the worker (not copied) and decoded there in blocks.
+ * `name` (its path) gives the format where the content does not (an OBJ has no header).
  */
-export type CompileSource = { text: string } | { path: string } | { bytes: Uint8Array };
+export type CompileSource = { text: string; name?: string } | { path: string } | { bytes: Uint8Array; name?: string };
 
 /**
  * The buffers of a request's byte sources to transfer with it: only those the bytes fill alone (a
@@ -25,9 +26,12 @@ export function requestTransfers(request: CompileRequest): ArrayBuffer[] {
   });
 }
 
+/** The editor's options: those of the whole compile, and the animation options of the compiled file. */
+export type EditorCompileOptions = CompileOptions & AnimationOptions;
+
 export interface CompileRequest {
   source: CompileSource;
-  options: CompileOptions;
+  options: EditorCompileOptions;
   /** Animation files merged after it (iqmTools.compile.animationFiles). */
   animations?: CompileSource[];
 }
@@ -39,5 +43,15 @@ export interface CompileNote {
 }
 
 export type CompileReply =
-  | { ok: true; bytes: Uint8Array | undefined; diagnostics: IqeDiagnostic[]; notes: CompileNote[]; stats: CompileStats; milliseconds: number; failedText?: number }
+  | {
+      ok: true;
+      bytes: Uint8Array | undefined;
+      /** Every diagnostic of the sources (those of a source with errors) and the compile's notes, each with its text. */
+      diagnostics: CompileNote[];
+      notes: CompileNote[];
+      stats: CompileStats;
+      milliseconds: number;
+      /** The first text with errors, or -1. */
+      failedText: number;
+    }
   | { ok: false; message: string };

@@ -1,6 +1,6 @@
 // The compile settings (iqmTools.compile.*) and where the output goes. Pure, so it is unit-tested
 // without VS Code.
-import type { CompileOptions } from '../../core/compile/index';
+import type { EditorCompileOptions as CompileOptions } from './protocol';
 
 export interface CompileSettings {
   /** Output path template; variables: ${fileDirname}, ${fileBasenameNoExtension}, ${workspaceFolder}. */

@@ -30,12 +30,13 @@ export async function compileSource(uri: vscode.Uri, files: ModelFiles): Promise
   const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
   if (open) {
     const text = open.getText();
-    return { source: { text }, size: text.length };
+    // Named by its path: an OBJ (no header) is known by its extension.
+    return { source: { text, name: uri.path }, size: text.length };
   }
   const stat = await vscode.workspace.fs.stat(uri);
   if (stat.type & vscode.FileType.Directory) throw new Error('a folder, not a file');
   const path = files.streamablePath(uri);
   if (path !== undefined) return { source: { path }, size: stat.size };
   const bytes = await vscode.workspace.fs.readFile(uri);
-  return { source: { bytes }, size: bytes.length };
+  return { source: { bytes, name: uri.path }, size: bytes.length };
 }

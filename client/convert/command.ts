@@ -4,7 +4,7 @@
 // when the user says so; what IQE cannot carry goes to the "IQM Tools Convert" output channel.
 import * as vscode from 'vscode';
 import { FormatError } from '../../core/binary';
-import { compileIqeText } from '../../core/compile/index';
+import { compile, textSource } from '../../core/compile/index';
 import { writeIqe } from '../../core/iqe/writer';
 import type { Model } from '../../core/model/model';
 import { readModel } from '../../core/model/read';
@@ -43,8 +43,8 @@ export function convertOutput(source: vscode.Uri): vscode.Uri {
 function modelOf(bytes: Uint8Array, name: string): Model {
   const s = sniff(bytes);
   if (s.format !== 'iqe') return readModel(bytes);
-  const result = compileIqeText(new TextDecoder('utf-8').decode(bytes));
-  const error = result.diagnostics.find((d) => d.severity === 'error');
+  const result = compile([textSource(new TextDecoder('utf-8').decode(bytes), name)]);
+  const error = result.diagnostics.find((d) => d.diagnostic.severity === 'error')?.diagnostic;
   if (error || !result.bytes) throw new Error(`${name}: ${error ? `line ${error.range.line + 1}: ${error.message} [${error.code}]` : 'the IQE does not compile'}`);
   return { ...readModel(result.bytes), format: 'iqe', version: 0 };
 }

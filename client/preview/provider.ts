@@ -23,11 +23,35 @@ import { compileOptionsOf } from '../compile/settings';
 import { compileSource, settingsFor } from '../compile/source';
 import type { Platform } from '../platform';
 import { engineFindings, toDiagnostics } from './engines';
+import { companionExtension, mtlLibraries } from '../../core/compile/companions';
+import { siblingAnimations } from '../companions';
 import { makeNonce, previewHtml } from './html';
 import { basename, dirname, findSidecars, playerSet, resolveTexture, ShaderIndex, type LookupFs } from './resolve';
 
 export const VIEW_TYPE = 'iqmTools.preview';
 export const IQE_VIEW_TYPE = 'iqmTools.iqePreview';
+/** The preview of an OBJ (an "Open With…" option: a text editor stays the default for .obj). */
+export const OBJ_VIEW_TYPE = 'iqmTools.objPreview';
+
+/** The files compiled with a source: its sibling animation files, an OBJ's .mtl files (unreadable ones left out). */
+async function companionFiles(uri: vscode.Uri, bytes: Uint8Array): Promise<{ name: string; bytes: ArrayBuffer }[] | undefined> {
+  const extension = companionExtension(uri.path);
+  if (!extension) return undefined;
+  const folder = dirname(uri.path);
+  const paths =
+    extension === '.mtl'
+      ? mtlLibraries(new TextDecoder('utf-8').decode(bytes)).map((name) => `${folder}/${name.replace(/\\/g, '/')}`)
+      : (await siblingAnimations(uri)).map((u) => u.path);
+  const out: { name: string; bytes: ArrayBuffer }[] = [];
+  for (const path of paths) {
+    try {
+      out.push({ name: path.slice(folder.length + 1), bytes: toArrayBuffer(await vscode.workspace.fs.readFile(uri.with({ path }))) });
+    } catch {
+      // Left out: the compile says what it misses (a .mtl: materials keep their names).
+    }
+  }
+  return out;
+}
 
 /** How long typing must pause before the IQE preview compiles the text again, ms. */
 const IQE_DEBOUNCE_MS = 300;
@@ -184,7 +208,7 @@ export class PreviewProvider implements vscode.CustomReadonlyEditorProvider<Prev
           this.log(`${uri.toString()}: the compiler failed: ${reply.message}`);
           return;
         }
-        const errors = reply.diagnostics.filter((d) => d.severity === 'error');
+        const errors = reply.diagnostics.map((d) => d.diagnostic).filter((d) => d.severity === 'error');
         if (!reply.bytes || errors.length > 0) {
           const first = errors[0];
           const problem: SourceProblem = first
@@ -244,8 +268,10 @@ export class PreviewProvider implements vscode.CustomReadonlyEditorProvider<Prev
         return undefined;
       });
       if (!disposed) this.problems().set(uri, engines ? toDiagnostics(engines) : []);
+      const companions = await companionFiles(uri, bytes);
       const message: LoadMessage = {
         type: 'load',
+        companions,
         fileName: basename(uri.path),
         path: uri.scheme === 'file' ? uri.fsPath : uri.toString(),
         bytes: toArrayBuffer(bytes),

@@ -27,7 +27,7 @@
 import type { Skeleton } from './skeleton';
 import { float64s, int32s } from '../growable';
 import { alignedArray, type ArrayKind, newArray } from '../pages';
-import { multiply, poseMatrix } from './pose';
+import { multiply, poseMatrix } from '../math/pose';
 
 export interface BoundsInput {
   /** Written input vertices (ascending) and all transformed positions (x, y, z, w per input vertex). */

@@ -1,6 +1,6 @@
 // Stage: channel quantisation (IQE-SEMANTICS.md §4.11), every step in float32 (Math.fround).
 import { newArray } from '../pages';
-import { POSE_STRIDE } from './pose';
+import { POSE_STRIDE } from '../math/pose';
 
 const f32 = Math.fround;
 

@@ -14,8 +14,6 @@ export enum Format {
   Double = 8,
 }
 
-export const FORMAT_SIZE = [1, 1, 2, 2, 4, 4, 2, 4, 8];
-
 const scratch = new Float64Array(1);
 const scratchBits = new Uint32Array(scratch.buffer);
 

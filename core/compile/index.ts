@@ -1,65 +1,30 @@
-// IQE -> IQM compiler (IQE-SEMANTICS.md §4): the reference compiler's output, byte for byte, with
-// its bugs of §6 fixed. One module per stage; this file runs them in order.
-import { IqeDocument } from '../iqe/document';
+// The compiler (IQE-SEMANTICS.md §4): sources (IQE, MD5, SMD, OBJ: sources.ts) -> IQM, the
+// reference compiler's output byte for byte, with its bugs of §6 fixed. One module per stage;
+// this file runs them in order, behind one entry: compile().
 import type { IqeDiagnostic } from '../iqe/diagnostic';
-import { releaseLineText } from '../iqe/line';
 import { collectPages, newArray } from '../pages';
 import { computeAdjacency } from './adjacency';
 import { quantiseChannels } from './channels';
 import { type Column, classifyRows } from './classify';
-import { type IngestResult, ingestText } from './ingest';
 import { type InputPart, mergeInputs } from './merge';
-import { assertSameModel, gatherInput, type IqeInput, type Section } from './input';
+import type { Section, SourceModel } from './source';
+import type { CompileResult, CompileSource, CompileStats, SourceDiagnostic } from './sources';
 import { type IqmParts, type OutputAnim, type OutputJoint, type OutputMesh, writeIqm } from './layout';
 import { assembleMeshes, type MeshCandidates } from './meshes';
-import { POSE_STRIDE, quaternionFromAngles } from './pose';
+import { POSE_STRIDE, quaternionFromAngles } from '../math/pose';
 import { type BoundsInput, type BoundsPlan, computeBounds, planBounds } from './bounds';
 import { buildSkeleton } from './skeleton';
 import { weldCorners } from './smooth';
 import { explicitTangents, generateTangents, type RowNormals } from './tangents';
 import { TextTable } from './text';
-import { encodeUtf8 } from './utf8';
-import { applyAnimationOptions, lineNote } from './options';
+import { encodeUtf8 } from '../utf8';
+import { type AnimationOptions, applyAnimationOptions, type CompileOptions, lineNote } from './options';
 import { optimiseVertexCache, referenceDroppedTriangles, VertexCacheScratch } from './vcache';
 import { ArrayType, encodeAttribute, encodeBlendIndexes, encodeBlendWeights, type VertexArray } from './vertexarrays';
 
-export interface CompileOptions {
-  /** `-s`: scales mesh positions and every pose's translation. */
-  scale?: number;
-  /** `-t`: added to mesh positions after scale and rotation. */
-  translate?: readonly [number, number, number];
-  /** `-r` options: rotations in degrees about X, then Y, then Z, composed in order. */
-  rotate?: readonly (readonly [number, number, number])[];
-  /** Per-input animation options; applied only when the file has exactly one animation. */
-  name?: string;
-  fps?: number;
-  loop?: boolean;
-  start?: number;
-  end?: number;
-}
-
-export interface CompileStats {
-  meshes: number;
-  vertices: number;
-  triangles: number;
-  joints: number;
-  poses: number;
-  animations: number;
-  frames: number;
-  frameChannels: number;
-  /** Output vertices whose generated tangent needed the B8 fallback. */
-  tangentFallbacks: number;
-  bytes: number;
-}
-
-export interface CompileResult {
-  /** The IQM file; absent when the document has errors. */
-  bytes?: Uint8Array;
-  diagnostics: IqeDiagnostic[];
-  /** What the compile itself noticed (also in `diagnostics`): ignored options, tangent fallbacks. */
-  notes: IqeDiagnostic[];
-  stats: CompileStats;
-}
+export type { CompileResult, CompileSource, CompileStats, SourceDiagnostic, SourceRead, SiblingReader } from './sources';
+export { documentSource, iqeStreamSource, textSource } from './sources';
+export type { AnimationOptions, CompileOptions } from './options';
 
 function emptyStats(): CompileStats {
   return { meshes: 0, vertices: 0, triangles: 0, joints: 0, poses: 0, animations: 0, frames: 0, frameChannels: 0, tangentFallbacks: 0, bytes: 0 };
@@ -78,110 +43,40 @@ export interface BoundsProvider {
   compute(plan: BoundsPlan): Float64Array;
 }
 
-export function compileIqe(doc: IqeDocument, options: CompileOptions = {}, boundsProvider?: BoundsProvider): CompileResult {
-  return compileChecked(checkIqe(doc), options, boundsProvider);
-}
-
 /**
- * Compiles a text held in memory: through the ingest, which keeps less than the whole parsed
- * document; a text with errors is parsed again as a document for its diagnostics. The document's
- * warnings are not collected (the language server shows them).
+ * THE compile (the CLI, the editor's worker, the live preview and `info` all come here): sources
+ * in order, each with its animation options, merged as the reference compiler merges its inputs
+ * (merge.ts: the first with meshes gives the mesh and the skeleton, the others their animations),
+ * `options` (-s -t -r -j) for all. Each source is read first; a source with errors stops the
+ * compile (every source is still read, so that all their errors are reported), and nothing is
+ * written. Every diagnostic and note comes with the index of its source.
  */
-export function compileIqeText(text: string, options: CompileOptions = {}, boundsProvider?: BoundsProvider): CompileResult {
-  return compileIqeSource(textSource(text), options, boundsProvider);
-}
-
-/**
- * An input of a compile, wherever its text is: its data through the ingest (a file can stream
- * through it in blocks, never held whole), and its whole text, read only for the diagnostics of
- * an input with errors. Core reads no files: the caller gives both.
- */
-export interface IqeSource {
-  ingest(): IngestResult;
-  text(): string;
-}
-
-/** A text held in memory as an IqeSource. */
-export function textSource(text: string): IqeSource {
-  return { ingest: () => ingestText(text), text: () => text };
-}
-
-function compileIqeSource(source: IqeSource, options: CompileOptions, boundsProvider?: BoundsProvider): CompileResult {
-  const loaded = source.ingest();
-  if (!loaded.ok) return compileIqe(new IqeDocument(source.text()), options);
-  return compileChecked({ diagnostics: [], input: loaded.input }, options, boundsProvider);
-}
-
-/** What compileIqeSources gives: the compile's result, and which input has errors if one besides the first does. */
-export interface MultiCompileResult extends CompileResult {
-  /** Index of a text after the first with errors (nothing compiled), or -1. */
-  failedText: number;
-  /** Each note with the index of the text it is about. */
-  notesByText: { text: number; diagnostic: IqeDiagnostic }[];
-}
-
-/**
- * Several inputs in one compile (merge.ts): each with its animation options, `options` (-s -t -r)
- * for all. Every note comes with the index of the input it is about.
- */
-export function compileInputs(parts: InputPart[], options: CompileOptions, boundsProvider?: BoundsProvider): { bytes: Uint8Array; stats: CompileStats; notes: { text: number; diagnostic: IqeDiagnostic }[] } {
-  const merged = mergeInputs(parts);
-  const compiled = compileInput(merged.input, options, boundsProvider);
-  // The compile's own notes are about the vertices and meshes: those of the mesh input.
-  const meshPart = parts.reduce((last, p, i) => (p.input.sections.length > 0 ? i : last), 0);
-  const notes = [...merged.notes.map((n) => ({ text: n.part, diagnostic: n.diagnostic })), ...compiled.notes.map((diagnostic) => ({ text: meshPart, diagnostic }))];
-  return { bytes: compiled.bytes, stats: compiled.stats, notes };
-}
-
-/**
- * Compiles a mesh input and animation inputs (the editor's compile worker, with
- * iqmTools.compile.animationFiles), merged as several inputs of the CLI are (merge.ts): the first
- * with `options` (all of them), the others with their own animations as they are. A first input
- * with errors gives its diagnostics; another with errors gives failedText.
- */
-export function compileIqeSources(sources: readonly IqeSource[], options: CompileOptions = {}, boundsProvider?: BoundsProvider): MultiCompileResult {
-  const byFirst = (result: CompileResult): MultiCompileResult => ({ ...result, failedText: -1, notesByText: result.notes.map((diagnostic) => ({ text: 0, diagnostic })) });
-  if (sources.length <= 1) return byFirst(compileIqeSource(sources[0] ?? textSource(''), options, boundsProvider));
-  const inputs: IqeInput[] = [];
+export function compile(sources: readonly CompileSource[], options: CompileOptions = {}, boundsProvider?: BoundsProvider): CompileResult {
+  const diagnostics: SourceDiagnostic[] = [];
+  const parts: InputPart[] = [];
+  let failed = -1;
   for (let i = 0; i < sources.length; i++) {
-    const loaded = sources[i].ingest();
-    if (!loaded.ok) {
-      if (i === 0) return byFirst(compileIqe(new IqeDocument(sources[0].text()), options));
-      return { diagnostics: [], notes: [], stats: emptyStats(), failedText: i, notesByText: [] };
-    }
-    inputs.push(loaded.input);
+    const read = sources[i].read();
+    for (const diagnostic of read.diagnostics) diagnostics.push({ source: i, diagnostic });
+    if (read.model) parts.push({ input: read.model, options: sources[i].options ?? {} });
+    else if (failed < 0) failed = i;
   }
-  const { name, fps, loop, start, end, ...global } = options;
-  const { bytes, stats, notes: notesByText } = compileInputs(inputs.map((input, i) => ({ input, options: i === 0 ? { name, fps, loop, start, end } : {} })), global, boundsProvider);
-  return { bytes, diagnostics: [], notes: notesByText.map((n) => n.diagnostic), stats, failedText: -1, notesByText };
-}
-
-/** A checked document: its diagnostics, and its data when it has no errors. */
-export interface CheckedIqe {
-  diagnostics: IqeDiagnostic[];
-  input: IqeInput | null;
-}
-
-/**
- * The first half of compileIqe: the document's diagnostics and, without errors, its data. Nothing
- * here refers to the document, so a caller that drops it frees its text and chunks for the rest
- * of the compile.
- */
-export function checkIqe(doc: IqeDocument): CheckedIqe {
-  const diagnostics = doc.diagnostics({ maxProblems: Number.MAX_SAFE_INTEGER });
-  const input = diagnostics.some((d) => d.severity === 'error') ? null : gatherInput(doc.text, doc.parsedChunks);
-  if (input) assertSameModel(input, doc.analyse());
-  releaseLineText();
-  return { diagnostics, input };
-}
-
-/** The second half of compileIqe. */
-export function compileChecked(checked: CheckedIqe, options: CompileOptions = {}, boundsProvider?: BoundsProvider): CompileResult {
-  const { diagnostics, input } = checked;
-  if (!input) return { diagnostics, notes: [], stats: emptyStats() };
-  checked.input = null;
-  const { bytes, stats, notes } = compileInput(input, options, boundsProvider);
-  return { bytes, diagnostics: [...diagnostics, ...notes], notes, stats };
+  if (failed >= 0 || parts.length === 0) return { diagnostics, notes: [], stats: emptyStats(), failed: Math.max(failed, 0) };
+  let compiled: { bytes: Uint8Array; stats: CompileStats; notes: SourceDiagnostic[] };
+  if (parts.length === 1) {
+    // One source: nothing to merge; its animation options apply in compileModel, which consumes it.
+    const { input, options: animation } = parts.pop()!;
+    const one = compileModel(input, { ...options, ...animation }, boundsProvider);
+    compiled = { ...one, notes: one.notes.map((diagnostic) => ({ source: 0, diagnostic })) };
+  } else {
+    const merged = mergeInputs(parts);
+    // The compile's own notes are about the vertices and meshes: those of the mesh source.
+    const meshPart = parts.reduce((last, p, i) => (p.input.sections.length > 0 ? i : last), 0);
+    parts.length = 0;
+    const many = compileModel(merged.input, options, boundsProvider);
+    compiled = { ...many, notes: [...merged.notes.map((n) => ({ source: n.part, diagnostic: n.diagnostic })), ...many.notes.map((diagnostic) => ({ source: meshPart, diagnostic }))] };
+  }
+  return { bytes: compiled.bytes, diagnostics: [...diagnostics, ...compiled.notes], notes: compiled.notes, stats: compiled.stats, failed: -1 };
 }
 
 /**
@@ -232,7 +127,7 @@ function rotatePose(q: Float64Array, poses: Float64Array, o: number): void {
 }
 
 /** -s, -r and -t on the vertex data, in place: positions scaled, rotated, translated; normals and tangents rotated. */
-function transformVertices(input: IqeInput, normals: Float64Array | null, scale: number, rotation: Float64Array | null, translate: readonly number[]): void {
+function transformVertices(input: SourceModel, normals: Float64Array | null, scale: number, rotation: Float64Array | null, translate: readonly number[]): void {
   const { positions, tangents, bitangents } = input;
   for (let o = 0; o < positions.length; o += 4) {
     positions[o] *= scale; positions[o + 1] *= scale; positions[o + 2] *= scale;
@@ -245,8 +140,8 @@ function transformVertices(input: IqeInput, normals: Float64Array | null, scale:
   }
 }
 
-/** Compiles the input; it is consumed: its frame poses and vertex arrays are dropped once used. */
-export function compileInput(input: IqeInput, options: CompileOptions, boundsProvider?: BoundsProvider): { bytes: Uint8Array; stats: CompileStats; notes: IqeDiagnostic[] } {
+/** The stages after the readers, on one model (compile() merges several first); the model is consumed: its frame poses and vertex arrays are dropped once used. */
+export function compileModel(input: SourceModel, options: CompileOptions & AnimationOptions, boundsProvider?: BoundsProvider): { bytes: Uint8Array; stats: CompileStats; notes: IqeDiagnostic[] } {
   const notes: IqeDiagnostic[] = [];
   const stats = emptyStats();
   const scale = options.scale ?? 1;
@@ -294,7 +189,7 @@ export function compileInput(input: IqeInput, options: CompileOptions, boundsPro
 
   // Joints (§4.9, when a mesh exists), frames, bounds and channels (§4.10-4.11) first: then the
   // frame poses, a large part of an animated file, are dropped before the vertex stages.
-  const skeleton = candidates.length > 0 && jointCount > 0 ? buildSkeleton(input) : null;
+  const skeleton = (candidates.length > 0 || options.forceJoints) && jointCount > 0 ? buildSkeleton(input) : null;
   const frameList: number[] = [];
   const animFrames = input.animations.map((_, i) => {
     const { first, last } = selection[i];
@@ -410,7 +305,7 @@ export function compileInput(input: IqeInput, options: CompileOptions, boundsPro
  * temporaries (the tangents per output vertex, in double) are gone when it returns.
  */
 function writeVertexArrays(
-  input: IqeInput,
+  input: SourceModel,
   weldNormals: Float64Array | null,
   written: { source: Int32Array; weld: Int32Array; triangles: Uint32Array },
   text: TextTable,
@@ -529,7 +424,7 @@ function orderMeshes(candidates: readonly MeshCandidates[], sections: readonly S
 const EMPTY_FLOATS = new Float64Array(0);
 
 /** Drops the input's per-vertex and per-triangle arrays (compileInput consumes its input). */
-function releaseVertexData(input: IqeInput): void {
+function releaseVertexData(input: SourceModel): void {
   input.positions = EMPTY_FLOATS;
   input.vertexLines = new Int32Array(0);
   input.texcoords = input.normals = input.tangents = input.bitangents = input.blendWeights = input.colors = input.smoothIds = null;

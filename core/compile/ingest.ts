@@ -11,9 +11,10 @@ import { type Chunk, LineScanner, parseChunk } from '../iqe/chunk';
 import { Cmd } from '../iqe/commands';
 import { analysisHasError, lineHasError } from '../iqe/report';
 import { analyse } from '../iqe/validate';
-import { assertSameModel, type IqeInput, InputGatherer } from './input';
+import { assertSameModel, InputGatherer } from './input';
+import type { SourceModel } from './source';
 
-export type IngestResult = { ok: true; input: IqeInput } | { ok: false };
+export type IngestResult = { ok: true; input: SourceModel } | { ok: false };
 
 /** Text is parsed once this much of it is waiting (characters): about one chunk. */
 const PARSE_AT = 32 * 1024;

@@ -1,99 +1,12 @@
-// Stage 1: IQE chunks -> typed arrays per attribute, with the reference compiler's defaults
+// Stage 1 of an IQE source: its chunks -> the neutral source model (source.ts), typed arrays per attribute, with the reference compiler's defaults
 // (IQE-SEMANTICS.md §3), in one pass over the parsed lines. Lines after the first `comment` are
 // comment text (§3.7).
 import { type Chunk, lineStartOf } from '../iqe/chunk';
 import { Cmd } from '../iqe/commands';
 import { float64s, Growable, int32s, uint8s } from '../growable';
 import { newArray } from '../pages';
-import { type Pose, POSE_STRIDE, poseFromMatrix, poseFromAngles, poseFromQuaternion, UNSCALED_STRIDE } from './pose';
-
-export interface SmoothGroup {
-  key: number;
-  /** Smallest dot product of face normals that still welds (-1: no limit). */
-  threshold: number;
-  uv: boolean;
-  used: boolean;
-}
-
-export interface Section {
-  mesh: string;
-  material: string;
-  /** Index of the section's first triangle; it runs to the next section's first triangle. */
-  firstTriangle: number;
-  /** Line of its `mesh` command (of its first face when there is none), for diagnostics. */
-  line: number;
-}
-
-export interface Declaration {
-  format: number;
-  size: number;
-  name: string;
-}
-
-export interface InputAnimation {
-  name: string;
-  framerate: number;
-  flags: number;
-  /** Index of the animation's first frame in the file's frame list, and its frame count. */
-  firstFrame: number;
-  frameCount: number;
-  /** Where the `animation` command is (line, and column of the word), for diagnostics. */
-  line: number;
-  column: number;
-}
-
-export interface InputJoint {
-  name: string;
-  parent: number;
-}
-
-/** Every vertex attribute of the file, one typed array per kind (null when the file has none). */
-export interface IqeInput {
-  vertexCount: number;
-  /** The line of each vertex's `vp`, for diagnostics. */
-  vertexLines: Int32Array;
-  /** x, y, z, w per vertex. */
-  positions: Float64Array;
-  /** u, v per vertex when no `vt` line has more values (texcoordWidth 2: the others are 0), else four. */
-  texcoords: Float64Array | null;
-  texcoordWidth: 2 | 4;
-  normals: Float64Array | null;
-  /** Explicit tangents (vx): x, y, z, w per vertex. */
-  tangents: Float64Array | null;
-  /** The 6-value vx form's bitangents: x, y, z per vertex (null for the 4-value form). */
-  bitangents: Float64Array | null;
-  /** Four bone bytes and four normalised weights per vertex (§4.8.4). */
-  blendBones: Uint8Array | null;
-  blendWeights: Float64Array | null;
-  colors: Float64Array | null;
-  customs: (Float64Array | null)[];
-  smoothIds: Float64Array | null;
-  /** Three input vertex indices per triangle, and each triangle's smoothing group. */
-  triangles: Int32Array;
-  triangleGroup: Int32Array;
-  /** Edge flags per triangle (§3.2), or null when the file has no `fs`. */
-  edgeFlags: Uint8Array | null;
-  groups: SmoothGroup[];
-  sections: Section[];
-  joints: InputJoint[];
-  /** Base poses (10 values each: translate, rotate, scale) and their count. */
-  basePoses: Float64Array;
-  basePoseCount: number;
-  /**
-   * Frame poses, frame after frame; each frame starts at pose framePoseStart[f]. framePoseStride
-   * values per pose: all ten, or UNSCALED_STRIDE (translate, rotate) when every scale is exactly
-   * 1 (most files: 30% less memory for what is often the largest array of the file).
-   */
-  framePoses: Float64Array;
-  framePoseStride: number;
-  frameCount: number;
-  framePoseStart: Int32Array;
-  animations: InputAnimation[];
-  /** vertexarray declarations by IQM type (0..6) and custom0..9 (7..16). */
-  declarations: (Declaration | null)[];
-  /** Text after the first `comment` line, or null. */
-  comment: string | null;
-}
+import type { Declaration, InputJoint, InputAnimation, Section, SmoothGroup, SourceModel } from './source';
+import { type Pose, POSE_STRIDE, poseFromMatrix, poseFromAngles, poseFromQuaternion, UNSCALED_STRIDE } from '../math/pose';
 
 const CUSTOMS = 10;
 
@@ -392,7 +305,7 @@ export class InputGatherer {
   }
 
   /** The gathered data; `comment` is the text after the first `comment` line, or null. */
-  finish(comment: string | null): IqeInput {
+  finish(comment: string | null): SourceModel {
     const present = (g: Growable<Float64Array>): Float64Array | null => (g.length > 0 ? g.view() : null);
     const triangleCount = this.triangleGroup.length;
     let edgeFlags: Uint8Array | null = null;
@@ -475,7 +388,7 @@ function addFour(out: Growable<Float64Array>, values: Float64Array, v: number, n
  * disagrees with them must stop before anything is written (a CR-only file once lost its model
  * this way). The message says what each side saw.
  */
-export function assertSameModel(input: IqeInput, checked: { vertexCount: number; jointCount: number }): void {
+export function assertSameModel(input: SourceModel, checked: { vertexCount: number; jointCount: number }): void {
   if (input.vertexCount === checked.vertexCount && input.joints.length === checked.jointCount) return;
   throw new Error(
     `internal error: the compile read ${input.vertexCount} vertices and ${input.joints.length} joints where the check read ` +
@@ -484,7 +397,7 @@ export function assertSameModel(input: IqeInput, checked: { vertexCount: number;
 }
 
 /** A whole parsed document's data (its text gives the comment). */
-export function gatherInput(text: string, chunks: readonly Chunk[]): IqeInput {
+export function gatherInput(text: string, chunks: readonly Chunk[]): SourceModel {
   const gatherer = new InputGatherer();
   for (const chunk of chunks) {
     const at = gatherer.add(chunk);

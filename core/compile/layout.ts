@@ -1,12 +1,10 @@
 // Stage: the IQM file layout (IQE-SEMANTICS.md §4.13): header, text, meshes, vertex array
 // headers, padding to 8, the vertex block, triangles, adjacency, joints, poses, anims, frames,
 // bounds, comment; every offset 4-aligned and 0 for an empty block.
-import { FORMAT_SIZE } from './encode';
+import { FORMAT_SIZES, IQM_HEADER_SIZE, IQM_MAGIC, IQM_RECORD } from '../iqm/document';
 import type { TextTable } from './text';
 import type { VertexArray } from './vertexarrays';
 import { HOST_LITTLE_ENDIAN } from '../binary';
-
-export const HEADER_SIZE = 124;
 
 export interface OutputMesh {
   name: number;
@@ -55,18 +53,18 @@ const pad4 = (n: number): number => (n + 3) & ~3;
 
 export function writeIqm(parts: IqmParts): Uint8Array {
   const textSize = pad4(parts.text.length);
-  let size = HEADER_SIZE;
+  let size = IQM_HEADER_SIZE;
   const ofsText = textSize > 0 ? size : 0;
   size += textSize;
   const ofsMeshes = parts.meshes.length > 0 ? size : 0;
-  size += 24 * parts.meshes.length;
+  size += IQM_RECORD.mesh * parts.meshes.length;
   const ofsArrays = parts.arrays.length > 0 ? size : 0;
-  size += 20 * parts.arrays.length;
+  size += IQM_RECORD.vertexArray * parts.arrays.length;
   size += (8 - (size % 8)) % 8;
   const vertexBlock = size;
   const arrayOffsets: number[] = [];
   for (const array of parts.arrays) {
-    const align = Math.max(FORMAT_SIZE[array.format], 4);
+    const align = Math.max(FORMAT_SIZES[array.format], 4);
     size = vertexBlock + Math.ceil((size - vertexBlock) / align) * align;
     arrayOffsets.push(size);
     size += array.bytes.length;
@@ -74,28 +72,27 @@ export function writeIqm(parts: IqmParts): Uint8Array {
   size = vertexBlock + pad4(size - vertexBlock);
   const triCount = parts.triangles.length / 3;
   const ofsTriangles = triCount > 0 ? size : 0;
-  size += 12 * triCount;
+  size += IQM_RECORD.triangle * triCount;
   const ofsAdjacency = triCount > 0 ? size : 0;
-  size += 12 * triCount;
+  size += IQM_RECORD.triangle * triCount;
   const ofsJoints = parts.joints.length > 0 ? size : 0;
-  size += 48 * parts.joints.length;
+  size += IQM_RECORD.joint * parts.joints.length;
   const ofsPoses = parts.poses.length > 0 ? size : 0;
-  size += 88 * parts.poses.length;
+  size += IQM_RECORD.pose * parts.poses.length;
   const ofsAnims = parts.anims.length > 0 ? size : 0;
-  size += 20 * parts.anims.length;
+  size += IQM_RECORD.anim * parts.anims.length;
   const ofsFrames = parts.frames.length > 0 ? size : 0;
   size += 2 * parts.frames.length;
   const boundsCount = parts.bounds ? parts.bounds.length / 8 : 0;
   const ofsBounds = boundsCount > 0 ? size : 0;
-  size += 32 * boundsCount;
+  size += IQM_RECORD.bounds * boundsCount;
   const commentSize = parts.comment ? pad4(parts.comment.length + 1) : 0;
   const ofsComment = commentSize > 0 ? size : 0;
   size += commentSize;
 
   const out = new Uint8Array(size);
   const view = new DataView(out.buffer);
-  const magic = 'INTERQUAKEMODEL';
-  for (let i = 0; i < magic.length; i++) out[i] = magic.charCodeAt(i);
+  for (let i = 0; i < IQM_MAGIC.length; i++) out[i] = IQM_MAGIC.charCodeAt(i);
   const header = [
     2, size, 0,
     textSize, ofsText,
@@ -145,7 +142,7 @@ export function writeIqm(parts: IqmParts): Uint8Array {
     view.setUint32(p, j.name, true);
     view.setInt32(p + 4, j.parent, true);
     for (let k = 0; k < 10; k++) view.setFloat32(p + 8 + 4 * k, j.pose[k], true);
-    p += 48;
+    p += IQM_RECORD.joint;
   }
   p = ofsPoses;
   for (const pose of parts.poses) {
@@ -153,7 +150,7 @@ export function writeIqm(parts: IqmParts): Uint8Array {
     view.setUint32(p + 4, pose.mask, true);
     for (let k = 0; k < 10; k++) view.setFloat32(p + 8 + 4 * k, pose.offset[k], true);
     for (let k = 0; k < 10; k++) view.setFloat32(p + 48 + 4 * k, pose.scale[k], true);
-    p += 88;
+    p += IQM_RECORD.pose;
   }
   p = ofsAnims;
   for (const a of parts.anims) {
@@ -162,7 +159,7 @@ export function writeIqm(parts: IqmParts): Uint8Array {
     view.setUint32(p + 8, a.frameCount, true);
     view.setFloat32(p + 12, a.framerate, true);
     view.setUint32(p + 16, a.flags, true);
-    p += 20;
+    p += IQM_RECORD.anim;
   }
   if (parts.bounds) {
     p = ofsBounds;

@@ -8,11 +8,11 @@
 import { newArray } from '../pages';
 import type { IqeDiagnostic } from '../iqe/diagnostic';
 import { type AnimationOptions, applyAnimationOptions, lineNote } from './options';
-import type { InputAnimation, IqeInput } from './input';
-import { POSE_STRIDE } from './pose';
+import type { InputAnimation, SourceModel } from './source';
+import { POSE_STRIDE } from '../math/pose';
 
 export interface InputPart {
-  input: IqeInput;
+  input: SourceModel;
   options: AnimationOptions;
 }
 
@@ -24,7 +24,7 @@ export interface PartNote {
 
 const IDENTITY_POSE = [0, 0, 0, 0, 0, 0, 1, 1, 1, 1];
 
-export function mergeInputs(parts: readonly InputPart[]): { input: IqeInput; notes: PartNote[] } {
+export function mergeInputs(parts: readonly InputPart[]): { input: SourceModel; notes: PartNote[] } {
   const notes: PartNote[] = [];
   const selections = parts.map(({ input, options }, part) => {
     const { selection, notes: optionNotes } = applyAnimationOptions(input, options);
@@ -59,7 +59,7 @@ export function mergeInputs(parts: readonly InputPart[]): { input: IqeInput; not
   let frame = 0;
   parts.forEach(({ input }, part) => {
     if (input.animations.length > 0 && part !== skeletonPart) {
-      const names = (joints: IqeInput['joints']): string => joints.map((j) => `${j.name}\u0000${j.parent}`).join('\u0001');
+      const names = (joints: SourceModel['joints']): string => joints.map((j) => `${j.name}\u0000${j.parent}`).join('\u0001');
       if (input.joints.length !== jointCount || (input.joints.length > 0 && names(input.joints) !== names(skeleton))) {
         const message = `this input's joints (${input.joints.length}) are not the skeleton's (${jointCount}, from ${skeletonPart === jointPart ? 'the mesh input' : 'the first animated input'}): poses are matched by position, extra ones dropped and missing ones the identity`;
         notes.push({ part, diagnostic: lineNote('warning', 'input-joints-mismatch', message, input.animations[0].line) });

@@ -5,7 +5,7 @@
 import { int32s } from '../growable';
 import { newArray } from '../pages';
 import { type Column, classifyRows, PairTable } from './classify';
-import type { IqeInput } from './input';
+import type { SourceModel } from './source';
 import type { Welds } from './smooth';
 
 export interface MeshCandidates {
@@ -19,7 +19,7 @@ export interface MeshCandidates {
 }
 
 /** The columns that make up an input vertex's value, apart from its normal. */
-export function vertexColumns(input: IqeInput): Column[] {
+export function vertexColumns(input: SourceModel): Column[] {
   const columns: Column[] = [{ data: input.positions, stride: 4 }];
   if (input.texcoords) columns.push({ data: input.texcoords, stride: input.texcoordWidth });
   if (input.blendWeights && input.blendBones) {
@@ -32,7 +32,7 @@ export function vertexColumns(input: IqeInput): Column[] {
   return columns;
 }
 
-export function assembleMeshes(input: IqeInput, welds: Welds): MeshCandidates[] {
+export function assembleMeshes(input: SourceModel, welds: Welds): MeshCandidates[] {
   const { classOf: vertexClass } = classifyRows(vertexColumns(input), input.vertexCount);
   const { classOf: normalClass } = classifyRows([{ data: welds.normals, stride: 3 }], welds.weldCount);
   const tris = input.triangles;

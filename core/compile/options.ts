@@ -1,16 +1,33 @@
-// Options of a compile that are about one input: its animation options (§1), and the notes the
-// compile makes at a line of an input.
+// The options of a compile (IQE-SEMANTICS.md §1): those for every source (-s -t -r -j) and those
+// about one source, its animation options; and the notes the compile makes at a line of a source.
 import type { IqeDiagnostic } from '../iqe/diagnostic';
-import type { CompileOptions } from './index';
-import type { IqeInput } from './input';
+import type { SourceModel } from './source';
+
+/** The reference compiler's options for the whole compile. */
+export interface CompileOptions {
+  /** `-s`: scales mesh positions and every pose's translation. */
+  scale?: number;
+  /** `-t`: added to mesh positions after scale and rotation. */
+  translate?: readonly [number, number, number];
+  /** `-r` options: rotations in degrees about X, then Y, then Z, composed in order. */
+  rotate?: readonly (readonly [number, number, number])[];
+  /** `-j`: write the joints even when there is no mesh (an animation-only model). */
+  forceJoints?: boolean;
+}
+
+/** The per-source animation options (`--name --fps --loop --start --end` before a file); applied only when it has exactly one animation. */
+export interface AnimationOptions {
+  name?: string;
+  fps?: number;
+  loop?: boolean;
+  start?: number;
+  end?: number;
+}
 
 /** A note of the compile at `line` (columns column..endColumn; by default the line's start). */
 export function lineNote(severity: IqeDiagnostic['severity'], code: string, message: string, line: number, column = 0, endColumn = column): IqeDiagnostic {
   return { range: { line, column, endLine: line, endColumn }, severity, code, message };
 }
-
-/** The per-input animation options of CompileOptions. */
-export type AnimationOptions = Pick<CompileOptions, 'name' | 'fps' | 'loop' | 'start' | 'end'>;
 
 /**
  * The per-input animation options (§1) on one input: they apply only when it has exactly one
@@ -20,7 +37,7 @@ export type AnimationOptions = Pick<CompileOptions, 'name' | 'fps' | 'loop' | 's
  * (ignored, `cli-option-ignored`), and a `--start`/`--end` that keep no frame (the animation is
  * written with none, `animation-empty`).
  */
-export function applyAnimationOptions(input: IqeInput, options: AnimationOptions): { selection: { first: number; last: number }[]; notes: IqeDiagnostic[] } {
+export function applyAnimationOptions(input: SourceModel, options: AnimationOptions): { selection: { first: number; last: number }[]; notes: IqeDiagnostic[] } {
   const selection = input.animations.map((a) => ({ first: a.firstFrame, last: a.firstFrame + a.frameCount - 1 }));
   const given = options.name !== undefined || options.fps !== undefined || options.loop || options.start !== undefined || options.end !== undefined;
   if (!given) return { selection, notes: [] };

@@ -1,7 +1,7 @@
 // Stage: joints and inverse bind matrices (IQE-SEMANTICS.md §4.9, with B10: a joint without a
 // base pose gets the identity).
-import type { IqeInput } from './input';
-import { invert, multiply, POSE_STRIDE, poseMatrix } from './pose';
+import type { SourceModel } from './source';
+import { invert, multiply, POSE_STRIDE, poseMatrix } from '../math/pose';
 
 export const IDENTITY_POSE: readonly number[] = [0, 0, 0, 0, 0, 0, 1, 1, 1, 1];
 
@@ -14,7 +14,7 @@ export interface Skeleton {
   inverse: Float64Array;
 }
 
-export function buildSkeleton(input: IqeInput): Skeleton {
+export function buildSkeleton(input: SourceModel): Skeleton {
   const count = input.joints.length;
   const parents = new Int32Array(count);
   const poses = new Float64Array(POSE_STRIDE * count);

@@ -4,7 +4,7 @@
 // weld is its vertex and the normals are the file's.
 import { newArray } from '../pages';
 import { classifyRows } from './classify';
-import type { IqeInput } from './input';
+import type { SourceModel } from './source';
 
 export interface Welds {
   /** Weld of each triangle corner (3 per triangle; the triangles themselves when the file has normals). */
@@ -14,7 +14,7 @@ export interface Welds {
   weldCount: number;
 }
 
-export function weldCorners(input: IqeInput): Welds {
+export function weldCorners(input: SourceModel): Welds {
   const tris = input.triangles;
   const corners = tris.length;
   if (input.normals) {

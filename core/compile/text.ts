@@ -1,6 +1,6 @@
 // The text table (IQE-SEMANTICS.md §4.12): empty until the first string is shared, which first
 // inserts "" at offset 0; unique strings NUL-terminated in first-share order, as UTF-8 bytes.
-import { utf8Length, writeUtf8 } from './utf8';
+import { utf8Length, writeUtf8 } from '../utf8';
 
 export class TextTable {
   private readonly offsets = new Map<string, number>();

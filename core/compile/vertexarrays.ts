@@ -2,8 +2,9 @@
 // their default or declared format and size, encoded component by component. Components beyond
 // an attribute's width are 0 (B14).
 import { newArray } from '../pages';
-import type { Declaration } from './input';
-import { blendWeightBytes, Format, FORMAT_SIZE, writeComponent, writeRaw } from './encode';
+import type { Declaration } from './source';
+import { blendWeightBytes, Format, writeComponent, writeRaw } from './encode';
+import { FORMAT_SIZES } from '../iqm/document';
 
 export enum ArrayType {
   Position = 0,
@@ -49,7 +50,7 @@ export function arrayFormat(slot: number, declarations: readonly (Declaration | 
 /** Encodes a value attribute (everything but blend data). */
 export function encodeAttribute(source: AttributeSource, count: number, declarations: readonly (Declaration | null)[]): VertexArray {
   const [format, size] = arrayFormat(source.slot, declarations);
-  const componentSize = FORMAT_SIZE[format];
+  const componentSize = FORMAT_SIZES[format];
   const bytes = newArray(Uint8Array, count * size * componentSize);
   const { data, width, rows } = source;
   if (format === Format.Float) {
@@ -71,7 +72,7 @@ export function encodeAttribute(source: AttributeSource, count: number, declarat
 /** Blend indexes: the raw bone bytes in the declared format. */
 export function encodeBlendIndexes(bones: Uint8Array, rows: Int32Array, declarations: readonly (Declaration | null)[]): VertexArray {
   const [format, size] = arrayFormat(ArrayType.BlendIndexes, declarations);
-  const componentSize = FORMAT_SIZE[format];
+  const componentSize = FORMAT_SIZES[format];
   const count = rows.length;
   const bytes = newArray(Uint8Array, count * size * componentSize);
   if (format === Format.Ubyte) {
@@ -91,7 +92,7 @@ export function encodeBlendIndexes(bones: Uint8Array, rows: Int32Array, declarat
 /** Blend weights: ubyte by the exact-255 rule, other formats by the normalised encoders. */
 export function encodeBlendWeights(weights: Float64Array, rows: Int32Array, declarations: readonly (Declaration | null)[]): VertexArray {
   const [format, size] = arrayFormat(ArrayType.BlendWeights, declarations);
-  const componentSize = FORMAT_SIZE[format];
+  const componentSize = FORMAT_SIZES[format];
   const count = rows.length;
   const bytes = newArray(Uint8Array, count * size * componentSize);
   if (format === Format.Ubyte) {

@@ -5,11 +5,11 @@
 // as its compiled copies do; the skeleton and animation are the compiled model's.
 import { type IqmDocument, type IqmDocVertexArray, TYPE_NAMES } from '../iqm/document';
 import { emptyArray } from '../iqm/reader';
-import type { IqeInput } from './input';
+import type { SourceModel } from './source';
 import { ArrayType, encodeAttribute, encodeBlendIndexes, encodeBlendWeights, type VertexArray } from './vertexarrays';
 
 /** Positions, and blend indexes and weights when the file has them, of every vertex in `vp` order (before the input is compiled: the compile consumes it). */
-export function vpOrderArrays(input: IqeInput): VertexArray[] {
+export function vpOrderArrays(input: SourceModel): VertexArray[] {
   const n = input.vertexCount;
   const rows = new Int32Array(n);
   for (let i = 0; i < n; i++) rows[i] = i;

@@ -7,6 +7,12 @@ import type { FteEvent, FteMeshInfo, FteSkins } from '../model/model';
 export const IQM_MAGIC = 'INTERQUAKEMODEL\0';
 export const IQM_HEADER_SIZE = 124;
 
+/**
+ * Bytes of one record of each IQM v2 table (iqm.txt), for every reader and writer of the format
+ * (v1 joints are 44 bytes and v1 poses 80: the reader and writer of v1 say so where they differ).
+ */
+export const IQM_RECORD = { mesh: 24, vertexArray: 20, triangle: 12, joint: 48, pose: 88, anim: 20, bounds: 32 } as const;
+
 export const IQM_POSITION = 0;
 export const IQM_TEXCOORD = 1;
 export const IQM_NORMAL = 2;

@@ -32,6 +32,7 @@ import {
   IQM_FLOAT,
   IQM_HALF,
   IQM_HEADER_SIZE,
+  IQM_RECORD,
   IQM_INT,
   IQM_LOOP,
   IQM_MAGIC,
@@ -137,13 +138,13 @@ export function readIqmDocument(bytes: Uint8Array): IqmReadResult {
   // Meshes.
   const numMeshes = u(H.num_meshes);
   const ofsMeshes = u(H.ofs_meshes);
-  r.need(ofsMeshes, numMeshes, 24, 'meshes');
+  r.need(ofsMeshes, numMeshes, IQM_RECORD.mesh, 'meshes');
   if (numMeshes) checkAlign(ofsMeshes, 4, 'mesh table');
   const meshes = [];
   let claimedVerts = 0;
   let claimedTris = 0;
   for (let i = 0; i < numMeshes; i++) {
-    const o = ofsMeshes + i * 24;
+    const o = ofsMeshes + i * IQM_RECORD.mesh;
     const firstVertex = r.u32(o + 8);
     const count = r.u32(o + 12);
     const firstTriangle = r.u32(o + 16);
@@ -172,12 +173,12 @@ export function readIqmDocument(bytes: Uint8Array): IqmReadResult {
   // Vertex arrays.
   const numArrays = u(H.num_vertexarrays);
   const ofsArrays = u(H.ofs_vertexarrays);
-  r.need(ofsArrays, numArrays, 20, 'vertex arrays');
+  r.need(ofsArrays, numArrays, IQM_RECORD.vertexArray, 'vertex arrays');
   if (numArrays) checkAlign(ofsArrays, 4, 'vertex array table');
   const vertexArrays: IqmDocVertexArray[] = [];
   let arrayBytes = 0;
   for (let i = 0; i < numArrays; i++) {
-    const o = ofsArrays + i * 20;
+    const o = ofsArrays + i * IQM_RECORD.vertexArray;
     const type = r.u32(o);
     const flags = r.u32(o + 4);
     const format = r.u32(o + 8);
@@ -223,7 +224,7 @@ export function readIqmDocument(bytes: Uint8Array): IqmReadResult {
   // Joints (v1: 44 bytes, rotate xyz; v2: 48 bytes, rotate xyzw).
   const numJoints = u(H.num_joints);
   const ofsJoints = u(H.ofs_joints);
-  const jointSize = version === 1 ? 44 : 48;
+  const jointSize = version === 1 ? 44 : IQM_RECORD.joint;
   r.need(ofsJoints, numJoints, jointSize, 'joints');
   const joints = [];
   for (let i = 0; i < numJoints; i++) {
@@ -289,10 +290,10 @@ export function readIqmDocument(bytes: Uint8Array): IqmReadResult {
   // Animations.
   const numAnims = u(H.num_anims);
   const ofsAnims = u(H.ofs_anims);
-  r.need(ofsAnims, numAnims, 20, 'animations');
+  r.need(ofsAnims, numAnims, IQM_RECORD.anim, 'animations');
   const anims = [];
   for (let i = 0; i < numAnims; i++) {
-    const o = ofsAnims + i * 20;
+    const o = ofsAnims + i * IQM_RECORD.anim;
     anims.push({
       name: text(r.u32(o), o, `animation ${i} name`),
       firstFrame: r.u32(o + 4),
@@ -306,7 +307,7 @@ export function readIqmDocument(bytes: Uint8Array): IqmReadResult {
   const ofsBounds = u(H.ofs_bounds);
   let bounds: Float32Array | null = null;
   if (ofsBounds !== 0 && frameCount > 0) {
-    r.need(ofsBounds, frameCount, 32, 'bounds');
+    r.need(ofsBounds, frameCount, IQM_RECORD.bounds, 'bounds');
     bounds = readArray(r, ofsBounds, frameCount * 8, IQM_FLOAT) as Float32Array;
   }
 

@@ -3,13 +3,14 @@
 // frames, bounds, comment, extensions; every table aligned to 4 bytes (vertex data to
 // max(4, component size)). Strings are collected into one text table (text[0] = "").
 
-import { encodeUtf8 } from '../binary';
+import { encodeUtf8 } from '../utf8';
 import {
   FORMAT_SIZES,
   IQM_CUSTOM,
   IQM_HALF,
   IQM_HEADER_SIZE,
   IQM_MAGIC,
+  IQM_RECORD,
   type IqmDocExtension,
   type IqmDocument,
 } from './document';
@@ -120,9 +121,9 @@ export function writeIqm(doc: IqmDocument): Uint8Array {
   const ofsText = p;
   p = align(p + text.size, 4);
   const ofsMeshes = p;
-  p += doc.meshes.length * 24;
+  p += doc.meshes.length * IQM_RECORD.mesh;
   const ofsArrays = p;
-  p += doc.vertexArrays.length * 20;
+  p += doc.vertexArrays.length * IQM_RECORD.vertexArray;
   const arrayOffsets = doc.vertexArrays.map((a) => {
     p = align(p, Math.max(4, FORMAT_SIZES[a.format]));
     const at = p;
@@ -135,13 +136,13 @@ export function writeIqm(doc: IqmDocument): Uint8Array {
   const ofsAdjacency = doc.adjacency ? p : 0;
   if (doc.adjacency) p += doc.adjacency.length * 4;
   const ofsJoints = p;
-  const jointSize = v1 ? 44 : 48;
+  const jointSize = v1 ? 44 : IQM_RECORD.joint;
   p += doc.joints.length * jointSize;
   const ofsPoses = p;
   const channels = v1 ? 9 : 10;
   p += doc.poses.length * (8 + channels * 8);
   const ofsAnims = p;
-  p += doc.anims.length * 20;
+  p += doc.anims.length * IQM_RECORD.anim;
   const ofsFrames = p;
   p = align(p + doc.frames.length * 2, 4);
   const ofsBounds = doc.bounds ? p : 0;
@@ -176,7 +177,7 @@ export function writeIqm(doc: IqmDocument): Uint8Array {
   text.write(out, ofsText);
 
   doc.meshes.forEach((m, i) => {
-    const o = ofsMeshes + i * 24;
+    const o = ofsMeshes + i * IQM_RECORD.mesh;
     v.setUint32(o, meshNames[i][0], true);
     v.setUint32(o + 4, meshNames[i][1], true);
     v.setUint32(o + 8, m.firstVertex, true);
@@ -185,7 +186,7 @@ export function writeIqm(doc: IqmDocument): Uint8Array {
     v.setUint32(o + 20, m.triangleCount, true);
   });
   doc.vertexArrays.forEach((a, i) => {
-    const o = ofsArrays + i * 20;
+    const o = ofsArrays + i * IQM_RECORD.vertexArray;
     v.setUint32(o, arrayTypes[i], true);
     v.setUint32(o + 4, a.flags, true);
     v.setUint32(o + 8, a.format, true);

@@ -12,7 +12,7 @@ import { extname, join, resolve, sep } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { findSidecars, playerSet, resolveTexture, ShaderIndex } from '../../client/preview/resolve';
-import { compileIqe } from '../../core/compile/index';
+import { compileDocument } from '../helpers/compile-iqm';
 import { IqeDocument } from '../../core/iqe/document';
 import { sniff } from '../../core/sniff';
 import { nodeLookupFs } from '../helpers/lookup-fs';
@@ -260,7 +260,7 @@ export async function loadAsset(s: Session, rel: string, opts: { reload?: boolea
   let compiled = null;
   if (sniff(bytes).format === 'iqe') {
     const start = performance.now();
-    const result = compileIqe(new IqeDocument(bytes.toString('utf8')));
+    const result = compileDocument(new IqeDocument(bytes.toString('utf8')));
     if (!result.bytes) throw new Error(`${rel} does not compile`);
     compiled = { bytes: Array.from(result.bytes), info: { version: 1, unsaved: false, milliseconds: performance.now() - start } };
   }

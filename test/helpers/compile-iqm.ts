@@ -2,7 +2,32 @@
 // (independent of core/iqm), and an independent adjacency computation following IQE-SEMANTICS.md
 // §6 B1 (string keys and a Map, unlike the compiler's hash tables).
 import { IqeDocument } from '../../core/iqe/document';
-import { compileIqe, type CompileOptions, type CompileResult } from '../../core/compile/index';
+import { type AnimationOptions, type BoundsProvider, compile, type CompileOptions, type CompileResult, type CompileStats, documentSource, textSource } from '../../core/compile/index';
+import type { IqeDiagnostic } from '../../core/iqe/diagnostic';
+
+/** One IQE document's compile, as one source: its diagnostics (warnings too) and the compile's notes, without source indices. */
+export interface DocumentCompile {
+  bytes?: Uint8Array;
+  diagnostics: IqeDiagnostic[];
+  notes: IqeDiagnostic[];
+  stats: CompileStats;
+}
+
+/** Compiles one IQE document through the compiler's one entry; `options` may carry its animation options. */
+export function compileDocument(doc: IqeDocument, options: CompileOptions & AnimationOptions = {}, bounds?: BoundsProvider): DocumentCompile {
+  const { name, fps, loop, start, end, ...global } = options;
+  return flatten(compile([documentSource(doc, '', { name, fps, loop, start, end })], global, bounds));
+}
+
+/** Compiles a text held in memory as the CLI and the workers do (textSource: an IQE through the ingest), as one source. */
+export function compileSourceText(text: string, options: CompileOptions & AnimationOptions = {}, name = ''): DocumentCompile {
+  const { name: animationName, fps, loop, start, end, ...global } = options;
+  return flatten(compile([textSource(text, name, { name: animationName, fps, loop, start, end })], global));
+}
+
+function flatten(result: CompileResult): DocumentCompile {
+  return { bytes: result.bytes, diagnostics: result.diagnostics.map((d) => d.diagnostic), notes: result.notes.map((d) => d.diagnostic), stats: result.stats };
+}
 
 export const HEADER_FIELDS = [
   'version', 'filesize', 'flags', 'num_text', 'ofs_text', 'num_meshes', 'ofs_meshes',
@@ -143,8 +168,8 @@ export function expectedAdjacency(file: IqmFile): Uint32Array {
 }
 
 /** Compiles IQE text; throws with the errors when it does not compile. */
-export function compileText(text: string, options: CompileOptions = {}): { result: CompileResult; file: IqmFile } {
-  const result = compileIqe(new IqeDocument(text), options);
+export function compileText(text: string, options: CompileOptions & AnimationOptions = {}): { result: DocumentCompile; file: IqmFile } {
+  const result = compileDocument(new IqeDocument(text), options);
   if (!result.bytes) {
     const errors = result.diagnostics.filter((d) => d.severity === 'error').map((d) => `${d.range.line + 1}: ${d.code}: ${d.message}`);
     throw new Error(`compile failed:\n${errors.join('\n')}`);

@@ -8,7 +8,7 @@
 // reported, and a compile never loses what the check counted; the streamed reader reaches the
 // same verdict; `sample` gives one position per `vp`; every line-ending style gives the same
 // diagnostics. Anything else (a throw, a disagreement) is a failure.
-import { compileIqeText } from '../../core/compile/index';
+import { compileSourceText } from './compile-iqm';
 import { IqeIngest } from '../../core/compile/ingest';
 import { IqeDocument } from '../../core/iqe/document';
 import { summarizeIqe } from '../../core/iqe/summary';
@@ -182,7 +182,7 @@ export function exerciseIqe(text: string): IqeExercise {
   result.owned = doc.parsedChunks.reduce((n, c) => n + c.lineMarks.byteLength + c.kind.byteLength + c.flags.byteLength + c.flagged.byteLength + c.valueStart.byteLength + c.values.byteLength, 0);
 
   const hasError = diagnostics.some((d) => d.severity === 'error');
-  const compiled = timed('compile', () => compileIqeText(text));
+  const compiled = timed('compile', () => compileSourceText(text));
   if ((compiled.bytes !== undefined) === hasError) fail(`compile wrote ${compiled.bytes ? 'bytes' : 'nothing'} with ${hasError ? 'errors' : 'no error'}`);
   if (compiled.bytes) {
     const model = readModel(compiled.bytes);
@@ -212,7 +212,7 @@ export function exerciseIqe(text: string): IqeExercise {
   if (cr !== null) {
     const other = timed('check of the CR-only text', () => new IqeDocument(cr).diagnostics({ maxProblems: Number.MAX_SAFE_INTEGER }));
     if (JSON.stringify(other) !== JSON.stringify(diagnostics)) fail('the CR-only text has other diagnostics');
-    if (!hasError && timed('compile of the CR-only text', () => compileIqeText(cr)).stats.vertices !== compiled.stats.vertices) fail('the CR-only text compiles other vertices');
+    if (!hasError && timed('compile of the CR-only text', () => compileSourceText(cr)).stats.vertices !== compiled.stats.vertices) fail('the CR-only text compiles other vertices');
   }
   return result;
 }

@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { compileIqe } from '../../core/compile/index';
+import { compileDocument } from '../helpers/compile-iqm';
 import { diffModels } from '../../core/compare/diff';
 import { IqeDocument } from '../../core/iqe/document';
 import { readModel } from '../../core/model/read';
@@ -15,7 +15,7 @@ import { readModel } from '../../core/model/read';
 const shared = resolve(process.cwd(), '..', 'shared');
 
 function compile(text: string): Uint8Array {
-  const result = compileIqe(new IqeDocument(text));
+  const result = compileDocument(new IqeDocument(text));
   assert.ok(result.bytes, JSON.stringify(result.diagnostics.filter((d) => d.severity === 'error')));
   return result.bytes;
 }

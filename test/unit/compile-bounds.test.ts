@@ -10,7 +10,7 @@ import { buildSkeleton } from '../../core/compile/skeleton';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { boundsRunner, boundsStats, computeBoundsFull, computeBoundsPruned, computeBoundsSmall, planBounds, type BoundsInput } from '../../core/compile/bounds';
-import { compileIqe } from '../../core/compile/index';
+import { compileDocument } from '../helpers/compile-iqm';
 import { parallelBounds } from '../../node/compileParallel';
 import { skinnedModel as model } from '../helpers/skinned-model';
 
@@ -207,7 +207,7 @@ test('the CLI compile with a bounds worker writes the same bytes as the single-t
   const workerScript = join(__dirname, '..', '..', '..', 'dist', 'boundsWorker.js');
   assert.ok(existsSync(workerScript), `${workerScript} (npm run build)`);
   const text = model(12, { frames: 300, speed: 0.3 });
-  const single = compileIqe(new IqeDocument(text));
+  const single = compileDocument(new IqeDocument(text));
   let started = 0;
   const provider = parallelBounds({ workerScript, minWork: 0 });
   const compute = provider.compute.bind(provider);
@@ -215,7 +215,7 @@ test('the CLI compile with a bounds worker writes the same bytes as the single-t
     started++;
     return compute(plan);
   };
-  const parallel = compileIqe(new IqeDocument(text), {}, provider);
+  const parallel = compileDocument(new IqeDocument(text), {}, provider);
   assert.equal(started, 1, 'the worker path was taken');
   assert.ok(single.bytes && parallel.bytes);
   assert.ok(Buffer.from(single.bytes).equals(Buffer.from(parallel.bytes)));

@@ -3,8 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { IqeDocument } from '../../core/iqe/document';
-import { compileIqe } from '../../core/compile/index';
-import { byteRows, compileText, expectedAdjacency, floatRows, IQE_HEADER, readString } from '../helpers/compile-iqm';
+import { byteRows, compileDocument, compileText, expectedAdjacency, floatRows, IQE_HEADER, readString } from '../helpers/compile-iqm';
 
 const NONE = 0xffffffff;
 const quad = 'vp 0 0 0\nvp 1 0 0\nvp 0 1 0\nvp 1 1 0\n';
@@ -268,7 +267,7 @@ test('B16: undefined behaviour in the reference is an error here, and nothing is
     ['mesh m\n' + quad + 'fa 0 1 2\n', 'header'],
   ];
   for (const [text, code] of cases) {
-    const result = compileIqe(new IqeDocument(text));
+    const result = compileDocument(new IqeDocument(text));
     assert.equal(result.bytes, undefined, code);
     assert.ok(result.diagnostics.some((d) => d.code === code && d.severity === 'error'), `${code}: ${result.diagnostics.map((d) => d.code).join(', ')}`);
   }

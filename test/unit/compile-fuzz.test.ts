@@ -12,7 +12,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { compileIqe, compileIqeSources, textSource } from '../../core/compile/index';
+import { compile, textSource } from '../../core/compile/index';
+import { compileDocument } from '../helpers/compile-iqm';
 import { ingestText } from '../../core/compile/ingest';
 import { IqeDocument } from '../../core/iqe/document';
 import { readModel } from '../../core/model/read';
@@ -62,7 +63,7 @@ function mutate(text: string, random: () => number): string {
 function check(text: string, label: string): 'compiled' | 'refused' {
   let result;
   try {
-    result = compileIqe(new IqeDocument(text));
+    result = compileDocument(new IqeDocument(text));
   } catch (error) {
     assert.fail(`${label}: the compile threw ${error instanceof Error ? error.stack : String(error)}\n--- text ---\n${text.slice(0, 4000)}`);
   }
@@ -120,19 +121,19 @@ test('compile fuzz: a mesh file with edited animation files (several inputs)', (
     const label = `several inputs, edit round ${r}`;
     let result;
     try {
-      result = compileIqeSources(texts.map(textSource));
+      result = compile(texts.map((t) => textSource(t)));
     } catch (error) {
       assert.fail(`${label}: the compile threw ${error instanceof Error ? error.stack : String(error)}\n--- texts ---\n${texts.slice(1).join('\n--- next ---\n').slice(0, 6000)}`);
     }
     // Which text fails, if any: the first with an error diagnostic (each is checked on its own).
     const failing = texts.findIndex((text) => new IqeDocument(text).diagnostics().some((d) => d.severity === 'error'));
     if (failing > 0) {
-      assert.equal(result.failedText, failing, `${label}: failedText`);
+      assert.equal(result.failed, failing, `${label}: failedText`);
       assert.equal(result.bytes, undefined, `${label}: nothing written`);
       verdicts.animationRefused++;
       continue;
     }
-    assert.equal(result.failedText, -1, label);
+    assert.equal(result.failed, -1, label);
     if (!result.bytes) {
       verdicts.refused++;
       continue;

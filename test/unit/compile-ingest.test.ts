@@ -1,5 +1,5 @@
 // The streaming ingest of the CLI (core/compile/ingest.ts) against the whole-document path
-// (IqeDocument -> checkIqe): the same verdict (errors or not) and, without errors, the same data,
+// (IqeDocument -> documentSource): the same verdict (errors or not) and, without errors, the same data,
 // whatever pieces the text arrives in (split inside numbers, inside CRLF pairs, inside a
 // multi-byte character's UTF-16 pair) and however often it is parsed along the way.
 import { test } from 'node:test';
@@ -7,15 +7,15 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { IqeDocument } from '../../core/iqe/document';
-import { checkIqe } from '../../core/compile/index';
+import { documentSource } from '../../core/compile/index';
 import { IqeIngest } from '../../core/compile/ingest';
-import type { IqeInput } from '../../core/compile/input';
+import type { SourceModel } from '../../core/compile/source';
 import { iqe, joints, poses, prng, randomInt, TRIANGLE, vertices } from '../helpers/iqe-fixtures';
 
 const ASSETS = resolve(process.cwd(), '..', 'shared', 'assets', 'iqe');
 
 /** Plain values of an input, typed arrays as number lists, so that views and copies compare equal. */
-function plain(input: IqeInput): unknown {
+function plain(input: SourceModel): unknown {
   return JSON.parse(JSON.stringify(input, (_key, value: unknown) => (ArrayBuffer.isView(value) ? Array.from(value as Float64Array) : value)));
 }
 
@@ -31,12 +31,12 @@ function ingest(text: string, random: () => number, maxPiece: number, parseAt: n
 }
 
 function assertSame(text: string, label: string, random: () => number): boolean {
-  const expected = checkIqe(new IqeDocument(text));
-  const expectedOk = expected.input !== null;
+  const expected = documentSource(new IqeDocument(text)).read();
+  const expectedOk = expected.model !== null;
   for (const [maxPiece, parseAt] of [[text.length + 1, 1 << 30], [7, 1], [200, 64], [4096, 1000]]) {
     const got = ingest(text, random, maxPiece, parseAt);
     assert.equal(got.ok, expectedOk, `${label}: verdict with pieces of <= ${maxPiece}, parsed at ${parseAt}`);
-    if (got.ok && expected.input) assert.deepEqual(plain(got.input), plain(expected.input), `${label}: data with pieces of <= ${maxPiece}, parsed at ${parseAt}`);
+    if (got.ok && expected.model) assert.deepEqual(plain(got.input), plain(expected.model), `${label}: data with pieces of <= ${maxPiece}, parsed at ${parseAt}`);
   }
   return expectedOk;
 }

@@ -4,13 +4,13 @@
 // position (extra dropped, missing the identity) and a warning.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { compileInput, compileIqeSources, textSource } from '../../core/compile/index';
+import { compile, compileModel, textSource } from '../../core/compile/index';
 import { ingestText } from '../../core/compile/ingest';
-import type { IqeInput } from '../../core/compile/input';
+import type { SourceModel } from '../../core/compile/source';
 import { mergeInputs } from '../../core/compile/merge';
 import { parseIqm } from '../helpers/compile-iqm';
 
-function inputOf(text: string): IqeInput {
+function inputOf(text: string): SourceModel {
   const result = ingestText(text);
   assert.ok(result.ok, 'no errors');
   return result.input;
@@ -31,11 +31,11 @@ function animation(name: string, frames: number, joints = 3, rate = 15): string 
 
 test('merge: mesh file + animation files = one file with the same animations, byte for byte', () => {
   const one = inputOf(HEADER + SKELETON + MESH + animation('idle', 3) + animation('walk', 5) + animation('run', 4));
-  const expected = compileInput(one, {}).bytes;
+  const expected = compileModel(one, {}).bytes;
   const parts = [HEADER + SKELETON + MESH + animation('idle', 3), HEADER + SKELETON + animation('walk', 5), HEADER + SKELETON + animation('run', 4)];
   const merged = mergeInputs(parts.map((text) => ({ input: inputOf(text), options: {} })));
   assert.deepEqual(merged.notes, []);
-  const bytes = compileInput(merged.input, {}).bytes;
+  const bytes = compileModel(merged.input, {}).bytes;
   assert.ok(Buffer.from(bytes).equals(Buffer.from(expected)), 'same bytes');
 });
 
@@ -54,7 +54,7 @@ test('merge: per-input options, and an animation file with another skeleton', ()
   assert.equal(merged.input.framePoses[merged.input.framePoseStart[0] * 10 + 1], 0.1);
   const wave = merged.input.framePoseStart[3];
   assert.deepEqual(Array.from(merged.input.framePoses.subarray(10 * (wave + 2), 10 * (wave + 3))), [0, 0, 0, 0, 0, 0, 1, 1, 1, 1]);
-  const file = parseIqm(compileInput(merged.input, {}).bytes);
+  const file = parseIqm(compileModel(merged.input, {}).bytes);
   assert.equal(file.header.num_frames, 5);
   assert.equal(file.header.num_joints, 3);
   assert.equal(file.header.num_anims, 2);
@@ -65,24 +65,24 @@ test('merge: an animation input before the mesh input is warned about; a second 
   const mesh = { input: inputOf(HEADER + SKELETON + MESH), options: {} };
   const merged = mergeInputs([anim, mesh]);
   assert.deepEqual(merged.notes.map((n) => [n.part, n.diagnostic.code]), [[0, 'input-order']]);
-  assert.equal(parseIqm(compileInput(merged.input, {}).bytes).header.num_frames, 2);
+  assert.equal(parseIqm(compileModel(merged.input, {}).bytes).header.num_frames, 2);
   const other = { input: inputOf(HEADER + SKELETON + MESH.replace('mesh body', 'mesh other') + 'fm 0 2 3\n'), options: {} };
   const twoMeshes = mergeInputs([{ input: inputOf(HEADER + SKELETON + MESH), options: {} }, other]);
   assert.deepEqual(twoMeshes.notes.map((n) => [n.part, n.diagnostic.code]), [[1, 'input-mesh-replaced']]);
-  assert.equal(parseIqm(compileInput(twoMeshes.input, {}).bytes).header.num_triangles, 3);
+  assert.equal(parseIqm(compileModel(twoMeshes.input, {}).bytes).header.num_triangles, 3);
 });
 
-test('compileIqeSources (the editor with iqmTools.compile.animationFiles): merged bytes; an animation text with errors is named', () => {
+test('compile() of several sources (the editor with iqmTools.compile.animationFiles): merged bytes; an animation text with errors is named', () => {
   const texts = [HEADER + SKELETON + MESH + animation('idle', 3), HEADER + SKELETON + animation('walk', 5)];
-  const expected = compileInput(inputOf(HEADER + SKELETON + MESH + animation('idle', 3) + animation('walk', 5)), { scale: 2 }).bytes;
-  const result = compileIqeSources(texts.map(textSource), { scale: 2 });
-  assert.equal(result.failedText, -1);
+  const expected = compileModel(inputOf(HEADER + SKELETON + MESH + animation('idle', 3) + animation('walk', 5)), { scale: 2 }).bytes;
+  const result = compile(texts.map((t) => textSource(t)), { scale: 2 });
+  assert.equal(result.failed, -1);
   assert.ok(result.bytes && Buffer.from(result.bytes).equals(Buffer.from(expected)), 'same bytes');
-  const broken = compileIqeSources([texts[0], HEADER + SKELETON + 'animation bad\nframe\npq 0 0 0 0 0 0 0\n'].map(textSource));
-  assert.equal(broken.failedText, 1);
+  const broken = compile([texts[0], HEADER + SKELETON + 'animation bad\nframe\npq 0 0 0 0 0 0 0\n'].map((t) => textSource(t)));
+  assert.equal(broken.failed, 1);
   assert.equal(broken.bytes, undefined);
-  const source = compileIqeSources([HEADER + 'vp 0 0 0\nfa 0 0 4\n', texts[1]].map(textSource));
-  assert.equal(source.failedText, -1);
+  const source = compile([HEADER + 'vp 0 0 0\nfa 0 0 4\n', texts[1]].map((t) => textSource(t)));
+  assert.equal(source.failed, 0);
   assert.equal(source.bytes, undefined);
-  assert.ok(source.diagnostics.some((d) => d.code === 'face-index-range'));
+  assert.ok(source.diagnostics.some((d) => d.source === 0 && d.diagnostic.code === 'face-index-range'));
 });

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { compileIqe } from '../../core/compile/index';
+import { compileDocument } from '../helpers/compile-iqm';
 import { IqeDocument } from '../../core/iqe/document';
 import { readModel } from '../../core/model/read';
 import { createPose, sampleFrames } from '../../core/model/sample';
@@ -19,7 +19,7 @@ for (const file of ['love-und-panzer/test_cube', 'unvanquished/medistat', 'unvan
   test(`round trip: ${file}.iqe compiled, read and sampled at every frame equals sampling the IQE`, (t) => {
     if (!existsSync(assets)) return t.skip('../shared is absent');
     const doc = new IqeDocument(readFileSync(join(assets, `${file}.iqe`), 'utf8'));
-    const result = compileIqe(doc);
+    const result = compileDocument(doc);
     assert.ok(result.bytes);
     const model = readModel(result.bytes);
     const rig = readRig(doc);

@@ -7,7 +7,7 @@ import { blendWeightBytes, signedNormalized, toHalf, unsignedNormalized, writeCo
 import { blendCombo, gatherInput } from '../../core/compile/input';
 import { IqeDocument } from '../../core/iqe/document';
 import { TextTable } from '../../core/compile/text';
-import { encodeUtf8 } from '../../core/compile/utf8';
+import { encodeUtf8 } from '../../core/utf8';
 import { vertexScore } from '../../core/compile/vcache';
 import { fallbackTangent } from '../../core/compile/tangents';
 import { compileText, IQE_HEADER, readString } from '../helpers/compile-iqm';

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { averageCacheMissRatio } from '../../core/compare/vcache';
-import { compileIqe } from '../../core/compile/index';
+import { compileDocument } from '../helpers/compile-iqm';
 import { optimiseVertexCache, referenceDroppedTriangles, VertexCacheScratch } from '../../core/compile/vcache';
 import { IqeDocument } from '../../core/iqe/document';
 import { readModel } from '../../core/model/read';
@@ -36,7 +36,7 @@ function modelAcmr(model: Model): number {
 test('our vertex-cache order is no worse than the reference output on every shared IQE', (t) => {
   if (!existsSync(join(shared, 'reference'))) return t.skip('../shared is absent');
   for (const file of ['love-und-panzer/tank', 'love-und-panzer/test_cube', 'love-und-panzer/uv_grid', 'unvanquished/lgun_view', 'unvanquished/medistat', 'unvanquished/rocket']) {
-    const result = compileIqe(new IqeDocument(readFileSync(join(shared, 'assets', 'iqe', `${file}.iqe`), 'utf8')));
+    const result = compileDocument(new IqeDocument(readFileSync(join(shared, 'assets', 'iqe', `${file}.iqe`), 'utf8')));
     assert.ok(result.bytes);
     const ours = modelAcmr(readModel(result.bytes));
     const reference = modelAcmr(readModel(new Uint8Array(readFileSync(join(shared, 'reference', 'iqe', `${file.split('/')[1]}.iqm`)))));
@@ -177,7 +177,7 @@ test('B7: a compile notes the triangles the reference would drop, at the mesh li
   const lines = ['# Inter-Quake Export', 'mesh soup', 'material m'];
   for (let v = 0; v < 250; v++) lines.push(`vp ${v % 17} ${Math.floor(v / 17)} ${(v * 7) % 5}`);
   for (let t = 0; t < 1500; t++) lines.push(`fa ${tris[3 * t]} ${tris[3 * t + 1]} ${tris[3 * t + 2]}`);
-  const result = compileIqe(new IqeDocument(lines.join('\n') + '\n'));
+  const result = compileDocument(new IqeDocument(lines.join('\n') + '\n'));
   assert.ok(result.bytes);
   const notes = result.notes.filter((d) => d.code === 'reference-drops-triangles');
   assert.equal(notes.length, 1);

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { compileIqe } from '../../core/compile/index';
+import { compileDocument } from '../helpers/compile-iqm';
 import { IqeDocument } from '../../core/iqe/document';
 import type { CompileReply, CompileRequest } from '../../client/compile/protocol';
 import { iqe, joints } from '../helpers/iqe-fixtures';
@@ -49,7 +49,7 @@ function animatedGrid(): string {
 test('compile worker: the bytes of the whole-document compile, bounds on two threads', { skip }, async () => {
   const text = animatedGrid();
   const options = { scale: 2, loop: true };
-  const expected = compileIqe(new IqeDocument(text), options);
+  const expected = compileDocument(new IqeDocument(text), options);
   assert.ok(expected.bytes);
   const reply = await compileInWorker({ source: { text }, options });
   assert.ok(reply.ok, reply.ok ? '' : reply.message);
@@ -62,13 +62,13 @@ test('compile worker: a document with errors gives its errors and no bytes', { s
   const reply = await compileInWorker({ source: { text: iqe('vp 0 0 0', 'vp 1 0 0', 'vp 0 1 0', 'fa 0 1 5') }, options: {} });
   assert.ok(reply.ok);
   assert.equal(reply.bytes, undefined);
-  assert.deepEqual(reply.diagnostics.filter((d) => d.severity === 'error').map((d) => [d.code, d.range.line]), [['face-index-range', 4]]);
+  assert.deepEqual(reply.diagnostics.filter((d) => d.diagnostic.severity === 'error').map((d) => [d.diagnostic.code, d.diagnostic.range.line]), [['face-index-range', 4]]);
 });
 
 test('compile worker: animation files (iqmTools.compile.animationFiles) are merged after the source', { skip }, async () => {
   const mesh = iqe(...joints(2), 'pq 0 0 0 0 0 0 -1', 'pq 0 0 1 0 0 0 -1', 'mesh m', 'vp 0 0 0', 'vp 1 0 0', 'vp 0 1 1', 'vb 0 1', 'vb 0 1', 'vb 1 1', 'fa 0 1 2');
   const walk = iqe(...joints(2), 'animation walk', 'frame', 'pq 0 0 0 0 0 0 -1', 'pq 0 0 1 0 0 0 -1', 'frame', 'pq 0 0 0 0 0 0 -1', 'pq 0 0 1 0.1 0 0 -0.994987');
-  const expected = compileIqe(new IqeDocument(mesh + walk.slice(walk.indexOf('animation'))), { fps: 0 });
+  const expected = compileDocument(new IqeDocument(mesh + walk.slice(walk.indexOf('animation'))), { fps: 0 });
   const reply = await compileInWorker({ source: { text: mesh }, options: {}, animations: [{ text: walk }] });
   assert.ok(reply.ok && reply.bytes, reply.ok ? 'no bytes' : reply.message);
   assert.ok(Buffer.from(reply.bytes).equals(Buffer.from(expected.bytes!)), 'same bytes as one file');
@@ -93,7 +93,7 @@ test('compile worker: files that are not open are read from disk by the worker, 
     const bad = await compileInWorker({ source: { path: join(dir, 'bad.iqe') }, options: {} });
     assert.ok(bad.ok);
     assert.equal(bad.bytes, undefined);
-    assert.deepEqual(bad.diagnostics.filter((d) => d.severity === 'error').map((d) => [d.code, d.range.line]), [['face-index-range', 4]]);
+    assert.deepEqual(bad.diagnostics.filter((d) => d.diagnostic.severity === 'error').map((d) => [d.diagnostic.code, d.diagnostic.range.line]), [['face-index-range', 4]]);
     // A file that went away: the worker says so.
     const gone = await compileInWorker({ source: { path: join(dir, 'gone.iqe') }, options: {} });
     assert.ok(!gone.ok);
@@ -109,7 +109,7 @@ test('compile worker: bytes read through workspace.fs (a BOM, a character split 
   const bytes = new Uint8Array(encoded.length + 3);
   bytes.set([0xef, 0xbb, 0xbf]);
   bytes.set(encoded, 3);
-  const expected = compileIqe(new IqeDocument(text), {});
+  const expected = compileDocument(new IqeDocument(text), {});
   const reply = await compileInWorker({ source: { bytes }, options: {} });
   assert.ok(reply.ok && reply.bytes, reply.ok ? 'no bytes' : reply.message);
   assert.ok(Buffer.from(reply.bytes).equals(Buffer.from(expected.bytes!)), 'same bytes as from the text');
@@ -117,5 +117,5 @@ test('compile worker: bytes read through workspace.fs (a BOM, a character split 
   const bad = await compileInWorker({ source: { bytes: new TextEncoder().encode(iqe('vp 0 0 0', 'vp 1 0 0', 'vp 0 1 0', 'fa 0 1 5')) }, options: {} });
   assert.ok(bad.ok);
   assert.equal(bad.bytes, undefined);
-  assert.deepEqual(bad.diagnostics.filter((d) => d.severity === 'error').map((d) => [d.code, d.range.line]), [['face-index-range', 4]]);
+  assert.deepEqual(bad.diagnostics.map((d) => d.diagnostic).filter((d) => d.severity === 'error').map((d) => [d.code, d.range.line]), [['face-index-range', 4]]);
 });

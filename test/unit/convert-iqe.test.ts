@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { compileIqeText } from '../../core/compile/index';
+import { compileSourceText } from '../helpers/compile-iqm';
 import { fallbackTangent } from '../../core/compile/tangents';
 import { diffModels } from '../../core/compare/diff';
 import { formatFloat32, IqeWriteError, writeIqe } from '../../core/iqe/writer';
@@ -25,7 +25,7 @@ import { withTempDir } from '../helpers/temp-dir';
 /** Model → IQE → our compile → Model; the IQE must compile without errors. */
 function roundTrip(model: Model, animations: { label: string; model: Model }[] = []): { back: Model; text: string; warnings: string[] } {
   const { text, warnings } = writeIqe(model, { animations });
-  const result = compileIqeText(text);
+  const result = compileSourceText(text);
   const errors = result.diagnostics.filter((d) => d.severity === 'error');
   assert.deepEqual(errors.map((d) => `${d.range.line + 1}: ${d.message}`), [], 'the IQE compiles');
   assert.ok(result.bytes);

@@ -9,9 +9,11 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { IqeDocument } from '../../core/iqe/document';
 import { summarizeIqe } from '../../core/iqe/summary';
-import { checkIqe, compileIqeText } from '../../core/compile/index';
+import { documentSource } from '../../core/compile/index';
+import { compileSourceText } from '../helpers/compile-iqm';
 import { IqeIngest, ingestText } from '../../core/compile/ingest';
-import { assertSameModel, type IqeInput } from '../../core/compile/input';
+import { assertSameModel } from '../../core/compile/input';
+import type { SourceModel } from '../../core/compile/source';
 import { LineScanner } from '../../core/iqe/chunk';
 import { iqe, joints, poses, prng, randomInt, TRIANGLE, vertices } from '../helpers/iqe-fixtures';
 import { withTempDir } from '../helpers/temp-dir';
@@ -60,7 +62,7 @@ function mixed(lf: string, random: () => number): string {
 }
 
 /** An input as plain values; the comment text with its line breaks made LF (it is kept verbatim). */
-function plain(input: IqeInput | null): unknown {
+function plain(input: SourceModel | null): unknown {
   if (!input) return null;
   const copy = { ...input, comment: input.comment === null ? null : input.comment.replace(/\r\n|\r/g, '\n') };
   return JSON.parse(JSON.stringify(copy, (_key, value: unknown) => (ArrayBuffer.isView(value) ? Array.from(value as Float64Array) : value)));
@@ -83,8 +85,8 @@ test('line endings: the document, the summary and every compile path agree with 
     const expected = {
       diagnostics: new IqeDocument(lf).diagnostics({ maxProblems: 1e9 }),
       summary: summarizeIqe(new IqeDocument(lf)),
-      input: plain(checkIqe(new IqeDocument(lf)).input),
-      stats: statsWithoutBytes(compileIqeText(lf).stats),
+      input: plain(documentSource(new IqeDocument(lf)).read().model),
+      stats: statsWithoutBytes(compileSourceText(lf).stats),
     };
     // The model is there at all (a lost model would agree with itself in every style).
     if (!label.startsWith('a comment section first') && expected.input !== null) assert.ok(expected.stats.vertices > 0, `${label}: LF compiles vertices`);
@@ -92,14 +94,14 @@ test('line endings: the document, the summary and every compile path agree with 
       const what = `${label}, ${style}`;
       assert.deepEqual(new IqeDocument(text).diagnostics({ maxProblems: 1e9 }), expected.diagnostics, `${what}: diagnostics`);
       assert.deepEqual(summarizeIqe(new IqeDocument(text)), expected.summary, `${what}: info summary`);
-      assert.deepEqual(plain(checkIqe(new IqeDocument(text)).input), expected.input, `${what}: the whole-document compile input`);
+      assert.deepEqual(plain(documentSource(new IqeDocument(text)).read().model), expected.input, `${what}: the whole-document compile input`);
       const whole = ingestText(text);
       assert.deepEqual(whole.ok ? plain(whole.input) : null, expected.input, `${what}: the ingest of the whole text`);
       for (const [piece, parseAt] of [[1, 1], [5, 16], [97, 300], [4096, 32 * 1024]]) {
         const got = streamed(text, piece, parseAt);
         assert.deepEqual(got.ok ? plain(got.input) : null, expected.input, `${what}: streamed in pieces of ${piece}, parsed at ${parseAt}`);
       }
-      assert.deepEqual(statsWithoutBytes(compileIqeText(text).stats), expected.stats, `${what}: compile stats`);
+      assert.deepEqual(statsWithoutBytes(compileSourceText(text).stats), expected.stats, `${what}: compile stats`);
     }
   }
 });

@@ -7,7 +7,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { waitFor } from './harnessClient';
-import { activeExtension, fixtureUri, setGlobalSetting, workspaceRoot } from './helpers';
+import { activeExtension, fixtureUri, setGlobalSetting, workspaceRoot, writeMd5Pair } from './helpers';
 
 const COMMAND = 'iqmTools.compile';
 const OUTPUT_SETTING = 'iqmTools.compile.outputPath';
@@ -281,5 +281,48 @@ suite('compile command', () => {
     for (const tab of vscode.window.tabGroups.all.flatMap((g) => g.tabs)) {
       if (tab.input instanceof vscode.TabInputCustom && tab.input.uri.toString() === outcome.output.toString()) await vscode.window.tabGroups.close(tab);
     }
+  });
+
+  test('the palette compile of an .md5mesh merges the .md5anim beside it; an MD5 with an error puts it in the Problems panel', async function () {
+    if (missing) {
+      if (this.test) this.test.title += ` [skipped: ${missing}]`;
+      this.skip();
+    }
+    await setGlobalSetting('iqmTools.compile', 'outputPath', `${dir}/\${fileBasenameNoExtension}.iqm`);
+    const md5 = path.join(dir, 'md5');
+    fs.mkdirSync(md5, { recursive: true });
+    const mesh = await writeMd5Pair(vscode.Uri.file(md5));
+    // As from the palette: the command on the active editor.
+    const editor = await vscode.window.showTextDocument(vscode.Uri.file(path.join(md5, 'door.md5mesh')));
+    const outcome = await vscode.commands.executeCommand<CompileOutcome | undefined>(COMMAND);
+    assert.ok(outcome, 'the command returned nothing');
+    assert.equal(outcome.errors, 0, JSON.stringify(outcome));
+    assert.ok(outcome.output, 'no output file');
+    assert.equal(outcome.output.fsPath, path.join(dir, 'door.iqm'));
+    const bytes = fs.readFileSync(outcome.output.fsPath);
+    assert.equal(bytes.subarray(0, 16).toString('latin1'), 'INTERQUAKEMODEL\0');
+    assert.deepEqual([bytes.readUInt32LE(16 + 4 * 5), bytes.readUInt32LE(16 + 4 * 13), bytes.readUInt32LE(16 + 4 * 17), bytes.readUInt32LE(16 + 4 * 19)], [1, 2, 1, 2], 'meshes, joints, animations, frames');
+    await vscode.window.showTextDocument(editor.document);
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+    const output = outcome.output;
+    for (const tab of vscode.window.tabGroups.all.flatMap((g) => g.tabs)) {
+      if (tab.input instanceof vscode.TabInputCustom && tab.input.uri.toString() === output.toString()) await vscode.window.tabGroups.close(tab);
+    }
+
+    // A weight naming a joint that does not exist: no output, the error in the Problems panel at its line.
+    const broken = path.join(md5, 'broken.md5mesh');
+    fs.writeFileSync(broken, mesh.replace('weight 1 1 1', 'weight 1 5 1'));
+    // The command waits on its error message (with "Show Problems"): dismissed once the Problems entry is there.
+    const failing = vscode.commands.executeCommand<CompileOutcome | undefined>(COMMAND, vscode.Uri.file(broken));
+    const problems = await waitFor(() => {
+      const found = vscode.languages.getDiagnostics(vscode.Uri.file(broken));
+      return found.length > 0 ? found : undefined;
+    }, 'the MD5 error in the Problems panel', 20000);
+    await vscode.commands.executeCommand('notifications.clearAll');
+    const failed = await failing;
+    assert.ok(failed && failed.errors > 0 && !failed.output, JSON.stringify(failed));
+    assert.ok(!fs.existsSync(path.join(dir, 'broken.iqm')), 'nothing written');
+    assert.deepEqual(problems.map((d) => [d.range.start.line, d.range.start.character, d.severity]), [[18, 10, vscode.DiagnosticSeverity.Error]]);
+    assert.match(problems[0].message, /joint 5 does not exist/);
   });
 });

@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { compileIqeText } from '../../core/compile/index';
+import { compile, textSource } from '../../core/compile/index';
 import { diffModels } from '../../core/compare/diff';
 import { readModel } from '../../core/model/read';
 import { waitFor } from './harnessClient';
@@ -49,8 +49,8 @@ suite('convert to IQE command', () => {
   }
 
   function compiled(file: string) {
-    const result = compileIqeText(fs.readFileSync(file, 'utf8'));
-    const errors = result.diagnostics.filter((d) => d.severity === 'error');
+    const result = compile([textSource(fs.readFileSync(file, 'utf8'), file)]);
+    const errors = result.diagnostics.map((d) => d.diagnostic).filter((d) => d.severity === 'error');
     assert.deepEqual(errors.map((d) => `${d.range.line + 1}: ${d.message}`), [], 'the IQE compiles');
     assert.ok(result.bytes);
     return readModel(result.bytes);
@@ -96,7 +96,7 @@ suite('convert to IQE command', () => {
     const outcome = await vscode.commands.executeCommand<ConvertOutcome | undefined>(COMMAND, source);
     assert.ok(outcome?.output, outcome?.error ?? 'no output');
     assert.equal(outcome.output.fsPath, path.join(dir, 'features.converted.iqe'));
-    const once = compileIqeText(fs.readFileSync(source.fsPath, 'utf8'));
+    const once = compile([textSource(fs.readFileSync(source.fsPath, 'utf8'), source.fsPath)]);
     assert.ok(once.bytes);
     assert.deepEqual(diffModels(readModel(once.bytes), compiled(outcome.output.fsPath)), []);
   });

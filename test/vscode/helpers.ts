@@ -198,3 +198,15 @@ export async function assertPreviewDrawn(context: Mocha.Context, name: string, f
   console.log(`[pixels] ${name}: ${drawn} of ${checked} pixels of the view area are the model's (${width}x${height})`);
   assert.ok(drawn > checked * share, `the preview of ${fileName} shows no model: ${drawn} of ${checked} pixels of its view area are covered`);
 }
+
+/** A small MD5 model (2 joints, 1 triangle) and an animation of its skeleton (2 frames), as door.md5mesh and open.md5anim. */
+export const MD5_PAIR = {
+  'door.md5mesh': `MD5Version 10\ncommandline ""\nnumJoints 2\nnumMeshes 1\njoints {\n\t"root"\t-1 ( 0 0 0 ) ( 0 0 0 )\n\t"arm"\t0 ( 1 0 0 ) ( 0 0 0 )\n}\nmesh {\n\tshader "skin"\n\tnumverts 3\n\tvert 0 ( 0 0 ) 0 1\n\tvert 1 ( 1 0 ) 1 1\n\tvert 2 ( 0 1 ) 2 1\n\tnumtris 1\n\ttri 0 0 2 1\n\tnumweights 3\n\tweight 0 0 1 ( 0 0 0 )\n\tweight 1 1 1 ( 1 0 0 )\n\tweight 2 0 1 ( 0 1 0 )\n}\n`,
+  'open.md5anim': 'MD5Version 10\ncommandline ""\nnumFrames 2\nnumJoints 2\nframeRate 24\nnumAnimatedComponents 1\nhierarchy {\n\t"root"\t-1 0 0\n\t"arm"\t0 1 0\n}\nbaseframe {\n\t( 0 0 0 ) ( 0 0 0 )\n\t( 1 0 0 ) ( 0 0 0 )\n}\nframe 0 {\n\t1\n}\nframe 1 {\n\t2\n}\n',
+} as const;
+
+/** Writes MD5_PAIR into the folder `dir` (through workspace.fs: both hosts); gives the mesh text. */
+export async function writeMd5Pair(dir: vscode.Uri): Promise<string> {
+  for (const [name, text] of Object.entries(MD5_PAIR)) await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(dir, name), utf8(text));
+  return MD5_PAIR['door.md5mesh'];
+}

@@ -10,7 +10,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { RenderedMessage } from '../../core/protocol';
 import { requestScreenshot, waitFor } from './harnessClient';
-import { activeExtension, assertPreviewDrawn, fixtureUri, lineOf, openFixture, revertAndClose, setSetting, waitForTab } from './helpers';
+import { activeExtension, assertPreviewDrawn, fixtureUri, lineOf, openFixture, revertAndClose, scratchFolder, setSetting, utf8, waitForTab, writeMd5Pair } from './helpers';
 
 const IQE_PREVIEW = 'iqmTools.iqePreview';
 const MODEL_PREVIEW = 'iqmTools.preview';
@@ -55,6 +55,34 @@ suite('model preview', () => {
     assert.ok(status.vertices >= 6, `${status.vertices} vertices`);
     await assertPreviewDrawn(this, 'preview-features-iqe', 'features.iqe');
     await vscode.window.tabGroups.close(tab);
+  });
+
+  test('an .md5mesh opens in the model preview by default (its .md5anim beside it merged); an .obj through Open With', async function () {
+    skipUnlessRegistered(this);
+    const scratch = await scratchFolder('sources');
+    const dir = scratch.uri;
+    try {
+      await writeMd5Pair(dir);
+      await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(dir, 'quad.obj'), utf8('v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf 1 2 3 4\n'));
+      const md5 = vscode.Uri.joinPath(dir, 'door.md5mesh');
+      await vscode.commands.executeCommand('vscode.open', md5);
+      const tab = await waitFor(() => {
+        const active = vscode.window.tabGroups.activeTabGroup.activeTab;
+        return active?.input instanceof vscode.TabInputCustom && active.input.viewType === MODEL_PREVIEW ? active : undefined;
+      }, 'the .md5mesh in the model preview (its default editor)');
+      const status = await renderedStatus(md5, (s) => s.ok || s.error !== null, 'the .md5mesh preview');
+      assert.equal(status.ok, true, `preview error: ${status.error}`);
+      assert.deepEqual([status.triangles, status.joints], [1, 2]);
+      await vscode.window.tabGroups.close(tab);
+      const obj = vscode.Uri.joinPath(dir, 'quad.obj');
+      await vscode.commands.executeCommand('vscode.openWith', obj, 'iqmTools.objPreview');
+      const objStatus = await renderedStatus(obj, (s) => s.ok || s.error !== null, 'the .obj preview');
+      assert.equal(objStatus.ok, true, `preview error: ${objStatus.error}`);
+      assert.deepEqual([objStatus.triangles, objStatus.joints], [2, 0]);
+      await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+    } finally {
+      await scratch.remove();
+    }
   });
 
   /** Waits for the preview of `uri` to report a render that `accept` takes, and returns it. */

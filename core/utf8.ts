@@ -1,4 +1,4 @@
-// UTF-8 encoding for the compiler's strings (names, comment). core/ has no TextEncoder, so this is
+// UTF-8 encoding for every writer's strings (IQM names, comment): core/ has no TextEncoder, so
 // a small encoder of its own. Lone surrogates become U+FFFD, as TextEncoder does.
 
 /** Number of UTF-8 bytes of `s`. */

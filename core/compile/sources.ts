@@ -1,0 +1,131 @@
+// The sources of a compile and what it gives back. A source is read when the compile starts
+// (core reads no files: the caller gives the text, or a stream of it for a large IQE); each
+// format has its reader, all making the same neutral SourceModel (source.ts), with their
+// diagnostics as data (0-based line and column, a code).
+import type { IqeDiagnostic } from '../iqe/diagnostic';
+import { IqeDocument } from '../iqe/document';
+import { releaseLineText } from '../iqe/line';
+import { baseName, SOURCE_FORMAT_NAMES, sourceFormat } from './format';
+import { assertSameModel, gatherInput } from './input';
+import { type IngestResult, ingestText } from './ingest';
+import type { AnimationOptions } from './options';
+import type { SourceModel } from './source';
+import { readMd5Anim, readMd5Mesh } from '../md5/reader';
+import { readSmd } from '../smd/reader';
+import { readObj } from '../obj/reader';
+
+/** What reading a source gives: its model, or null when it has errors; its diagnostics either way. */
+export interface SourceRead {
+  model: SourceModel | null;
+  diagnostics: IqeDiagnostic[];
+}
+
+/** One input of a compile. */
+export interface CompileSource {
+  /** Its file name or path ('' for none): the format where the content does not say, an animation's default name. */
+  name: string;
+  /** Its animation options (`--name --fps --loop --start --end` before it). */
+  options?: AnimationOptions;
+  read(): SourceRead;
+}
+
+/** Another file beside a source (an OBJ's .mtl), by the name the source gives; null when it cannot be read. */
+export type SiblingReader = (name: string) => string | null;
+
+/** A diagnostic and the index of the source it is about. */
+export interface SourceDiagnostic {
+  source: number;
+  diagnostic: IqeDiagnostic;
+}
+
+export interface CompileStats {
+  meshes: number;
+  vertices: number;
+  triangles: number;
+  joints: number;
+  poses: number;
+  animations: number;
+  frames: number;
+  frameChannels: number;
+  /** Output vertices whose generated tangent needed the B8 fallback. */
+  tangentFallbacks: number;
+  bytes: number;
+}
+
+export interface CompileResult {
+  /** The IQM file; absent when a source has errors. */
+  bytes?: Uint8Array;
+  /** The sources' diagnostics (all of a source with errors; the warnings of an IQE document source) and the compile's notes. */
+  diagnostics: SourceDiagnostic[];
+  /** What the compile itself noticed (also in `diagnostics`): ignored options, tangent fallbacks, ... */
+  notes: SourceDiagnostic[];
+  stats: CompileStats;
+  /** The first source with errors, or -1. */
+  failed: number;
+}
+
+/** A one-line error at the top of a source (a format that cannot be compiled). */
+export function sourceError(code: string, message: string): SourceRead {
+  return { model: null, diagnostics: [{ range: { line: 0, column: 0, endLine: 0, endColumn: 0 }, severity: 'error', code, message }] };
+}
+
+/**
+ * An IQE source read through the ingest (ingest.ts: a large file streams through it, never held
+ * whole); a text with errors is parsed again as a document for its diagnostics (which need the
+ * text for their columns). Its warnings are not collected when there is no error.
+ */
+export function iqeStreamSource(name: string, ingest: () => IngestResult, text: () => string, options?: AnimationOptions): CompileSource {
+  return {
+    name,
+    options,
+    read() {
+      const loaded = ingest();
+      if (loaded.ok) return { model: loaded.input, diagnostics: [] };
+      return checkDocument(new IqeDocument(text()));
+    },
+  };
+}
+
+/** A parsed IQE document as a source: every diagnostic of it (warnings too), and its model when it has no error. */
+export function documentSource(doc: IqeDocument, name = '', options?: AnimationOptions): CompileSource {
+  return { name, options, read: () => checkDocument(doc) };
+}
+
+function checkDocument(doc: IqeDocument): SourceRead {
+  const diagnostics = doc.diagnostics({ maxProblems: Number.MAX_SAFE_INTEGER });
+  const model = diagnostics.some((d) => d.severity === 'error') ? null : gatherInput(doc.text, doc.parsedChunks);
+  // What is gathered must be what was checked (a compile never writes a model that lost part of it).
+  if (model) assertSameModel(model, doc.analyse());
+  releaseLineText();
+  return { model, diagnostics };
+}
+
+/** A source text of any format the compiler reads (format.ts), named `name`; `siblings` reads the files it refers to. */
+export function textSource(text: string, name = '', options?: AnimationOptions, siblings?: SiblingReader): CompileSource {
+  return { name, options, read: () => readSourceText(text, name, siblings) };
+}
+
+/** Reads a source text with the reader of its format. */
+export function readSourceText(text: string, name = '', siblings?: SiblingReader): SourceRead {
+  const format = sourceFormat(text, name);
+  switch (format) {
+    case 'iqe':
+    case 'unknown': {
+      // Text that is nothing else is read as IQE: its diagnostics say what is wrong (the header first).
+      const loaded = ingestText(text);
+      return loaded.ok ? { model: loaded.input, diagnostics: [] } : checkDocument(new IqeDocument(text));
+    }
+    case 'md5mesh':
+      return readMd5Mesh(text);
+    case 'md5anim':
+      return readMd5Anim(text, baseName(name));
+    case 'smd':
+      return readSmd(text, baseName(name));
+    case 'obj':
+      return readObj(text, siblings);
+    case 'fbx':
+      return sourceError('source-format', `${SOURCE_FORMAT_NAMES.fbx}: FBX is not read (the reference compiler's ASCII FBX 7 input is not supported here); export IQE, MD5, SMD or OBJ`);
+    case 'fbx-binary':
+      return sourceError('source-format', `${SOURCE_FORMAT_NAMES['fbx-binary']}: binary FBX is not read (out of scope; the reference compiler reads only ASCII FBX); export IQE, MD5, SMD or OBJ`);
+  }
+}
