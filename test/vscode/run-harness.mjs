@@ -54,6 +54,10 @@ function run(label, command, commandArgs) {
   return status;
 }
 
+// Auto save off, as desktop VS Code has it (code-server saves after a delay): the tests of unsaved
+// edits must not see their edits saved under them.
+const AUTO_SAVE_OFF = ['--setting', 'files.autoSave="off"'];
+
 let worst = 0;
 if (suite) {
   const status = run('in-editor suite (mocha in the extension host)', process.execPath, [
@@ -63,6 +67,7 @@ if (suite) {
     '--workspace', './test/vscode/fixtures',
     '--out', 'test-output/vscode',
     '--timeout', '300',
+    ...AUTO_SAVE_OFF,
   ]);
   worst = Math.max(worst, status);
   const web = run('in-editor suite in the web worker extension host (remote.extensionKind: web)', process.execPath, [
@@ -72,6 +77,7 @@ if (suite) {
     '--workspace', './test/vscode/fixtures',
     '--out', 'test-output/vscode-web',
     '--timeout', '300',
+    ...AUTO_SAVE_OFF,
     '--setting', `remote.extensionKind=${JSON.stringify({ [EXTENSION_ID]: ['web'] })}`,
   ]);
   worst = Math.max(worst, web);
