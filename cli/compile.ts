@@ -17,12 +17,14 @@ import { compileHeap } from '../node/heap';
 import { writeStderr, writeStdout } from './write';
 import { sameFile, writeFileAtomically } from '../node/atomicWrite';
 import { setCollector } from '../core/pages';
+import { runCompileEach } from './compileEach';
 
 const USAGE = [
   'usage: iqm-tools compile IN.iqe [ANIM.iqe ...] [-o OUT.iqm|FOLDER/] [-s SCALE] [-t X,Y,Z] [-r X,Y,Z] [--name N] [--fps F] [--loop] [--start F] [--end F] [--json]',
   '  Several inputs (a mesh file, then animation files) are merged as the reference compiler merges them.',
   '  --name, --fps, --loop, --start and --end apply to the next input (options after the last input: to it).',
   '  --json: one JSON object on stdout: {output, stats, notes} when written, {diagnostics} on errors (exit 1).',
+  '  --each: each input compiled as its own model in this one process (-o: a folder), {results: [...]} with --json.',
 ].join('\n');
 
 class UsageError extends Error {}
@@ -65,6 +67,8 @@ export interface CompileArguments {
   json: boolean;
   /** The options for every input: -s, -t, -r. */
   options: CompileOptions;
+  /** Whether -o was given (output is otherwise the first input's name with .iqm). */
+  outputGiven: boolean;
 }
 
 export function parseCompileArguments(args: readonly string[]): CompileArguments {
@@ -142,7 +146,7 @@ export function parseCompileArguments(args: readonly string[]): CompileArguments
   if (scaled) options.scale = scale;
   if (translated) options.translate = [translate[0], translate[1], translate[2]];
   if (rotate.length > 0) options.rotate = rotate;
-  return { inputs, output: output ?? defaultOutput(input), json, options };
+  return { inputs, output: output ?? defaultOutput(input), json, options, outputGiven: output !== undefined };
 }
 
 /** IN.iqe -> IN.iqm (another name gets .iqm added). */
@@ -200,13 +204,15 @@ export function runCompile(args: string[]): number {
     return 0;
   }
   let parsed: CompileArguments;
+  const each = args.includes('--each');
   try {
-    parsed = parseCompileArguments(args);
+    parsed = parseCompileArguments(each ? args.filter((arg) => arg !== '--each') : args);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     process.stderr.write(`compile: ${error.message} (see iqm-tools compile --help)\n`);
     return 2;
   }
+  if (each) return runCompileEach(parsed);
   const { inputs, options } = parsed;
   const output = outputInFolder(parsed.output, inputs[0].path);
   // A slip such as `-o model.iqe` must not replace the source with the IQM.
