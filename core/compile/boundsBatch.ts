@@ -1,9 +1,9 @@
 // Per-frame bounds by evaluating every (distinct) point of a frame in tight loops: the points
 // sorted by how many influences they have, one loop per count over flat arrays (no branch per
-// influence, no object per point; loops written out for one and two influences were no faster). The bounds runner (bounds.ts) falls back to this
-// when its pruning tests more groups than they save (small groups, many bones each: then a box
-// test costs more than evaluating its few vertices), so that its cost is never much above
-// evaluating everything, whatever the model's shape.
+// influence, no object per point; loops written out for one and two influences were no faster).
+// The bounds runner (bounds.ts) takes this where its pruning tests more groups than they save
+// (small groups, many bones each: a box test then costs more than evaluating its few vertices),
+// so that its cost is never much above evaluating everything, whatever the model's shape.
 // Each point is skinned with evaluate()'s operations in the same order (m = sum of skin[bone] *
 // weight from a zero matrix, p = m * (x, y, z, 1)), so every p is bit-identical; the extremes are
 // taken over another order than the vertices', which changes nothing unless an extreme is +-0 or
