@@ -3,7 +3,9 @@
 // and, when REF_IQM names the reference `iqm` binary (bash ../shared/reference-compiler/build.sh
 // builds it), `$REF_IQM OUT IN`, interleaved run by run so that the shared machine's changing speed
 // falls on both alike; it prints the median wall time of each, their ratio, the peak memory
-// (maxRSS, from /usr/bin/time where it exists).
+// (maxRSS, from /usr/bin/time where it exists) and the ratio of CPU times (all threads, user and
+// system: on a loaded machine the wall times of a multi-threaded node and a one-thread reference
+// are disturbed unequally; CPU time is the steadier figure).
 // Shapes: gen_big_iqe.py's defaults (the old benchmark file) and the shapes of issue 18 (many
 // vertices and few frames, few vertices and long animations, no normals), then one thing varied
 // at a time from the 24 MB shape: joints, influences per vertex (all rigid, all four), meshes;
@@ -132,6 +134,8 @@ interface Run {
   seconds: number;
   /** Peak resident memory in MiB (NaN without /usr/bin/time). */
   mib: number;
+  /** CPU seconds of all its threads, user + system (NaN without /usr/bin/time). */
+  cpu: number;
   ok: boolean;
   error?: string;
 }
@@ -139,14 +143,18 @@ interface Run {
 /** One run of a command: wall seconds (as seen from here), peak memory, success. */
 function timed(command: string, args: string[], dir: string): Run {
   const rssFile = join(dir, 'rss');
-  const [file, argv] = timeTool ? [timeTool, ['-f', '%M', '-o', rssFile, command, ...args]] : [command, args];
+  const [file, argv] = timeTool ? [timeTool, ['-f', '%M %U %S', '-o', rssFile, command, ...args]] : [command, args];
   const t = performance.now();
   const run = spawnSync(file, argv, { encoding: 'utf8', maxBuffer: 1 << 26 });
   const seconds = (performance.now() - t) / 1000;
-  let mib = NaN;
-  if (timeTool && existsSync(rssFile)) mib = Number(readFileSync(rssFile, 'utf8').trim().split('\n').pop()) / 1024;
+  let mib = NaN, cpu = NaN;
+  if (timeTool && existsSync(rssFile)) {
+    const [kib, user, system] = readFileSync(rssFile, 'utf8').trim().split('\n').pop()!.split(' ').map(Number);
+    mib = kib / 1024;
+    cpu = user + system;
+  }
   const ok = run.status === 0;
-  return { seconds, mib, ok, error: ok ? undefined : (run.stderr || run.stdout).trim().split('\n').slice(0, 3).join(' | ') };
+  return { seconds, mib, cpu, ok, error: ok ? undefined : (run.stderr || run.stdout).trim().split('\n').slice(0, 3).join(' | ') };
 }
 
 function digest(path: string): string {
@@ -156,6 +164,11 @@ function digest(path: string): string {
 const sizeText = (bytes: number): string => (bytes >= 1 << 20 ? `${(bytes / (1 << 20)).toFixed(1)} MB` : `${(bytes / 1024).toFixed(0)} KB`);
 const secs = (s: number): string => (Number.isFinite(s) ? s.toFixed(3) : '-');
 const mibText = (m: number): string => (Number.isFinite(m) ? m.toFixed(0) : '-');
+/** Median CPU time (all threads) of one side over the reference's: what a loaded machine disturbs least. */
+const cpuRatio = (side: Run[], refs: Run[]): string => {
+  const r = refs.length > 0 ? median(refs.map((x) => x.cpu)) : NaN;
+  return Number.isFinite(r) && r > 0 ? (median(side.map((x) => x.cpu)) / r).toFixed(2) : '-';
+};
 
 if (!existsSync(cli)) {
   console.log(`skipped: ${cli} is missing (npm run build)`);
@@ -168,8 +181,8 @@ const chosen = rows.filter((r) => filters.length === 0 || filters.some((f) => r.
 const load0 = loadavg();
 console.log(`machine: ${readCpuName()}, ${readdirSync('/sys/devices/system/cpu').filter((d) => /^cpu\d+$/.test(d)).length || '?'} CPUs, node ${process.versions.node}; load average at start ${load0.map((l) => l.toFixed(2)).join(' ')}`);
 const dir = mkdtempSync(join(tmpdir(), 'iqm-matrix-'));
-const header = ['shape', 'size', 'ours s', 'ref s', 'ratio', ...(other ? ['other s', 'o/ref'] : []), 'ours MiB', 'ref MiB', ...(other ? ['=other'] : [])];
-const widths = [29, 8, 7, 7, 6, ...(other ? [7, 6] : []), 8, 7, 6];
+const header = ['shape', 'size', 'ours s', 'ref s', 'ratio', ...(other ? ['other s', 'o/ref'] : []), 'cpu ratio', ...(other ? ['o cpu'] : []), 'ours MiB', 'ref MiB', ...(other ? ['=other'] : [])];
+const widths = [29, 8, 7, 7, 6, ...(other ? [7, 6] : []), 9, ...(other ? [6] : []), 8, 7, 6];
 const line = (cells: string[]): string => cells.map((c, k) => (k === 0 ? c.padEnd(widths[k]) : c.padStart(widths[k]))).join(' ');
 try {
   const nodeStart: number[] = [];
@@ -206,6 +219,8 @@ try {
         secs(r),
         Number.isFinite(r) ? (o / r).toFixed(2) : '-',
         ...(other ? [secs(x), Number.isFinite(r) ? (x / r).toFixed(2) : '-'] : []),
+        cpuRatio(ours, refs),
+        ...(other ? [cpuRatio(others, refs)] : []),
         mibText(Math.max(...ours.map((y) => y.mib))),
         mibText(withReference ? Math.max(...refs.map((y) => y.mib)) : NaN),
         ...(other ? [same] : []),
