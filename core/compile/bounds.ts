@@ -976,8 +976,14 @@ export function boundsRunner(plan: BoundsPlan, mode: BoundsMode = 'auto'): (firs
       const pruneCost = BOX_COST * (boundsStats.boxes - boxes0) + (boundsStats.evaluated - evaluated0) + NODE_COST * 2 * count * jointCount;
       // Averaged with the last pruned block's: one block of fast motion does not switch.
       costRatio = Number.isNaN(costRatio) ? pruneCost / (count * n) : (costRatio + pruneCost / (count * n)) / 2;
-      if (costRatio > SWITCH_RATIO) batchBlocks = BATCH_BLOCKS;
-      if (nextSeeds.length > MAX_SEEDS) {
+      // Switching: the pruning is tried again after BATCH_BLOCKS blocks, from fresh seeds (those of
+      // now would be far from that block's extremes, and make it look worse than it is) and counted afresh.
+      const switching = costRatio > SWITCH_RATIO;
+      if (switching) {
+        batchBlocks = BATCH_BLOCKS;
+        costRatio = NaN;
+      }
+      if (switching || nextSeeds.length > MAX_SEEDS) {
         // Start again from the extremes of the coming block's first frames.
         for (const v of nextSeeds) seedMark[v] = 0;
         nextSeeds = [];
