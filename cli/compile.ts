@@ -18,6 +18,7 @@ import { setCollector } from '../core/pages';
 import { engineNames, parseEngineList } from '../core/engines/index';
 import type { EngineProfile } from '../core/engines/types';
 import { formatLint, lintFile, lintJson, type LintResult } from './lint';
+import { runCompileEach } from './compileEach';
 
 const USAGE = [
   'usage: iqm-tools compile IN [ANIM ...] [-o OUT.iqm|FOLDER/] [-s SCALE] [-t X,Y,Z] [-r X,Y,Z] [-j] [--name N] [--fps F] [--loop] [--start F] [--end F] [--json]',
@@ -27,6 +28,7 @@ const USAGE = [
   '  --name, --fps, --loop, --start and --end apply to the next input (options after the last input: to it).',
   '  --json: one JSON object on stdout: {output, stats, notes} when written, {diagnostics} on errors (exit 1).',
   '  --engine NAME[,NAME]: also warn where the output breaks these engine profiles (iqm-tools lint; the exit status is unchanged).',
+  '  --each: each input compiled as its own model in this one process (-o: a folder), {results: [...]} with --json.',
 ].join('\n');
 
 class UsageError extends Error {}
@@ -71,6 +73,8 @@ export interface CompileArguments {
   options: CompileOptions;
   /** --engine: engine profiles the output is checked against. */
   engines: EngineProfile[];
+  /** Whether -o was given (output is otherwise the first input's name with .iqm). */
+  outputGiven: boolean;
 }
 
 export function parseCompileArguments(args: readonly string[]): CompileArguments {
@@ -159,7 +163,7 @@ export function parseCompileArguments(args: readonly string[]): CompileArguments
   if (scaled) options.scale = scale;
   if (translated) options.translate = [translate[0], translate[1], translate[2]];
   if (rotate.length > 0) options.rotate = rotate;
-  return { inputs, output: output ?? defaultOutput(input), json, options, engines };
+  return { inputs, output: output ?? defaultOutput(input), json, options, engines, outputGiven: output !== undefined };
 }
 
 /** The source extensions an output name replaces. */
@@ -202,13 +206,15 @@ export function runCompile(args: string[]): number {
     return 0;
   }
   let parsed: CompileArguments;
+  const each = args.includes('--each');
   try {
-    parsed = parseCompileArguments(args);
+    parsed = parseCompileArguments(each ? args.filter((arg) => arg !== '--each') : args);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     process.stderr.write(`compile: ${error.message} (see iqm-tools compile --help)\n`);
     return 2;
   }
+  if (each) return runCompileEach(parsed);
   const { inputs, options } = parsed;
   const output = outputInFolder(parsed.output, defaultOutput(inputs[0].path));
   // A slip such as `-o model.iqe` must not replace the source with the IQM.

@@ -20,7 +20,10 @@
 // Every vertex that makes an extreme is evaluated exactly as the reference does, so the results
 // are bit-identical; the one case where the order of evaluation matters (an extreme of exactly
 // +-0, where the later of equal values wins, or values that are not finite) is recomputed in
-// vertex order. Frame ranges are independent, which lets the CLI share them with a worker thread
+// vertex order. Where the pruning of a block costs more than evaluating all its points (small
+// groups of many bones, few points under a long skeleton), the following blocks are evaluated
+// whole in tight loops instead (boundsBatch.ts, BOX_COST), so that no shape costs much more than
+// that. Frame ranges are independent, which lets the CLI share them with a worker thread
 // (node/compileParallel.ts); small inputs are evaluated in full.
 // A group's enclosure is the intersection of two: each bone's term on its own, and the weights'
 // sum times the first bone's term plus the other bones' differences to it (groupInside).
@@ -28,6 +31,7 @@ import type { Skeleton } from './skeleton';
 import { float64s, int32s } from '../growable';
 import { alignedArray, type ArrayKind, newArray } from '../pages';
 import { multiply, poseMatrix } from '../math/pose';
+import { type BatchPoints, batchExtremes, batchPoints } from './boundsBatch';
 
 export interface BoundsInput {
   /** Written input vertices (ascending) and all transformed positions (x, y, z, w per input vertex). */
@@ -382,6 +386,22 @@ const SMALL = 2_000_000;
 const MAX_SEEDS = 1024;
 /** In the first block, every SEED_STRIDE-th frame is evaluated in full for seeds. */
 const SEED_STRIDE = 8;
+/**
+ * Which of the two ways a block goes (mode 'auto'). The pruning costs less than evaluating every
+ * point (boundsBatch.ts) when the groups are large and far from the extremes, more when they are
+ * small (many combinations of bones: a group's box test costs about BOX_COST evaluations of a
+ * point) or when many joints make a long time tree for few points (about NODE_COST evaluations
+ * per joint and node); both fitted to the times of the two ways on the matrix's shapes
+ * (bench/compile-matrix.ts). When the pruned blocks cost SWITCH_RATIO times more so counted
+ * than evaluating their frames whole (the last two averaged), the next BATCH_BLOCKS blocks are
+ * evaluated whole, then the pruning is tried again (the motion, and so what it prunes, changes
+ * along the animations). Counted, not timed: the same input takes the same way on any machine
+ * (both give the same doubles; only the time differs).
+ */
+const BOX_COST = 5;
+const NODE_COST = 6;
+const SWITCH_RATIO = 1.25;
+const BATCH_BLOCKS = 7;
 
 /**
  * Group record (at groupBones[GI g + 1] in groups): half extents 3, least and largest sum of the
@@ -400,8 +420,11 @@ const GI = 6;
  */
 const NB = 36;
 
+/** How boundsRunner takes its blocks: choosing by their cost, or always pruned, or always whole (tests, benchmarks). */
+export type BoundsMode = 'auto' | 'prune' | 'batch';
+
 /** Figures of the last plan's bounds in this thread (for benchmarks). */
-export const boundsStats = { evaluated: 0, groups: 0, zeroFallbacks: 0, boxes: 0, seeds: 0, milliseconds: 0 };
+export const boundsStats = { evaluated: 0, groups: 0, zeroFallbacks: 0, boxes: 0, seeds: 0, milliseconds: 0, batchedFrames: 0 };
 
 /**
  * What the bounds of any frame range need: vertex records, groups, bone centres, and the
@@ -433,6 +456,8 @@ export interface BoundsPlan extends Animation {
   boneCenter: Float64Array;
   /** Largest absolute coordinate of any vertex. */
   extent: number;
+  /** The distinct points again, sorted for evaluating whole frames (boundsBatch.ts). */
+  batch: BatchPoints;
   /** Output frames: indices into the file's frames. */
   frames: Int32Array;
 }
@@ -446,7 +471,7 @@ export interface BoundsPlan extends Animation {
  * copied.
  */
 export function planBounds(input: BoundsInput, shared = false): BoundsPlan | null {
-  Object.assign(boundsStats, { evaluated: 0, groups: 0, zeroFallbacks: 0, boxes: 0, seeds: 0, milliseconds: 0 });
+  Object.assign(boundsStats, { evaluated: 0, groups: 0, zeroFallbacks: 0, boxes: 0, seeds: 0, milliseconds: 0, batchedFrames: 0 });
   // On SharedArrayBuffers when `shared` (a worker thread reads the plan).
   const allocate = <T>(kind: ArrayKind<T>, n: number): T => newArray(kind, n, shared);
   const written = prepare(input);
@@ -560,6 +585,7 @@ export function planBounds(input: BoundsInput, shared = false): BoundsPlan | nul
   };
   return {
     vertexCount: n, vertices: share(vertices), allVertices: share(input.vertices), positions: share(positions), weights: share(weights), bones: share(bones), groupCount, groupBones, groups, groupStart, members, boneCenter, extent,
+    batch: batchPoints(vertices, n, positions, weights, bones, allocate),
     frames: share(input.frames), parents: share(input.skeleton.parents), inverse: share(input.skeleton.inverse),
     framePoses: share(input.framePoses), framePoseStride: input.framePoseStride, framePoseStart: share(input.framePoseStart),
   };
@@ -668,18 +694,18 @@ export function computeBounds(input: BoundsInput): Float64Array {
   // Small inputs: evaluating everything is quicker than setting up the pruning (whose code is
   // still cold then).
   if (input.vertices.length * input.frames.length <= SMALL) return computeBoundsSmall(input);
-  return computeBoundsPruned(input);
+  return computeBoundsPruned(input, 'auto');
 }
 
-/** computeBounds through the pruning whatever the size (tests). */
-export function computeBoundsPruned(input: BoundsInput): Float64Array {
+/** computeBounds through the runner whatever the size; by default always pruning (tests). */
+export function computeBoundsPruned(input: BoundsInput, mode: BoundsMode = 'prune'): Float64Array {
   const frameCount = input.frames.length;
   if (input.vertices.length === 0 || frameCount < 2) return computeBoundsFull(input);
   const plan = planBounds(input);
   if (!plan) return computeBoundsFull(input);
   const start = Date.now();
   const out = new Float64Array(8 * frameCount);
-  boundsRunner(plan)(0, frameCount, out);
+  boundsRunner(plan, mode)(0, frameCount, out);
   boundsStats.milliseconds = Date.now() - start;
   return out;
 }
@@ -700,7 +726,7 @@ export function computeBoundsPruned(input: BoundsInput): Float64Array {
  * - A frame whose extremes are +-0 or not finite (where the order of evaluation matters) is
  *   recomputed in vertex order.
  */
-export function boundsRunner(plan: BoundsPlan): (first: number, end: number, out: Float64Array) => void {
+export function boundsRunner(plan: BoundsPlan, mode: BoundsMode = 'auto'): (first: number, end: number, out: Float64Array) => void {
   const { groups, groupBones, groupStart, members, boneCenter, extent, groupCount } = plan;
   // The same shape as prepare()'s objects: evaluate() sees one kind of object.
   const sv: SkinVertices = { vertices: plan.vertices, positions: plan.positions, weights: plan.weights, bones: plan.bones };
@@ -750,6 +776,29 @@ export function boundsRunner(plan: BoundsPlan): (first: number, end: number, out
     }
     boundsStats.evaluated += everyVertex.vertices.length;
   };
+  // Whole frames over the batch (boundsBatch.ts): bit-identical p, in another order, so a frame
+  // whose extremes are +-0 or not finite is redone in vertex order.
+  const batched = new Float64Array(8);
+  // Blocks still to be evaluated whole before the pruning is tried again.
+  let batchBlocks = 0;
+  // The pruning's counted cost over evaluating every point whole (NaN before the first pruned block).
+  let costRatio = NaN;
+  const batchFrame = (skin: Float64Array, out: Float64Array, o: number): void => {
+    batchExtremes(plan.batch, skin, batched);
+    boundsStats.evaluated += n;
+    boundsStats.batchedFrames++;
+    let orderMatters = !Number.isFinite(batched[6]) || !Number.isFinite(batched[7]);
+    for (let k = 0; k < 6; k++) if (batched[k] === 0 || !Number.isFinite(batched[k])) orderMatters = true;
+    if (orderMatters) {
+      boundsStats.zeroFallbacks++;
+      allInOrder(skin);
+      e.write(out, o);
+      return;
+    }
+    for (let k = 0; k < 6; k++) out[o + k] = batched[k];
+    out[o + 6] = batched[6] > 0 ? Math.sqrt(batched[6]) : batched[6];
+    out[o + 7] = batched[7] > 0 ? Math.sqrt(batched[7]) : batched[7];
+  };
   // Seeds: vertices evaluated in every frame.
   const seedMark = newArray(Uint8Array, n);
   let seeds: number[] = [];
@@ -791,6 +840,11 @@ export function boundsRunner(plan: BoundsPlan): (first: number, end: number, out
         }
         continue;
       }
+      if (mode === 'batch' || (mode === 'auto' && batchBlocks > 0)) {
+        batchBlocks--;
+        for (let i = 0; i < count; i++) batchFrame(frameSkin(i), out, 8 * (b0 + i));
+        continue;
+      }
       // Far above the rounding of the evaluations and of the node boxes (relative 1e-16).
       const margin = 1e-9 * (1 + scale) * (1 + extent);
       if (seeds.length === 0) {
@@ -800,6 +854,8 @@ export function boundsRunner(plan: BoundsPlan): (first: number, end: number, out
         }
         seeds = nextSeeds.slice();
       }
+      // Counted from here: the first block's gathering of seeds is done once.
+      const boxes0 = boundsStats.boxes, evaluated0 = boundsStats.evaluated;
       // Inner bounds of each frame: the extremes of the seeds.
       for (let i = 0; i < count; i++) {
         const skin = frameSkin(i);
@@ -917,7 +973,17 @@ export function boundsRunner(plan: BoundsPlan): (first: number, end: number, out
         visit(2 * id + 1, depth + 1, next, kept);
       };
       visit(1, 0, lists[0], groupCount);
-      if (nextSeeds.length > MAX_SEEDS) {
+      const pruneCost = BOX_COST * (boundsStats.boxes - boxes0) + (boundsStats.evaluated - evaluated0) + NODE_COST * 2 * count * jointCount;
+      // Averaged with the last pruned block's: one block of fast motion does not switch.
+      costRatio = Number.isNaN(costRatio) ? pruneCost / (count * n) : (costRatio + pruneCost / (count * n)) / 2;
+      // Switching: the pruning is tried again after BATCH_BLOCKS blocks, from fresh seeds (those of
+      // now would be far from that block's extremes, and make it look worse than it is) and counted afresh.
+      const switching = costRatio > SWITCH_RATIO;
+      if (switching) {
+        batchBlocks = BATCH_BLOCKS;
+        costRatio = NaN;
+      }
+      if (switching || nextSeeds.length > MAX_SEEDS) {
         // Start again from the extremes of the coming block's first frames.
         for (const v of nextSeeds) seedMark[v] = 0;
         nextSeeds = [];

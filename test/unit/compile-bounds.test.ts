@@ -176,6 +176,45 @@ test('pruned bounds with repeated points (planned once) equal full bounds, in fr
   assert.ok(sameDoubles(computeBoundsPruned(hugeRepeated), computeBoundsFull(hugeRepeated)));
 });
 
+test('whole-frame bounds (boundsBatch.ts) equal full bounds: 0 to 4 influences, zero extremes, repeats, overflow, ranges', () => {
+  const cases: [string, BoundsInput][] = [];
+  for (const seed of [1, 2]) for (const speed of [0.05, 2.5]) cases.push([`seed ${seed}, speed ${speed}`, boundsInput(model(seed, { frames: 70, speed }))]);
+  const flat = boundsInput(model(7, { frames: 40, speed: 0, flat: true }));
+  cases.push(['flat (zero extremes)', flat], ['flat with repeats', withRepeatedPoints(flat, evenVertices(flat))]);
+  const huge = boundsInput(model(5, { frames: 40, speed: 0.3 }).replace(/^vp (\S+) (\S+) (\S+)$/gm, (_, x: string, y: string, z: string) => `vp ${Number(x) * 1e307} ${Number(y) * 1e307} ${z}`));
+  cases.push(['overflow', huge]);
+  for (const [label, input] of cases) {
+    const full = computeBoundsFull(input);
+    const plan = planBounds(input)!;
+    assert.ok(plan, label);
+    const out = new Float64Array(full.length);
+    const run = boundsRunner(plan, 'batch');
+    for (const [first, end] of [[64, input.frames.length], [0, 32], [32, 64]]) run(first, Math.min(end, input.frames.length), out);
+    assert.ok(sameDoubles(out, full), label);
+    assert.ok(boundsStats.batchedFrames > 0 || label === 'overflow', `${label}: frames were evaluated whole`);
+  }
+  assert.ok(computeBoundsFull(flat).some((v) => v === 0), 'the flat model has extremes of exactly 0');
+});
+
+test("the 'auto' runner evaluates whole frames where pruning does not pay, with the same doubles", () => {
+  // Every vertex its own combination of four bones (groups of one): a box test per vertex costs
+  // more than evaluating it.
+  const text = model(9, { frames: 200, speed: 2.5 }).replace(/^vb .*$/gm, (_, offset: number) => {
+    const k = offset % 97;
+    return `vb ${k % 12} 0.4 ${(k + 1) % 12} 0.3 ${(k * 5 + 2) % 12} 0.2 ${(k * 7 + 3) % 12} 0.1`;
+  });
+  const input = boundsInput(text);
+  const full = computeBoundsFull(input);
+  const out = new Float64Array(full.length);
+  Object.assign(boundsStats, { batchedFrames: 0 });
+  boundsRunner(planBounds(input)!, 'auto')(0, input.frames.length, out);
+  assert.ok(sameDoubles(out, full));
+  assert.ok(boundsStats.batchedFrames > 0, 'some blocks were evaluated whole');
+  const pruned = new Float64Array(full.length);
+  boundsRunner(planBounds(input)!, 'prune')(0, input.frames.length, pruned);
+  assert.ok(sameDoubles(pruned, full));
+});
+
 test('pruned bounds equal full bounds when values overflow', () => {
   const huge = model(5, { frames: 6, speed: 0.3 }).replace(/^vp (\S+) (\S+) (\S+)$/gm, (_, x: string, y: string, z: string) => `vp ${Number(x) * 1e307} ${Number(y) * 1e307} ${z}`);
   const input = boundsInput(huge);

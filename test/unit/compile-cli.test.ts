@@ -264,3 +264,43 @@ test('compile: a mesh file and animation files, merged; errors name their file',
     assert.ok(!existsSync(join(dir, 'bad.iqm')));
   });
 });
+
+test('compile --each: every input its own model in one run, the same bytes as one by one; bad files reported, the others written', { skip: NO_CLI }, () => {
+  return withTempDir('iqm-compile-each-', (dir) => {
+    const a = join(dir, 'a.iqe'), b = join(dir, 'b.IQE'), bad = join(dir, 'bad.iqe');
+    writeFileSync(a, GOOD);
+    writeFileSync(b, GOOD.replace('vp 0 1 0', 'vp 0 2 0'));
+    writeFileSync(bad, BAD);
+    const out = join(dir, 'out') + '/';
+    // -s applies to every file, --name to the file it precedes.
+    const r = run(['--each', a, '--name', 'second', b, '-o', out, '-s', '2']);
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(r.stdout.trim().split('\n').length, 2, r.stdout);
+    for (const [input, name] of [[a, 'a.iqm'], [b, 'b.iqm']]) {
+      const single = join(dir, `single-${name}`);
+      assert.equal(run([input, '-o', single, '-s', '2']).status, 0);
+      assert.deepEqual(readFileSync(join(out, name)), readFileSync(single), `${name}: as compiled alone`);
+    }
+    // Beside each input without -o; a file with errors is reported (exit 1), the others written.
+    const mixed = run(['--each', a, bad, '/nonexistent/x.iqe', b]);
+    assert.equal(mixed.status, 2, 'a file that cannot be read is exit 2');
+    assert.match(mixed.stdout, /bad\.iqe:6:\d+: error: .*\[face-index-range\]/);
+    assert.match(mixed.stderr, /\/nonexistent\/x\.iqe: cannot read: ENOENT/);
+    assert.ok(existsSync(join(dir, 'a.iqm')) && existsSync(join(dir, 'b.iqm')) && !existsSync(join(dir, 'bad.iqm')));
+    const errorsOnly = run(['--each', a, bad, '-o', out]);
+    assert.equal(errorsOnly.status, 1);
+    // --json: one object with a result per input.
+    const json = run(['--each', a, bad, '--json', '-o', out]);
+    const results = (JSON.parse(json.stdout) as { results: { input: string; output?: string; diagnostics?: unknown[] }[] }).results;
+    assert.deepEqual(results.map((x) => [x.input, x.output !== undefined, (x.diagnostics ?? []).length > 0]), [[a, true, false], [bad, false, true]]);
+    // -o must be a folder; two inputs may not write the same file; an output may not be an input.
+    for (const args of [['--each', a, '-o', join(dir, 'x.iqm')], ['--each', a, join(dir, 'out', '..', 'a.iqe'), '-o', out]]) {
+      const refused = run(args);
+      assert.equal(refused.status, 2, args.join(' '));
+      assert.equal(refused.stderr.trim().split('\n').length, 1, refused.stderr);
+    }
+    mkdirSync(join(dir, 'sub'));
+    writeFileSync(join(dir, 'sub', 'a.iqe'), GOOD);
+    assert.match(run(['--each', a, join(dir, 'sub', 'a.iqe'), '-o', out]).stderr, /would both be written to/);
+  });
+});

@@ -1,0 +1,242 @@
+// Benchmark: the compile on a matrix of shapes, each side by side with the reference compiler.
+// Every row runs `node dist/cli.js compile IN -o OUT` (node's start included, as a user runs it)
+// and, when REF_IQM names the reference `iqm` binary (bash ../shared/reference-compiler/build.sh
+// builds it), `$REF_IQM OUT IN`, interleaved run by run so that the shared machine's changing speed
+// falls on both alike; it prints the median wall time of each, their ratio, the peak memory
+// (maxRSS, from /usr/bin/time where it exists) and the ratio of CPU times (all threads, user and
+// system: on a loaded machine the wall times of a multi-threaded node and a one-thread reference
+// are disturbed unequally; CPU time is the steadier figure).
+// Shapes: gen_big_iqe.py's defaults (the old benchmark file) and the shapes of issue 18 (many
+// vertices and few frames, few vertices and long animations, no normals), then one thing varied
+// at a time from the 24 MB shape: joints, influences per vertex (all rigid, all four), meshes;
+// then every real IQE of ../shared/assets/iqe. The synthetic inputs are generated once into
+// $IQM_BENCH_DATA (default ~/.cache/iqm-tools-bench, outside the repository).
+// Environment: IQM_MATRIX=a,b runs only the rows whose name contains a or b; IQM_MATRIX_RUNS=N
+// (default 3 for inputs over 8 MB, 7 under); IQM_MATRIX_OTHER=path/to/cli.js adds a column for
+// another build of the CLI (e.g. a copy of main's dist/, made with `cp -a` so that its code cache
+// still fits), interleaved the same way, and whether its output is the same bytes as ours.
+// Prints figures; never fails on slowness. Read the ratios, not the seconds, on a shared machine.
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { homedir, loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { median } from './helpers/data';
+
+interface Row {
+  name: string;
+  /** The input path (generated when missing). */
+  path: string;
+  /** How to make it: gen_big_iqe.py arguments, optionally with a rewrite of its `vb` lines. */
+  make?: { args: string[]; vb?: (fields: string[]) => string[] };
+}
+
+const dataDir = process.env.IQM_BENCH_DATA ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'iqm-tools-bench');
+const generator = resolve('..', 'shared', 'tools', 'gen_big_iqe.py');
+const assets = resolve('..', 'shared', 'assets', 'iqe');
+const cli = resolve('dist', 'cli.js');
+const reference = process.env.REF_IQM ?? join(homedir(), '.cache', 'ref-iqm', 'iqm');
+const other = process.env.IQM_MATRIX_OTHER;
+const timeTool = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
+
+/** `vb` fields (joint weight pairs) -> one influence: the heaviest joint, weight 1 (a rigid model). */
+function rigid(fields: string[]): string[] {
+  let best = 0;
+  for (let k = 2; k < fields.length; k += 2) if (Number(fields[k + 1]) > Number(fields[best + 1])) best = k;
+  return [fields[best], '1'];
+}
+
+/** `vb` fields -> four influences on four different joints (the first one's neighbours added). */
+function fourInfluences(fields: string[]): string[] {
+  const joints = fields.filter((_, k) => k % 2 === 0).map(Number);
+  const weights = fields.filter((_, k) => k % 2 === 1).map(Number);
+  for (let j = joints[0] + 1; joints.length < 4; j++) {
+    if (!joints.includes(j % 150)) {
+      joints.push(j % 150);
+      weights.push(0.1);
+    }
+  }
+  const sum = weights.reduce((a, b) => a + b, 0);
+  return joints.flatMap((j, k) => [String(j), (weights[k] / sum).toFixed(8)]);
+}
+
+function synthetic(name: string, args: string[], vb?: (fields: string[]) => string[]): Row {
+  return { name, path: join(dataDir, `${name}.iqe`), make: { args, vb } };
+}
+
+const MID = ['--grid', '64', '--frames-per-anim', '250'];
+const rows: Row[] = [
+  synthetic('g64-f250', MID),
+  synthetic('g64-f250-nonormals', [...MID, '--no-normals']),
+  synthetic('g16-f1000', ['--grid', '16', '--frames-per-anim', '1000']),
+  synthetic('g129-f25', ['--grid', '129', '--frames-per-anim', '25']),
+  synthetic('default', []),
+  synthetic('g64-f250-j20', [...MID, '--joints', '20']),
+  synthetic('g64-f250-j250', [...MID, '--joints', '250']),
+  synthetic('g64-f250-rigid', MID, rigid),
+  synthetic('g64-f250-4infl', MID, fourInfluences),
+  synthetic('g16-m60-f250', ['--grid', '16', '--shared-meshes', '30', '--perquad-meshes', '30', '--frames-per-anim', '250']),
+  synthetic('g129-noanim', ['--anims', '0']),
+  synthetic('mrfixit-size', ['--grid', '10', '--joints', '75', '--anims', '1', '--frames-per-anim', '100']),
+];
+if (existsSync(assets)) {
+  for (const dir of readdirSync(assets).sort()) {
+    const folder = join(assets, dir);
+    if (!statSync(folder).isDirectory()) continue;
+    for (const file of readdirSync(folder).sort()) {
+      if (file.endsWith('.iqe')) rows.push({ name: `${dir}/${file}`, path: join(folder, file) });
+    }
+  }
+} else {
+  console.log(`note: ${assets} is absent: no real files`);
+}
+
+/** Generates a synthetic row's input when missing (to a temporary name, renamed when complete). */
+function ensure(row: Row): boolean {
+  if (existsSync(row.path)) return true;
+  if (!row.make) return false;
+  if (!existsSync(generator)) {
+    console.log(`${row.name}: skipped (${generator} is absent)`);
+    return false;
+  }
+  mkdirSync(dataDir, { recursive: true });
+  const temporary = `${row.path}.${process.pid}.tmp`;
+  const run = spawnSync('python3', [generator, ...row.make.args, temporary], { stdio: ['ignore', 'ignore', 'inherit'] });
+  if (run.status !== 0) {
+    rmSync(temporary, { force: true });
+    console.log(`${row.name}: skipped (gen_big_iqe.py exit ${run.status})`);
+    return false;
+  }
+  if (row.make.vb) rewriteBlends(temporary, row.make.vb);
+  renameSync(temporary, row.path);
+  return true;
+}
+
+/** Rewrites every `vb` line of a file in place (through a second file). */
+function rewriteBlends(path: string, vb: (fields: string[]) => string[]): void {
+  const lines = readFileSync(path, 'utf8').split('\n');
+  const out = openSync(`${path}.vb`, 'w');
+  let chunk: string[] = [];
+  for (const line of lines) {
+    const t = line.trimStart();
+    chunk.push(t.startsWith('vb ') ? `\tvb ${vb(t.slice(3).trim().split(/\s+/)).join(' ')}` : line);
+    if (chunk.length >= 65536) {
+      writeSync(out, chunk.join('\n') + '\n');
+      chunk = [];
+    }
+  }
+  writeSync(out, chunk.join('\n'));
+  closeSync(out);
+  renameSync(`${path}.vb`, path);
+}
+
+interface Run {
+  seconds: number;
+  /** Peak resident memory in MiB (NaN without /usr/bin/time). */
+  mib: number;
+  /** CPU seconds of all its threads, user + system (NaN without /usr/bin/time). */
+  cpu: number;
+  ok: boolean;
+  error?: string;
+}
+
+/** One run of a command: wall seconds (as seen from here), peak memory, success. */
+function timed(command: string, args: string[], dir: string): Run {
+  const rssFile = join(dir, 'rss');
+  const [file, argv] = timeTool ? [timeTool, ['-f', '%M %U %S', '-o', rssFile, command, ...args]] : [command, args];
+  const t = performance.now();
+  const run = spawnSync(file, argv, { encoding: 'utf8', maxBuffer: 1 << 26 });
+  const seconds = (performance.now() - t) / 1000;
+  let mib = NaN, cpu = NaN;
+  if (timeTool && existsSync(rssFile)) {
+    const [kib, user, system] = readFileSync(rssFile, 'utf8').trim().split('\n').pop()!.split(' ').map(Number);
+    mib = kib / 1024;
+    cpu = user + system;
+  }
+  const ok = run.status === 0;
+  return { seconds, mib, cpu, ok, error: ok ? undefined : (run.stderr || run.stdout).trim().split('\n').slice(0, 3).join(' | ') };
+}
+
+function digest(path: string): string {
+  return existsSync(path) ? createHash('sha256').update(readFileSync(path)).digest('hex') : '';
+}
+
+const sizeText = (bytes: number): string => (bytes >= 1 << 20 ? `${(bytes / (1 << 20)).toFixed(1)} MB` : `${(bytes / 1024).toFixed(0)} KB`);
+const secs = (s: number): string => (Number.isFinite(s) ? s.toFixed(3) : '-');
+const mibText = (m: number): string => (Number.isFinite(m) ? m.toFixed(0) : '-');
+/** Median CPU time (all threads) of one side over the reference's: what a loaded machine disturbs least. */
+const cpuRatio = (side: Run[], refs: Run[]): string => {
+  const r = refs.length > 0 ? median(refs.map((x) => x.cpu)) : NaN;
+  return Number.isFinite(r) && r > 0 ? (median(side.map((x) => x.cpu)) / r).toFixed(2) : '-';
+};
+
+if (!existsSync(cli)) {
+  console.log(`skipped: ${cli} is missing (npm run build)`);
+  process.exit(0);
+}
+const withReference = existsSync(reference);
+if (!withReference) console.log(`note: no reference compiler at ${reference} (bash ../shared/reference-compiler/build.sh, or set REF_IQM): ours only`);
+const filters = (process.env.IQM_MATRIX ?? '').split(',').filter((s) => s !== '');
+const chosen = rows.filter((r) => filters.length === 0 || filters.some((f) => r.name.includes(f)));
+const load0 = loadavg();
+console.log(`machine: ${readCpuName()}, ${readdirSync('/sys/devices/system/cpu').filter((d) => /^cpu\d+$/.test(d)).length || '?'} CPUs, node ${process.versions.node}; load average at start ${load0.map((l) => l.toFixed(2)).join(' ')}`);
+const dir = mkdtempSync(join(tmpdir(), 'iqm-matrix-'));
+const header = ['shape', 'size', 'ours s', 'ref s', 'ratio', ...(other ? ['other s', 'o/ref'] : []), 'cpu ratio', ...(other ? ['o cpu'] : []), 'ours MiB', 'ref MiB', ...(other ? ['=other'] : [])];
+const widths = [29, 8, 7, 7, 6, ...(other ? [7, 6] : []), 9, ...(other ? [6] : []), 8, 7, 6];
+const line = (cells: string[]): string => cells.map((c, k) => (k === 0 ? c.padEnd(widths[k]) : c.padStart(widths[k]))).join(' ');
+try {
+  const nodeStart: number[] = [];
+  for (let i = 0; i < 11; i++) nodeStart.push(timed(process.execPath, ['-e', '0'], dir).seconds);
+  console.log(`node -e 0: ${secs(median(nodeStart))} s (median of 11)\n`);
+  console.log(line(header));
+  for (const row of chosen) {
+    if (!ensure(row)) continue;
+    const bytes = statSync(row.path).size;
+    const runs = Number(process.env.IQM_MATRIX_RUNS ?? (bytes > 8 << 20 ? 3 : 7));
+    const ours: Run[] = [], refs: Run[] = [], others: Run[] = [];
+    const oursOut = join(dir, 'ours.iqm'), refOut = join(dir, 'ref.iqm'), otherOut = join(dir, 'other.iqm');
+    for (let i = 0; i < runs; i++) {
+      ours.push(timed(process.execPath, [cli, 'compile', row.path, '-o', oursOut], dir));
+      if (withReference) refs.push(timed(reference, [refOut, row.path], dir));
+      if (other) others.push(timed(process.execPath, [other, 'compile', row.path, '-o', otherOut], dir));
+    }
+    const failed = ours.find((r) => !r.ok);
+    if (failed) {
+      console.log(line([row.name, sizeText(bytes), 'failed']) + `  ${failed.error}`);
+      continue;
+    }
+    const o = median(ours.map((r) => r.seconds));
+    const r = withReference && refs.every((x) => x.ok) ? median(refs.map((x) => x.seconds)) : NaN;
+    const x = other ? median(others.map((y) => y.seconds)) : NaN;
+    // Ours against the other build's bytes (a speed change must not change them; against the
+    // reference they differ where it is wrong: README, IQE-SEMANTICS.md §6).
+    const same = other ? (others.every((y) => y.ok) && digest(oursOut) === digest(otherOut) ? 'yes' : 'NO') : '';
+    console.log(
+      line([
+        row.name,
+        sizeText(bytes),
+        secs(o),
+        secs(r),
+        Number.isFinite(r) ? (o / r).toFixed(2) : '-',
+        ...(other ? [secs(x), Number.isFinite(r) ? (x / r).toFixed(2) : '-'] : []),
+        cpuRatio(ours, refs),
+        ...(other ? [cpuRatio(others, refs)] : []),
+        mibText(Math.max(...ours.map((y) => y.mib))),
+        mibText(withReference ? Math.max(...refs.map((y) => y.mib)) : NaN),
+        ...(other ? [same] : []),
+      ]),
+    );
+  }
+  console.log(`\nload average at end ${loadavg().map((l) => l.toFixed(2)).join(' ')}; times are medians of interleaved runs; MiB is the largest peak RSS of the runs`);
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
+
+function readCpuName(): string {
+  try {
+    const model = /model name\s*:\s*(.*)/.exec(readFileSync('/proc/cpuinfo', 'utf8'));
+    return model ? model[1].trim() : 'unknown CPU';
+  } catch {
+    return 'unknown CPU';
+  }
+}

@@ -1,0 +1,120 @@
+// Per-frame bounds by evaluating every (distinct) point of a frame in tight loops: the points
+// sorted by how many influences they have, one loop per count over flat arrays (no branch per
+// influence, no object per point; loops written out for one and two influences were no faster).
+// The bounds runner (bounds.ts) takes this where its pruning tests more groups than they save
+// (small groups, many bones each: a box test then costs more than evaluating its few vertices),
+// so that its cost is never much above evaluating everything, whatever the model's shape.
+// Each point is skinned with evaluate()'s operations in the same order (m = sum of skin[bone] *
+// weight from a zero matrix, p = m * (x, y, z, 1)), so every p is bit-identical; the extremes are
+// taken over another order than the vertices', which changes nothing unless an extreme is +-0 or
+// not finite (the caller checks, and redoes such a frame in vertex order).
+import { type ArrayKind } from '../pages';
+
+/** Points sorted by influence count (0 to 4: points of count 0 are at the origin). */
+export interface BatchPoints {
+  /** Points of count k are points start[k] .. start[k + 1] - 1 (6 values). */
+  start: Int32Array;
+  /** x y z per point. */
+  positions: Float64Array;
+  /** Their influences: k per point of count k (12 * bone, and the weight as a float), counts one after another. */
+  offsets: Int32Array;
+  weights: Float64Array;
+  /** Where each count's influences begin in offsets and weights (5 values). */
+  influenceStart: Int32Array;
+}
+
+/**
+ * The batch of points `vertices[0 .. count)` (input vertices; x y z and four influences at 4 v, the
+ * influences with a weight > 0 first, input.ts). `allocate` gives the arrays (shared ones for a
+ * worker thread).
+ */
+export function batchPoints(
+  vertices: Int32Array,
+  count: number,
+  positions: Float64Array,
+  weights: Float64Array,
+  bones: Uint8Array,
+  allocate: <T>(kind: ArrayKind<T>, n: number) => T,
+): BatchPoints {
+  const influences = new Uint8Array(count);
+  const start = allocate(Int32Array, 6);
+  for (let i = 0; i < count; i++) {
+    const o = 4 * vertices[i];
+    let k = 0;
+    while (k < 4 && Math.fround(weights[o + k]) > 0) k++;
+    influences[i] = k;
+    start[k + 1]++;
+  }
+  const influenceStart = allocate(Int32Array, 5);
+  for (let k = 0; k < 5; k++) {
+    if (k > 0) influenceStart[k] = influenceStart[k - 1] + (k - 1) * start[k];
+    start[k + 1] += start[k];
+  }
+  const batch: BatchPoints = {
+    start,
+    positions: allocate(Float64Array, 3 * count),
+    offsets: allocate(Int32Array, influenceStart[4] + 4 * (start[5] - start[4])),
+    weights: allocate(Float64Array, influenceStart[4] + 4 * (start[5] - start[4])),
+    influenceStart,
+  };
+  const next = start.slice(0, 5);
+  for (let i = 0; i < count; i++) {
+    const o = 4 * vertices[i];
+    const k = influences[i];
+    const p = next[k]++;
+    batch.positions[3 * p] = positions[o];
+    batch.positions[3 * p + 1] = positions[o + 1];
+    batch.positions[3 * p + 2] = positions[o + 2];
+    const q = influenceStart[k] + k * (p - start[k]);
+    for (let c = 0; c < k; c++) {
+      batch.offsets[q + c] = 12 * bones[o + c];
+      batch.weights[q + c] = Math.fround(weights[o + c]);
+    }
+  }
+  return batch;
+}
+
+/**
+ * The extremes of one frame over the batch into e: min x y z, max x y z, the largest x^2 + y^2
+ * and x^2 + y^2 + z^2 (0 when none is larger), with the skin matrices `skin` (12 per joint).
+ */
+export function batchExtremes(batch: BatchPoints, skin: Float64Array, e: Float64Array): void {
+  e[0] = e[1] = e[2] = Infinity;
+  e[3] = e[4] = e[5] = -Infinity;
+  e[6] = e[7] = 0;
+  const { start } = batch;
+  if (start[1] > start[0]) {
+    // No weight: p = (0, 0, 0).
+    for (let c = 0; c < 3; c++) {
+      e[c] = Math.min(e[c], 0);
+      e[3 + c] = Math.max(e[3 + c], 0);
+    }
+  }
+  for (let k = 1; k <= 4; k++) if (start[k + 1] > start[k]) influenced(batch, k, skin, e);
+}
+
+/** Points of k influences (1 to 4). */
+function influenced(batch: BatchPoints, k: number, skin: Float64Array, e: Float64Array): void {
+  const { positions, offsets, weights } = batch;
+  const first = batch.start[k], end = batch.start[k + 1], q0 = batch.influenceStart[k] - k * first;
+  let minX = e[0], minY = e[1], minZ = e[2], maxX = e[3], maxY = e[4], maxZ = e[5], exy = e[6], er = e[7];
+  for (let i = first; i < end; i++) {
+    let m0 = 0, m1 = 0, m2 = 0, m3 = 0, m4 = 0, m5 = 0, m6 = 0, m7 = 0, m8 = 0, m9 = 0, m10 = 0, m11 = 0;
+    for (let q = q0 + k * i; q < q0 + k * i + k; q++) {
+      const s = offsets[q], w = weights[q];
+      m0 += skin[s] * w; m1 += skin[s + 1] * w; m2 += skin[s + 2] * w; m3 += skin[s + 3] * w;
+      m4 += skin[s + 4] * w; m5 += skin[s + 5] * w; m6 += skin[s + 6] * w; m7 += skin[s + 7] * w;
+      m8 += skin[s + 8] * w; m9 += skin[s + 9] * w; m10 += skin[s + 10] * w; m11 += skin[s + 11] * w;
+    }
+    const x = positions[3 * i], y = positions[3 * i + 1], z = positions[3 * i + 2];
+    const px = m0 * x + m1 * y + m2 * z + m3, py = m4 * x + m5 * y + m6 * z + m7, pz = m8 * x + m9 * y + m10 * z + m11;
+    minX = minX < px ? minX : px; maxX = maxX > px ? maxX : px;
+    minY = minY < py ? minY : py; maxY = maxY > py ? maxY : py;
+    minZ = minZ < pz ? minZ : pz; maxZ = maxZ > pz ? maxZ : pz;
+    const xy = px * px + py * py;
+    if (xy > exy) exy = xy;
+    const r = xy + pz * pz;
+    if (r > er) er = r;
+  }
+  e[0] = minX; e[1] = minY; e[2] = minZ; e[3] = maxX; e[4] = maxY; e[5] = maxZ; e[6] = exy; e[7] = er;
+}
