@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import { FormatError } from '../../core/binary';
 import { compile, textSource } from '../../core/compile/index';
+import { sourceFormat } from '../../core/compile/format';
 import { writeIqe } from '../../core/iqe/writer';
 import type { Model } from '../../core/model/model';
 import { readModel } from '../../core/model/read';
@@ -39,14 +40,22 @@ export function convertOutput(source: vscode.Uri): vscode.Uri {
   return source.with({ path: folder + (plain === name ? `${base}.converted.iqe` : plain) });
 }
 
-/** The model in `bytes` by its magic: IQM, MD3, DPM read directly; IQE compiled (its errors stop it). */
+/**
+ * The model in `bytes` by its magic: IQM, MD3, DPM read directly; a source (IQE, MD5, SMD, OBJ) is
+ * compiled as `iqm-tools compile` would (its errors stop it).
+ */
 function modelOf(bytes: Uint8Array, name: string): Model {
   const s = sniff(bytes);
-  if (s.format !== 'iqe') return readModel(bytes);
-  const result = compile([textSource(new TextDecoder('utf-8').decode(bytes), name)]);
+  if (s.format === 'iqm' || s.format === 'md3' || s.format === 'dpm') return readModel(bytes);
+  const text = new TextDecoder('utf-8').decode(bytes);
+  const format = sourceFormat(text, name);
+  // Neither a model nor a source text: the reader says what the bytes are.
+  if (format === 'unknown' && s.format !== 'iqe') return readModel(bytes);
+  const result = compile([textSource(text, name)]);
   const error = result.diagnostics.find((d) => d.diagnostic.severity === 'error')?.diagnostic;
-  if (error || !result.bytes) throw new Error(`${name}: ${error ? `line ${error.range.line + 1}: ${error.message} [${error.code}]` : 'the IQE does not compile'}`);
-  return { ...readModel(result.bytes), format: 'iqe', version: 0 };
+  if (error || !result.bytes) throw new Error(`${name}: ${error ? `line ${error.range.line + 1}: ${error.message} [${error.code}]` : 'the source does not compile'}`);
+  const model = readModel(result.bytes);
+  return format === 'iqe' || format === 'unknown' ? { ...model, format: 'iqe', version: 0 } : model;
 }
 
 /** The model whose preview (or IQE editor) is active. */

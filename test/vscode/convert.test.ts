@@ -11,7 +11,7 @@ import { compile, textSource } from '../../core/compile/index';
 import { diffModels } from '../../core/compare/diff';
 import { readModel } from '../../core/model/read';
 import { waitFor } from './harnessClient';
-import { activeExtension, fixtureUri } from './helpers';
+import { activeExtension, fixtureUri, writeMd5Pair } from './helpers';
 
 const COMMAND = 'iqmTools.convertToIqe';
 
@@ -88,6 +88,20 @@ suite('convert to IQE command', () => {
     const second = await vscode.commands.executeCommand<ConvertOutcome | undefined>(COMMAND, source, { overwrite: true });
     assert.ok(second?.output);
     assert.ok(fs.readFileSync(second.output.fsPath, 'utf8').startsWith('# Inter-Quake Export'));
+  });
+
+  test('an .md5mesh (a source of the reference compiler): compiled, then written as NAME.iqe with its skeleton', async function () {
+    skipIfMissing(this);
+    const md5 = path.join(dir, 'md5');
+    fs.mkdirSync(md5, { recursive: true });
+    await writeMd5Pair(vscode.Uri.file(md5));
+    const source = vscode.Uri.file(path.join(md5, 'door.md5mesh'));
+    const outcome = await vscode.commands.executeCommand<ConvertOutcome | undefined>(COMMAND, source);
+    assert.ok(outcome?.output, outcome?.error ?? 'no output');
+    assert.equal(outcome.output.fsPath, path.join(md5, 'door.iqe'));
+    const back = compiled(outcome.output.fsPath);
+    assert.deepEqual(back.skeleton?.names, ['root', 'arm']);
+    assert.equal(back.meshes.reduce((n, m) => n + m.triangleCount, 0), 1);
   });
 
   test('an IQE: written as NAME.converted.iqe (never over itself), the compiled model written out', async function () {
