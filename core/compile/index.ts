@@ -13,7 +13,7 @@ import { type IqmParts, type OutputAnim, type OutputJoint, type OutputMesh, writ
 import { assembleMeshes, type MeshCandidates } from './meshes';
 import { POSE_STRIDE, quaternionFromAngles } from '../math/pose';
 import { type BoundsInput, type BoundsPlan, computeBounds, planBounds } from './bounds';
-import { buildSkeleton } from './skeleton';
+import { buildSkeleton, storedParent } from './skeleton';
 import { weldCorners } from './smooth';
 import { explicitTangents, generateTangents, type RowNormals } from './tangents';
 import { TextTable } from './text';
@@ -261,7 +261,7 @@ export function compileModel(input: SourceModel, options: CompileOptions & Anima
   const poses = [];
   for (let p = 0; p < poseCount; p++) {
     poses.push({
-      parent: input.joints[p].parent,
+      parent: storedParent(input.joints[p].parent),
       mask: channels.mask[p],
       offset: channels.offset.subarray(10 * p, 10 * p + 10),
       scale: channels.scale.subarray(10 * p, 10 * p + 10),

@@ -14,6 +14,15 @@ export interface Skeleton {
   inverse: Float64Array;
 }
 
+/**
+ * A joint's parent as the file stores it (int32): as given, like the reference, except a negative
+ * parent below the int32 range, which would wrap to a large positive index (a broken model): it is
+ * written as -1, a root, as every reader takes any negative parent.
+ */
+export function storedParent(parent: number): number {
+  return parent < -0x80000000 ? -1 : parent;
+}
+
 export function buildSkeleton(input: SourceModel): Skeleton {
   const count = input.joints.length;
   const parents = new Int32Array(count);
@@ -23,7 +32,7 @@ export function buildSkeleton(input: SourceModel): Skeleton {
   const tmp = new Float64Array(12);
   for (let j = 0; j < count; j++) {
     const parent = input.joints[j].parent;
-    parents[j] = parent;
+    parents[j] = storedParent(parent);
     if (j < input.basePoseCount) poses.set(input.basePoses.subarray(POSE_STRIDE * j, POSE_STRIDE * (j + 1)), POSE_STRIDE * j);
     else poses.set(IDENTITY_POSE, POSE_STRIDE * j);
     poseMatrix(poses, POSE_STRIDE * j, m, 0);

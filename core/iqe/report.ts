@@ -192,7 +192,7 @@ function lineProblemMessage(problem: LineProblem, kind: Cmd, locator: LineLocato
     case LineProblem.SmoothangleReference:
       return `smoothangle ${show(arg)}: this compiler smooths faces up to ${show(Math.min(Math.abs(arg), 180))}° apart; the reference compiler uses ${show(Math.min(Math.abs(arg), 180 - Math.abs(arg)))}° (it treats 180 as faceted and A as min(A, 180 - A)).`;
     case LineProblem.JointParentNegative:
-      return `Parent ${show(arg)} is below -1: it is written as given, and readers treat any negative parent as a root.`;
+      return `Parent ${show(arg)} is below -1: it is written as given (as -1 when it does not fit in 32 bits), and readers treat any negative parent as a root.`;
     case LineProblem.ValueMissing:
       switch (kind) {
         case Cmd.Smoothangle:

@@ -323,3 +323,17 @@ test('options: what the reference ignores or empties silently is noted at the an
     assert.match(empty[0].message, /no frame of the animation's 5 \(0\.\.4\) is within --start/);
   }
 });
+
+test('a joint parent below the int32 range is written as -1 (a root), not wrapped into an index past the joints (found by the CI fuzz)', async () => {
+  const { readModel } = await import('../../core/model/read');
+  const { file, result } = compileText(
+    [IQE_HEADER, 'joint "a" -1', 'joint "b" 0', 'joint "c" -2147483649', 'joint "d" -2', 'mesh "m"', 'vp 0 0 0', 'vb 0 1', 'vp 1 0 0', 'vb 1 1', 'vp 0 1 0', 'vb 2 1', 'fm 0 1 2', ''].join('\n'),
+  );
+  assert.ok(result.diagnostics.some((d) => d.code === 'joint-parent-negative' && /does not fit in 32 bits/.test(d.message)));
+  // Our own reader checks every parent: before the fix it refused the file (parent 2147483647 ≥ 4 joints).
+  assert.equal(readModel(file.bytes).skeleton?.names.length, 4);
+  // The stored parents (iqmjoint: name, then parent as int32; 48 bytes each): in range, a negative
+  // parent is written as given, as the reference writes it.
+  const stored = [0, 1, 2, 3].map((j) => file.view.getInt32(file.header.ofs_joints + 48 * j + 4, true));
+  assert.deepEqual(stored, [-1, 0, -1, -2]);
+});
