@@ -4,7 +4,7 @@
 // torso-only frames too: skip = first(LEGS_WALKCR) - first(TORSO_GESTURE) is subtracted from them.
 
 import type { Clip } from '../model/model';
-import { stripComments } from './text';
+import { blankComments, lines, lineTokens, sidecarNumber, type Token } from './text';
 
 export const Q3_ANIMATIONS = [
   'BOTH_DEATH1', 'BOTH_DEAD1', 'BOTH_DEATH2', 'BOTH_DEAD2', 'BOTH_DEATH3', 'BOTH_DEAD3',
@@ -25,38 +25,62 @@ export interface AnimCfg {
   clips: Clip[];
   /** What was subtracted from the LEGS_* first frames: first(LEGS_WALKCR) - first(TORSO_GESTURE). */
   legsOffset: number;
+  /** The animation lines as written, in file order (index k is Q3_ANIMATIONS[k]). */
+  entries: AnimCfgEntry[];
   warnings: string[];
+  /** Where each warning points (same order as `warnings`); undefined: the file as a whole. */
+  warningAt: (Token | undefined)[];
+}
+
+/** One `first numFrames loopFrames fps` quadruple with its words' positions; numbers as written (truncated to integers except fps). */
+export interface AnimCfgEntry {
+  name: (typeof Q3_ANIMATIONS)[number];
+  tokens: [Token, Token, Token, Token];
+  first: number;
+  count: number;
+  loop: number;
+  fps: number;
+}
+
+/** Which model an animation plays on: BOTH_* on lower.md3 and upper.md3, TORSO_* on upper, LEGS_* on lower. */
+export function animCfgParts(name: string): ('lower' | 'upper')[] {
+  return name.startsWith('BOTH_') ? ['lower', 'upper'] : name.startsWith('TORSO_') ? ['upper'] : ['lower'];
 }
 
 export function parseAnimCfg(text: string): AnimCfg {
-  const tokens = stripComments(text).split(/\s+/).filter((t) => t.length > 0);
-  const cfg: AnimCfg = { fixedLegs: false, fixedTorso: false, clips: [], legsOffset: 0, warnings: [] };
-  const isNumber = (t: string | undefined) => t !== undefined && /^[-+]?(\d+\.?\d*|\.\d+)$/.test(t);
+  const tokens = lines(blankComments(text)).flatMap((line, i) => lineTokens(line, i));
+  const cfg: AnimCfg = { fixedLegs: false, fixedTorso: false, clips: [], legsOffset: 0, entries: [], warnings: [], warningAt: [] };
+  const warn = (message: string, at: Token | undefined) => {
+    cfg.warnings.push(message);
+    cfg.warningAt.push(at);
+  };
+  const isNumber = (t: Token | undefined) => t !== undefined && Number.isFinite(sidecarNumber(t.text)) && !/[eE]/.test(t.text);
   let i = 0;
   while (i < tokens.length && !isNumber(tokens[i])) {
-    const key = tokens[i].toLowerCase();
-    if (key === 'sex') cfg.sex = tokens[++i];
-    else if (key === 'footsteps') cfg.footsteps = tokens[++i];
+    const key = tokens[i].text.toLowerCase();
+    if (key === 'sex') cfg.sex = tokens[++i]?.text;
+    else if (key === 'footsteps') cfg.footsteps = tokens[++i]?.text;
     else if (key === 'headoffset') {
-      cfg.headOffset = [Number(tokens[i + 1]), Number(tokens[i + 2]), Number(tokens[i + 3])];
+      cfg.headOffset = [Number(tokens[i + 1]?.text), Number(tokens[i + 2]?.text), Number(tokens[i + 3]?.text)];
       i += 3;
     } else if (key === 'fixedlegs') cfg.fixedLegs = true;
     else if (key === 'fixedtorso') cfg.fixedTorso = true;
     else if (key === 'soundpath') i++;
-    else cfg.warnings.push(`unknown keyword "${tokens[i]}"`);
+    else warn(`unknown keyword "${tokens[i].text}"`, tokens[i]);
     i++;
   }
-  const raw: { first: number; count: number; loop: number; fps: number }[] = [];
-  while (i + 3 < tokens.length + 0 && raw.length < Q3_ANIMATIONS.length) {
+  while (i < tokens.length && cfg.entries.length < Q3_ANIMATIONS.length) {
     const q = tokens.slice(i, i + 4);
     if (q.length < 4 || !q.every(isNumber)) {
-      cfg.warnings.push(`animation ${Q3_ANIMATIONS[raw.length]}: expected 4 numbers`);
+      warn(`animation ${Q3_ANIMATIONS[cfg.entries.length]}: expected 4 numbers`, q.find((t) => !isNumber(t)) ?? q[q.length - 1]);
       break;
     }
-    raw.push({ first: Math.trunc(Number(q[0])), count: Math.trunc(Number(q[1])), loop: Math.trunc(Number(q[2])), fps: Number(q[3]) });
+    const n = q.map((t) => Number(t.text));
+    cfg.entries.push({ name: Q3_ANIMATIONS[cfg.entries.length], tokens: q as AnimCfgEntry['tokens'], first: Math.trunc(n[0]), count: Math.trunc(n[1]), loop: Math.trunc(n[2]), fps: n[3] });
     i += 4;
   }
-  if (raw.length < REQUIRED) cfg.warnings.push(`only ${raw.length} of the ${REQUIRED} required animations`);
+  const raw = cfg.entries;
+  if (raw.length < REQUIRED) warn(`only ${raw.length} of the ${REQUIRED} required animations`, tokens[tokens.length - 1]);
   const gesture = raw[6];
   const walkcr = raw[13];
   const skip = gesture && walkcr ? walkcr.first - gesture.first : 0;

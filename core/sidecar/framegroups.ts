@@ -6,7 +6,53 @@
 // `groupified_<i>_anim`.
 
 import type { Clip } from '../model/model';
-import { lines, stripComments } from './text';
+import { blankComments, lineTokens, lines, sidecarNumber, type Token } from './text';
+
+/** One group line as written, before the engine clamps it (for diagnostics, hover and code lenses). */
+export interface FramegroupEntry {
+  /** 0-based line. */
+  line: number;
+  /** The line's words outside comments: first, count, [fps], [loop], [name], ... */
+  tokens: Token[];
+  first: number;
+  count: number;
+  /** As written; undefined when the line gives none (the engine uses 20). */
+  fps?: number;
+  loop: boolean;
+  name: string;
+  /** Where the name came from: a name token, the line's // comment, or the engine's default. */
+  nameFrom: 'token' | 'comment' | 'default';
+}
+
+export interface FramegroupsLines {
+  entries: FramegroupEntry[];
+  /** Lines whose first two words are not numbers (the engine stops reading there). */
+  bad: { line: number; tokens: Token[] }[];
+}
+
+/** Reads each group line with its positions; nothing is clamped. */
+export function readFramegroups(text: string): FramegroupsLines {
+  const entries: FramegroupEntry[] = [];
+  const bad: FramegroupsLines['bad'] = [];
+  const raw = lines(text);
+  lines(blankComments(text)).forEach((lineText, line) => {
+    const tokens = lineTokens(lineText, line);
+    if (tokens.length === 0) return;
+    const first = Math.trunc(sidecarNumber(tokens[0]?.text));
+    const count = Math.trunc(sidecarNumber(tokens[1]?.text));
+    if (!Number.isFinite(first) || !Number.isFinite(count)) {
+      bad.push({ line, tokens });
+      return;
+    }
+    const fpsToken = tokens.length > 2 ? sidecarNumber(tokens[2].text) : NaN;
+    const loopToken = tokens.length > 3 ? sidecarNumber(tokens[3].text) : 1;
+    const comment = /\/\/(.*)$/.exec(raw[line] ?? '')?.[1].trim();
+    const nameFrom: FramegroupEntry['nameFrom'] = tokens.length > 4 ? 'token' : comment ? 'comment' : 'default';
+    const name = nameFrom === 'token' ? tokens[4].text : nameFrom === 'comment' ? (comment as string) : `groupified_${entries.length}_anim`;
+    entries.push({ line, tokens, first, count, fps: Number.isFinite(fpsToken) ? fpsToken : undefined, loop: Number.isFinite(loopToken) ? loopToken !== 0 : true, name, nameFrom });
+  });
+  return { entries, bad };
+}
 
 export interface FramegroupsResult {
   clips: Clip[];
@@ -16,34 +62,19 @@ export interface FramegroupsResult {
 
 /** Parses a .framegroups text; `frameCount` (the model's frames) clamps the ranges when given. */
 export function parseFramegroups(text: string, frameCount?: number): FramegroupsResult {
-  const clips: Clip[] = [];
-  const warnings: string[] = [];
-  const raw = lines(text);
-  lines(stripComments(text)).forEach((line, lineIndex) => {
-    const tokens = line.trim().split(/\s+/).filter((t) => t.length > 0);
-    if (tokens.length === 0) return;
-    const num = (t: string | undefined) => (t !== undefined && /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(t) ? Number(t) : NaN);
-    let first = Math.trunc(num(tokens[0]));
-    let count = Math.trunc(num(tokens[1]));
-    if (!Number.isFinite(first) || !Number.isFinite(count)) {
-      warnings.push(`line ${lineIndex + 1}: expected "first count [fps] [loop] [name]"`);
-      return;
-    }
-    let fps = tokens.length > 2 ? num(tokens[2]) : 20;
-    if (!Number.isFinite(fps)) fps = 20;
-    if (fps < 1) fps = 1;
-    const loopToken = tokens.length > 3 ? num(tokens[3]) : 1;
-    const loop = Number.isFinite(loopToken) ? loopToken !== 0 : true;
-    const comment = /\/\/(.*)$/.exec(raw[lineIndex] ?? '')?.[1].trim();
-    const name = tokens.length > 4 ? tokens[4] : comment ? comment : `groupified_${clips.length}_anim`;
+  const { entries, bad } = readFramegroups(text);
+  const warnings: { line: number; text: string }[] = bad.map((b) => ({ line: b.line, text: `line ${b.line + 1}: expected "first count [fps] [loop] [name]"` }));
+  const clips = entries.map((e): Clip => {
+    let { first, count } = e;
+    const fps = Math.max(1, e.fps ?? 20);
     if (first < 0) first = 0;
     if (frameCount !== undefined && frameCount > 0 && first >= frameCount) {
-      warnings.push(`line ${lineIndex + 1}: first frame ${first} is past the model's ${frameCount} frames; clamped`);
+      warnings.push({ line: e.line, text: `line ${e.line + 1}: first frame ${first} is past the model's ${frameCount} frames; clamped` });
       first = frameCount - 1;
     }
     if (count < 1) count = 1;
     if (frameCount !== undefined && frameCount > 0 && first + count > frameCount) count = Math.max(1, frameCount - first);
-    clips.push({ name, firstFrame: first, frameCount: count, fps, loop });
+    return { name: e.name, firstFrame: first, frameCount: count, fps, loop: e.loop };
   });
-  return { clips, warnings };
+  return { clips, warnings: warnings.sort((a, b) => a.line - b.line).map((w) => w.text) };
 }

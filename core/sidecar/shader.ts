@@ -10,7 +10,26 @@ export interface ShaderInfo {
   alphaTest?: string;
   /** How the image stage is blended over what is behind it (blendFunc); absent: opaque. */
   blend?: ShaderBlend;
+  /** Where the name is written (0-based line, UTF-16 columns). */
+  at?: TextSpan;
+  /** Every image a stage names (map, clampMap, each animMap frame), $lightmap and the like left out. */
+  images?: ShaderImage[];
 }
+
+export interface TextSpan {
+  line: number;
+  start: number;
+  end: number;
+}
+
+export interface ShaderImage extends TextSpan {
+  /** The stage keyword as written: map, clampMap, animMap. */
+  keyword: string;
+  path: string;
+}
+
+/** Built-in images that are no files. */
+const BUILTIN_IMAGE = /^(\$(lightmap|whiteimage|fromblack)|\*white)$/i;
 
 /** additive (GL_ONE GL_ONE), alpha blending (GL_SRC_ALPHA GL_ONE_MINUS_SRC_ALPHA), filter (GL_DST_COLOR GL_ZERO). */
 export type ShaderBlend = 'add' | 'blend' | 'filter';
@@ -26,31 +45,49 @@ export function blendOf(args: string[]): ShaderBlend | undefined {
   return undefined;
 }
 
-function tokenize(text: string): string[] {
-  const out: string[] = [];
+interface ShaderToken extends TextSpan {
+  text: string;
+}
+
+/** Words, braces and line ends ('\n' tokens), with positions; comments and quotes removed. */
+function tokenize(text: string): ShaderToken[] {
+  const out: ShaderToken[] = [];
   let i = 0;
+  let line = 0;
+  let lineStart = 0;
+  const push = (t: string, from: number, to: number) => out.push({ text: t, line, start: from - lineStart, end: to - lineStart });
   while (i < text.length) {
     const c = text[i];
     if (c === '/' && text[i + 1] === '/') {
       while (i < text.length && text[i] !== '\n') i++;
     } else if (c === '/' && text[i + 1] === '*') {
       const end = text.indexOf('*/', i + 2);
-      i = end < 0 ? text.length : end + 2;
+      const stop = end < 0 ? text.length : end + 2;
+      for (; i < stop; i++) {
+        if (text[i] === '\n') {
+          line++;
+          lineStart = i + 1;
+        }
+      }
     } else if (c === '{' || c === '}') {
-      out.push(c);
+      push(c, i, i + 1);
       i++;
     } else if (c === '\n') {
-      out.push('\n');
+      push('\n', i, i);
       i++;
+      line++;
+      lineStart = i;
     } else if (/\s/.test(c)) i++;
     else if (c === '"') {
-      const end = text.indexOf('"', i + 1);
-      out.push(text.slice(i + 1, end < 0 ? text.length : end));
-      i = end < 0 ? text.length : end + 1;
+      const close = text.indexOf('"', i + 1);
+      const lineEnd = text.indexOf('\n', i + 1);
+      const end = close < 0 || (lineEnd >= 0 && lineEnd < close) ? (lineEnd < 0 ? text.length : lineEnd) : close;
+      push(text.slice(i + 1, end), i + 1, end);
+      i = end === close ? end + 1 : end;
     } else {
       let j = i;
       while (j < text.length && !/[\s{}]/.test(text[j]) && !(text[j] === '/' && text[j + 1] === '/')) j++;
-      out.push(text.slice(i, j));
+      push(text.slice(i, j), i, j);
       i = j;
     }
   }
@@ -63,25 +100,34 @@ export function parseShaders(text: string): ShaderInfo[] {
   const shaders: ShaderInfo[] = [];
   let i = 0;
   const skipNewlines = () => {
-    while (tokens[i] === '\n') i++;
+    while (tokens[i]?.text === '\n') i++;
   };
   while (i < tokens.length) {
     skipNewlines();
     if (i >= tokens.length) break;
-    const name = tokens[i++];
+    const nameToken = tokens[i++];
+    const name = nameToken.text;
     if (name === '{' || name === '}') continue;
     skipNewlines();
-    if (tokens[i] !== '{') continue;
+    if (tokens[i]?.text !== '{') continue;
     i++;
-    const shader: ShaderInfo = { name, twoSided: false };
+    const images: ShaderImage[] = [];
+    const shader: ShaderInfo = { name, twoSided: false, at: { line: nameToken.line, start: nameToken.start, end: nameToken.end }, images };
     let depth = 1;
     let stage = 0;
     let imageStage = -1;
     let stageBlend: ShaderBlend | undefined;
-    let line: string[] = [];
+    let lineTokens: ShaderToken[] = [];
     const flush = () => {
-      if (!line.length) return;
+      if (!lineTokens.length) return;
+      const line = lineTokens.map((t) => t.text);
       const key = line[0].toLowerCase();
+      if (depth === 2 && (key === 'map' || key === 'clampmap' || key === 'animmap')) {
+        // animMap <frequency> <image> ...: every word after the frequency is a frame.
+        for (const t of lineTokens.slice(key === 'animmap' ? 2 : 1, key === 'animmap' ? undefined : 2)) {
+          if (!BUILTIN_IMAGE.test(t.text)) images.push({ keyword: line[0], path: t.text, line: t.line, start: t.start, end: t.end });
+        }
+      }
       if (depth === 1 && key === 'cull' && /^(disable|none|twosided)$/i.test(line[1] ?? '')) shader.twoSided = true;
       if (depth === 2 && shader.image === undefined) {
         if ((key === 'map' || key === 'clampmap') && line[1] && !/^\$(lightmap|whiteimage)$/i.test(line[1])) shader.image = line[1];
@@ -90,10 +136,11 @@ export function parseShaders(text: string): ShaderInfo[] {
       }
       if (depth === 2 && key === 'blendfunc') stageBlend = blendOf(line.slice(1));
       if (depth === 2 && key === 'alphafunc' && shader.alphaTest === undefined) shader.alphaTest = line[1];
-      line = [];
+      lineTokens = [];
     };
     while (i < tokens.length && depth > 0) {
-      const t = tokens[i++];
+      const token = tokens[i++];
+      const t = token.text;
       if (t === '\n') flush();
       else if (t === '{') {
         flush();
@@ -107,7 +154,7 @@ export function parseShaders(text: string): ShaderInfo[] {
         // The image stage's blendFunc (it may come before or after its map line).
         if (depth === 2 && stage === imageStage && stageBlend) shader.blend = stageBlend;
         depth--;
-      } else line.push(t);
+      } else lineTokens.push(token);
     }
     flush();
     shaders.push(shader);

@@ -59,9 +59,24 @@ test('animation.cfg: keywords, order, the legs skip and negative counts', { skip
 
 test('shader scripts: first stage image, cull and alpha test', { skip: NO_ASSETS }, () => {
   const shaders = parseShaders(assetText('md3/kubalwagon/kt_kubalwagon.shader'));
-  assert.deepEqual(shaders, [{ name: 'models/mapobjects/kt_kubalwagon/euro_frnt_2', image: 'models/mapobjects/kt_kubalwagon/euro_frnt_2.tga', twoSided: true, alphaTest: 'GE128' }]);
+  const image = 'models/mapobjects/kt_kubalwagon/euro_frnt_2.tga';
+  assert.deepEqual(shaders, [
+    {
+      name: 'models/mapobjects/kt_kubalwagon/euro_frnt_2',
+      image,
+      twoSided: true,
+      alphaTest: 'GE128',
+      // Positions in the file: the name on line 6, the map path on line 12 after 16 spaces and "map ".
+      at: { line: 5, start: 0, end: 43 },
+      images: [{ keyword: 'map', path: image, line: 11, start: 20, end: 20 + image.length }],
+    },
+  ]);
   const more = parseShaders('a/b\n{\n{\nmap $lightmap\n}\n{\nanimMap 10 x1.tga x2.tga\n}\n}\nc { cull back\n { clampmap "q.tga" }\n}\n');
   assert.deepEqual(more.map((s) => [s.name, s.image, s.twoSided]), [['a/b', 'x1.tga', false], ['c', 'q.tga', false]]);
+  assert.deepEqual(more.map((s) => s.images?.map((i) => [i.keyword, i.path, i.line, i.start, i.end])), [
+    [['animMap', 'x1.tga', 6, 11, 17], ['animMap', 'x2.tga', 6, 18, 24]],
+    [['clampmap', 'q.tga', 10, 13, 18]],
+  ]);
 });
 
 test('sidecars applied to models: framegroups replace clips, skins and shaders give textures', { skip: NO_ASSETS }, () => {
