@@ -1,0 +1,308 @@
+// Diagnostics for the files beside a model (.framegroups, animation.cfg, .skin, Q3 .shader), as
+// the language server and `iqm-tools check` report them. Two steps, both pure: `readSidecar` parses
+// the text and says which texture paths need looking up; the caller finds the model(s) beside the
+// file (companions.ts) and checks which texture candidates exist; `lintSidecar` then compares.
+// Positions: 0-based lines, UTF-16 columns, ends exclusive (the IQE diagnostics' convention).
+
+import type { IqeDiagnostic, Range, Severity } from '../iqe/diagnostic';
+import type { Model } from '../model/model';
+import { animCfgParts, parseAnimCfg, type AnimCfgEntry } from './animcfg';
+import { dirName, type SidecarKind } from './companions';
+import { readFramegroups } from './framegroups';
+import { parseShaders } from './shader';
+import { parseSkin, type SkinEntry } from './skin';
+import type { Token } from './text';
+
+/** What the checks need of a model. */
+export interface ModelSummary {
+  /** File name (for messages), e.g. `grunt.dpm`. */
+  file: string;
+  frameCount: number;
+  /** Mesh / surface names, in file order. */
+  surfaces: string[];
+  /** Each mesh's material (MD3: first shader name; DPM: shader name). */
+  materials: string[];
+  tags: string[];
+}
+
+export function summarizeModel(file: string, model: Model): ModelSummary {
+  return { file, frameCount: model.frameCount, surfaces: model.meshes.map((m) => m.name), materials: model.meshes.map((m) => m.material), tags: model.tags?.names ?? [] };
+}
+
+/** The model a sidecar was paired with: found and read, unreadable (with the reader's error), or missing. */
+export type CompanionResult =
+  | { part?: 'lower' | 'upper' | 'head'; state: 'read'; model: ModelSummary }
+  | { part?: 'lower' | 'upper' | 'head'; state: 'unreadable'; file: string; error: string }
+  | { part?: 'lower' | 'upper' | 'head'; state: 'missing'; tried: string[] };
+
+/** One playable clip of the file, for hover and the "▶ Play" code lens. */
+export interface SidecarClip {
+  name: string;
+  /** Index among the file's clips (the order the preview lists them in). */
+  index: number;
+  /** The line's words that define it. */
+  range: Range;
+  /** As the engine plays it (LEGS_* already lowered by the legs offset). */
+  firstFrame: number;
+  frameCount: number;
+  /** As the engine uses it (framegroups: 20 when absent, at least 1; animation.cfg: 0 means 1). */
+  fps: number;
+  loop: boolean;
+  reverse: boolean;
+  /** The first frame as written when the engine changes it (animation.cfg LEGS_*). */
+  writtenFirst?: number;
+  /** Which player parts it plays on (animation.cfg), else undefined. */
+  parts?: ('lower' | 'upper')[];
+}
+
+/** A texture path the file names, to be looked up by the caller. */
+export interface TextureRef {
+  path: string;
+  range: Range;
+  /** For messages: `surface "h_face"`, `shader "x/y" (map)`. */
+  what: string;
+}
+
+/** A surface or tag name a .skin gives, checked against the model. */
+interface SurfaceRef {
+  name: string;
+  range: Range;
+  tag: boolean;
+}
+
+export interface SidecarDocument {
+  kind: SidecarKind;
+  clips: SidecarClip[];
+  textures: TextureRef[];
+  surfaces: SurfaceRef[];
+  /** Problems of the text alone (syntax, fps, empty ranges). */
+  diagnostics: IqeDiagnostic[];
+  /** animation.cfg: first(LEGS_WALKCR) - first(TORSO_GESTURE). */
+  legsOffset: number;
+  /** Internal: clip index → the part of the text to point at for frame problems. */
+  frameRanges: Range[];
+}
+
+/** What became of a texture path: found where the engine looks, found only beside the file, or nowhere. */
+export type TextureResult = { state: 'found'; path: string } | { state: 'beside'; path: string } | { state: 'missing'; tried: number; extensions: readonly string[] };
+
+const span = (t: Token, u: Token = t): Range => ({ line: t.line, column: t.start, endLine: u.line, endColumn: u.end });
+const lineRange = (line: number, start: number, end: number): Range => ({ line, column: start, endLine: line, endColumn: end });
+const FILE_START: Range = { line: 0, column: 0, endLine: 0, endColumn: 0 };
+
+function diag(range: Range, severity: Severity, code: string, message: string): IqeDiagnostic {
+  return { range, severity, code, message };
+}
+
+export function readSidecar(kind: SidecarKind, text: string): SidecarDocument {
+  const doc: SidecarDocument = { kind, clips: [], textures: [], surfaces: [], diagnostics: [], legsOffset: 0, frameRanges: [] };
+  switch (kind) {
+    case 'framegroups':
+      readFramegroupsDoc(text, doc);
+      break;
+    case 'animcfg':
+      readAnimCfgDoc(text, doc);
+      break;
+    case 'skin':
+      readSkinDoc(text, doc);
+      break;
+    case 'shader':
+      readShaderDoc(text, doc);
+      break;
+  }
+  return doc;
+}
+
+function readFramegroupsDoc(text: string, doc: SidecarDocument): void {
+  const { entries, bad } = readFramegroups(text);
+  for (const b of bad) {
+    doc.diagnostics.push(diag(span(b.tokens[0], b.tokens[b.tokens.length - 1]), 'error', 'sidecar-syntax', 'Expected "first count [fps] [loop] [name]": the first two words must be numbers (DarkPlaces stops reading the file here).'));
+  }
+  entries.forEach((e, index) => {
+    const [first, count, fps] = e.tokens;
+    if (e.count < 1) doc.diagnostics.push(diag(span(count), 'warning', 'frame-range-empty', `An empty range (${e.count} frames): DarkPlaces plays 1 frame instead.`));
+    if (e.first < 0) doc.diagnostics.push(diag(span(first), 'warning', 'frame-range', `First frame ${e.first} is negative: DarkPlaces uses frame 0.`));
+    if (e.fps !== undefined && e.fps <= 0) doc.diagnostics.push(diag(span(fps), 'warning', 'fps-invalid', `Frame rate ${fps.text} is not above 0: DarkPlaces plays it at 1 frame per second.`));
+    else if (e.fps === undefined && fps !== undefined) doc.diagnostics.push(diag(span(fps), 'warning', 'fps-invalid', `"${fps.text}" is not a number: DarkPlaces reads it as 0 and plays the clip at 1 frame per second.`));
+    const range = span(first, count);
+    doc.clips.push({ name: e.name, index, range: span(e.tokens[0], e.tokens[e.tokens.length - 1]), firstFrame: Math.max(0, e.first), frameCount: Math.max(1, e.count), fps: Math.max(1, e.fps ?? 20), loop: e.loop, reverse: false });
+    doc.frameRanges.push(range);
+  });
+}
+
+function readAnimCfgDoc(text: string, doc: SidecarDocument): void {
+  const cfg = parseAnimCfg(text);
+  doc.legsOffset = cfg.legsOffset;
+  cfg.warnings.forEach((w, i) => {
+    const at = cfg.warningAt[i];
+    const range = at ? span(at) : FILE_START;
+    if (w.startsWith('unknown keyword')) doc.diagnostics.push(diag(range, 'warning', 'sidecar-syntax', `${w[0].toUpperCase()}${w.slice(1)}: Quake 3 ignores it (known: sex, footsteps, headoffset, fixedlegs, fixedtorso).`));
+    else if (w.includes('required animations')) doc.diagnostics.push(diag(range, 'error', 'animcfg-incomplete', `Only ${cfg.entries.length} of the 25 animations up to LEGS_TURN: Quake 3 refuses the player model (CG_ParseAnimationFile).`));
+    else doc.diagnostics.push(diag(range, 'error', 'sidecar-syntax', `${w[0].toUpperCase()}${w.slice(1)} ("first numFrames loopFrames fps").`));
+  });
+  cfg.entries.forEach((e: AnimCfgEntry, index) => {
+    const [first, count, , fps] = e.tokens;
+    const clip = cfg.clips[index];
+    if (e.count === 0) doc.diagnostics.push(diag(span(count), 'warning', 'frame-range-empty', `${e.name} has 0 frames: nothing plays.`));
+    if (e.fps < 0) doc.diagnostics.push(diag(span(fps), 'error', 'fps-invalid', `${e.name}: a negative frame rate (${fps.text}) makes Quake 3 compute a negative frame time.`));
+    else if (e.fps === 0) doc.diagnostics.push(diag(span(fps), 'warning', 'fps-invalid', `${e.name}: frame rate 0; Quake 3 uses 1 frame per second.`));
+    if (e.loop < 0 || e.loop > Math.abs(e.count)) doc.diagnostics.push(diag(span(e.tokens[2]), 'warning', 'animcfg-loop-frames', `${e.name}: ${e.loop} looping frames, but the animation has ${Math.abs(e.count)}.`));
+    const isLegs = e.name.startsWith('LEGS_');
+    doc.clips.push({
+      name: e.name,
+      index,
+      range: span(first, fps),
+      firstFrame: clip.firstFrame,
+      frameCount: clip.frameCount,
+      fps: clip.fps,
+      loop: clip.loop,
+      reverse: clip.reverse === true,
+      writtenFirst: isLegs && cfg.legsOffset !== 0 ? e.first : undefined,
+      parts: animCfgParts(e.name),
+    });
+    doc.frameRanges.push(span(first, count));
+  });
+}
+
+function readSkinDoc(text: string, doc: SidecarDocument): void {
+  const skin = parseSkin(text);
+  skin.warningLines.forEach((line) => {
+    const raw = text.split(/\r\n|\r|\n/)[line] ?? '';
+    const start = raw.length - raw.trimStart().length;
+    doc.diagnostics.push(diag(lineRange(line, start, raw.replace(/\/\/.*$/, '').trimEnd().length), 'error', 'sidecar-syntax', 'Expected "surface,texture" (or "replace surface texture"): the engine skips this line.'));
+  });
+  for (const e of skin.entries as SkinEntry[]) {
+    doc.surfaces.push({ name: e.surface, range: lineRange(e.line, e.surfaceStart, e.surfaceEnd), tag: e.tag });
+    if (!e.tag && e.texture) doc.textures.push({ path: e.texture, range: lineRange(e.line, e.textureStart, e.textureEnd), what: `surface "${e.surface}"` });
+    if (!e.tag && !e.texture) doc.diagnostics.push(diag(lineRange(e.line, e.surfaceStart, e.surfaceEnd), 'warning', 'skin-texture-empty', `Surface "${e.surface}" gets no texture: it is drawn with the engine's default (missing) texture.`));
+  }
+}
+
+function readShaderDoc(text: string, doc: SidecarDocument): void {
+  for (const shader of parseShaders(text)) {
+    for (const image of shader.images ?? []) {
+      doc.textures.push({ path: image.path, range: lineRange(image.line, image.start, image.end), what: `shader "${shader.name}" (${image.keyword})` });
+    }
+  }
+}
+
+/** A model name list for messages: `"a", "b" and 3 more`. */
+function listNames(names: readonly string[], max = 8): string {
+  const shown = names.slice(0, max).map((n) => `"${n}"`).join(', ');
+  return names.length > max ? `${shown} and ${names.length - max} more` : shown || 'none';
+}
+
+/** The name a surface is matched under (ioquake3 lower-cases it and cuts a trailing `_X` of MD3 surfaces). */
+function surfaceKeys(name: string): string[] {
+  const n = name.toLowerCase();
+  return n.length > 2 && n[n.length - 2] === '_' ? [n, n.slice(0, -2)] : [n];
+}
+
+/**
+ * Every diagnostic of the file: its own (readSidecar) and those against the model(s) beside it and
+ * the texture lookups (`textures[i]` answers `doc.textures[i]`).
+ */
+export function lintSidecar(doc: SidecarDocument, companions: readonly CompanionResult[], textures: readonly TextureResult[]): IqeDiagnostic[] {
+  const out = [...doc.diagnostics];
+  for (const c of companions) {
+    if (c.state === 'missing' && doc.kind !== 'animcfg') {
+      out.push(diag(FILE_START, 'warning', 'model-not-found', `No model beside this file (looked for ${c.tried.join(', ')}): frame ranges and surface names are not checked.`));
+    } else if (c.state === 'missing' && c.part !== 'head') {
+      out.push(diag(FILE_START, 'warning', 'model-not-found', `No ${c.tried.join(', ')} beside this animation.cfg: its ${c.part === 'lower' ? 'BOTH_* and LEGS_*' : 'BOTH_* and TORSO_*'} frames are not checked, and Quake 3 refuses a player without it.`));
+    } else if (c.state === 'unreadable') {
+      out.push(diag(FILE_START, 'error', 'model-unreadable', `${c.file} cannot be read: ${c.error}.`));
+    }
+  }
+  const models = companions.filter((c): c is Extract<CompanionResult, { state: 'read' }> => c.state === 'read');
+  if (doc.kind === 'framegroups' && models[0]) out.push(...frameDiagnostics(doc, models[0].model, undefined));
+  if (doc.kind === 'animcfg') {
+    for (const part of ['lower', 'upper'] as const) {
+      const m = models.find((c) => c.part === part);
+      if (m) out.push(...frameDiagnostics(doc, m.model, part));
+    }
+  }
+  if (doc.kind === 'skin' && models[0]) out.push(...surfaceDiagnostics(doc, models[0].model));
+  doc.textures.forEach((t, i) => {
+    const r = textures[i];
+    if (!r || r.state === 'found') return;
+    if (r.state === 'beside') {
+      out.push(diag(t.range, 'information', 'texture-outside-game-path', `"${t.path}" is not found where the engine looks (the path under the game's folder), only as ${r.path} beside this file. The engine finds it once this folder is ${dirName(t.path.replace(/\\/g, '/'))}/ under the game's folder.`));
+    } else {
+      out.push(diag(t.range, 'warning', 'texture-not-found', `No image "${t.path}" (${t.what}): looked in this folder and each one above it as the game's folder, with ${r.extensions.map((e) => `.${e}`).join(', ')} (${r.tried} paths). The engine draws its missing-texture image (unless a shader script defines "${t.path}").`));
+    }
+  });
+  return out.sort((a, b) => a.range.line - b.range.line || a.range.column - b.range.column);
+}
+
+/** Ranges past the model's frames, and overlaps between clips that play on the same model. */
+function frameDiagnostics(doc: SidecarDocument, model: ModelSummary, part: 'lower' | 'upper' | undefined): IqeDiagnostic[] {
+  const out: IqeDiagnostic[] = [];
+  const clips = doc.clips.filter((c) => part === undefined || c.parts?.includes(part));
+  for (const c of clips) {
+    const last = c.firstFrame + c.frameCount - 1;
+    if (c.frameCount > 0 && last >= model.frameCount) {
+      const offset = c.writtenFirst !== undefined ? ` (written ${c.writtenFirst}, lowered by the LEGS_* offset ${doc.legsOffset}: first(LEGS_WALKCR) - first(TORSO_GESTURE))` : '';
+      const what = part ? `${c.name} plays frames ${c.firstFrame}–${last}${offset} of ${model.file}` : `Frames ${c.firstFrame}–${last}`;
+      const engine = part ? 'Quake 3 draws frame 0 for the frames past the end' : 'DarkPlaces clamps the range to the last frame';
+      out.push(diag(doc.frameRanges[c.index], 'error', 'frame-range', `${what}, which has ${model.frameCount} frames (0–${model.frameCount - 1}): ${engine}.`));
+    }
+  }
+  // Overlaps: a death animation ending in its dead pose (BOTH_DEATHn / BOTH_DEADn) and clips with
+  // the very same frames (TORSO_STAND2 = TORSO_STAND) are how players are made; other overlaps are
+  // usually a typing mistake.
+  for (let i = 0; i < clips.length; i++) {
+    for (let j = i + 1; j < clips.length; j++) {
+      const a = clips[i];
+      const b = clips[j];
+      if (a.frameCount < 1 || b.frameCount < 1) continue;
+      const from = Math.max(a.firstFrame, b.firstFrame);
+      const to = Math.min(a.firstFrame + a.frameCount, b.firstFrame + b.frameCount) - 1;
+      if (from > to) continue;
+      if (a.firstFrame === b.firstFrame && a.frameCount === b.frameCount) continue;
+      if (/^BOTH_DEATH\d$/.test(a.name) && b.name === a.name.replace('DEATH', 'DEAD')) continue;
+      // Report once, on the later line; with two parts, only for the part where it first shows.
+      if (part === 'upper' && a.parts?.includes('lower') && b.parts?.includes('lower')) continue;
+      const frames = from === to ? `frame ${from}` : `frames ${from}–${to}`;
+      out.push(diag(doc.frameRanges[b.index], 'warning', 'frame-range-overlap', `${frames} ${from === to ? 'also belongs' : 'also belong'} to "${a.name}" (line ${a.range.line + 1}).`));
+    }
+  }
+  return out;
+}
+
+/** Surface and tag names of a .skin that the model does not have. */
+function surfaceDiagnostics(doc: SidecarDocument, model: ModelSummary): IqeDiagnostic[] {
+  const out: IqeDiagnostic[] = [];
+  const names = new Set<string>();
+  for (const s of [...model.surfaces, ...model.materials]) for (const k of surfaceKeys(s)) names.add(k);
+  const tags = new Set(model.tags.map((t) => t.toLowerCase()));
+  for (const s of doc.surfaces) {
+    if (s.tag) {
+      if (!tags.has(s.name.toLowerCase())) out.push(diag(s.range, 'information', 'skin-tag-unknown', `${model.file} has no tag "${s.name}" (its tags: ${listNames(model.tags)}); the line does nothing.`));
+      continue;
+    }
+    if (!names.has(s.name.toLowerCase())) {
+      out.push(diag(s.range, 'warning', 'skin-surface-unknown', `${model.file} has no surface "${s.name}" (its surfaces: ${listNames(model.surfaces)}): this line gives nothing a texture.`));
+    }
+  }
+  return out;
+}
+
+/** The clip on a line, or undefined. */
+export function clipAtLine(doc: SidecarDocument, line: number): SidecarClip | undefined {
+  return doc.clips.find((c) => c.range.line <= line && line <= c.range.endLine);
+}
+
+/** Markdown for a clip's hover: its frames and how long it plays. */
+export function clipHover(doc: SidecarDocument, clip: SidecarClip): string {
+  const last = clip.firstFrame + clip.frameCount - 1;
+  const seconds = clip.frameCount / clip.fps;
+  const frames = clip.frameCount === 1 ? `frame ${clip.firstFrame} (1 frame)` : `frames ${clip.firstFrame}–${last} (${clip.frameCount} frames)`;
+  const parts = clip.parts ? ` of ${clip.parts.map((p) => `${p}.md3`).join(' and ')}` : '';
+  const lines = [`**${clip.name}**: ${frames}${parts}`, `${formatNumber(clip.fps)} fps: ${formatNumber(seconds)} s${clip.reverse ? ', played backwards' : ''}${clip.loop ? ', loops' : ', plays once'}`];
+  if (clip.writtenFirst !== undefined) lines.push(`written as frame ${clip.writtenFirst}; Quake 3 lowers LEGS_* first frames by ${doc.legsOffset} = first(LEGS_WALKCR) − first(TORSO_GESTURE)`);
+  return lines.join('\n\n');
+}
+
+function formatNumber(n: number): string {
+  return Number.isInteger(n) ? String(n) : n.toFixed(3).replace(/0+$/, '').replace(/\.$/, '');
+}
