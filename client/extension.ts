@@ -8,6 +8,7 @@ import { LargeFileTracker } from './largeFiles';
 import type { Platform } from './platform';
 import { registerPreview } from './preview/index';
 import { registerConvert } from './convert/command';
+import { registerSidecarCommands } from './sidecars';
 
 let client: BaseLanguageClient | undefined;
 
@@ -22,6 +23,7 @@ export async function activateOn(platform: Platform, context: vscode.ExtensionCo
   registerPreview(context, platform);
   registerCompile(context, platform);
   registerConvert(context, platform);
+  registerSidecarCommands(context);
   // A server that cannot start (e.g. a browser without workers inside workers) costs the IQE
   // language features only: the preview and the compile are registered already.
   try {

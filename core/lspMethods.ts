@@ -26,7 +26,8 @@ export interface DebugMemoryResult {
 }
 
 /**
- * Server → client: a large file's text, for a server that cannot read files itself (in the browser
+ * Server → client: a large file's text, or a model file's bytes for the sidecar checks, or (with
+ * maxBytes 0) only whether a file exists, for a server that cannot read files itself (in the browser
  * the server is a Web Worker without file access; the client reads through vscode.workspace.fs).
  * Fails with the reason (not found, a folder, ...) when the file cannot be read.
  */
@@ -37,6 +38,8 @@ export interface ReadFileParams {
   maxBytes: number;
   /** The stamp of the copy the server has: when the file still has it, the result has no text. */
   unlessStamp?: string;
+  /** 'base64': the bytes as base64 (`base64` in the result) instead of decoded text; for model files. */
+  encoding?: 'text' | 'base64';
 }
 export interface ReadFileResult {
   /** Changes whenever the file does (its size and modification time). */
@@ -45,4 +48,22 @@ export interface ReadFileResult {
   size: number;
   /** UTF-8 decoded (invalid bytes as U+FFFD, a BOM dropped); absent when too large or unchanged. */
   text?: string;
+  /** With encoding 'base64': the file's bytes; absent when too large or unchanged. */
+  base64?: string;
+}
+
+/**
+ * The command of the "▶ Play" code lens on a clip line of a sidecar file (.framegroups,
+ * animation.cfg): the client opens the model's preview on that clip.
+ */
+export const PLAY_CLIP_COMMAND = 'iqmTools.playClip';
+export interface PlayClipArgs {
+  /** The model the clip plays on (for animation.cfg: lower.md3, or upper.md3 for TORSO_*). */
+  model: string;
+  /** The clip's name, as the preview lists it. */
+  clip: string;
+  /** Its index among the file's clips. */
+  index: number;
+  /** The sidecar file the lens is in. */
+  sidecar: string;
 }

@@ -19,12 +19,12 @@ function toLspRange(range: Range): LspRange {
   };
 }
 
-export function toLspDiagnostic(uri: string, diagnostic: IqeDiagnostic): Diagnostic {
+export function toLspDiagnostic(uri: string, diagnostic: IqeDiagnostic, source = SOURCE): Diagnostic {
   const result: Diagnostic = {
     range: toLspRange(diagnostic.range),
     severity: SEVERITY[diagnostic.severity] ?? DiagnosticSeverity.Error,
     code: diagnostic.code,
-    source: SOURCE,
+    source,
     message: diagnostic.message,
   };
   if (diagnostic.related && diagnostic.related.length > 0) {
@@ -36,9 +36,9 @@ export function toLspDiagnostic(uri: string, diagnostic: IqeDiagnostic): Diagnos
   return result;
 }
 
-export function toLspDiagnostics(uri: string, diagnostics: readonly IqeDiagnostic[]): Diagnostic[] {
+export function toLspDiagnostics(uri: string, diagnostics: readonly IqeDiagnostic[], source = SOURCE): Diagnostic[] {
   const result = new Array<Diagnostic>(diagnostics.length);
-  for (let i = 0; i < diagnostics.length; i++) result[i] = toLspDiagnostic(uri, diagnostics[i]);
+  for (let i = 0; i < diagnostics.length; i++) result[i] = toLspDiagnostic(uri, diagnostics[i], source);
   return result;
 }
 

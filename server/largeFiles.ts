@@ -17,8 +17,16 @@ export interface LargeFileReader {
   unsupported(uri: string): string | undefined;
   /** As the READ_FILE request (core/lspMethods.ts): rejects with the reason when it cannot be read. */
   read(uri: string, maxBytes: number, unlessStamp: string | undefined): Promise<ReadFileResult>;
+  /** A (model) file's bytes, for the sidecar checks; no bytes when over maxBytes. Rejects with the reason when it cannot be read. */
+  readBytes(uri: string, maxBytes: number): Promise<BytesResult>;
   /** Calls `changed` when the file may have changed; returns what stops it. Absent: only the client's file events. */
   watch?(uri: string, changed: () => void, log: Logger): () => void;
+}
+
+export interface BytesResult {
+  stamp: string;
+  size: number;
+  bytes?: Uint8Array;
 }
 
 /** Longer files would not fit in one JavaScript string with room to spare; they get one diagnostic instead. */

@@ -14,6 +14,7 @@ import { CLOSE_LARGE_FILE, DEBUG_MEMORY, VALIDATE_LARGE_FILE, type DebugMemoryPa
 import { LargeFiles, type LargeFileReader } from './largeFiles';
 import { ValidationScheduler } from './scheduler';
 import { SettingsStore } from './settings';
+import { kindOf, SidecarDocuments } from './sidecars';
 
 /** What differs between the hosts. */
 export interface ServerHost {
@@ -42,6 +43,8 @@ export function startServer(connection: Connection, host: ServerHost): void {
 
   const scheduler = new ValidationScheduler(settings, log, publish);
   const largeFiles = new LargeFiles(host.largeFiles, scheduler, log, (uri, diagnostics) => publish(uri, undefined, diagnostics), (uri) => documents.has(uri));
+  // .framegroups, animation.cfg, .skin and .shader documents: checked against the model beside them.
+  const sidecars = new SidecarDocuments(host.largeFiles, settings, log, publish);
 
   connection.onInitialize((params): InitializeResult => {
     settings.setPullSupported(params.capabilities.workspace?.configuration === true);
@@ -55,17 +58,27 @@ export function startServer(connection: Connection, host: ServerHost): void {
         referencesProvider: true,
         completionProvider: { triggerCharacters: [' '] },
         codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
+        codeLensProvider: { resolveProvider: false },
       },
       serverInfo: { name: 'iqm-tools IQE language server' },
     };
   });
 
   connection.onDidOpenTextDocument(({ textDocument }) => {
+    const kind = kindOf(textDocument.uri, textDocument.languageId);
+    if (kind !== undefined) {
+      sidecars.open(textDocument.uri, kind, textDocument.text, textDocument.version);
+      return;
+    }
     largeFiles.drop(textDocument.uri); // the client syncs it after all
     scheduler.opened(documents.open(textDocument));
   });
 
   connection.onDidChangeTextDocument(({ textDocument, contentChanges }) => {
+    if (sidecars.has(textDocument.uri)) {
+      sidecars.change(textDocument.uri, contentChanges, textDocument.version);
+      return;
+    }
     const document = documents.get(textDocument.uri);
     if (!document) {
       log.error(`didChange for a document that is not open: ${textDocument.uri}`);
@@ -79,6 +92,11 @@ export function startServer(connection: Connection, host: ServerHost): void {
   });
 
   connection.onDidCloseTextDocument(({ textDocument }) => {
+    if (sidecars.has(textDocument.uri)) {
+      sidecars.close(textDocument.uri);
+      settings.forget(textDocument.uri);
+      return;
+    }
     documents.close(textDocument.uri);
     scheduler.forget(textDocument.uri);
     settings.forget(textDocument.uri);
@@ -89,10 +107,14 @@ export function startServer(connection: Connection, host: ServerHost): void {
     settings.changed(pushed);
     for (const document of documents.all()) scheduler.revalidate(document);
     largeFiles.revalidateAll();
+    sidecars.revalidateAll();
   });
 
   connection.onDidChangeWatchedFiles(({ changes }) => {
-    for (const change of changes) largeFiles.changedOnDisk(change.uri);
+    for (const change of changes) {
+      largeFiles.changedOnDisk(change.uri);
+      sidecars.changedOnDisk(change.uri);
+    }
   });
 
   connection.onNotification(VALIDATE_LARGE_FILE, (params: LargeFileParams) => largeFiles.open(params?.uri));
@@ -113,9 +135,22 @@ export function startServer(connection: Connection, host: ServerHost): void {
     }
   }
 
+  /** A sidecar feature, answering `empty` (and logging) when it throws. */
+  function guard<T>(uri: string, empty: T, feature: () => T): T {
+    try {
+      return feature();
+    } catch (error) {
+      logUnexpected(`A request on ${uri} failed`, error);
+      return empty;
+    }
+  }
+
   connection.onDocumentSymbol(({ textDocument }) => answer(textDocument.uri, [], documentSymbols));
   connection.onFoldingRanges(({ textDocument }) => answer(textDocument.uri, [], foldingRanges));
-  connection.onHover(({ textDocument, position }) => answer(textDocument.uri, null, (doc) => hover(doc, position)));
+  connection.onHover(({ textDocument, position }) =>
+    sidecars.has(textDocument.uri) ? guard(textDocument.uri, null, () => sidecars.hover(textDocument.uri, position)) : answer(textDocument.uri, null, (doc) => hover(doc, position)),
+  );
+  connection.onCodeLens(({ textDocument }) => guard(textDocument.uri, [], () => sidecars.codeLenses(textDocument.uri)));
   connection.onDefinition(({ textDocument, position }) => answer(textDocument.uri, [], (doc) => definition(doc, textDocument.uri, position)));
   connection.onReferences(({ textDocument, position, context }) =>
     answer(textDocument.uri, [], (doc) => references(doc, textDocument.uri, position, context.includeDeclaration)),
@@ -129,6 +164,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
   connection.onShutdown(() => {
     scheduler.dispose();
     largeFiles.dispose();
+    sidecars.dispose();
   });
 
   connection.listen();

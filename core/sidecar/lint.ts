@@ -49,6 +49,8 @@ export interface SidecarClip {
   fps: number;
   loop: boolean;
   reverse: boolean;
+  /** Written with no frames (reported as such; left out of the range and overlap checks). */
+  empty: boolean;
   /** The first frame as written when the engine changes it (animation.cfg LEGS_*). */
   writtenFirst?: number;
   /** Which player parts it plays on (animation.cfg), else undefined. */
@@ -125,7 +127,7 @@ function readFramegroupsDoc(text: string, doc: SidecarDocument): void {
     if (e.fps !== undefined && e.fps <= 0) doc.diagnostics.push(diag(span(fps), 'warning', 'fps-invalid', `Frame rate ${fps.text} is not above 0: DarkPlaces plays it at 1 frame per second.`));
     else if (e.fps === undefined && fps !== undefined) doc.diagnostics.push(diag(span(fps), 'warning', 'fps-invalid', `"${fps.text}" is not a number: DarkPlaces reads it as 0 and plays the clip at 1 frame per second.`));
     const range = span(first, count);
-    doc.clips.push({ name: e.name, index, range: span(e.tokens[0], e.tokens[e.tokens.length - 1]), firstFrame: Math.max(0, e.first), frameCount: Math.max(1, e.count), fps: Math.max(1, e.fps ?? 20), loop: e.loop, reverse: false });
+    doc.clips.push({ name: e.name, index, range: span(e.tokens[0], e.tokens[e.tokens.length - 1]), firstFrame: Math.max(0, e.first), frameCount: Math.max(1, e.count), fps: Math.max(1, e.fps ?? 20), loop: e.loop, reverse: false, empty: e.count < 1 });
     doc.frameRanges.push(range);
   });
 }
@@ -157,6 +159,7 @@ function readAnimCfgDoc(text: string, doc: SidecarDocument): void {
       fps: clip.fps,
       loop: clip.loop,
       reverse: clip.reverse === true,
+      empty: e.count === 0,
       writtenFirst: isLegs && cfg.legsOffset !== 0 ? e.first : undefined,
       parts: animCfgParts(e.name),
     });
@@ -237,12 +240,12 @@ export function lintSidecar(doc: SidecarDocument, companions: readonly Companion
 /** Ranges past the model's frames, and overlaps between clips that play on the same model. */
 function frameDiagnostics(doc: SidecarDocument, model: ModelSummary, part: 'lower' | 'upper' | undefined): IqeDiagnostic[] {
   const out: IqeDiagnostic[] = [];
-  const clips = doc.clips.filter((c) => part === undefined || c.parts?.includes(part));
+  const clips = doc.clips.filter((c) => !c.empty && (part === undefined || c.parts?.includes(part)));
   for (const c of clips) {
     const last = c.firstFrame + c.frameCount - 1;
     if (c.frameCount > 0 && last >= model.frameCount) {
       const offset = c.writtenFirst !== undefined ? ` (written ${c.writtenFirst}, lowered by the LEGS_* offset ${doc.legsOffset}: first(LEGS_WALKCR) - first(TORSO_GESTURE))` : '';
-      const what = part ? `${c.name} plays frames ${c.firstFrame}–${last}${offset} of ${model.file}` : `Frames ${c.firstFrame}–${last}`;
+      const what = part ? `${c.name} plays frames ${c.firstFrame}–${last}${offset} of ${model.file}` : `Frames ${c.firstFrame}–${last} of ${model.file}`;
       const engine = part ? 'Quake 3 draws frame 0 for the frames past the end' : 'DarkPlaces clamps the range to the last frame';
       out.push(diag(doc.frameRanges[c.index], 'error', 'frame-range', `${what}, which has ${model.frameCount} frames (0–${model.frameCount - 1}): ${engine}.`));
     }
@@ -254,7 +257,6 @@ function frameDiagnostics(doc: SidecarDocument, model: ModelSummary, part: 'lowe
     for (let j = i + 1; j < clips.length; j++) {
       const a = clips[i];
       const b = clips[j];
-      if (a.frameCount < 1 || b.frameCount < 1) continue;
       const from = Math.max(a.firstFrame, b.firstFrame);
       const to = Math.min(a.firstFrame + a.frameCount, b.firstFrame + b.frameCount) - 1;
       if (from > to) continue;

@@ -2,6 +2,7 @@
 // host (vscode.dev, github.dev). Every feature is the Node server's (server/server.ts); a worker
 // cannot read files, so large files come through the client (iqmTools/readFile, workspace.fs).
 import { BrowserMessageReader, BrowserMessageWriter, createConnection } from 'vscode-languageserver/browser';
+import { decodeBase64 } from '../../core/base64';
 import { READ_FILE, type ReadFileParams, type ReadFileResult } from '../../core/lspMethods';
 import { startServer } from '../server';
 
@@ -30,6 +31,10 @@ startServer(connection, {
   largeFiles: {
     unsupported: () => undefined,
     read: (uri, maxBytes, unlessStamp) => connection.sendRequest<ReadFileResult>(READ_FILE, { uri, maxBytes, unlessStamp } satisfies ReadFileParams),
+    readBytes: async (uri, maxBytes) => {
+      const read = await connection.sendRequest<ReadFileResult>(READ_FILE, { uri, maxBytes, encoding: 'base64' } satisfies ReadFileParams);
+      return { stamp: read.stamp, size: read.size, bytes: read.base64 === undefined ? undefined : decodeBase64(read.base64) };
+    },
   },
   unexpected,
 });

@@ -4,7 +4,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ReadFileResult } from '../../core/lspMethods';
-import type { LargeFileReader } from '../largeFiles';
+import type { BytesResult, LargeFileReader } from '../largeFiles';
 import type { Logger } from '../scheduler';
 
 function pathOf(uri: string): string | undefined {
@@ -21,13 +21,24 @@ export const diskReader: LargeFileReader = {
   },
 
   async read(uri: string, maxBytes: number, unlessStamp: string | undefined): Promise<ReadFileResult> {
-    const path = pathOf(uri) as string;
+    const path = pathOf(uri);
+    if (path === undefined) throw new Error('not a file: URI');
     const info = await stat(path);
     if (!info.isFile()) throw new Error('not a regular file');
     const stamp = `${info.size}:${info.mtimeMs}`;
     if (stamp === unlessStamp || info.size > maxBytes) return { stamp, size: info.size };
     // Invalid UTF-8 becomes U+FFFD (as in VS Code); a BOM is dropped.
     return { stamp, size: info.size, text: new TextDecoder('utf-8').decode(await readFile(path)) };
+  },
+
+  async readBytes(uri: string, maxBytes: number): Promise<BytesResult> {
+    const path = pathOf(uri);
+    if (path === undefined) throw new Error('not a file: URI');
+    const info = await stat(path);
+    if (!info.isFile()) throw new Error('not a regular file');
+    const stamp = `${info.size}:${info.mtimeMs}`;
+    if (info.size > maxBytes) return { stamp, size: info.size };
+    return { stamp, size: info.size, bytes: new Uint8Array(await readFile(path)) };
   },
 
   watch(uri: string, changed: () => void, log: Logger): () => void {

@@ -1,0 +1,160 @@
+// The sidecar diagnostics (core/sidecar/check.ts, lint.ts) on the real files of ../shared/assets and
+// on broken variants written here beside generated models.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { encodeBase64, decodeBase64 } from '../../core/base64';
+import { checkSidecar, textureExtensions } from '../../core/sidecar/check';
+import { companionModels, sidecarKind, texturePlan } from '../../core/sidecar/companions';
+import { clipAtLine, clipHover } from '../../core/sidecar/lint';
+import { findEngine } from '../../core/engines/index';
+import { diskSidecarIo } from '../../node/sidecarIo';
+import { ASSETS, NO_ASSETS } from '../helpers/model-assets';
+import { iqm, md3 } from '../helpers/engine-models';
+import { withTempDir } from '../helpers/temp-dir';
+
+const EXT = textureExtensions([]);
+
+async function check(path: string, text = readFileSync(path, 'latin1')) {
+  const kind = sidecarKind(path);
+  assert.ok(kind, `${path} is a sidecar`);
+  return checkSidecar(kind, path, text, diskSidecarIo, EXT);
+}
+
+/** "line:column code" of each diagnostic (1-based, as the CLI prints them). */
+function where(r: { diagnostics: { range: { line: number; column: number }; code: string }[] }): string[] {
+  return r.diagnostics.map((d) => `${d.range.line + 1}:${d.range.column + 1} ${d.code}`);
+}
+
+test('sidecar kinds and the models an engine pairs them with', () => {
+  assert.equal(sidecarKind('/a/grunt.dpm.framegroups'), 'framegroups');
+  assert.equal(sidecarKind('/a/Animation.CFG'), 'animcfg');
+  assert.equal(sidecarKind('/a/lower_default.skin'), 'skin');
+  assert.equal(sidecarKind('/a/scripts/x.shader'), 'shader');
+  assert.equal(sidecarKind('/a/server.cfg'), undefined);
+  assert.deepEqual(companionModels('framegroups', '/a/grunt.dpm.framegroups'), [{ candidates: ['grunt.dpm'] }]);
+  assert.deepEqual(companionModels('skin', '/a/lower.md3_0.skin'), [{ candidates: ['lower.md3'] }]);
+  assert.deepEqual(companionModels('skin', '/a/lower_default.skin')[0].candidates.slice(0, 2), ['lower.md3', 'lower.iqm']);
+  assert.deepEqual(companionModels('skin', '/a/my_car_red.skin')[0].candidates.slice(0, 5), ['my_car.md3', 'my_car.iqm', 'my_car.dpm', 'my_car.mdr', 'my.md3']);
+  assert.deepEqual(companionModels('animcfg', '/p/animation.cfg').map((c) => c.candidates[0]), ['lower.md3', 'upper.md3', 'head.md3']);
+  assert.deepEqual(companionModels('shader', '/s/a.shader'), []);
+});
+
+test('texture lookup plan: the engine extensions from each folder upwards, then the base name beside the file', () => {
+  const plan = texturePlan('models/x/skin', '/g/models/x', ['tga', 'png']);
+  assert.deepEqual(plan.engine.slice(0, 4), ['/g/models/x/models/x/skin.tga', '/g/models/x/models/x/skin.png', '/g/models/models/x/skin.tga', '/g/models/models/x/skin.png']);
+  assert.ok(plan.engine.includes('/g/models/x/skin.tga'), 'from /g as the game folder');
+  assert.deepEqual(plan.beside, []);
+  assert.deepEqual(texturePlan('a/b/c.jpg', '/m', ['tga', 'jpg']).beside, ['/m/c.jpg', '/m/c.tga']);
+  assert.deepEqual(texturePlan('a/b/c.jpg', '/m/n', ['tga', 'jpg']).beside, ['/m/n/c.jpg', '/m/n/c.tga']);
+  assert.deepEqual(textureExtensions([findEngine('ioquake3')!]), ['tga', 'jpg', 'jpeg', 'png', 'pcx', 'bmp']);
+});
+
+test('base64 round trip (models sent to the browser server)', () => {
+  for (const n of [0, 1, 2, 3, 4, 5, 100, 70000]) {
+    const bytes = Uint8Array.from({ length: n }, (_, i) => (i * 37 + 11) & 255);
+    const text = encodeBase64(bytes);
+    assert.equal(text, Buffer.from(bytes).toString('base64'));
+    assert.deepEqual(decodeBase64(text), bytes);
+  }
+  assert.throws(() => decodeBase64('abc'), /multiple of 4/);
+  assert.throws(() => decodeBase64('ab!d'), /character 2/);
+});
+
+test('real files: the DPM framegroups and skin, the Q3 player, the chainsaw skin, the shader script', { skip: NO_ASSETS }, async () => {
+  const grunt = await check(join(ASSETS, 'dpm/nexuiz/grunt.dpm.framegroups'));
+  assert.deepEqual(where(grunt), [], 'grunt.dpm.framegroups fits its 441 frames');
+  assert.equal(grunt.doc.clips.length, 25);
+  assert.equal(grunt.companions[0].state === 'read' && grunt.companions[0].model.frameCount, 441);
+  const saw = await check(join(ASSETS, 'dpm/nexuiz/h_chainsaw.dpm.framegroups'));
+  assert.deepEqual(where(saw), []);
+  assert.deepEqual(saw.doc.clips.map((c) => [c.name, c.firstFrame, c.frameCount, c.fps]), [['groupified_0_anim', 1, 8, 20], ['groupified_1_anim', 9, 23, 20], ['groupified_2_anim', 32, 200, 20], ['groupified_3_anim', 232, 39, 20]]);
+
+  // The skin names "fbgrunt", an image the folder does not have.
+  const gruntSkin = await check(join(ASSETS, 'dpm/nexuiz/grunt.dpm_0.skin'));
+  assert.deepEqual(where(gruntSkin), ['1:9 texture-not-found']);
+  assert.match(gruntSkin.diagnostics[0].message, /"fbgrunt".*\.tga, \.jpg, \.jpeg, \.png, \.pcx, \.bmp/);
+
+  // oa_soldier: LEGS_JUMPB (184, 3 frames) and LEGS_LANDB (186, 3 frames) share frame 186.
+  const cfg = await check(join(ASSETS, 'md3/oa_soldier/animation.cfg'));
+  assert.deepEqual(where(cfg), ['40:1 frame-range-overlap']);
+  assert.match(cfg.diagnostics[0].message, /frame 186 also belongs to "LEGS_JUMPB" \(line 39\)/);
+  assert.deepEqual(cfg.companions.map((c) => c.state === 'read' && [c.part, c.model.frameCount]), [['lower', 218], ['upper', 218], ['head', 218]]);
+
+  // Their textures are named under models/monsters/soldier/, while the folder is md3/oa_soldier.
+  const head = await check(join(ASSETS, 'md3/oa_soldier/head.md3_0.skin'));
+  assert.deepEqual(where(head), ['1:9 texture-outside-game-path', '2:8 texture-outside-game-path', '3:1 skin-tag-unknown']);
+  assert.match(head.diagnostics[0].message, /only as hairs\.tga beside this file.*models\/monsters\/soldier\//);
+  assert.deepEqual(where(await check(join(ASSETS, 'md3/oa_soldier/lower.md3_0.skin'))), ['1:8 texture-outside-game-path']);
+  assert.deepEqual(where(await check(join(ASSETS, 'md3/chainsaw/g_chainsaw.md3_0.skin'))), ['1:9 texture-outside-game-path']);
+  assert.deepEqual(where(await check(join(ASSETS, 'md3/kubalwagon/kt_kubalwagon.shader'))), ['12:21 texture-outside-game-path']);
+});
+
+test('real files: hover text of a clip (frames and duration), with the legs offset', { skip: NO_ASSETS }, async () => {
+  const grunt = await check(join(ASSETS, 'dpm/nexuiz/grunt.dpm.framegroups'));
+  const clip = clipAtLine(grunt.doc, 0)!;
+  assert.equal(clipHover(grunt.doc, clip), '**grunt_anim1**: frames 1–19 (19 frames)\n\n10 fps: 1.9 s, plays once');
+  const cfg = await check(join(ASSETS, 'md3/oa_soldier/animation.cfg'));
+  const walk = clipAtLine(cfg.doc, 30)!;
+  assert.equal(walk.name, 'LEGS_WALK');
+  assert.equal(clipHover(cfg.doc, walk), '**LEGS_WALK**: frames 115–125 (11 frames) of lower.md3\n\n11 fps: 1 s, loops');
+});
+
+test('broken variants beside generated models: ranges, overlaps, empty, fps, surfaces, textures, the legs offset', async () => {
+  await withTempDir('iqm-sidecar-', async (dir) => {
+    writeFileSync(join(dir, 'm.iqm'), iqm({ anims: [10, 20] })); // 30 frames, mesh "body"
+    const fg = join(dir, 'm.iqm.framegroups');
+    const r = await check(fg, '0 10 10 1 idle\n5 10 10 1 overlaps\n25 10\n40 1 // past the end\n30 0 -5\nbad line\n');
+    assert.deepEqual(where(r), ['2:1 frame-range-overlap', '3:1 frame-range', '4:1 frame-range', '5:4 frame-range-empty', '5:6 fps-invalid', '6:1 sidecar-syntax']);
+    assert.match(r.diagnostics[1].message, /Frames 25–34 of m\.iqm, which has 30 frames \(0–29\)/);
+    assert.match(r.diagnostics[0].message, /frames 5–9 also belong to "idle" \(line 1\)/);
+
+    // The model changes: the same text fits once it has 40 frames.
+    writeFileSync(join(dir, 'm.iqm'), iqm({ anims: [40, 1] }));
+    assert.deepEqual(where(await check(fg, '0 10\n25 10\n40 1\n')), []);
+    // No model: one warning, nothing else checked.
+    assert.deepEqual(where(await check(join(dir, 'none.iqm.framegroups'), '0 99999\n')), ['1:1 model-not-found']);
+    // A model that is not one: the reader's error with its byte offset.
+    writeFileSync(join(dir, 'bad.iqm'), 'INTERQUAKEMODEL\0xx');
+    const bad = await check(join(dir, 'bad.iqm.framegroups'), '0 1\n');
+    assert.deepEqual(where(bad), ['1:1 model-unreadable']);
+    assert.match(bad.diagnostics[0].message, /bad\.iqm cannot be read: .*at byte \d+/);
+
+    // A skin: an unknown surface, an image that exists (found from the game folder), one that does not.
+    mkdirSync(join(dir, 'models/car'), { recursive: true });
+    mkdirSync(join(dir, 'textures'), { recursive: true });
+    writeFileSync(join(dir, 'textures/paint.png'), 'not decoded, only found');
+    writeFileSync(join(dir, 'models/car/car.md3'), md3({ frames: 2, surfaceName: 'hull_1', tagNames: ['tag_wheel'] }));
+    const skin = await check(join(dir, 'models/car/car_red.skin'), 'hull,textures/paint.tga\nHULL_1 , textures/paint\nwheel,textures/nothing\ntag_wheel,\ntag_roof,\nno comma here\n');
+    assert.deepEqual(where(skin), ['3:1 skin-surface-unknown', '3:7 texture-not-found', '5:1 skin-tag-unknown', '6:1 sidecar-syntax']);
+    assert.equal(skin.textures[0].state === 'found' && skin.textures[0].path, join(dir, 'textures/paint.png'));
+    assert.match(skin.diagnostics[0].message, /car\.md3 has no surface "wheel" \(its surfaces: "hull_1"\)/);
+
+    // animation.cfg: the legs offset moves LEGS_* into lower.md3's frames; one past the end.
+    const player = join(dir, 'player');
+    mkdirSync(player);
+    writeFileSync(join(player, 'lower.md3'), md3({ frames: 40, surfaceName: 'l_legs' }));
+    writeFileSync(join(player, 'upper.md3'), md3({ frames: 30, surfaceName: 'u_torso' }));
+    writeFileSync(join(player, 'head.md3'), md3({ frames: 1, surfaceName: 'h_head' }));
+    const rows = [
+      [0, 5, 0, 20], [4, 1, 0, 20], [5, 5, 0, 20], [9, 1, 0, 20], [10, 5, 0, 20], [14, 1, 0, 20], // BOTH_*: 0-14
+      [15, 5, 0, 15], [20, 2, 0, 15], [22, 2, 0, 15], [24, 2, 0, 15], [26, 2, 0, 15], [28, 1, 1, 0], [28, 1, 1, 15], // TORSO_*: 15-28
+      [29, 5, 5, 15], [34, 5, 5, 15], [39, 5, 5, 15], [44, 5, 5, 15], [49, 5, 5, 15], [54, 2, 0, 15], [56, 2, 0, 15], [58, 2, 0, 15], [60, 2, 0, 15], [62, 5, 5, 15], [67, 0, 0, 15], [67, 3, 0, -2], // LEGS_*
+    ];
+    const text = 'sex m\n' + rows.map((r) => r.join('\t')).join('\n') + '\n';
+    const cfg = await check(join(player, 'animation.cfg'), text);
+    // skip = 29 - 15 = 14: LEGS_WALKCR plays lower.md3 frames 15-19, LEGS_TURN 53-55, past its 40.
+    assert.equal(cfg.doc.legsOffset, 14);
+    // Line 1 is "sex m"; the rows start on line 2.
+    assert.deepEqual(where(cfg), [
+      '13:8 fps-invalid', // TORSO_STAND fps 0
+      '20:1 frame-range', '21:1 frame-range', '22:1 frame-range', '23:1 frame-range', '24:1 frame-range', // LEGS_JUMP (54 - 14 = 40) to LEGS_IDLE
+      '25:4 frame-range-empty', // LEGS_IDLECR 0 frames
+      '26:1 frame-range', '26:8 fps-invalid', // LEGS_TURN, negative fps
+    ]);
+    const jump = cfg.diagnostics.find((d) => d.range.line === 19)!;
+    assert.match(jump.message, /^LEGS_JUMP plays frames 40–41 \(written 54, lowered by the LEGS_\* offset 14.*\) of lower\.md3, which has 40 frames/);
+    assert.equal(cfg.diagnostics.find((d) => d.code === 'fps-invalid' && d.range.line === 25)?.severity, 'error');
+  });
+});
