@@ -231,8 +231,8 @@ export class TestServer {
     return this.published.length;
   }
 
-  open(uri: string, text: string, version = 1): Promise<void> {
-    return this.connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'iqe', version, text } });
+  open(uri: string, text: string, version = 1, languageId = 'iqe'): Promise<void> {
+    return this.connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId, version, text } });
   }
 
   change(uri: string, version: number, changes: TextDocumentContentChangeEvent[]): Promise<void> {
