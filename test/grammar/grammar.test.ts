@@ -6,42 +6,16 @@
 // Bundled to out/test/grammar/grammar.test.js and run from the repository root.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { createRequire } from 'node:module';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { IGrammar, IToken } from 'vscode-textmate';
+import type { IToken } from 'vscode-textmate';
+import { loadGrammar as load, repoRoot, runTool as run, tokenize } from './harness';
 
-const repoRoot = process.cwd();
 const grammarPath = path.join(repoRoot, 'syntaxes', 'iqe.tmLanguage.json');
 const testDir = path.join(repoRoot, 'test', 'grammar');
-const toolPackage = path.join(repoRoot, 'node_modules', 'vscode-tmgrammar-test', 'package.json');
-const TOOL_TIMEOUT_MS = 120_000;
-
-/** The unit-test entry of vscode-tmgrammar-test, from its package.json "bin". */
-function toolEntry(): string {
-  const pkg = JSON.parse(readFileSync(toolPackage, 'utf8')) as { bin: Record<string, string> };
-  const bin = pkg.bin['vscode-tmgrammar-test'];
-  assert.ok(bin, 'vscode-tmgrammar-test has no "vscode-tmgrammar-test" bin entry');
-  return path.join(path.dirname(toolPackage), bin);
-}
-
-interface ToolRun {
-  status: number | null;
-  output: string;
-}
-
-function runTool(files: string[]): ToolRun {
-  const result = spawnSync(process.execPath, [toolEntry(), '-g', grammarPath, ...files], {
-    cwd: repoRoot,
-    encoding: 'utf8',
-    timeout: TOOL_TIMEOUT_MS,
-    env: { ...process.env, FORCE_COLOR: '0' },
-  });
-  const output = `${result.stdout ?? ''}${result.stderr ?? ''}${result.error ? `\n${String(result.error)}` : ''}`;
-  return { status: result.status, output };
-}
+const runTool = (files: string[]) => run([grammarPath], files);
+const loadGrammar = () => load('source.iqe', grammarPath);
 
 function assertionFiles(): string[] {
   return readdirSync(testDir)
@@ -58,44 +32,6 @@ function findIqeFiles(dir: string): string[] {
     else if (name.toLowerCase().endsWith('.iqe')) found.push(full);
   }
   return found;
-}
-
-// vscode-textmate and vscode-oniguruma are dependencies of vscode-tmgrammar-test: resolve them the
-// way that package does, so the tokeniser is the one the assertion files are checked with.
-const loadFromTool = createRequire(toolPackage);
-const textmate = loadFromTool('vscode-textmate') as typeof import('vscode-textmate');
-const oniguruma = loadFromTool('vscode-oniguruma') as typeof import('vscode-oniguruma');
-
-let grammarPromise: Promise<IGrammar> | undefined;
-
-function loadGrammar(): Promise<IGrammar> {
-  grammarPromise ??= (async () => {
-    const wasmPath = path.join(path.dirname(loadFromTool.resolve('vscode-oniguruma')), 'onig.wasm');
-    const wasm = readFileSync(wasmPath);
-    await oniguruma.loadWASM(wasm.buffer.slice(wasm.byteOffset, wasm.byteOffset + wasm.byteLength) as ArrayBuffer);
-    const registry = new textmate.Registry({
-      onigLib: Promise.resolve({
-        createOnigScanner: (patterns: string[]) => new oniguruma.OnigScanner(patterns),
-        createOnigString: (s: string) => new oniguruma.OnigString(s),
-      }),
-      loadGrammar: async (scopeName: string) =>
-        scopeName === 'source.iqe' ? textmate.parseRawGrammar(readFileSync(grammarPath, 'utf8'), grammarPath) : null,
-    });
-    const grammar = await registry.loadGrammar('source.iqe');
-    assert.ok(grammar, 'source.iqe did not load');
-    return grammar;
-  })();
-  return grammarPromise;
-}
-
-/** Tokenises a document line by line, as the editor does. */
-function tokenize(grammar: IGrammar, lines: string[]): IToken[][] {
-  let state = textmate.INITIAL;
-  return lines.map((line) => {
-    const result = grammar.tokenizeLine(line, state);
-    state = result.ruleStack;
-    return result.tokens;
-  });
 }
 
 test('grammar assertion files pass vscode-tmgrammar-test', () => {
