@@ -5,6 +5,10 @@ import type { IqeDiagnostic } from '../core/iqe/diagnostic';
 import { decodeText, notIqeText, siblingReader } from '../node/text';
 import { sourceFormat } from '../core/compile/format';
 import { readSourceText } from '../core/compile/sources';
+import { resolve } from 'node:path';
+import { checkSidecar, textureExtensions } from '../core/sidecar/check';
+import { sidecarKind } from '../core/sidecar/companions';
+import { diskSidecarIo } from '../node/sidecarIo';
 
 /** The JSON shape of CLI.md: 1-based lines and columns. */
 export function diagnosticToJson(d: IqeDiagnostic): Record<string, unknown> {
@@ -74,24 +78,35 @@ export class DiagnosticLines {
 }
 
 /**
- * `check FILE.iqe ... [--json] [--all]`: each file as the language server validates it. Human lines carry
+ * `check FILE.iqe ... [--json] [--all]`: each file as the language server validates it; a
+ * .framegroups, animation.cfg, .skin or .shader file is checked against the model beside it, as the
+ * server checks it (core/sidecar/check.ts). Human lines carry
  * their file; the JSON object lists every file's diagnostics, each with its `file`. A file that
  * cannot be read or is not IQE text is one stderr line. At most TERMINAL_MAX_PROBLEMS lines are
  * printed unless --all is given (--json has every one). Exit 2 when some file could not be
  * checked, else 1 when any error is reported, else 0.
  */
-export function runCheck(args: string[]): number {
+export async function runCheck(args: string[]): Promise<number> {
   const json = args.includes('--json');
   const files = args.filter((a) => a !== '--json' && a !== '--all');
   const unknown = files.find((a) => a.startsWith('-'));
   if (unknown !== undefined || files.length === 0) {
-    process.stderr.write(unknown !== undefined ? `check: unknown option '${unknown}'\n` : 'usage: iqm-tools check FILE.iqe ... [--json] [--all]\n');
+    process.stderr.write(unknown !== undefined ? `check: unknown option '${unknown}'\n` : 'usage: iqm-tools check FILE ... [--json] [--all]  (FILE: .iqe, .md5mesh, .smd, .obj, .framegroups, animation.cfg, .skin, .shader)\n');
     return 2;
   }
   const lines = new DiagnosticLines((text) => process.stdout.write(text), '--json lists them all, --all prints them all', args.includes('--all') ? Infinity : TERMINAL_MAX_PROBLEMS);
   let unchecked = false;
   let errors = false;
   const all: { file: string; diagnostic: IqeDiagnostic }[] = [];
+  const report = (file: string, diagnostics: readonly IqeDiagnostic[]): void => {
+    if (diagnostics.some((d) => d.severity === 'error')) errors = true;
+    if (json) {
+      for (const diagnostic of diagnostics) all.push({ file, diagnostic });
+    } else {
+      // Each file's lines as they are found: a long list of files shows progress.
+      lines.print(file, diagnostics);
+    }
+  };
   for (const file of files) {
     let bytes: Uint8Array;
     try {
@@ -99,6 +114,13 @@ export function runCheck(args: string[]): number {
     } catch (error) {
       process.stderr.write(`${file}: cannot read: ${(error as NodeJS.ErrnoException).code ?? String(error)}\n`);
       unchecked = true;
+      continue;
+    }
+    const kind = sidecarKind(file);
+    if (kind !== undefined) {
+      // Latin-1: these files are ASCII, and a stray byte must not shift the columns.
+      const sidecar = await checkSidecar(kind, resolve(file), new TextDecoder('latin1').decode(bytes), diskSidecarIo, textureExtensions([]));
+      report(file, sidecar.diagnostics);
       continue;
     }
     const other = notIqeText(bytes);
@@ -111,14 +133,7 @@ export function runCheck(args: string[]): number {
     const text = decodeText(bytes);
     const format = sourceFormat(text, file);
     // MD5, SMD and OBJ sources: what their readers say (the compile's errors); IQE: the language server's checks.
-    const diagnostics = format === 'iqe' || format === 'unknown' ? validateIqe(text, { maxProblems: Number.MAX_SAFE_INTEGER }) : readSourceText(text, file, siblingReader(file)).diagnostics;
-    if (diagnostics.some((d) => d.severity === 'error')) errors = true;
-    if (json) {
-      for (const diagnostic of diagnostics) all.push({ file, diagnostic });
-    } else {
-      // Each file's lines as they are found: a long list of files shows progress.
-      lines.print(file, diagnostics);
-    }
+    report(file, format === 'iqe' || format === 'unknown' ? validateIqe(text, { maxProblems: Number.MAX_SAFE_INTEGER }) : readSourceText(text, file, siblingReader(file)).diagnostics);
   }
   if (!json) lines.finish();
   if (json) process.stdout.write(JSON.stringify({ diagnostics: all.map(({ file, diagnostic }) => fileDiagnosticToJson(file, diagnostic)) }) + '\n');

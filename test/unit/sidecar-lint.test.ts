@@ -2,11 +2,12 @@
 // on broken variants written here beside generated models.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { encodeBase64, decodeBase64 } from '../../core/base64';
 import { checkSidecar, textureExtensions } from '../../core/sidecar/check';
-import { companionModels, sidecarKind, texturePlan } from '../../core/sidecar/companions';
+import { companionModels, searchFolders, sidecarKind, texturePlan } from '../../core/sidecar/companions';
 import { clipAtLine, clipHover } from '../../core/sidecar/lint';
 import { findEngine } from '../../core/engines/index';
 import { diskSidecarIo } from '../../node/sidecarIo';
@@ -156,5 +157,40 @@ test('broken variants beside generated models: ranges, overlaps, empty, fps, sur
     const jump = cfg.diagnostics.find((d) => d.range.line === 19)!;
     assert.match(jump.message, /^LEGS_JUMP plays frames 40–41 \(written 54, lowered by the LEGS_\* offset 14.*\) of lower\.md3, which has 40 frames/);
     assert.equal(cfg.diagnostics.find((d) => d.code === 'fps-invalid' && d.range.line === 25)?.severity, 'error');
+  });
+});
+
+const CLI = resolve('dist', 'cli.js');
+const NO_CLI = existsSync(CLI) ? false : `${CLI} is not built (npm run build)`;
+const cli = (...args: string[]) => spawnSync(process.execPath, [CLI, 'check', ...args], { encoding: 'utf8' });
+
+test('iqm-tools check on the real sidecar files: the same diagnostics, exit 0 with warnings only', { skip: NO_CLI || NO_ASSETS }, () => {
+  const files = ['md3/oa_soldier/animation.cfg', 'dpm/nexuiz/grunt.dpm.framegroups', 'dpm/nexuiz/grunt.dpm_0.skin', 'md3/kubalwagon/kt_kubalwagon.shader'].map((f) => join(ASSETS, f));
+  const run = cli(...files);
+  assert.equal(run.status, 0, run.stderr);
+  assert.equal(run.stdout, [
+    `${files[0]}:40:1: warning: frame 186 also belongs to "LEGS_JUMPB" (line 39). [frame-range-overlap]`,
+    `${files[2]}:1:9: warning: No image "fbgrunt" (surface "shader0"): looked in this folder and each one above it as the game's folder, with .tga, .jpg, .jpeg, .png, .pcx, .bmp (${searchFolders(join(ASSETS, 'dpm/nexuiz')).length * 6} paths). The engine draws its missing-texture image (unless a shader script defines "fbgrunt"). [texture-not-found]`,
+    `${files[3]}:12:21: information: "models/mapobjects/kt_kubalwagon/euro_frnt_2.tga" is not found where the engine looks (the path under the game's folder), only as euro_frnt_2.tga beside this file. The engine finds it once this folder is models/mapobjects/kt_kubalwagon/ under the game's folder. [texture-outside-game-path]`,
+    '',
+  ].join('\n'));
+});
+
+test('iqm-tools check on broken sidecars: errors exit 1, JSON with each file, an unreadable file exits 2', { skip: NO_CLI }, () => {
+  return withTempDir('iqm-check-sidecar-', (dir) => {
+    writeFileSync(join(dir, 'm.iqm'), iqm({ anims: [8] }));
+    writeFileSync(join(dir, 'm.iqm.framegroups'), '0 8 10 1 all\n6 4 10 1 past\n');
+    writeFileSync(join(dir, 'm.iqm_0.skin'), 'body,nothing/here\n');
+    const run = cli(join(dir, 'm.iqm.framegroups'), join(dir, 'm.iqm_0.skin'));
+    assert.equal(run.status, 1);
+    assert.match(run.stdout, /m\.iqm\.framegroups:2:1: error: Frames 6–9 of m\.iqm, which has 8 frames \(0–7\): DarkPlaces clamps the range to the last frame\. \[frame-range\]/);
+    assert.match(run.stdout, /m\.iqm_0\.skin:1:6: warning: No image "nothing\/here"/);
+    const json = cli('--json', join(dir, 'm.iqm.framegroups'));
+    assert.equal(json.status, 1);
+    const parsed = JSON.parse(json.stdout) as { diagnostics: { file: string; line: number; column: number; endColumn: number; code: string; severity: string }[] };
+    assert.deepEqual(parsed.diagnostics.map((d) => [d.line, d.column, d.endColumn, d.code, d.severity]), [[2, 1, 4, 'frame-range', 'error'], [2, 1, 4, 'frame-range-overlap', 'warning']]);
+    const missing = cli(join(dir, 'gone.framegroups'), join(dir, 'm.iqm.framegroups'));
+    assert.equal(missing.status, 2);
+    assert.match(missing.stderr, /gone\.framegroups: cannot read: ENOENT/);
   });
 });
