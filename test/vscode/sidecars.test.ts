@@ -1,0 +1,83 @@
+// The sidecar files in the editor: clips.iqm.framegroups (scripts/make-vscode-fixtures.mjs) gets
+// its language, the language server's diagnostics against clips.iqm beside it (read from disk by
+// the Node server, or as base64 through the client in the web worker host), a hover with the clip's
+// frames and duration, and a "▶ Play" code lens per clip whose command opens the model's preview.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { requestScreenshot, waitFor } from './harnessClient';
+import { codeOf, describe, fixtureUri, openFixture, revertAndClose, tokenRange, waitForTab } from './helpers';
+
+/** The source of the sidecar diagnostics (server/sidecars.ts). */
+const SIDECAR_SOURCE = 'iqm-tools';
+
+function sidecarDiagnostics(uri: vscode.Uri): vscode.Diagnostic[] {
+  return vscode.languages.getDiagnostics(uri).filter((d) => d.source === SIDECAR_SOURCE);
+}
+
+suite('sidecar files', () => {
+  let doc: vscode.TextDocument;
+
+  suiteSetup(async () => {
+    doc = await openFixture('clips.iqm.framegroups');
+  });
+
+  suiteTeardown(async () => {
+    await revertAndClose(doc);
+  });
+
+  test('the language, and the clip past the end of clips.iqm flagged at its frames', async () => {
+    assert.equal(doc.languageId, 'iqm-framegroups');
+    let last: vscode.Diagnostic[] = [];
+    const found = await waitFor(
+      () => {
+        last = sidecarDiagnostics(doc.uri);
+        return last.length >= 2 ? last : undefined;
+      },
+      'the sidecar diagnostics of clips.iqm.framegroups',
+      30000,
+      () => describe(last),
+    );
+    const at = tokenRange(doc, '1 4 10 0 past_the_end', '1').union(tokenRange(doc, '1 4 10 0 past_the_end', '4'));
+    const { Error: ERROR, Warning: WARNING } = vscode.DiagnosticSeverity;
+    assert.equal(describe(found), describe([{ code: 'frame-range', severity: ERROR, range: at }, { code: 'frame-range-overlap', severity: WARNING, range: at }]));
+    const range = found.find((d) => codeOf(d) === 'frame-range')!;
+    assert.match(range.message, /Frames 1–4 of clips\.iqm, which has 2 frames/);
+    await requestScreenshot('sidecar-framegroups-diagnostics');
+  });
+
+  test('an edit (unsaved) that fits the clip into the model clears its diagnostics', async () => {
+    const edit = new vscode.WorkspaceEdit();
+    edit.replace(doc.uri, tokenRange(doc, '1 4 10 0 past_the_end', '4'), '1');
+    assert.ok(await vscode.workspace.applyEdit(edit));
+    await waitFor(() => (sidecarDiagnostics(doc.uri).length === 0 ? true : undefined), 'no sidecar diagnostics after the edit', 20000, () => describe(sidecarDiagnostics(doc.uri)));
+    assert.ok(doc.isDirty, 'the fix is not saved');
+    await vscode.commands.executeCommand('workbench.action.files.revert');
+    await waitFor(() => (sidecarDiagnostics(doc.uri).length === 2 ? true : undefined), 'the diagnostics back after reverting', 20000, () => describe(sidecarDiagnostics(doc.uri)));
+  });
+
+  test('hover on a clip line: frames and duration', async () => {
+    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', doc.uri, tokenRange(doc, '0 2 12 1 wave', 'wave').start);
+    const text = hovers.flatMap((h) => h.contents).map((c) => (typeof c === 'string' ? c : c.value)).join('\n');
+    assert.match(text, /\*\*wave\*\*: frames 0–1 \(2 frames\)/);
+    assert.match(text, /12 fps: 0\.167 s, loops/);
+  });
+
+  test('a "▶ Play" code lens on each clip line opens the preview of clips.iqm', async () => {
+    const lenses = await waitFor(
+      () => vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', doc.uri).then((l) => (l && l.length === 2 ? l : undefined)),
+      'two code lenses',
+    );
+    assert.deepEqual(lenses.map((l) => [l.range.start.line, l.command?.title, l.command?.command]), [
+      [tokenRange(doc, '0 2 12 1 wave', '0').start.line, '▶ Play', 'iqmTools.playClip'],
+      [tokenRange(doc, '1 4 10 0 past_the_end', '1').start.line, '▶ Play', 'iqmTools.playClip'],
+    ]);
+    const args = lenses[0].command!.arguments![0] as { model: string; clip: string; index: number };
+    const model = fixtureUri('clips.iqm');
+    assert.equal(vscode.Uri.parse(args.model).toString(), model.toString());
+    assert.deepEqual([args.clip, args.index], ['wave', 0]);
+    await vscode.commands.executeCommand(lenses[0].command!.command, ...lenses[0].command!.arguments!);
+    const tab = await waitForTab(model, 'iqmTools.preview');
+    await requestScreenshot('sidecar-play-lens');
+    await vscode.window.tabGroups.close(tab);
+  });
+});
