@@ -5,14 +5,14 @@ import * as vscode from 'vscode';
 import type { BaseLanguageClient, LanguageClientOptions } from 'vscode-languageclient';
 import { encodeBase64 } from '../core/base64';
 import { SIDECAR_LANGUAGES } from '../core/sidecar/companions';
-import { READ_FILE, type ReadFileParams, type ReadFileResult } from '../core/lspMethods';
+import { FIND_FILES, READ_FILE, type FindFilesParams, type ReadFileParams, type ReadFileResult } from '../core/lspMethods';
 import type { Platform } from './platform';
 
 /** Starts the client (with the platform's server) and answers the server's file reads. */
 export async function startLanguageClient(context: vscode.ExtensionContext, platform: Platform): Promise<BaseLanguageClient> {
   const watcher = vscode.workspace.createFileSystemWatcher('**/*.iqe');
-  // The models and images the sidecar files' diagnostics depend on.
-  const dependencies = vscode.workspace.createFileSystemWatcher('**/*.{iqm,md3,dpm,mdr,vvm,exm,tga,png,jpg,jpeg,pcx,bmp}');
+  // The models, images and shader scripts the sidecar files' diagnostics depend on.
+  const dependencies = vscode.workspace.createFileSystemWatcher('**/*.{iqm,md3,dpm,mdr,vvm,exm,tga,png,jpg,jpeg,pcx,bmp,shader}');
   context.subscriptions.push(watcher, dependencies);
   const options: LanguageClientOptions = {
     documentSelector: [{ language: 'iqe' }, ...Object.values(SIDECAR_LANGUAGES).map((language) => ({ language }))],
@@ -26,7 +26,10 @@ export async function startLanguageClient(context: vscode.ExtensionContext, plat
     outputChannelName: 'IQE Language Server',
   };
   const client = await platform.startLanguageClient(context, options);
-  context.subscriptions.push(client.onRequest(READ_FILE, (params: ReadFileParams) => readFile(params)));
+  context.subscriptions.push(
+    client.onRequest(READ_FILE, (params: ReadFileParams) => readFile(params)),
+    client.onRequest(FIND_FILES, async ({ glob, maxResults }: FindFilesParams) => (await vscode.workspace.findFiles(glob, undefined, maxResults)).map((uri) => uri.toString())),
+  );
   return client;
 }
 

@@ -67,3 +67,13 @@ export interface PlayClipArgs {
   /** The sidecar file the lens is in. */
   sidecar: string;
 }
+
+/**
+ * Server → client: the workspace's files matching a glob (vscode.workspace.findFiles), as URIs; the
+ * sidecar checks read the shader scripts a .skin's names may refer to. At most `maxResults`.
+ */
+export const FIND_FILES = 'iqmTools/findFiles';
+export interface FindFilesParams {
+  glob: string;
+  maxResults: number;
+}

@@ -9,7 +9,7 @@ import { type CodeLens, type Diagnostic, type Hover, MarkupKind, type Position, 
 import { parseEngineList } from '../core/engines/index';
 import type { IqeDiagnostic } from '../core/iqe/diagnostic';
 import { offsetOfPosition } from '../core/iqe/document';
-import { PLAY_CLIP_COMMAND, type PlayClipArgs } from '../core/lspMethods';
+import { PLAY_CLIP_COMMAND, type FindFilesParams, type PlayClipArgs } from '../core/lspMethods';
 import { checkSidecar, readModelSummary, textureExtensions, type SidecarCheck, type SidecarIo } from '../core/sidecar/check';
 import { sidecarKind, sidecarKindOfLanguage, type SidecarKind } from '../core/sidecar/companions';
 import { clipAtLine, clipHover, type ModelSummary } from '../core/sidecar/lint';
@@ -23,8 +23,17 @@ export const SIDECAR_SOURCE = 'iqm-tools';
 /** fs.watch and file events come in bursts; validate once they settle. */
 const RELOAD_DELAY_MS = 100;
 
+/**
+ * How long a texture's existence is trusted without a file event: typing in a skin must not send
+ * dozens of file lookups per pause (through the client, in the browser), and an image added outside
+ * the workspace (no file event) is still seen soon.
+ */
+const EXISTS_TTL_MS = 5000;
+
 /** Files whose change can change a sidecar's diagnostics: models and images. */
-const DEPENDENCY = /\.(iqm|md3|dpm|mdr|vvm|exm|tga|png|jpe?g|pcx|bmp)$/i;
+const DEPENDENCY = /\.(iqm|md3|dpm|mdr|vvm|exm|tga|png|jpe?g|pcx|bmp|shader)$/i;
+/** The most shader scripts read from the workspace. */
+const MAX_SHADER_SCRIPTS = 500;
 
 interface SidecarDocument {
   uri: string;
@@ -67,12 +76,19 @@ export class SidecarDocuments {
   /** Model URI → how to stop watching it, and how many open sidecars use it. */
   private readonly watches = new Map<string, { stop: () => void; users: number }>();
   private reloadTimer: ReturnType<typeof setTimeout> | undefined;
+  /** URI → whether a file is there, and when that was asked (performance.now()). */
+  private readonly exists = new Map<string, { found: boolean; at: number }>();
+
+  /** The workspace's shader scripts (read once, again after a .shader file event). */
+  private shaderScripts: Promise<{ path: string; text: string }[]> | undefined;
 
   constructor(
     private readonly reader: LargeFileReader,
     private readonly settings: SettingsStore,
     private readonly log: Logger,
     private readonly publish: (uri: string, version: number | undefined, diagnostics: Diagnostic[]) => void,
+    /** The client's vscode.workspace.findFiles (iqmTools/findFiles): URIs. */
+    private readonly findFiles: (params: FindFilesParams) => Promise<string[]>,
   ) {}
 
   has(uri: string): boolean {
@@ -128,6 +144,8 @@ export class SidecarDocuments {
   changedOnDisk(uri: string): void {
     if (!DEPENDENCY.test(uri.replace(/[?#].*$/, ''))) return;
     this.models.delete(uri);
+    this.exists.clear();
+    if (/\.shader$/i.test(uri.replace(/[?#].*$/, ''))) this.shaderScripts = undefined;
     if (this.reloadTimer !== undefined) clearTimeout(this.reloadTimer);
     this.reloadTimer = setTimeout(() => {
       this.reloadTimer = undefined;
@@ -154,7 +172,8 @@ export class SidecarDocuments {
     if (i < 0) return null;
     const t = check.doc.textures[i];
     const r = check.textures[i];
-    const text = r.state === 'found' ? `Found: \`${r.path}\`` : r.state === 'beside' ? `Found only beside this file: \`${r.path}\`` : `Not found (${r.tried} places tried)`;
+    const text =
+      r.state === 'found' ? `Found: \`${r.path}\`` : r.state === 'shader' ? `A shader defined in \`${r.file}\`` : r.state === 'beside' ? `Found only beside this file: \`${r.path}\`` : `Not found (${r.tried} places tried)`;
     return { contents: { kind: MarkupKind.Markdown, value: `\`${t.path}\` (${t.what})\n\n${text}` }, range: { start: { line: t.range.line, character: t.range.column }, end: { line: t.range.endLine, character: t.range.endColumn } } };
   }
 
@@ -186,7 +205,7 @@ export class SidecarDocuments {
     try {
       const settings = await this.settings.get(doc.uri);
       if (stale()) return;
-      const io: SidecarIo = split ? this.io(split.toUri) : { isFile: async () => false, model: async () => null };
+      const io: SidecarIo = split ? this.io(split.toUri) : { isFile: async () => false, model: async () => null, shaderScripts: async () => [] };
       const path = split?.path ?? '/untitled';
       const check = await checkSidecar(doc.kind, path, doc.text, io, textureExtensions(parseEngineList(settings.engines).engines));
       if (stale()) return;
@@ -203,13 +222,20 @@ export class SidecarDocuments {
   private io(toUri: (path: string) => string): SidecarIo {
     return {
       isFile: async (path) => {
+        const uri = toUri(path);
+        const known = this.exists.get(uri);
+        if (known && performance.now() - known.at < EXISTS_TTL_MS) return known.found;
+        let found = true;
         try {
-          await this.reader.read(toUri(path), 0, undefined);
-          return true;
+          await this.reader.read(uri, 0, undefined);
         } catch {
-          return false;
+          found = false;
         }
+        if (this.exists.size >= 10000) this.exists.clear(); // bounded: old answers are cheap to ask again
+        this.exists.set(uri, { found, at: performance.now() });
+        return found;
       },
+      shaderScripts: () => (this.shaderScripts ??= this.readShaderScripts()),
       model: async (path) => {
         const uri = toUri(path);
         let stamp: string;
@@ -232,6 +258,27 @@ export class SidecarDocuments {
         return result;
       },
     };
+  }
+
+  /** Every .shader file of the workspace (the client finds them, the host's reader reads them). */
+  private async readShaderScripts(): Promise<{ path: string; text: string }[]> {
+    let uris: string[];
+    try {
+      uris = await this.findFiles({ glob: '**/*.shader', maxResults: MAX_SHADER_SCRIPTS });
+    } catch (error) {
+      this.log.info(`Finding the workspace's shader scripts failed: ${String(error)}`);
+      return [];
+    }
+    const scripts: { path: string; text: string }[] = [];
+    for (const uri of uris) {
+      try {
+        const read = await this.reader.read(uri, MAX_LARGE_FILE_BYTES, undefined);
+        if (read.text !== undefined) scripts.push({ path: splitUri(uri)?.path ?? uri, text: read.text });
+      } catch {
+        // gone or unreadable: as if absent
+      }
+    }
+    return scripts;
   }
 
   /** Watches the models a sidecar uses (where the host can watch), shared between sidecars. */

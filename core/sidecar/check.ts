@@ -8,6 +8,7 @@ import type { EngineProfile } from '../engines/types';
 import type { IqeDiagnostic } from '../iqe/diagnostic';
 import { baseName, companionModels, dirName, joinPaths, texturePlan, type SidecarKind } from './companions';
 import { readModel } from '../model/read';
+import { parseShaders } from './shader';
 import { lintSidecar, readSidecar, summarizeModel, type CompanionResult, type ModelSummary, type SidecarDocument, type TextureResult } from './lint';
 
 export interface SidecarIo {
@@ -15,6 +16,24 @@ export interface SidecarIo {
   isFile(path: string): Promise<boolean>;
   /** The model at the path: its summary, the reader's error, or null when there is no such file. */
   model(path: string): Promise<{ summary: ModelSummary } | { error: string } | null>;
+  /** The shader scripts an engine would load with a file in `dir`: each one's path and text. */
+  shaderScripts(dir: string): Promise<{ path: string; text: string }[]>;
+}
+
+/** Shader names (lower-cased, an image extension cut, \ as /) → the script that defines them first. */
+export function shaderIndex(scripts: readonly { path: string; text: string }[]): Map<string, string> {
+  const index = new Map<string, string>();
+  for (const script of scripts) {
+    for (const shader of parseShaders(script.text)) {
+      const key = shaderKey(shader.name);
+      if (!index.has(key)) index.set(key, script.path);
+    }
+  }
+  return index;
+}
+
+function shaderKey(name: string): string {
+  return name.replace(/\\/g, '/').replace(/\.(tga|jpe?g|png|pcx|bmp)$/i, '').toLowerCase();
 }
 
 export interface SidecarCheck {
@@ -68,17 +87,23 @@ export async function checkSidecar(kind: SidecarKind, path: string, text: string
   }
   // Each distinct path once: a skin often names the same texture for several surfaces.
   const cache = new Map<string, Promise<TextureResult>>();
-  const lookUp = async (texture: string): Promise<TextureResult> => {
+  let shaders: Promise<{ index: Map<string, string>; files: number }> | undefined;
+  const lookUp = async (texture: string, mayBeShader: boolean): Promise<TextureResult> => {
+    if (mayBeShader) {
+      shaders ??= io.shaderScripts(dir).then((scripts) => ({ index: shaderIndex(scripts), files: scripts.length }));
+      const file = (await shaders).index.get(shaderKey(texture));
+      if (file !== undefined) return { state: 'shader', file };
+    }
     const plan = texturePlan(texture, dir, extensions);
     for (const p of plan.engine) if (await io.isFile(p)) return { state: 'found', path: p };
     for (const p of plan.beside) if (await io.isFile(p)) return { state: 'beside', path: p.slice(dir.length + 1) };
-    return { state: 'missing', tried: plan.engine.length + plan.beside.length, extensions };
+    return { state: 'missing', tried: plan.engine.length + plan.beside.length, extensions, shaderFiles: shaders ? (await shaders).files : 0 };
   };
   const textures: TextureResult[] = [];
   for (const t of doc.textures) {
-    const key = t.path;
+    const key = `${t.mayBeShader}:${t.path}`;
     let r = cache.get(key);
-    if (!r) cache.set(key, (r = lookUp(t.path)));
+    if (!r) cache.set(key, (r = lookUp(t.path, t.mayBeShader)));
     textures.push(await r);
   }
   return { doc, diagnostics: lintSidecar(doc, companions, textures), companions, modelPaths, textures };

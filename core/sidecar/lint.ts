@@ -63,6 +63,8 @@ export interface TextureRef {
   range: Range;
   /** For messages: `surface "h_face"`, `shader "x/y" (map)`. */
   what: string;
+  /** A skin's texture may name a shader (tried first by the engine); a shader stage names an image. */
+  mayBeShader: boolean;
 }
 
 /** A surface or tag name a .skin gives, checked against the model. */
@@ -86,7 +88,12 @@ export interface SidecarDocument {
 }
 
 /** What became of a texture path: found where the engine looks, found only beside the file, or nowhere. */
-export type TextureResult = { state: 'found'; path: string } | { state: 'beside'; path: string } | { state: 'missing'; tried: number; extensions: readonly string[] };
+export type TextureResult =
+  | { state: 'found'; path: string }
+  /** A shader of that name in a shader script (the engine tries shaders before images). */
+  | { state: 'shader'; file: string }
+  | { state: 'beside'; path: string }
+  | { state: 'missing'; tried: number; extensions: readonly string[]; shaderFiles: number };
 
 const span = (t: Token, u: Token = t): Range => ({ line: t.line, column: t.start, endLine: u.line, endColumn: u.end });
 const lineRange = (line: number, start: number, end: number): Range => ({ line, column: start, endLine: line, endColumn: end });
@@ -176,7 +183,7 @@ function readSkinDoc(text: string, doc: SidecarDocument): void {
   });
   for (const e of skin.entries as SkinEntry[]) {
     doc.surfaces.push({ name: e.surface, range: lineRange(e.line, e.surfaceStart, e.surfaceEnd), tag: e.tag });
-    if (!e.tag && e.texture) doc.textures.push({ path: e.texture, range: lineRange(e.line, e.textureStart, e.textureEnd), what: `surface "${e.surface}"` });
+    if (!e.tag && e.texture) doc.textures.push({ path: e.texture, range: lineRange(e.line, e.textureStart, e.textureEnd), what: `surface "${e.surface}"`, mayBeShader: true });
     if (!e.tag && !e.texture) doc.diagnostics.push(diag(lineRange(e.line, e.surfaceStart, e.surfaceEnd), 'warning', 'skin-texture-empty', `Surface "${e.surface}" gets no texture: it is drawn with the engine's default (missing) texture.`));
   }
 }
@@ -184,7 +191,7 @@ function readSkinDoc(text: string, doc: SidecarDocument): void {
 function readShaderDoc(text: string, doc: SidecarDocument): void {
   for (const shader of parseShaders(text)) {
     for (const image of shader.images ?? []) {
-      doc.textures.push({ path: image.path, range: lineRange(image.line, image.start, image.end), what: `shader "${shader.name}" (${image.keyword})` });
+      doc.textures.push({ path: image.path, range: lineRange(image.line, image.start, image.end), what: `shader "${shader.name}" (${image.keyword})`, mayBeShader: false });
     }
   }
 }
@@ -227,11 +234,12 @@ export function lintSidecar(doc: SidecarDocument, companions: readonly Companion
   if (doc.kind === 'skin' && models[0]) out.push(...surfaceDiagnostics(doc, models[0].model));
   doc.textures.forEach((t, i) => {
     const r = textures[i];
-    if (!r || r.state === 'found') return;
+    if (!r || r.state === 'found' || r.state === 'shader') return;
     if (r.state === 'beside') {
       out.push(diag(t.range, 'information', 'texture-outside-game-path', `"${t.path}" is not found where the engine looks (the path under the game's folder), only as ${r.path} beside this file. The engine finds it once this folder is ${dirName(t.path.replace(/\\/g, '/'))}/ under the game's folder.`));
     } else {
-      out.push(diag(t.range, 'warning', 'texture-not-found', `No image "${t.path}" (${t.what}): looked in this folder and each one above it as the game's folder, with ${r.extensions.map((e) => `.${e}`).join(', ')} (${r.tried} paths). The engine draws its missing-texture image (unless a shader script defines "${t.path}").`));
+      const shaders = t.mayBeShader ? ` No shader of that name either (${r.shaderFiles} shader script${r.shaderFiles === 1 ? '' : 's'} read).` : '';
+      out.push(diag(t.range, 'warning', 'texture-not-found', `No image "${t.path}" (${t.what}): looked in this folder and each one above it as the game's folder, with ${r.extensions.map((e) => `.${e}`).join(', ')} (${r.tried} paths).${shaders} The engine draws its missing-texture image.`));
     }
   });
   return out.sort((a, b) => a.range.line - b.range.line || a.range.column - b.range.column);

@@ -127,8 +127,13 @@ test('broken variants beside generated models: ranges, overlaps, empty, fps, sur
     mkdirSync(join(dir, 'textures'), { recursive: true });
     writeFileSync(join(dir, 'textures/paint.png'), 'not decoded, only found');
     writeFileSync(join(dir, 'models/car/car.md3'), md3({ frames: 2, surfaceName: 'hull_1', tagNames: ['tag_wheel'] }));
-    const skin = await check(join(dir, 'models/car/car_red.skin'), 'hull,textures/paint.tga\nHULL_1 , textures/paint\nwheel,textures/nothing\ntag_wheel,\ntag_roof,\nno comma here\n');
+    // A shader script under scripts/ of the game folder defines "textures/glass" (the engine tries shaders first).
+    mkdirSync(join(dir, 'scripts'));
+    writeFileSync(join(dir, 'scripts', 'car.shader'), 'textures/glass\n{\n  { map textures/paint.tga }\n}\n');
+    const skin = await check(join(dir, 'models/car/car_red.skin'), 'hull,textures/paint.tga\nHULL_1 , textures/paint\nwheel,textures/nothing\ntag_wheel,\ntag_roof,\nno comma here\nhull,textures/glass.tga\n');
     assert.deepEqual(where(skin), ['3:1 skin-surface-unknown', '3:7 texture-not-found', '5:1 skin-tag-unknown', '6:1 sidecar-syntax']);
+    assert.deepEqual(skin.textures[3], { state: 'shader', file: join(dir, 'scripts', 'car.shader') });
+    assert.match(skin.diagnostics[1].message, /No shader of that name either \(1 shader script read\)/);
     assert.equal(skin.textures[0].state === 'found' && skin.textures[0].path, join(dir, 'textures/paint.png'));
     assert.match(skin.diagnostics[0].message, /car\.md3 has no surface "wheel" \(its surfaces: "hull_1"\)/);
 
@@ -170,7 +175,7 @@ test('iqm-tools check on the real sidecar files: the same diagnostics, exit 0 wi
   assert.equal(run.status, 0, run.stderr);
   assert.equal(run.stdout, [
     `${files[0]}:40:1: warning: frame 186 also belongs to "LEGS_JUMPB" (line 39). [frame-range-overlap]`,
-    `${files[2]}:1:9: warning: No image "fbgrunt" (surface "shader0"): looked in this folder and each one above it as the game's folder, with .tga, .jpg, .jpeg, .png, .pcx, .bmp (${searchFolders(join(ASSETS, 'dpm/nexuiz')).length * 6} paths). The engine draws its missing-texture image (unless a shader script defines "fbgrunt"). [texture-not-found]`,
+    `${files[2]}:1:9: warning: No image "fbgrunt" (surface "shader0"): looked in this folder and each one above it as the game's folder, with .tga, .jpg, .jpeg, .png, .pcx, .bmp (${searchFolders(join(ASSETS, 'dpm/nexuiz')).length * 6} paths). No shader of that name either (0 shader scripts read). The engine draws its missing-texture image. [texture-not-found]`,
     `${files[3]}:12:21: information: "models/mapobjects/kt_kubalwagon/euro_frnt_2.tga" is not found where the engine looks (the path under the game's folder), only as euro_frnt_2.tga beside this file. The engine finds it once this folder is models/mapobjects/kt_kubalwagon/ under the game's folder. [texture-outside-game-path]`,
     '',
   ].join('\n'));

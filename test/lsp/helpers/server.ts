@@ -16,7 +16,7 @@ import {
   StreamMessageWriter,
   type MessageConnection,
 } from 'vscode-jsonrpc/node';
-import { READ_FILE, type ReadFileParams, type ReadFileResult } from '../../../core/lspMethods';
+import { FIND_FILES, READ_FILE, type FindFilesParams, type ReadFileParams, type ReadFileResult } from '../../../core/lspMethods';
 import type {
   ConfigurationParams,
   Diagnostic,
@@ -86,6 +86,8 @@ export interface StartOptions {
   web?: boolean;
   /** The client's side of iqmTools/readFile (the browser server asks for large files' texts). */
   files?: (params: ReadFileParams) => Promise<ReadFileResult>;
+  /** The client's side of iqmTools/findFiles (the workspace's files by glob, as URIs); default none. */
+  findFiles?: (params: FindFilesParams) => Promise<string[]>;
 }
 
 /** How the test reaches the server and ends it: a child process, or a worker thread. */
@@ -167,6 +169,7 @@ export class TestServer {
       if (!options.files) throw new Error(`${READ_FILE} asked of a test client that serves no files`);
       return options.files(params);
     });
+    connection.onRequest(FIND_FILES, (params: FindFilesParams) => (options.findFiles ? options.findFiles(params) : []));
     connection.onRequest('client/registerCapability', () => null);
     connection.onRequest('window/workDoneProgress/create', () => null);
   }
