@@ -1,10 +1,8 @@
 // The client's side of the sidecar files' language support: the "▶ Play" code lens command (the
-// server puts it on each clip line of a .framegroups or animation.cfg) opens the model's preview.
+// server puts it on each clip line of a .framegroups or animation.cfg) plays that clip in the
+// model's preview, opening one beside the text where none is open (iqmTools.previewPlayClip).
 import * as vscode from 'vscode';
 import { PLAY_CLIP_COMMAND, type PlayClipArgs } from '../core/lspMethods';
-
-/** The model preview's view type (client/preview/provider.ts VIEW_TYPE). */
-const PREVIEW_VIEW_TYPE = 'iqmTools.preview';
 
 export function registerSidecarCommands(context: vscode.ExtensionContext): void {
   context.subscriptions.push(
@@ -13,7 +11,7 @@ export function registerSidecarCommands(context: vscode.ExtensionContext): void 
         void vscode.window.showInformationMessage('Use the "▶ Play" code lens on a clip line of a .framegroups or animation.cfg file.');
         return;
       }
-      await vscode.commands.executeCommand('vscode.openWith', vscode.Uri.parse(args.model, true), PREVIEW_VIEW_TYPE, vscode.ViewColumn.Beside);
+      await vscode.commands.executeCommand('iqmTools.previewPlayClip', vscode.Uri.parse(args.model, true), args.clip, args.firstFrame);
     }),
   );
 }

@@ -64,6 +64,8 @@ export interface PlayClipArgs {
   clip: string;
   /** Its index among the file's clips. */
   index: number;
+  /** Its first frame, given only where the name repeats in the file (the preview matches by name, then by it). */
+  firstFrame?: number;
   /** The sidecar file the lens is in. */
   sidecar: string;
 }

@@ -183,6 +183,18 @@ export interface TextureRequestMessage {
   requests: TextureRequest[];
 }
 
+/**
+ * webview -> host: the clips the preview lists and the one selected, sent when either changes (a
+ * sidecar edited, a "▶ Play" lens): for the status command (tests) and the host's record.
+ */
+export interface ClipStateMessage {
+  type: 'clipState';
+  clips: string[];
+  /** The selected clip's name, or null (the bind pose). */
+  clip: string | null;
+  playing: boolean;
+}
+
 /** webview -> host: what was rendered (tests, status). */
 export interface RenderedMessage {
   type: 'rendered';
@@ -236,7 +248,7 @@ export interface PickedMessage {
   vertices: [number, number, number];
 }
 
-export type WebviewToHost = ReadyMessage | TextureRequestMessage | RenderedMessage | LogMessage | OpenSourceMessage | SaveImageMessage | ConvertToIqeMessage | PickedMessage;
+export type WebviewToHost = ReadyMessage | TextureRequestMessage | RenderedMessage | ClipStateMessage | LogMessage | OpenSourceMessage | SaveImageMessage | ConvertToIqeMessage | PickedMessage;
 
 export function assertNever(value: never, what = 'message'): never {
   throw new Error(`unexpected ${what}: ${JSON.stringify(value)}`);
@@ -265,6 +277,10 @@ export function isWebviewToHost(value: unknown): value is WebviewToHost {
     }
     case 'rendered':
       return typeof (value as Partial<RenderedMessage>).ok === 'boolean';
+    case 'clipState': {
+      const c = value as Partial<ClipStateMessage>;
+      return Array.isArray(c.clips) && c.clips.every((n) => typeof n === 'string') && (c.clip === null || typeof c.clip === 'string') && typeof c.playing === 'boolean';
+    }
     case 'log': {
       const l = value as Partial<LogMessage>;
       return typeof l.message === 'string' && (l.level === 'info' || l.level === 'warn' || l.level === 'error');

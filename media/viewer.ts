@@ -4,7 +4,7 @@
 // the frame loop. The frame loop (tick) allocates nothing: it samples the pose into preallocated
 // arrays, uploads the joint texture and draws.
 
-import type { CompileStateMessage, CompiledFrom, Highlight, LoadMessage, PlayClipMessage, SourceProblem, TextureRequest, TextureResult, WebviewToHost } from '../core/protocol';
+import type { ClipStateMessage, CompileStateMessage, CompiledFrom, Highlight, LoadMessage, PlayClipMessage, SourceProblem, TextureRequest, TextureResult, WebviewToHost } from '../core/protocol';
 import type { Model } from '../core/model/model';
 import { restoreViewState, type ViewState } from '../core/viewState';
 import { clipBounds, followTarget } from './framing';
@@ -58,6 +58,8 @@ export class Viewer {
   private modelPath = '';
   private notes: string[] = [];
   private clips: ViewClip[] = [];
+  /** The last clipState sent (JSON), so that only changes are sent. */
+  private lastClipReport = '';
   /** What the host asked to highlight (cursor in the IQE text), or null. */
   private highlighted: Highlight | null = null;
   generation = 0;
@@ -583,9 +585,20 @@ export class Viewer {
 
   private fillClipSelect(): void {
     this.timeline.fill(this.clips, this.player !== null, this.state, this.scene);
+    this.reportClips();
+  }
+
+  /** Tells the host the listed clips and the selected one, when they changed. */
+  private reportClips(): void {
+    const m: ClipStateMessage = { type: 'clipState', clips: this.clips.map((c) => c.name), clip: this.clips[this.state.clip]?.name ?? null, playing: this.state.playing };
+    const key = JSON.stringify(m);
+    if (key === this.lastClipReport) return;
+    this.lastClipReport = key;
+    this.post(m);
   }
 
   private syncControls(): void {
+    this.reportClips();
     const s = this.state;
     this.timeline.sync(s, !s.playing && this.atClipEnd(), this.player !== null);
     const model = this.scene?.model;

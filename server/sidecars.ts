@@ -190,7 +190,8 @@ export class SidecarDocuments {
       const at = part ? check.companions.findIndex((c) => c.part === part) : 0;
       const modelPath = check.modelPaths[at];
       if (modelPath === undefined) continue;
-      const args: PlayClipArgs = { model: split.toUri(modelPath), clip: clip.name, index: clip.index, sidecar: uri };
+      const repeated = check.doc.clips.some((c) => c !== clip && c.name === clip.name);
+      const args: PlayClipArgs = { model: split.toUri(modelPath), clip: clip.name, index: clip.index, sidecar: uri, ...(repeated ? { firstFrame: clip.firstFrame } : {}) };
       const range = { start: { line: clip.range.line, character: clip.range.column }, end: { line: clip.range.endLine, character: clip.range.endColumn } };
       lenses.push({ range, command: { title: '▶ Play', command: PLAY_CLIP_COMMAND, arguments: [args] } });
     }

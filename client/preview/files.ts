@@ -7,7 +7,7 @@ import { companionExtension, mtlLibraries } from '../../core/compile/companions'
 import { siblingAnimations } from '../companions';
 import { dirname, type LookupFs } from './resolve';
 
-/** LookupFs over vscode.workspace.fs for the model's file system (same scheme and authority). */
+/** LookupFs over vscode.workspace.fs for the model's file system (same scheme and authority); open documents by their editor text. */
 export function workspaceFs(base: vscode.Uri): LookupFs {
   const uriOf = (path: string) => base.with({ path });
   return {
@@ -20,6 +20,10 @@ export function workspaceFs(base: vscode.Uri): LookupFs {
       }
     },
     async readText(path) {
+      // An open document's text, saved or not: the preview follows a sidecar file as it is edited.
+      const uri = uriOf(path).toString();
+      const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri);
+      if (open) return open.getText();
       try {
         const bytes = await vscode.workspace.fs.readFile(uriOf(path));
         return new TextDecoder('latin1').decode(bytes);

@@ -33,7 +33,9 @@ export function registerPreview(context: vscode.ExtensionContext, platform: Plat
     vscode.commands.registerCommand('iqmTools.previewStatus', (uri?: string) => {
       if (!uri) return Object.fromEntries(provider.lastRendered);
       const rendered = provider.lastRendered.get(uri);
-      return rendered ? { ...rendered, compiles: provider.compiles.get(uri) ?? null } : null;
+      if (!rendered) return null;
+      const clips = provider.clipStates.get(uri);
+      return { ...rendered, compiles: provider.compiles.get(uri) ?? null, clips: clips ? { names: clips.clips, clip: clips.clip, playing: clips.playing } : null };
     }),
   );
 }

@@ -15,6 +15,7 @@ import {
   type Highlight,
   type HostToWebview,
   type PickedMessage,
+  type ClipStateMessage,
   type RenderedMessage,
   type SourceProblem,
   type WebviewToHost,
@@ -26,6 +27,7 @@ import { toDiagnostics } from './engines';
 import { errorText, toArrayBuffer, workspaceFs } from './files';
 import { makeNonce, previewHtml } from './html';
 import { displayPath, readModelFile } from './modelLoad';
+import { sidecarKind } from '../../core/sidecar/companions';
 import { basename, dirname, findSidecars, type LookupFs } from './resolve';
 import { lookupTextures } from './textureLookup';
 
@@ -43,6 +45,8 @@ export interface PanelHost {
   problems(): vscode.DiagnosticCollection;
   /** The webview drew (or failed to draw) the model (tests read it through a command). */
   rendered(uri: vscode.Uri, m: RenderedMessage): void;
+  /** The clips the webview lists and plays (tests read them through the same command). */
+  clipState(uri: vscode.Uri, m: ClipStateMessage): void;
   /** An IQE compile started or was cancelled as stale (tests read the counts). */
   countCompile(uri: vscode.Uri, field: 'started' | 'cancelled'): void;
 }
@@ -243,6 +247,9 @@ export class PreviewPanel {
         this.host.rendered(this.uri, m);
         if (!m.ok) this.host.log(`${this.uri.toString()}: ${m.error ?? 'failed'}`);
         break;
+      case 'clipState':
+        this.host.clipState(this.uri, m);
+        break;
       case 'log':
         this.host.log(`[${m.level}] ${m.message}`);
         break;
@@ -290,6 +297,17 @@ export class PreviewPanel {
       if (!(this.isIqePath && this.openDocument())) this.schedule();
     };
     for (const w of watchers) subscriptions.push(w, w.onDidChange(onDisk), w.onDidCreate(onDisk));
+    // A sidecar of this model edited (saved or not), or closed unsaved: the preview shows its text.
+    const isSidecar = (d: vscode.TextDocument) =>
+      d.uri.scheme === uri.scheme && d.uri.authority === uri.authority && sidecarKind(d.uri.path) !== undefined && (dirname(d.uri.path) === modelDir.path || sidecarKind(d.uri.path) === 'shader');
+    subscriptions.push(
+      vscode.workspace.onDidChangeTextDocument((e) => {
+        if (e.contentChanges.length > 0 && isSidecar(e.document)) this.schedule();
+      }),
+      vscode.workspace.onDidCloseTextDocument((d) => {
+        if (isSidecar(d)) this.schedule();
+      }),
+    );
     if (this.isIqePath) {
       const same = (d: vscode.TextDocument) => d.uri.toString() === uri.toString();
       subscriptions.push(

@@ -3,7 +3,7 @@
 // the last `rendered` report and the IQE compile counts per document.
 
 import * as vscode from 'vscode';
-import type { RenderedMessage } from '../../core/protocol';
+import type { ClipStateMessage, RenderedMessage } from '../../core/protocol';
 import type { Platform } from '../platform';
 import { PreviewPanel, type PanelHost } from './panel';
 
@@ -20,6 +20,8 @@ class PreviewDocument implements vscode.CustomDocument {
 export class PreviewProvider implements vscode.CustomReadonlyEditorProvider<PreviewDocument>, PanelHost {
   /** Last `rendered` report per document URI (used by tests through a command). */
   readonly lastRendered = new Map<string, RenderedMessage>();
+  /** The clips each preview lists and the one it plays, by document URI (the status command gives them). */
+  readonly clipStates = new Map<string, ClipStateMessage>();
   /** IQE compiles started per document URI, and how many were cancelled as stale (tests read them through the status command). */
   readonly compiles = new Map<string, { started: number; cancelled: number }>();
   private readonly panels = new Set<PreviewPanel>();
@@ -65,6 +67,10 @@ export class PreviewProvider implements vscode.CustomReadonlyEditorProvider<Prev
 
   rendered(uri: vscode.Uri, m: RenderedMessage): void {
     this.lastRendered.set(uri.toString(), m);
+  }
+
+  clipState(uri: vscode.Uri, m: ClipStateMessage): void {
+    this.clipStates.set(uri.toString(), m);
   }
 
   countCompile(uri: vscode.Uri, field: 'started' | 'cancelled'): void {

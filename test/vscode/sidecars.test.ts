@@ -1,11 +1,19 @@
 // The sidecar files in the editor: clips.iqm.framegroups (scripts/make-vscode-fixtures.mjs) gets
 // its language, the language server's diagnostics against clips.iqm beside it (read from disk by
 // the Node server, or as base64 through the client in the web worker host), a hover with the clip's
-// frames and duration, and a "▶ Play" code lens per clip whose command opens the model's preview.
+// frames and duration, and a "▶ Play" code lens per clip whose command plays that clip in the
+// model's preview (opened beside it); the open preview follows the file's unsaved edits.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { requestScreenshot, waitFor } from './harnessClient';
 import { codeOf, describe, fixtureUri, openFixture, revertAndClose, tokenRange, waitForTab } from './helpers';
+
+/** The clips part of iqmTools.previewStatus (client/preview/index.ts). */
+interface ClipState {
+  names: string[];
+  clip: string | null;
+  playing: boolean;
+}
 
 /** The source of the sidecar diagnostics (server/sidecars.ts). */
 const SIDECAR_SOURCE = 'iqm-tools';
@@ -61,7 +69,22 @@ suite('sidecar files', () => {
     assert.match(text, /12 fps: 0\.083 s, loops/);
   });
 
-  test('a "▶ Play" code lens on each clip line opens the preview of clips.iqm', async () => {
+  /** What the preview of `model` lists and plays (iqmTools.previewStatus). */
+  async function clipState(model: vscode.Uri, accept: (s: ClipState) => boolean, what: string): Promise<ClipState> {
+    let last: ClipState | null = null;
+    return waitFor(
+      async () => {
+        const status = await vscode.commands.executeCommand<{ clips: ClipState | null } | null>('iqmTools.previewStatus', model.toString());
+        last = status?.clips ?? null;
+        return last && accept(last) ? last : undefined;
+      },
+      what,
+      30000,
+      () => JSON.stringify(last),
+    );
+  }
+
+  test('a "▶ Play" code lens on each clip line plays that clip in the preview of clips.iqm', async () => {
     const lenses = await waitFor(
       () => vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', doc.uri).then((l) => (l && l.length === 2 ? l : undefined)),
       'two code lenses',
@@ -74,9 +97,33 @@ suite('sidecar files', () => {
     const model = fixtureUri('clips.iqm');
     assert.equal(vscode.Uri.parse(args.model).toString(), model.toString());
     assert.deepEqual([args.clip, args.index], ['wave', 0]);
-    await vscode.commands.executeCommand(lenses[0].command!.command, ...lenses[0].command!.arguments!);
+    // The second clip: the preview opens on it, playing.
+    await vscode.commands.executeCommand(lenses[1].command!.command, ...lenses[1].command!.arguments!);
     const tab = await waitForTab(model, 'iqmTools.preview');
+    const second = await clipState(model, (s) => s.clip === 'past_the_end' && s.playing, 'the preview playing past_the_end');
+    assert.deepEqual(second.names, ['wave', 'past_the_end'], 'the clips of the .framegroups replace the IQM\'s');
+    // The first, in the preview already open.
+    await vscode.commands.executeCommand(lenses[0].command!.command, ...lenses[0].command!.arguments!);
+    await clipState(model, (s) => s.clip === 'wave' && s.playing, 'the preview playing wave');
     await requestScreenshot('sidecar-play-lens');
+    await vscode.window.tabGroups.close(tab);
+  });
+
+  test('the open preview follows an unsaved edit of the .framegroups', async () => {
+    const model = fixtureUri('clips.iqm');
+    await vscode.commands.executeCommand('iqmTools.previewPlayClip', model, 'wave');
+    const tab = await waitForTab(model, 'iqmTools.preview');
+    await clipState(model, (s) => s.names.join() === 'wave,past_the_end', 'the clips of the file on disk');
+    await vscode.window.showTextDocument(doc, { preview: false, viewColumn: vscode.ViewColumn.One });
+    const edit = new vscode.WorkspaceEdit();
+    edit.replace(doc.uri, tokenRange(doc, '0 1 12 1 wave', 'wave'), 'sway');
+    assert.ok(await vscode.workspace.applyEdit(edit));
+    assert.ok(doc.isDirty);
+    const renamed = await clipState(model, (s) => s.names.join() === 'sway,past_the_end', 'the renamed clip in the preview');
+    assert.deepEqual(renamed.names, ['sway', 'past_the_end']);
+    await vscode.window.showTextDocument(doc, { preview: false });
+    await vscode.commands.executeCommand('workbench.action.files.revert');
+    await clipState(model, (s) => s.names.join() === 'wave,past_the_end', 'the clips back after reverting');
     await vscode.window.tabGroups.close(tab);
   });
 });
