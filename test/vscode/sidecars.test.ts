@@ -97,11 +97,12 @@ suite('sidecar files', () => {
     const model = fixtureUri('clips.iqm');
     assert.equal(vscode.Uri.parse(args.model).toString(), model.toString());
     assert.deepEqual([args.clip, args.index], ['wave', 0]);
-    // The second clip: the preview opens on it, playing.
+    // The second clip: the preview opens on it (a one-frame clip that does not loop: it has
+    // finished playing by the time it is seen).
     await vscode.commands.executeCommand(lenses[1].command!.command, ...lenses[1].command!.arguments!);
     const tab = await waitForTab(model, 'iqmTools.preview');
-    const second = await clipState(model, (s) => s.clip === 'past_the_end' && s.playing, 'the preview playing past_the_end');
-    assert.deepEqual(second.names, ['wave', 'past_the_end'], 'the clips of the .framegroups replace the IQM\'s');
+    const second = await clipState(model, (s) => s.clip === 'past_the_end', 'the preview on past_the_end');
+    assert.deepEqual(second.names.slice(0, 2), ['wave', 'past_the_end'], 'the clips of the .framegroups replace the IQM\'s (the preview adds "(all frames)")');
     // The first, in the preview already open.
     await vscode.commands.executeCommand(lenses[0].command!.command, ...lenses[0].command!.arguments!);
     await clipState(model, (s) => s.clip === 'wave' && s.playing, 'the preview playing wave');
@@ -113,17 +114,17 @@ suite('sidecar files', () => {
     const model = fixtureUri('clips.iqm');
     await vscode.commands.executeCommand('iqmTools.previewPlayClip', model, 'wave');
     const tab = await waitForTab(model, 'iqmTools.preview');
-    await clipState(model, (s) => s.names.join() === 'wave,past_the_end', 'the clips of the file on disk');
+    await clipState(model, (s) => s.names.slice(0, 2).join() === 'wave,past_the_end', 'the clips of the file on disk');
     await vscode.window.showTextDocument(doc, { preview: false, viewColumn: vscode.ViewColumn.One });
     const edit = new vscode.WorkspaceEdit();
     edit.replace(doc.uri, tokenRange(doc, '0 1 12 1 wave', 'wave'), 'sway');
     assert.ok(await vscode.workspace.applyEdit(edit));
     assert.ok(doc.isDirty);
-    const renamed = await clipState(model, (s) => s.names.join() === 'sway,past_the_end', 'the renamed clip in the preview');
-    assert.deepEqual(renamed.names, ['sway', 'past_the_end']);
+    const renamed = await clipState(model, (s) => s.names.includes('sway'), 'the renamed clip in the preview');
+    assert.deepEqual(renamed.names.slice(0, 2), ['sway', 'past_the_end']);
     await vscode.window.showTextDocument(doc, { preview: false });
     await vscode.commands.executeCommand('workbench.action.files.revert');
-    await clipState(model, (s) => s.names.join() === 'wave,past_the_end', 'the clips back after reverting');
+    await clipState(model, (s) => s.names.slice(0, 2).join() === 'wave,past_the_end', 'the clips back after reverting');
     await vscode.window.tabGroups.close(tab);
   });
 });
