@@ -5,6 +5,7 @@
 // arrays, uploads the joint texture and draws.
 
 import type { CompileStateMessage, CompiledFrom, Highlight, LoadMessage, PlayClipMessage, SourceProblem, TextureRequest, TextureResult, WebviewToHost } from '../core/protocol';
+import { withAnimation } from '../core/model/animationSet';
 import type { Model } from '../core/model/model';
 import { restoreViewState, type ViewState } from '../core/viewState';
 import { clipBounds, followTarget } from './framing';
@@ -19,6 +20,7 @@ import { Scene, type ViewClip } from './scene';
 import { isNodraw, Textures } from './textures';
 import { clear, h } from './ui/dom';
 import { renderInfo } from './ui/info';
+import { PartnerPicker } from './ui/partnerPicker';
 import { SourceBadge } from './ui/sourceBadge';
 import { Timeline } from './ui/timeline';
 import { ViewToolbar, type MenuFlag, type Toggle } from './ui/viewToolbar';
@@ -44,6 +46,7 @@ export class Viewer {
   private readonly overlays = new OverlayLines();
   private readonly names = new JointNames();
   private readonly textures = new Textures();
+  private readonly partnerPicker = new PartnerPicker((name) => this.post({ type: 'choosePartner', name }));
   private compiled: CompiledFrom | null = null;
   /** Quake 3 player assembly (head/upper/lower.md3 through their tags), when switched on. */
   private player: PlayerAssembly | null = null;
@@ -169,7 +172,7 @@ export class Viewer {
     this.root = h(
       'div',
       { id: 'viewer', 'data-state': 'loading' },
-      h('div', { class: 'stage' }, this.canvas, this.names.label, this.status, this.toolbar.el, this.sourceBadge.el),
+      h('div', { class: 'stage' }, this.canvas, this.names.label, this.status, this.toolbar.el, this.partnerPicker.el, this.sourceBadge.el),
       this.info,
       this.timeline.el,
     );
@@ -226,10 +229,10 @@ export class Viewer {
       this.post({ type: 'rendered', ok: false, format: '', error: err.message, vertices: 0, triangles: 0, joints: 0, firstFrameMs: 0 });
       return;
     }
-    const { model } = loaded;
     const tParsed = performance.now();
     this.lastLoad = msg;
     this.notes = loaded.notes;
+    const model = this.withPartner(loaded.model, msg);
     this.disposeModel();
     const scene = new Scene(model);
     const tScene = performance.now();
@@ -313,6 +316,36 @@ export class Viewer {
     }, 0);
     this.changed();
     this.requestTextures(msg);
+  }
+
+  /**
+   * The model as shown: an animation file on the mesh chosen in the picker, or a mesh playing the
+   * chosen animation file's clips (core/model/animationSet.ts). Where the chosen file cannot be
+   * used, the opened model alone, with a note.
+   */
+  private withPartner(model: Model, msg: LoadMessage): Model {
+    const offer = msg.partner;
+    this.partnerPicker.show(offer);
+    this.root.dataset.partner = offer?.chosen?.name ?? '';
+    if (!offer?.chosen) {
+      if (offer?.role === 'mesh' && offer.matches.length > 1) this.notes.push(`${offer.matches.length} models of the folder fit these animations: pick one in "Mesh from"`);
+      return model;
+    }
+    const chosen = offer.chosen;
+    try {
+      const other = loadModelBytes(new Uint8Array(chosen.bytes), chosen.name).model;
+      const how = offer.automatic ? ' (the only model of the folder with this skeleton)' : '';
+      if (offer.role === 'mesh') {
+        this.notes.push(`mesh from ${chosen.name}${how}`);
+        return withAnimation(other, model);
+      }
+      this.notes.push(`clips from ${chosen.name}`);
+      return withAnimation(model, other);
+    } catch (e) {
+      this.notes.push(`${chosen.name} cannot be used: ${e instanceof Error ? e.message : String(e)}`);
+      this.root.dataset.partner = '';
+      return model;
+    }
   }
 
   /** Asks the host to resolve every mesh's texture (skin, shader and material names, in that order). */

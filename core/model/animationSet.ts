@@ -5,6 +5,11 @@
 // joints (poses are then taken in joint order, as the engines do).
 
 import type { Model, SkeletalFrames } from './model';
+import { createPose, sampleFrames } from './sample';
+import { skinVertices, totalVertices } from './skin';
+
+/** Above this many skinned vertices (frames × vertices), borrowed frames get no bounds (the bind box frames the view). */
+const BOUNDS_BUDGET = 8_000_000;
 
 /** An IQM (or other model) with animation frames and nothing to draw. */
 export function isAnimationOnly(model: Model): boolean {
@@ -68,31 +73,55 @@ function reorderPoses(frames: SkeletalFrames, map: Int32Array, parents: Int32Arr
 }
 
 /**
- * `mesh` playing `anim`'s frames and clips (the mesh's own are replaced). The frames' bounds come
- * from `anim` where it has any (they were computed with some mesh), else there are none. Throws
- * when `anim` does not animate `mesh`'s skeleton (animatesSkeleton).
+ * `mesh` playing `anim`'s frames and clips (the mesh's own are replaced), with per-frame bounds of
+ * the mesh in those frames (frameBounds). Throws when `anim` does not animate `mesh`'s skeleton
+ * (animatesSkeleton).
  */
 export function withAnimation(mesh: Model, anim: Model): Model {
   if (!animatesSkeleton(anim, mesh) || !anim.animation || !mesh.skeleton) throw new Error('the animation does not fit the skeleton (different joint names or pose count)');
   const animation = reorderPoses(anim.animation, poseMap(anim, mesh), mesh.skeleton.parents);
-  const bounds = anim.bounds && hasExtent(anim.bounds) ? anim.bounds : null;
-  return {
+  const played: Model = {
     ...mesh,
     animation,
     frameCount: anim.frameCount,
     frameNames: anim.frameNames,
     clips: anim.clips.map((c) => ({ ...c })),
-    bounds,
+    bounds: null,
     iqm: mesh.iqm ? { ...mesh.iqm, fteEvents: anim.iqm?.fteEvents ?? null } : null,
   };
+  played.bounds = frameBounds(played);
+  return played;
 }
 
-/** Some frame's box has a size (animation-only exporters often write zeros). */
-function hasExtent(bounds: Float32Array): boolean {
-  for (let o = 0; o + 7 < bounds.length; o += 8) {
-    if (bounds[o + 3] > bounds[o] || bounds[o + 4] > bounds[o + 1] || bounds[o + 5] > bounds[o + 2]) return true;
+/**
+ * Per-frame bounds of the skinned mesh (IQM layout: 8 per frame, mins xyz, maxs xyz, xy radius,
+ * radius), by CPU skinning every frame; null over BOUNDS_BUDGET. An animation file's own bounds
+ * were computed with whatever mesh it was exported with (animation-only files often have none).
+ */
+export function frameBounds(model: Model): Float32Array | null {
+  const vertices = totalVertices(model);
+  if (vertices === 0 || model.frameCount === 0 || model.frameCount * vertices > BOUNDS_BUDGET) return null;
+  const pose = createPose(model);
+  const skinned = new Float32Array(vertices * 3);
+  const out = new Float32Array(model.frameCount * 8);
+  for (let f = 0; f < model.frameCount; f++) {
+    sampleFrames(model, f, f, 0, pose);
+    skinVertices(model, pose, skinned);
+    let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity, xy = 0, r = 0;
+    for (let i = 0; i < skinned.length; i += 3) {
+      const x = skinned[i], y = skinned[i + 1], z = skinned[i + 2];
+      if (x < x0) x0 = x;
+      if (y < y0) y0 = y;
+      if (z < z0) z0 = z;
+      if (x > x1) x1 = x;
+      if (y > y1) y1 = y;
+      if (z > z1) z1 = z;
+      xy = Math.max(xy, x * x + y * y);
+      r = Math.max(r, x * x + y * y + z * z);
+    }
+    out.set([x0, y0, z0, x1, y1, z1, Math.sqrt(xy), Math.sqrt(r)], f * 8);
   }
-  return false;
+  return out;
 }
 
 /** What the "mesh from…" picker offers for an opened model, and what it uses. */

@@ -67,6 +67,12 @@ test('guy.iqm playing guyanim.iqm moves exactly as guy.iqm playing its own clips
   assert.equal(played.frameCount, anim.frameCount);
   assert.equal(played.meshes, guy.meshes);
   for (const f of [0, 17, 60, 61, anim.frameCount - 1]) assertClose(worldAt(played, f), worldAt(guy, f), `frame ${f}`);
+  // Bounds of the mesh in the borrowed frames: guyanim.iqm has none; guy.iqm's own (same frames) agree.
+  assert.equal(anim.bounds, null);
+  assert.ok(played.bounds && guy.bounds);
+  for (const f of [0, 80]) {
+    for (let i = 0; i < 6; i++) assert.ok(Math.abs(played.bounds[f * 8 + i] - guy.bounds[f * 8 + i]) < 1e-2, `frame ${f} bound ${i}: ${played.bounds[f * 8 + i]} vs ${guy.bounds[f * 8 + i]}`);
+  }
   assert.throws(() => withAnimation(load('iqm/mrfixit/mrfixit.iqm'), anim), /does not fit the skeleton/);
 });
 

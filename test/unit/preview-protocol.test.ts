@@ -66,6 +66,8 @@ test('every webview message kind is recognised; malformed ones are rejected', ()
     { type: 'openSource', line: 4, column: 0 },
     { type: 'saveImage', png: new ArrayBuffer(4), name: 'a.png' },
     { type: 'picked', mesh: 1, triangle: 40, vertices: [3, 4, 5] },
+    { type: 'choosePartner', name: 'guy.iqm' },
+    { type: 'choosePartner', name: '' },
   ];
   for (const m of good) assert.ok(isWebviewToHost(m), m.type);
   const bad: unknown[] = [
@@ -80,6 +82,7 @@ test('every webview message kind is recognised; malformed ones are rejected', ()
     { type: 'saveImage', png: 'data:', name: 'a.png' },
     { type: 'picked', mesh: 0, triangle: 1, vertices: [1, 2] },
     { type: 'picked', mesh: -1, triangle: 1, vertices: [1, 2, 3] },
+    { type: 'choosePartner' },
   ];
   for (const m of bad) assert.ok(!isWebviewToHost(m), JSON.stringify(m));
 });
@@ -96,6 +99,7 @@ test('dispatch over the unions is exhaustive (assertNever throws on anything unh
       case 'openSource':
       case 'saveImage':
       case 'picked':
+      case 'choosePartner':
         handled.push(m.type);
         break;
       default:
