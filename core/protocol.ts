@@ -50,6 +50,8 @@ export interface LoadMessage {
   companions?: { name: string; bytes: ArrayBuffer }[];
   /** True when this load replaces an earlier one because the file changed on disk. */
   reload: boolean;
+  /** The "mesh from…" picker (core/model/animationSet.ts): absent when there is nothing to pick. */
+  partner?: PartnerOffer;
   /** What the engines of `iqmTools.engine` would refuse or change (absent: no engine set). */
   engines?: EngineReport;
   /**
@@ -57,6 +59,17 @@ export interface LoadMessage {
    * from which text. Absent for model files.
    */
   compiled?: CompiledFrom;
+}
+
+/** What the models of the folder offer the opened one: a mesh for an animation file, or clips for a mesh. */
+export interface PartnerOffer {
+  role: 'mesh' | 'animations';
+  /** File names (same folder) that fit, sorted. */
+  matches: string[];
+  /** The file used, with its bytes; null: none. */
+  chosen: { name: string; bytes: ArrayBuffer } | null;
+  /** Chosen because it is the only fit, not by the user. */
+  automatic: boolean;
 }
 
 /** Engine findings for the info panel, already worded (core/engines). */
@@ -248,7 +261,13 @@ export interface PickedMessage {
   vertices: [number, number, number];
 }
 
-export type WebviewToHost = ReadyMessage | TextureRequestMessage | RenderedMessage | ClipStateMessage | LogMessage | OpenSourceMessage | SaveImageMessage | ConvertToIqeMessage | PickedMessage;
+/** webview -> host: the user picked in the "mesh from…" picker ('' = none); the host remembers it per file and loads again. */
+export interface ChoosePartnerMessage {
+  type: 'choosePartner';
+  name: string;
+}
+
+export type WebviewToHost = ReadyMessage | TextureRequestMessage | RenderedMessage | ClipStateMessage | LogMessage | OpenSourceMessage | SaveImageMessage | ConvertToIqeMessage | PickedMessage | ChoosePartnerMessage;
 
 export function assertNever(value: never, what = 'message'): never {
   throw new Error(`unexpected ${what}: ${JSON.stringify(value)}`);
@@ -293,6 +312,8 @@ export function isWebviewToHost(value: unknown): value is WebviewToHost {
       const i = value as Partial<SaveImageMessage>;
       return i.png instanceof ArrayBuffer && typeof i.name === 'string';
     }
+    case 'choosePartner':
+      return typeof (value as Partial<ChoosePartnerMessage>).name === 'string';
     case 'picked': {
       const p = value as Partial<PickedMessage>;
       return isIndex(p.mesh) && isIndex(p.triangle) && Array.isArray(p.vertices) && p.vertices.length === 3 && p.vertices.every(isIndex);

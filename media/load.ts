@@ -1,7 +1,7 @@
 // Bytes -> Model for the webview: sniffed by magic bytes (never the extension). IQE text arrives
 // compiled: the extension host compiles it in its compile worker and posts the IQM, so the preview
-// shows exactly what the compiler writes. Sidecars (.framegroups, animation.cfg, .skin) are parsed
-// here too.
+// shows exactly what the compiler writes. Which sidecar decides the clips and textures is
+// core/sidecar/precedence.ts's.
 
 import { FormatError } from '../core/binary';
 import { compile, textSource } from '../core/compile/index';
@@ -9,9 +9,7 @@ import { sourceFormat } from '../core/compile/format';
 import { readModel } from '../core/model/read';
 import type { Model } from '../core/model/model';
 import type { CompiledFrom, Sidecars } from '../core/protocol';
-import { parseAnimCfg } from '../core/sidecar/animcfg';
-import { parseFramegroups } from '../core/sidecar/framegroups';
-import { parseSkin, skinTexture, type SkinFile } from '../core/sidecar/skin';
+import { modelClips } from '../core/sidecar/precedence';
 import { extensionWarning, sniff } from '../core/sniff';
 import type { ViewClip } from './scene';
 
@@ -85,69 +83,20 @@ export function loadModelBytes(bytes: Uint8Array, fileName: string, compiled: Co
   }
 }
 
-/** The clips the viewer lists: .framegroups (any format) > animation.cfg (MD3) > the model's own. */
-export function viewClips(model: Model, sidecars: Sidecars, notes: string[]): ViewClip[] {
-  let clips: ViewClip[] = [];
-  // A Quake 3 player part names its clips in animation.cfg (BOTH_DEATH1, TORSO_GESTURE, ...), also
-  // where a .framegroups sits beside it; other models take .framegroups first.
-  const cfgFirst = model.format === 'md3' && sidecars.animationCfg !== null && /^(head|upper|lower)\.md3$/i.test(fileNameOf(sidecars));
-  if (sidecars.framegroups && !cfgFirst) {
-    const fg = parseFramegroups(sidecars.framegroups.text, model.frameCount);
-    clips = fg.clips.map((c) => ({ ...c, source: sidecars.framegroups?.name ?? '.framegroups' }));
-    for (const w of fg.warnings) notes.push(`${sidecars.framegroups.name}: ${w}`);
-    notes.push(`clips from ${sidecars.framegroups.name}`);
-  } else if (sidecars.animationCfg && model.format === 'md3') {
-    const cfg = parseAnimCfg(sidecars.animationCfg.text);
-    // Keep the clips this part has frames for (BOTH_* and TORSO_* in upper, BOTH_* and LEGS_* in lower).
-    clips = cfg.clips
-      .filter((c) => c.firstFrame >= 0 && c.firstFrame < model.frameCount)
-      .map((c) => ({ ...c, frameCount: Math.min(c.frameCount, Math.max(1, model.frameCount - c.firstFrame)), source: 'animation.cfg' }));
-    for (const w of cfg.warnings) notes.push(`animation.cfg: ${w}`);
-  }
-  if (clips.length === 0) clips = model.clips.map((c) => ({ ...c, source: model.format.toUpperCase() }));
-  const perFrame = model.format === 'dpm' && !sidecars.framegroups;
+/**
+ * The clips the viewer lists: the engines' (core/sidecar/precedence.ts), and "(all frames)" to
+ * scrub through everything (first for a DPM without .framegroups, where every frame is a clip).
+ */
+export function viewClips(model: Model, fileName: string, sidecars: Sidecars, notes: string[]): ViewClip[] {
+  const found = modelClips(model, fileName, sidecars);
+  const clips: ViewClip[] = found.clips;
+  notes.push(...found.warnings);
+  if (found.from === 'framegroups' && sidecars.framegroups) notes.push(`clips from ${sidecars.framegroups.name}`);
+  const perFrame = model.format === 'dpm' && found.from !== 'framegroups';
   if (model.frameCount > 1) {
     const all: ViewClip = { name: '(all frames)', firstFrame: 0, frameCount: model.frameCount, fps: 0, loop: true, source: 'viewer' };
-    // DPM without .framegroups: DarkPlaces makes every frame its own clip; "all frames" is more useful first.
     if (perFrame || model.clips.length === 0) clips.unshift(all);
     else clips.push(all);
   }
   return clips;
-}
-
-export interface SkinChoice {
-  skin: SkinFile;
-  name: string;
-}
-
-/** The first skin file that names any of the model's surfaces (engines' order, decided by the host). */
-export function chooseSkin(model: Model, sidecars: Sidecars, preferred = ''): SkinChoice | null {
-  // The skin the user chose, when it names one of the model's surfaces; else the engines' order.
-  const ordered = preferred ? [...sidecars.skins.filter((s) => s.name === preferred), ...sidecars.skins] : sidecars.skins;
-  for (const s of ordered) {
-    const skin = parseSkin(s.text);
-    if (model.meshes.some((m) => skinTexture(skin, m.name) !== undefined)) return { skin, name: s.name };
-  }
-  return null;
-}
-
-/** Names to try for a mesh's texture, in order, without duplicates or empty names. */
-export function textureNames(model: Model, meshIndex: number, skin: SkinChoice | null): string[] {
-  const mesh = model.meshes[meshIndex];
-  const names: string[] = [];
-  const add = (n: string | undefined) => {
-    if (n && n.trim() && !names.includes(n.trim())) names.push(n.trim());
-  };
-  if (skin) add(skinTexture(skin.skin, mesh.name));
-  for (const s of mesh.shaders) add(s);
-  add(mesh.material);
-  // FTE_SKINS: the first skin's first frame.
-  const fte = model.iqm?.fteSkins?.meshes[meshIndex]?.skins[0]?.frames[0]?.texture;
-  add(fte);
-  return names;
-}
-
-/** The model file a sidecar set belongs to, from its framegroups name (`upper.md3.framegroups`), or ''. */
-function fileNameOf(sidecars: Sidecars): string {
-  return sidecars.framegroups ? sidecars.framegroups.name.replace(/\.framegroups$/i, '') : '';
 }

@@ -23,12 +23,6 @@ export interface PartView {
   childTag: number;
 }
 
-/** The part a file name stands for, or null. */
-export function partOf(fileName: string): PartName | null {
-  const m = /^(head|upper|lower)\.md3$/i.exec(fileName);
-  return m ? (m[1].toLowerCase() as PartName) : null;
-}
-
 export class PlayerAssembly {
   readonly parts: PartView[];
   readonly clips: ViewClip[];

@@ -5,19 +5,22 @@
 // arrays, uploads the joint texture and draws.
 
 import type { ClipStateMessage, CompileStateMessage, CompiledFrom, Highlight, LoadMessage, PlayClipMessage, SourceProblem, TextureRequest, TextureResult, WebviewToHost } from '../core/protocol';
+import { withAnimation } from '../core/model/animationSet';
 import type { Model } from '../core/model/model';
 import { restoreViewState, type ViewState } from '../core/viewState';
 import { clipBounds, followTarget } from './framing';
 import { OrbitCamera, type CameraView } from './renderer/camera';
 import { ModelGpu, Renderer, type FrameOptions } from './renderer/renderer';
-import { chooseSkin, loadModelBytes, LoadError, textureNames, viewClips, type SkinChoice } from './load';
+import { chooseSkin, playerPart, textureNames, type SkinChoice } from '../core/sidecar/precedence';
+import { loadModelBytes, LoadError, viewClips } from './load';
 import { OverlayLines } from './overlays/lines';
 import { JointNames } from './overlays/names';
-import { partOf, PlayerAssembly } from './player';
+import { PlayerAssembly } from './player';
 import { Scene, type ViewClip } from './scene';
 import { isNodraw, Textures } from './textures';
 import { clear, h } from './ui/dom';
 import { renderInfo } from './ui/info';
+import { PartnerPicker } from './ui/partnerPicker';
 import { SourceBadge } from './ui/sourceBadge';
 import { Timeline } from './ui/timeline';
 import { ViewToolbar, type MenuFlag, type Toggle } from './ui/viewToolbar';
@@ -43,6 +46,7 @@ export class Viewer {
   private readonly overlays = new OverlayLines();
   private readonly names = new JointNames();
   private readonly textures = new Textures();
+  private readonly partnerPicker = new PartnerPicker((name) => this.post({ type: 'choosePartner', name }));
   private compiled: CompiledFrom | null = null;
   /** Quake 3 player assembly (head/upper/lower.md3 through their tags), when switched on. */
   private player: PlayerAssembly | null = null;
@@ -170,7 +174,7 @@ export class Viewer {
     this.root = h(
       'div',
       { id: 'viewer', 'data-state': 'loading' },
-      h('div', { class: 'stage' }, this.canvas, this.names.label, this.status, this.toolbar.el, this.sourceBadge.el),
+      h('div', { class: 'stage' }, this.canvas, this.names.label, this.status, this.toolbar.el, this.partnerPicker.el, this.sourceBadge.el),
       this.info,
       this.timeline.el,
     );
@@ -227,15 +231,15 @@ export class Viewer {
       this.post({ type: 'rendered', ok: false, format: '', error: err.message, vertices: 0, triangles: 0, joints: 0, firstFrameMs: 0 });
       return;
     }
-    const { model } = loaded;
     const tParsed = performance.now();
     this.lastLoad = msg;
     this.notes = loaded.notes;
+    const model = this.withPartner(loaded.model, msg);
     this.disposeModel();
     const scene = new Scene(model);
     const tScene = performance.now();
     this.scene = scene;
-    this.clips = viewClips(model, msg.sidecars, this.notes);
+    this.clips = viewClips(model, msg.fileName, msg.sidecars, this.notes);
     scene.clips = this.clips;
     if (model.meshes.length === 0) {
       this.notes.push(model.animation ? 'animation-only file: no meshes to draw (the skeleton overlay shows the poses)' : 'the file has no meshes');
@@ -268,7 +272,7 @@ export class Viewer {
     this.sourceBadge.showCompiled(this.compiled, this.root);
     this.fillSkinSelect(msg);
     this.applyBackground(false);
-    const canAssemble = model.format === 'md3' && partOf(msg.fileName) !== null && msg.playerParts.length === 2;
+    const canAssemble = model.format === 'md3' && playerPart(msg.fileName) !== null && msg.playerParts.length === 2;
     if (canAssemble && this.state.assemblePlayer) this.assemble();
     const tGpu = performance.now();
     // The saved camera belongs to the file it was saved for (a reload or hide/show of this file).
@@ -316,15 +320,45 @@ export class Viewer {
     this.requestTextures(msg);
   }
 
+  /**
+   * The model as shown: an animation file on the mesh chosen in the picker, or a mesh playing the
+   * chosen animation file's clips (core/model/animationSet.ts). Where the chosen file cannot be
+   * used, the opened model alone, with a note.
+   */
+  private withPartner(model: Model, msg: LoadMessage): Model {
+    const offer = msg.partner;
+    this.partnerPicker.show(offer);
+    this.root.dataset.partner = offer?.chosen?.name ?? '';
+    if (!offer?.chosen) {
+      if (offer?.role === 'mesh' && offer.matches.length > 1) this.notes.push(`${offer.matches.length} models of the folder fit these animations: pick one in "Mesh from"`);
+      return model;
+    }
+    const chosen = offer.chosen;
+    try {
+      const other = loadModelBytes(new Uint8Array(chosen.bytes), chosen.name).model;
+      const how = offer.automatic ? ' (the only model of the folder with this skeleton)' : '';
+      if (offer.role === 'mesh') {
+        this.notes.push(`mesh from ${chosen.name}${how}`);
+        return withAnimation(other, model);
+      }
+      this.notes.push(`clips from ${chosen.name}`);
+      return withAnimation(model, other);
+    } catch (e) {
+      this.notes.push(`${chosen.name} cannot be used: ${e instanceof Error ? e.message : String(e)}`);
+      this.root.dataset.partner = '';
+      return model;
+    }
+  }
+
   /** Asks the host to resolve every mesh's texture (skin, shader and material names, in that order). */
   private requestTextures(msg: LoadMessage): void {
     const model = this.scene?.model;
     if (!model) return;
-    const skin = chooseSkin(model, msg.sidecars, this.state.skin);
+    const skin = chooseSkin(model, msg.sidecars.skins, this.state.skin);
     if (skin) this.notes.push(`textures from ${skin.name}`);
     this.root.dataset.textures = 'pending';
     this.root.dataset.skin = skin ? skin.name : '';
-    const requests: TextureRequest[] = model.meshes.map((_, i) => ({ key: String(i), names: textureNames(model, i, skin), skin: skin ? skin.name : null }));
+    const requests: TextureRequest[] = model.meshes.map((_, i) => ({ key: String(i), names: textureNames(model, i, skin?.skin ?? null), skin: skin ? skin.name : null }));
     if (this.player) requests.push(...this.partTextureRequests());
     if (requests.length) this.post({ type: 'textureRequest', generation: this.generation, requests });
     else this.root.dataset.textures = 'done';
@@ -333,7 +367,7 @@ export class Viewer {
   /** The skin menu: the engines' choice, and every .skin file beside the model that names one of its surfaces. */
   private fillSkinSelect(msg: LoadMessage): void {
     const model = this.scene?.model;
-    const usable = model ? msg.sidecars.skins.filter((s) => chooseSkin(model, { ...msg.sidecars, skins: [s] }, '') !== null) : [];
+    const usable = model ? msg.sidecars.skins.filter((s) => chooseSkin(model, [s]) !== null) : [];
     this.state.skin = this.toolbar.fillSkins(usable.map((s) => s.name), this.state.skin);
     this.root.dataset.skins = String(usable.length);
   }
@@ -368,13 +402,13 @@ export class Viewer {
   private assemble(): void {
     const msg = this.lastLoad;
     const scene = this.scene;
-    const part = msg ? partOf(msg.fileName) : null;
+    const part = msg ? playerPart(msg.fileName) : null;
     if (!msg || !scene || !part || msg.playerParts.length !== 2 || this.player) return;
     try {
       const others = msg.playerParts.map((p) => ({ part: p.part, fileName: p.name, model: loadModelBytes(new Uint8Array(p.bytes), p.name).model, skins: p.skins }));
       this.player = new PlayerAssembly({ part, fileName: msg.fileName, scene }, others, msg.sidecars.animationCfg?.text ?? null);
       this.partSkins.clear();
-      for (const o of others) this.partSkins.set(o.part, chooseSkin(o.model, { framegroups: null, animationCfg: null, skins: o.skins }));
+      for (const o of others) this.partSkins.set(o.part, chooseSkin(o.model, o.skins));
     } catch (e) {
       this.notes.push(`player assembly failed: ${e instanceof Error ? e.message : String(e)}`);
       this.player = null;
@@ -407,7 +441,7 @@ export class Viewer {
       if (p.scene === this.scene) continue;
       const skin = this.partSkins.get(p.part) ?? null;
       const model: Model = p.scene.model;
-      model.meshes.forEach((_, i) => requests.push({ key: `${p.part}:${i}`, names: textureNames(model, i, skin), skin: skin ? skin.name : null }));
+      model.meshes.forEach((_, i) => requests.push({ key: `${p.part}:${i}`, names: textureNames(model, i, skin?.skin ?? null), skin: skin ? skin.name : null }));
     }
     return requests;
   }
@@ -420,7 +454,7 @@ export class Viewer {
     this.gpu?.modelMatrix.set([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]);
     const current = player.clips[this.state.clip]?.name;
     if (this.scene && this.lastLoad) {
-      this.clips = viewClips(this.scene.model, this.lastLoad.sidecars, []);
+      this.clips = viewClips(this.scene.model, this.lastLoad.fileName, this.lastLoad.sidecars, []);
       this.scene.clips = this.clips;
     }
     const same = this.clips.findIndex((c) => c.name === current);
@@ -611,7 +645,7 @@ export class Viewer {
             colors: model.meshes.some((m) => m.color !== null),
             skinned: this.scene.jointCount > 0,
             bounds: !!model.bounds,
-            canAssemble: model.format === 'md3' && !!msg && partOf(msg.fileName) !== null && msg.playerParts.length === 2,
+            canAssemble: model.format === 'md3' && !!msg && playerPart(msg.fileName) !== null && msg.playerParts.length === 2,
             assembled: this.player !== null,
           }
         : null,

@@ -20,7 +20,8 @@ export function engineSetting(uri: vscode.Uri): string {
   return typeof value === 'string' ? value : Array.isArray(value) ? value.filter((v) => typeof v === 'string').join(',') : '';
 }
 
-function tryRead(bytes: Uint8Array): Model | undefined {
+/** The model in `bytes`, or undefined where it cannot be read (the preview reports format errors itself). */
+export function tryReadModel(bytes: Uint8Array): Model | undefined {
   try {
     return readModel(bytes);
   } catch {
@@ -43,7 +44,7 @@ async function playerInput(uri: vscode.Uri): Promise<PlayerInput | undefined> {
   const parts = {} as PlayerInput['parts'];
   for (const part of PLAYER_PARTS) {
     const name = byLower.get(`${part}.md3`);
-    parts[part] = name ? tryRead(await read(name).catch(() => new Uint8Array(0))) : undefined;
+    parts[part] = name ? tryReadModel(await read(name).catch(() => new Uint8Array(0))) : undefined;
   }
   const latin1 = new TextDecoder('latin1');
   const skins: { file: string; text: string }[] = [];
@@ -62,7 +63,7 @@ export async function engineFindings(uri: vscode.Uri, bytes: Uint8Array): Promis
   if (!setting.trim()) return undefined;
   const { engines, unknown } = parseEngineList(setting);
   const findings: EngineFinding[] = [];
-  const model = tryRead(bytes);
+  const model = tryReadModel(bytes);
   if (model) {
     const facts = factsFromModel(model, bytes);
     for (const e of engines) findings.push(...checkEngine(facts, e));

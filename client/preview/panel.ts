@@ -26,6 +26,7 @@ import type { Platform } from '../platform';
 import { toDiagnostics } from './engines';
 import { errorText, toArrayBuffer, workspaceFs } from './files';
 import { makeNonce, previewHtml } from './html';
+import { findPartners, rememberedPartner, rememberPartner } from './partners';
 import { displayPath, readModelFile } from './modelLoad';
 import { sidecarKind } from '../../core/sidecar/companions';
 import { basename, dirname, findSidecars, type LookupFs } from './resolve';
@@ -158,9 +159,11 @@ export class PreviewPanel {
     }
     if (read.kind === 'iqe') return this.compileAndLoad();
     if (!this.disposed) this.host.problems().set(this.uri, read.engines ? toDiagnostics(read.engines) : []);
+    // An animation file borrows a mesh of the folder, a mesh the clips of an animation file.
+    const partner = this.source === this.uri ? await findPartners(this.uri, new Uint8Array(read.message.bytes), rememberedPartner(this.host.context.workspaceState, this.uri), (m) => this.host.log(m)) : undefined;
     const reload = this.loads > 0;
     this.loads++;
-    this.post({ ...read.message, reload });
+    this.post({ ...read.message, reload, ...(partner ? { partner } : {}) });
     this.flushPending();
   }
 
@@ -264,6 +267,9 @@ export class PreviewPanel {
         break;
       case 'picked':
         this.pickedEmitter.fire(m);
+        break;
+      case 'choosePartner':
+        void rememberPartner(this.host.context.workspaceState, this.uri, m.name).then(() => this.sendLoad());
         break;
       default:
         assertNever(m);

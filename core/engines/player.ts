@@ -4,6 +4,7 @@
 
 import type { Model } from '../model/model';
 import { parseAnimCfg } from '../sidecar/animcfg';
+import { animationParts } from '../sidecar/precedence';
 import { parseSkin } from '../sidecar/skin';
 import { severityOf, type Effect, type EngineFinding, type EngineProfile, type FindingLocation, type Rule } from './types';
 
@@ -100,8 +101,7 @@ export function checkPlayer(input: PlayerInput, profile: EngineProfile): EngineF
     push('player-legs-offset', r.legsOffset, `LEGS_* first frames are lowered by ${offset} (first(LEGS_WALKCR) - first(TORSO_GESTURE)): LEGS_WALKCR starts at lower.md3 frame ${walkcr?.firstFrame ?? '?'}`, { what: 'animation.cfg LEGS_*', file: 'animation.cfg' }, 'note');
   }
   cfg.clips.forEach((clip, i) => {
-    const parts: PlayerPart[] = clip.name.startsWith('BOTH_') ? ['lower', 'upper'] : clip.name.startsWith('TORSO_') ? ['upper'] : ['lower'];
-    for (const part of parts) {
+    for (const part of animationParts(clip.name)) {
       const model = input.parts[part];
       if (!model) continue;
       const last = clip.firstFrame + clip.frameCount - 1;

@@ -6,7 +6,7 @@
 // (client/preview/resolve.ts over node:fs).
 
 import { createServer, type Server } from 'node:http';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { extname, join, resolve, sep } from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -15,6 +15,8 @@ import { findSidecars, playerSet, resolveTexture, ShaderIndex } from '../../clie
 import { compileDocument } from '../helpers/compile-iqm';
 import { IqeDocument } from '../../core/iqe/document';
 import { sniff } from '../../core/sniff';
+import { partnerChoice } from '../../core/model/animationSet';
+import { readModel } from '../../core/model/read';
 import { nodeLookupFs } from '../helpers/lookup-fs';
 
 /** node:fs for the lookup code; paths are absolute POSIX paths. */
@@ -237,8 +239,35 @@ async function answerTextures(page: Page, base: string, generation: number, requ
   );
 }
 
-/** Posts `load` for an asset (path relative to ../shared/assets) and waits for ready or error. */
-export async function loadAsset(s: Session, rel: string, opts: { reload?: boolean; waitTextures?: boolean; extraSkins?: { name: string; text: string }[] } = {}): Promise<'ready' | 'error'> {
+/**
+ * As the host's "mesh from…" picker does (client/preview/partners.ts): the other IQMs of the
+ * folder matched by core/model/animationSet.ts; the chosen one is fetched by the page.
+ */
+function partnerOffer(s: Session, abs: string, bytes: Uint8Array, remembered: string | undefined) {
+  if (!/\.iqm$/i.test(abs)) return undefined;
+  const read = (b: Uint8Array) => {
+    try {
+      return readModel(b);
+    } catch {
+      return null;
+    }
+  };
+  const opened = read(bytes);
+  if (!opened) return undefined;
+  const dir = abs.slice(0, abs.lastIndexOf('/'));
+  const folder = readdirSync(dir)
+    .filter((n) => /\.iqm$/i.test(n) && join(dir, n) !== abs)
+    .sort()
+    .map((name) => ({ name, model: read(new Uint8Array(readFileSync(join(dir, name)))) }))
+    .filter((f): f is { name: string; model: NonNullable<typeof f.model> } => f.model !== null);
+  const choice = partnerChoice(opened, folder, remembered);
+  if (!choice) return undefined;
+  const chosen = choice.chosen ? { name: choice.chosen, url: `${s.base}/assets/${join(dir, choice.chosen).slice(ASSETS.length + 1)}` } : null;
+  return { role: choice.role, matches: choice.matches, automatic: choice.automatic, chosen };
+}
+
+/** Posts `load` for an asset (path relative to ../shared/assets) and waits for ready or error. `partner`: the picker's remembered choice. */
+export async function loadAsset(s: Session, rel: string, opts: { reload?: boolean; waitTextures?: boolean; extraSkins?: { name: string; text: string }[]; partner?: string } = {}): Promise<'ready' | 'error'> {
   const abs = join(ASSETS, rel);
   currentModel.set(s.page, abs);
   const bytes = readFileSync(abs);
@@ -264,8 +293,9 @@ export async function loadAsset(s: Session, rel: string, opts: { reload?: boolea
     if (!result.bytes) throw new Error(`${rel} does not compile`);
     compiled = { bytes: Array.from(result.bytes), info: { version: 1, unsaved: false, milliseconds: performance.now() - start } };
   }
+  const partner = partnerOffer(s, abs, bytes, opts.partner);
   await s.page.evaluate(
-    async ({ url, fileName, sidecars, reload, parts, compiled }) => {
+    async ({ url, fileName, sidecars, reload, parts, compiled, partner }) => {
       const g = globalThis as unknown as PageGlobals;
       const root = g.document.getElementById('viewer');
       if (root) {
@@ -275,9 +305,10 @@ export async function loadAsset(s: Session, rel: string, opts: { reload?: boolea
       const bytes = compiled ? new Uint8Array(compiled.bytes).buffer : await g.__fetchBytes(url);
       const playerParts = [];
       for (const p of parts) playerParts.push({ part: p.part, name: p.name, bytes: await g.__fetchBytes(p.url), skins: p.skins });
-      g.postMessage({ type: 'load', fileName, path: fileName, bytes, sidecars, playerParts, reload, compiled: compiled?.info }, '*');
+      const offer = partner && { ...partner, chosen: partner.chosen && { name: partner.chosen.name, bytes: await g.__fetchBytes(partner.chosen.url) } };
+      g.postMessage({ type: 'load', fileName, path: fileName, bytes, sidecars, playerParts, reload, compiled: compiled?.info, ...(offer ? { partner: offer } : {}) }, '*');
     },
-    { url: `${s.base}/assets/${rel}`, fileName, sidecars, reload: opts.reload ?? false, parts, compiled },
+    { url: `${s.base}/assets/${rel}`, fileName, sidecars, reload: opts.reload ?? false, parts, compiled, partner },
   );
   await s.page.waitForSelector('#viewer[data-state="ready"], #viewer[data-state="error"]', { timeout: 60000 });
   const state = (await s.page.getAttribute('#viewer', 'data-state')) as 'ready' | 'error';

@@ -292,7 +292,8 @@ test('IQE text compiled by the host is previewed with the version it came from (
 });
 
 test('an animation-only IQM (no meshes, no joints) shows its poses as a skeleton', { skip }, async () => {
-  assert.equal(await loadAsset(s, 'iqm/raylib_guy/guyanim.iqm'), 'ready');
+  // "none" chosen in the picker: the animation file alone.
+  assert.equal(await loadAsset(s, 'iqm/raylib_guy/guyanim.iqm', { partner: '' }), 'ready');
   await s.page.evaluate(() => {
     const v = (globalThis as unknown as PageGlobals).iqmPreview;
     v.setPlaying(false);
@@ -305,6 +306,63 @@ test('an animation-only IQM (no meshes, no joints) shows its poses as a skeleton
   await s.page.screenshot({ path: screenshotPath('iqm-animation-only') });
   assert.ok(stats.covered > 0.0005, 'skeleton lines are drawn');
   assert.match((await s.page.textContent('#info')) ?? '', /animation-only/);
+  assert.equal(await s.page.inputValue('#partner-select'), '');
+});
+
+test('an animation-only IQM plays on the mesh of its folder with the same skeleton (guyanim.iqm on guy.iqm)', { skip }, async () => {
+  // guy.iqm playing its own clips: the reference.
+  assert.equal(await loadAsset(s, 'iqm/raylib_guy/guy.iqm', { waitTextures: false }), 'ready');
+  const own = await s.page.evaluate(() => Array.from((globalThis as unknown as PageGlobals).iqmPreview.captureFrame(80)));
+  // The picker offers guyanim.iqm's clips to guy.iqm; none is used until chosen.
+  assert.equal(await s.page.textContent('#partner .partner-label'), 'Clips from');
+  assert.equal(await s.page.inputValue('#partner-select'), '');
+
+  // guyanim.iqm: 14 poses and no joints; guy.iqm is the only model of the folder with 14 joints.
+  assert.equal(await loadAsset(s, 'iqm/raylib_guy/guyanim.iqm', { waitTextures: false }), 'ready');
+  assert.equal(await s.page.getAttribute('#viewer', 'data-partner'), 'guy.iqm');
+  assert.equal(await s.page.textContent('#partner .partner-label'), 'Mesh from');
+  assert.equal(await s.page.inputValue('#partner-select'), 'guy.iqm');
+  assert.match((await s.page.textContent('#partner-select option:checked')) ?? '', /the only fit/);
+  assert.match((await s.page.textContent('#info')) ?? '', /mesh from guy\.iqm/);
+  const borrowed = await s.page.evaluate(() => Array.from((globalThis as unknown as PageGlobals).iqmPreview.captureFrame(80)));
+  assert.equal(borrowed.length, own.length);
+  let worst = 0;
+  for (let i = 0; i < own.length; i++) worst = Math.max(worst, Math.abs(own[i] - borrowed[i]));
+  assert.ok(worst < 1e-3, `GPU-skinned frame 80 differs from guy.iqm's own by ${worst}`);
+  const rest = await s.page.evaluate(() => Array.from((globalThis as unknown as PageGlobals).iqmPreview.captureFrame(61)));
+  assert.ok(rest.some((x, i) => Math.abs(x - borrowed[i]) > 1e-2), 'frames 61 and 80 differ: the mesh animates');
+
+  // A still on the dance, the skeleton over the mesh with a joint's name on hover.
+  const names = await s.page.evaluate(() => {
+    const v = (globalThis as unknown as PageGlobals).iqmPreview;
+    v.setPlaying(false);
+    v.selectClip(1);
+    v.fitCamera();
+    return (v as unknown as { currentScene: { names: string[] } }).currentScene.names;
+  });
+  assert.ok(!names[0].startsWith('pose '), `joint names from guy.iqm: ${names[0]}`);
+  await s.page.locator('#timeline').fill('20');
+  await setToggles(s.page, { grid: true, skeleton: true });
+  const hovered = await s.page.evaluate(() => {
+    const v = (globalThis as unknown as PageGlobals).iqmPreview as unknown as { pick(x: number, y: number): number; canvas: { clientWidth: number; clientHeight: number } };
+    // Scan the view for a point over a joint.
+    for (let y = 0; y < v.canvas.clientHeight; y += 4) for (let x = 0; x < v.canvas.clientWidth; x += 4) if (v.pick(x, y) >= 0) return { x, y };
+    return null;
+  });
+  assert.ok(hovered, 'a joint is under some point of the view');
+  const box = await s.page.locator('#view').boundingBox();
+  assert.ok(box);
+  await s.page.mouse.move(box.x + hovered.x, box.y + hovered.y);
+  await s.page.waitForSelector('#label:not(.hidden)');
+  assert.match((await s.page.textContent('#label')) ?? '', /^\d+: \S/);
+  const stats = await pixelStats(s.page);
+  assert.ok(stats.covered > 0.02, `the mesh covers ${stats.covered} of the view`);
+  await s.page.screenshot({ path: screenshotPath('iqm-animation-mesh-from') });
+
+  // Choosing "none" asks the host to remember it (the host then loads again).
+  await s.page.selectOption('#partner-select', '');
+  const posted = await s.page.evaluate(() => (globalThis as unknown as { __posted: { type: string; name?: string }[] }).__posted.filter((m) => m.type === 'choosePartner'));
+  assert.deepEqual(posted.at(-1), { type: 'choosePartner', name: '' });
 });
 
 test('Quake 3 player: lower/upper/head.md3 assemble through tag_torso and tag_head with animation.cfg', { skip }, async () => {

@@ -5,7 +5,8 @@ import { parseFramegroups } from '../../core/sidecar/framegroups';
 import { blendOf, parseShaders } from '../../core/sidecar/shader';
 import { parseSkin, skinTexture } from '../../core/sidecar/skin';
 import { readModel } from '../../core/model/read';
-import { applyAnimCfg, applyFramegroups, meshTextures } from '../../core/sidecar/apply';
+import { applyFramegroups } from '../../core/sidecar/apply';
+import { animCfgClips, textureCandidates } from '../../core/sidecar/precedence';
 import { asset, assetText, NO_ASSETS } from '../helpers/model-assets';
 
 test('framegroups: defaults, clamping and comments', () => {
@@ -79,22 +80,18 @@ test('shader scripts: first stage image, cull and alpha test', { skip: NO_ASSETS
   ]);
 });
 
-test('sidecars applied to models: framegroups replace clips, skins and shaders give textures', { skip: NO_ASSETS }, () => {
+test('sidecars applied to models: framegroups replace clips, skins give textures', { skip: NO_ASSETS }, () => {
   const grunt = readModel(asset('dpm/nexuiz/grunt.dpm'));
   assert.equal(grunt.clips.length, 441, 'without framegroups every frame is its own clip');
   assert.deepEqual(applyFramegroups(grunt, assetText('dpm/nexuiz/grunt.dpm.framegroups')), []);
   assert.equal(grunt.clips.length, 25);
-  assert.deepEqual(meshTextures(grunt, parseSkin(assetText('dpm/nexuiz/grunt.dpm_0.skin'))), [{ image: 'fbgrunt', source: 'skin' }]);
+  // A DPM mesh is named by its shader: the skin's `fbgrunt` line matches it.
+  assert.deepEqual(textureCandidates(grunt, 0, parseSkin(assetText('dpm/nexuiz/grunt.dpm_0.skin')))[0], { name: 'fbgrunt', source: 'skin' });
   const upper = readModel(asset('md3/oa_soldier/upper.md3'));
-  assert.deepEqual(applyAnimCfg(upper, parseAnimCfg(assetText('md3/oa_soldier/animation.cfg')), 'upper'), []);
-  assert.ok(upper.clips.some((c) => c.name === 'TORSO_STAND') && !upper.clips.some((c) => c.name.startsWith('LEGS_')));
-  assert.deepEqual(meshTextures(upper, parseSkin(assetText('md3/oa_soldier/upper.md3_0.skin'))), [{ image: 'models/monsters/soldier/skin.tga', source: 'skin' }]);
-  const wagon = readModel(asset('md3/kubalwagon/european_fnt_v2.md3'));
-  const tex = meshTextures(wagon, undefined, parseShaders(assetText('md3/kubalwagon/kt_kubalwagon.shader')));
-  const steering = wagon.meshes.findIndex((m) => m.name === 'steering');
-  assert.equal(tex[steering].source, 'shader');
-  assert.equal(tex[steering].shader!.twoSided, true);
-  assert.equal(tex[steering].image, 'models/mapobjects/kt_kubalwagon/euro_frnt_2.tga');
+  const cfg = animCfgClips(upper, { name: 'animation.cfg', text: assetText('md3/oa_soldier/animation.cfg') }, 'upper');
+  assert.deepEqual(cfg.warnings, []);
+  assert.ok(cfg.clips.some((c) => c.name === 'TORSO_STAND') && !cfg.clips.some((c) => c.name.startsWith('LEGS_')));
+  assert.deepEqual(textureCandidates(upper, 0, parseSkin(assetText('md3/oa_soldier/upper.md3_0.skin')))[0], { name: 'models/monsters/soldier/skin.tga', source: 'skin' });
 });
 
 test('shaders: the image stage\'s blendFunc (additive, alpha, filter), before or after its map line', () => {

@@ -68,6 +68,8 @@ test('every webview message kind is recognised; malformed ones are rejected', ()
     { type: 'picked', mesh: 1, triangle: 40, vertices: [3, 4, 5] },
     { type: 'clipState', clips: ['idle', 'run'], clip: 'run', playing: true },
     { type: 'clipState', clips: [], clip: null, playing: false },
+    { type: 'choosePartner', name: 'guy.iqm' },
+    { type: 'choosePartner', name: '' },
   ];
   for (const m of good) assert.ok(isWebviewToHost(m), m.type);
   const bad: unknown[] = [
@@ -84,6 +86,7 @@ test('every webview message kind is recognised; malformed ones are rejected', ()
     { type: 'picked', mesh: -1, triangle: 1, vertices: [1, 2, 3] },
     { type: 'clipState', clips: ['idle', 3], clip: 'idle', playing: true },
     { type: 'clipState', clips: [], clip: undefined, playing: false },
+    { type: 'choosePartner' },
   ];
   for (const m of bad) assert.ok(!isWebviewToHost(m), JSON.stringify(m));
 });
@@ -101,6 +104,7 @@ test('dispatch over the unions is exhaustive (assertNever throws on anything unh
       case 'saveImage':
       case 'picked':
       case 'clipState':
+      case 'choosePartner':
         handled.push(m.type);
         break;
       default:

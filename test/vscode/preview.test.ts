@@ -126,6 +126,34 @@ suite('model preview', () => {
     });
   }
 
+  test('an animation-only IQM plays on the mesh of its folder with the same skeleton (guyanim.iqm beside guy.iqm)', async function () {
+    skipUnlessRegistered(this);
+    // The real files come from ../shared/assets beside the extension's folder (the Node host reads them; the web host cannot).
+    const shared = vscode.Uri.joinPath((await activeExtension()).extensionUri, '..', 'shared', 'assets', 'iqm', 'raylib_guy');
+    let files: [string, Uint8Array][];
+    try {
+      files = await Promise.all(['guy.iqm', 'guyanim.iqm'].map(async (n) => [n, await vscode.workspace.fs.readFile(vscode.Uri.joinPath(shared, n))] as [string, Uint8Array]));
+    } catch {
+      if (this.test) this.test.title += ` [skipped: ${shared.toString()} cannot be read from this extension host]`;
+      this.skip();
+    }
+    const scratch = await scratchFolder('guy');
+    try {
+      for (const [n, b] of files) await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(scratch.uri, n), b);
+      const anim = vscode.Uri.joinPath(scratch.uri, 'guyanim.iqm');
+      await vscode.commands.executeCommand('vscode.openWith', anim, MODEL_PREVIEW);
+      const tab = await waitForTab(anim, MODEL_PREVIEW);
+      // guy.iqm is the only model of the folder with 14 joints: its mesh is used without asking.
+      const status = await renderedStatus(anim, (s) => s.ok || s.error !== null, 'the animation file on its mesh');
+      assert.equal(status.ok, true, `preview error: ${status.error}`);
+      assert.deepEqual([status.triangles, status.joints], [120, 14]);
+      await assertPreviewDrawn(this, 'preview-guyanim-mesh-from', 'guyanim.iqm');
+      await vscode.window.tabGroups.close(tab);
+    } finally {
+      await scratch.remove();
+    }
+  });
+
   test('iqmTools.engine: an open model gets its engine findings in the Problems panel and the info panel', async function () {
     skipUnlessRegistered(this);
     // ioquake3 has no DPM loader: one error on the file, gone when the setting is cleared.
