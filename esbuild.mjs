@@ -29,7 +29,7 @@ const compiledWasm = new Map();
 function compileAssemblyScript(path) {
   if (!compiledWasm.has(path)) compiledWasm.set(path, (async () => {
     const { default: asc } = await import('assemblyscript/asc');
-    const result = await asc.compileString(readFileSync(path, 'utf8'), { optimizeLevel: 3, shrinkLevel: 0, runtime: 'stub', noAssert: true });
+    const result = await asc.compileString(readFileSync(path, 'utf8'), { optimizeLevel: 3, shrinkLevel: 0, runtime: 'stub', noAssert: true, enable: ['simd'] });
     if (result.error || !result.binary) throw new Error(`${path}: ${result.error?.message ?? 'no binary'}\n${result.stderr}`);
     return result.binary;
   })());
