@@ -68,6 +68,42 @@ export function influenced(positions: usize, offsets: usize, weights: usize, lan
   store<f64>(out + 56, er);
 }
 
+/**
+ * frameExtremes of core/compile/bounds.ts (the small inputs' way: one matrix per influence class,
+ * m: 12 f64 per class) over n points: x y z at points (3 f64 each) and class (i32, -1: none) at
+ * classes, into out[0..7] (the radii squared: the caller takes the roots). Returns 0 when some p
+ * is not a number (the sum of all is then NaN), 1 otherwise; the same operations in the same order.
+ */
+export function classExtremes(points: usize, classes: usize, m: usize, n: i32, out: usize): i32 {
+  let minX: f64 = 0, minY: f64 = 0, minZ: f64 = 0, maxX: f64 = 0, maxY: f64 = 0, maxZ: f64 = 0, exy: f64 = 0, er: f64 = 0, sum: f64 = 0;
+  for (let i: i32 = 0; i < n; i++) {
+    const c = load<i32>(classes + 4 * <usize>i);
+    let x: f64 = 0, y: f64 = 0, z: f64 = 0;
+    if (c >= 0) {
+      const r = points + 24 * <usize>i, s = m + 96 * <usize>c;
+      const vx = load<f64>(r), vy = load<f64>(r + 8), vz = load<f64>(r + 16);
+      x = load<f64>(s) * vx + load<f64>(s + 8) * vy + load<f64>(s + 16) * vz + load<f64>(s + 24);
+      y = load<f64>(s + 32) * vx + load<f64>(s + 40) * vy + load<f64>(s + 48) * vz + load<f64>(s + 56);
+      z = load<f64>(s + 64) * vx + load<f64>(s + 72) * vy + load<f64>(s + 80) * vz + load<f64>(s + 88);
+    }
+    if (i == 0) {
+      minX = maxX = x; minY = maxY = y; minZ = maxZ = z;
+    } else {
+      minX = minX < x ? minX : x; minY = minY < y ? minY : y; minZ = minZ < z ? minZ : z;
+      maxX = maxX > x ? maxX : x; maxY = maxY > y ? maxY : y; maxZ = maxZ > z ? maxZ : z;
+    }
+    const xy = x * x + y * y;
+    if (xy > exy) exy = xy;
+    const r = xy + z * z;
+    if (r > er) er = r;
+    sum += x + y + z;
+  }
+  store<f64>(out, minX); store<f64>(out + 8, minY); store<f64>(out + 16, minZ);
+  store<f64>(out + 24, maxX); store<f64>(out + 32, maxY); store<f64>(out + 40, maxZ);
+  store<f64>(out + 48, exy); store<f64>(out + 56, er);
+  return sum == sum ? 1 : 0;
+}
+
 /** Where the caller's memory may start (after this module's own data). */
 export function heapBase(): usize {
   return __heap_base;

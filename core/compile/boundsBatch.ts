@@ -113,6 +113,7 @@ interface BoundsKernel {
   heapBase(): number;
   transpose(skin: number, lanes: number, joints: number): void;
   influenced(positions: number, offsets: number, weights: number, lanes: number, first: number, end: number, k: number, q0: number, out: number): void;
+  classExtremes(points: number, classes: number, m: number, n: number, out: number): number;
 }
 const boundsSlot: { kernel?: BoundsKernel | null } = {};
 
@@ -126,6 +127,45 @@ export function boundsKernelAvailable(): boolean {
  * own kernel), and where: byte offsets of its arrays, of the skin, its lanes and the extremes.
  */
 let loaded: { batch: BatchPoints; positions: number; offsets: number; weights: number; skin: number; lanes: number; out: number; joints: number } | null = null;
+
+/**
+ * computeBoundsSmall's frames (bounds.ts frameExtremes, the same doubles) in the kernel: points
+ * `vertices[0 .. count)` (input vertices: x y z at 4 v of positions) of classes classOf, copied
+ * once; the returned function takes a frame's class matrices (12 per class) and writes its bounds
+ * to out[o .. o + 7], false when some p is not a number. Null without the kernel.
+ */
+export function classFrames(vertices: Int32Array, positions: Float64Array, classOf: Int32Array, count: number, classCount: number): ((m: Float64Array, out: Float64Array, o: number) => boolean) | null {
+  const kernel = loadKernel(boundsSlot, boundsWasm);
+  if (!kernel) return null;
+  const align = (n: number): number => (n + 15) & ~15;
+  const pointsAt = align(kernel.heapBase());
+  const classesAt = pointsAt + align(24 * count);
+  const mAt = classesAt + align(4 * count);
+  const outAt = mAt + align(96 * classCount);
+  const bytes = outAt + 64;
+  const memory = kernel.memory;
+  if (memory.buffer.byteLength < bytes) memory.grow(Math.ceil((bytes - memory.buffer.byteLength) / 65536));
+  // The whole-frame batch's copy is overwritten here.
+  loaded = null;
+  const points = new Float64Array(memory.buffer, pointsAt, 3 * count);
+  for (let i = 0; i < count; i++) {
+    const r = 4 * vertices[i];
+    points[3 * i] = positions[r];
+    points[3 * i + 1] = positions[r + 1];
+    points[3 * i + 2] = positions[r + 2];
+  }
+  new Int32Array(memory.buffer, classesAt, count).set(classOf.subarray(0, count));
+  const m = new Float64Array(memory.buffer, mAt, 12 * classCount);
+  const e = new Float64Array(memory.buffer, outAt, 8);
+  return (classMatrices, out, o) => {
+    m.set(classMatrices.subarray(0, 12 * classCount));
+    const exact = kernel.classExtremes(pointsAt, classesAt, mAt, count, outAt) === 1;
+    for (let k = 0; k < 6; k++) out[o + k] = e[k];
+    out[o + 6] = e[6] > 0 ? Math.sqrt(e[6]) : e[6];
+    out[o + 7] = e[7] > 0 ? Math.sqrt(e[7]) : e[7];
+    return exact;
+  };
+}
 
 /** batchExtremes in the kernel (wasm/bounds.ts: the same doubles). */
 function kernelExtremes(kernel: BoundsKernel, batch: BatchPoints, skin: Float64Array, e: Float64Array): void {

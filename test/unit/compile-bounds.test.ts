@@ -16,6 +16,19 @@ import { boundsKernelAvailable } from '../../core/compile/boundsBatch';
 import { setWasmEnabled } from '../../core/wasm';
 import { skinnedModel as model } from '../helpers/skinned-model';
 
+/** Runs `body` with the WebAssembly kernels (wasm/*.ts), and again with the JavaScript versions. */
+function bothWays(body: (way: string) => void): void {
+  assert.ok(boundsKernelAvailable(), 'node runs the bounds kernel');
+  body('kernel');
+  setWasmEnabled(false);
+  try {
+    assert.equal(boundsKernelAvailable(), false);
+    body('JavaScript');
+  } finally {
+    setWasmEnabled(true);
+  }
+}
+
 function boundsInput(text: string): BoundsInput {
   const doc = new IqeDocument(text);
   assert.ok(!doc.diagnostics().some((d) => d.severity === 'error'));
@@ -97,7 +110,7 @@ test('pruned bounds equal full bounds with a subset of vertices and exact zero e
   assert.ok(sameDoubles(computeBoundsPruned(odd), computeBoundsFull(odd)));
 });
 
-test('small-input bounds (one matrix per influence set) equal full bounds: motion, zero extremes, subsets, overflow', () => {
+test('small-input bounds (one matrix per influence set; the kernel and JavaScript) equal full bounds: motion, zero extremes, subsets, overflow', () => bothWays(() => {
   for (const seed of [1, 2]) {
     for (const speed of [0.05, 2.5]) {
       const input = boundsInput(model(seed, { frames: 20, speed }));
@@ -110,7 +123,7 @@ test('small-input bounds (one matrix per influence set) equal full bounds: motio
   assert.ok(sameDoubles(computeBoundsSmall(odd), computeBoundsFull(odd)));
   const huge = boundsInput(model(5, { frames: 6, speed: 0.3 }).replace(/^vp (\S+) (\S+) (\S+)$/gm, (_, x: string, y: string, z: string) => `vp ${Number(x) * 1e307} ${Number(y) * 1e307} ${z}`));
   assert.ok(sameDoubles(computeBoundsSmall(huge), computeBoundsFull(huge)));
-});
+}));
 
 /**
  * The input with the vertices `repeated` repeated (same position and influences) after all the
@@ -135,7 +148,7 @@ function withRepeatedPoints(input: BoundsInput, repeated: number[]): BoundsInput
 
 const evenVertices = (input: BoundsInput): number[] => Array.from({ length: input.positions.length / 8 }, (_, i) => 2 * i);
 
-test('small-input bounds with repeated points (evaluated once) equal full bounds, also at 0 extremes and NaN', () => {
+test('small-input bounds with repeated points (evaluated once; the kernel and JavaScript) equal full bounds, also at 0 extremes and NaN', () => bothWays(() => {
   for (const seed of [1, 2]) {
     const base = boundsInput(model(seed, { frames: 20, speed: 0.6 }));
     const input = withRepeatedPoints(base, evenVertices(base));
@@ -156,7 +169,7 @@ test('small-input bounds with repeated points (evaluated once) equal full bounds
   const nanFull = computeBoundsFull(nan);
   assert.ok(nanFull.some((v) => Number.isNaN(v)), 'a side is NaN');
   assert.ok(sameDoubles(computeBoundsSmall(nan), nanFull));
-});
+}));
 
 test('pruned bounds with repeated points (planned once) equal full bounds, in frame ranges in any order too', () => {
   for (const seed of [1, 2]) {
@@ -177,19 +190,6 @@ test('pruned bounds with repeated points (planned once) equal full bounds, in fr
   const hugeRepeated = withRepeatedPoints(huge, evenVertices(huge));
   assert.ok(sameDoubles(computeBoundsPruned(hugeRepeated), computeBoundsFull(hugeRepeated)));
 });
-
-/** Runs `body` with the WebAssembly kernels (wasm/*.ts), and again with the JavaScript versions. */
-function bothWays(body: (way: string) => void): void {
-  assert.ok(boundsKernelAvailable(), 'node runs the bounds kernel');
-  body('kernel');
-  setWasmEnabled(false);
-  try {
-    assert.equal(boundsKernelAvailable(), false);
-    body('JavaScript');
-  } finally {
-    setWasmEnabled(true);
-  }
-}
 
 test('whole-frame bounds (boundsBatch.ts; the kernel and JavaScript) equal full bounds: 0 to 4 influences, zero extremes, repeats, overflow, ranges', () => bothWays((way) => {
   const cases: [string, BoundsInput][] = [];
