@@ -4,6 +4,7 @@
 //   node esbuild.mjs --watch       rebuild on change
 //   node esbuild.mjs --tests       also bundle test/ and bench/ entry files into out/
 import * as esbuild from 'esbuild';
+import { assemblyScriptPlugin } from './scripts/assemblyscript-plugin.mjs';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,29 +13,6 @@ import { join } from 'node:path';
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
 const withTests = process.argv.includes('--tests');
-
-/**
- * `import bytes from '…/wasm/NAME.wasm'`: the AssemblyScript source wasm/NAME.ts compiled to
- * WebAssembly here, at build time (the binary is never committed), and bundled as its bytes (a
- * Uint8Array) so that the Node and the browser bundles alike carry it. Each is compiled once per build.
- */
-const assemblyScriptPlugin = {
-  name: 'assemblyscript',
-  setup(build) {
-    build.onResolve({ filter: /[\\/]wasm[\\/][\w-]+\.wasm$/ }, (args) => ({ path: join(args.resolveDir, args.path.replace(/\.wasm$/, '.ts')), namespace: 'assemblyscript' }));
-    build.onLoad({ filter: /.*/, namespace: 'assemblyscript' }, async (args) => ({ contents: await compileAssemblyScript(args.path), loader: 'binary', watchFiles: [args.path] }));
-  },
-};
-const compiledWasm = new Map();
-function compileAssemblyScript(path) {
-  if (!compiledWasm.has(path)) compiledWasm.set(path, (async () => {
-    const { default: asc } = await import('assemblyscript/asc');
-    const result = await asc.compileString(readFileSync(path, 'utf8'), { optimizeLevel: 3, shrinkLevel: 0, runtime: 'stub', noAssert: true, enable: ['simd'] });
-    if (result.error || !result.binary) throw new Error(`${path}: ${result.error?.message ?? 'no binary'}\n${result.stderr}`);
-    return result.binary;
-  })());
-  return compiledWasm.get(path);
-}
 
 const common = {
   bundle: true,
