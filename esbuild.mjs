@@ -4,6 +4,7 @@
 //   node esbuild.mjs --watch       rebuild on change
 //   node esbuild.mjs --tests       also bundle test/ and bench/ entry files into out/
 import * as esbuild from 'esbuild';
+import { assemblyScriptPlugin } from './scripts/assemblyscript-plugin.mjs';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,6 +16,7 @@ const withTests = process.argv.includes('--tests');
 
 const common = {
   bundle: true,
+  plugins: [assemblyScriptPlugin],
   // `iqm-tools --version` prints the package's version (cli/main.ts).
   define: { IQM_TOOLS_VERSION: JSON.stringify(JSON.parse(readFileSync('package.json', 'utf8')).version) },
   sourcemap: production ? false : 'linked',

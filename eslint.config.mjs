@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', 'out/', 'test-output/', '**/*.d.ts'] },
+  { ignores: ['node_modules/', 'dist/', 'out/', 'test-output/', '**/*.d.ts', 'wasm/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

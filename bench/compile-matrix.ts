@@ -164,6 +164,8 @@ function digest(path: string): string {
 const sizeText = (bytes: number): string => (bytes >= 1 << 20 ? `${(bytes / (1 << 20)).toFixed(1)} MB` : `${(bytes / 1024).toFixed(0)} KB`);
 const secs = (s: number): string => (Number.isFinite(s) ? s.toFixed(3) : '-');
 const mibText = (m: number): string => (Number.isFinite(m) ? m.toFixed(0) : '-');
+/** Median CPU seconds (all threads, user + system; /usr/bin/time counts in hundredths). */
+const cpuText = (side: Run[]): string => (side.length > 0 && Number.isFinite(median(side.map((x) => x.cpu))) ? median(side.map((x) => x.cpu)).toFixed(2) : '-');
 /** Median CPU time (all threads) of one side over the reference's: what a loaded machine disturbs least. */
 const cpuRatio = (side: Run[], refs: Run[]): string => {
   const r = refs.length > 0 ? median(refs.map((x) => x.cpu)) : NaN;
@@ -181,8 +183,8 @@ const chosen = rows.filter((r) => filters.length === 0 || filters.some((f) => r.
 const load0 = loadavg();
 console.log(`machine: ${readCpuName()}, ${readdirSync('/sys/devices/system/cpu').filter((d) => /^cpu\d+$/.test(d)).length || '?'} CPUs, node ${process.versions.node}; load average at start ${load0.map((l) => l.toFixed(2)).join(' ')}`);
 const dir = mkdtempSync(join(tmpdir(), 'iqm-matrix-'));
-const header = ['shape', 'size', 'ours s', 'ref s', 'ratio', ...(other ? ['other s', 'o/ref'] : []), 'cpu ratio', ...(other ? ['o cpu'] : []), 'ours MiB', 'ref MiB', ...(other ? ['=other'] : [])];
-const widths = [29, 8, 7, 7, 6, ...(other ? [7, 6] : []), 9, ...(other ? [6] : []), 8, 7, 6];
+const header = ['shape', 'size', 'ours s', 'ref s', 'ratio', ...(other ? ['other s', 'o/ref'] : []), 'ours cpu', 'ref cpu', 'cpu ratio', ...(other ? ['o cpu', 'o ratio'] : []), 'ours MiB', 'ref MiB', ...(other ? ['=other'] : [])];
+const widths = [29, 8, 7, 7, 6, ...(other ? [7, 6] : []), 8, 7, 9, ...(other ? [6, 7] : []), 8, 7, 6];
 const line = (cells: string[]): string => cells.map((c, k) => (k === 0 ? c.padEnd(widths[k]) : c.padStart(widths[k]))).join(' ');
 try {
   const nodeStart: number[] = [];
@@ -219,8 +221,10 @@ try {
         secs(r),
         Number.isFinite(r) ? (o / r).toFixed(2) : '-',
         ...(other ? [secs(x), Number.isFinite(r) ? (x / r).toFixed(2) : '-'] : []),
+        cpuText(ours),
+        cpuText(refs),
         cpuRatio(ours, refs),
-        ...(other ? [cpuRatio(others, refs)] : []),
+        ...(other ? [cpuText(others), cpuRatio(others, refs)] : []),
         mibText(Math.max(...ours.map((y) => y.mib))),
         mibText(withReference ? Math.max(...refs.map((y) => y.mib)) : NaN),
         ...(other ? [same] : []),

@@ -7,6 +7,7 @@ import { runConvert } from './convert';
 import { runInfo } from './info';
 import { runLint } from './lint';
 import { runSample } from './sample';
+import { setWasmEnabled } from '../core/wasm';
 
 type Command = (args: string[]) => Promise<number> | number;
 
@@ -29,6 +30,8 @@ function usage(): string {
 }
 
 export async function main(argv: string[]): Promise<number> {
+  // IQM_TOOLS_WASM=0: the JavaScript versions of the WebAssembly kernels (the same results; for comparisons).
+  if (process.env.IQM_TOOLS_WASM === '0') setWasmEnabled(false);
   const [name, ...rest] = argv;
   if (name === undefined || name === '-h' || name === '--help' || name === 'help') {
     (name === undefined ? process.stderr : process.stdout).write(usage());

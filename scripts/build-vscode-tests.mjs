@@ -12,6 +12,7 @@
 // It does not build the extension itself (npm run build does). Not under out/test/, which `npm test`
 // deletes at every run: the two can run side by side.
 import * as esbuild from 'esbuild';
+import { assemblyScriptPlugin } from './assemblyscript-plugin.mjs';
 import { spawnSync } from 'node:child_process';
 import { readdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -29,7 +30,7 @@ const entryPoints = readdirSync(SOURCE)
 
 rmSync(OUT, { recursive: true, force: true });
 rmSync(WEB_OUT, { recursive: true, force: true });
-const common = { bundle: true, format: 'cjs', sourcemap: 'linked', logLevel: 'warning' };
+const common = { bundle: true, format: 'cjs', sourcemap: 'linked', logLevel: 'warning', plugins: [assemblyScriptPlugin] };
 await esbuild.build({
   ...common,
   entryPoints,

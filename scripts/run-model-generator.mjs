@@ -3,12 +3,14 @@
 // and compiles an IQE with the project's own CLI. Shared by make-examples.mjs and
 // make-vscode-fixtures.mjs. Both return the exit status.
 import * as esbuild from 'esbuild';
+import { assemblyScriptPlugin } from './assemblyscript-plugin.mjs';
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
 export async function runModelGenerator(out, args = []) {
   await esbuild.build({
     entryPoints: ['scripts/make-examples.ts'],
+    plugins: [assemblyScriptPlugin],
     outfile: 'out/scripts/make-examples.cjs',
     bundle: true,
     platform: 'node',

@@ -31,7 +31,7 @@ import type { Skeleton } from './skeleton';
 import { float64s, int32s } from '../growable';
 import { alignedArray, type ArrayKind, newArray } from '../pages';
 import { multiply, poseMatrix } from '../math/pose';
-import { type BatchPoints, batchExtremes, batchPoints } from './boundsBatch';
+import { type BatchPoints, batchExtremes, batchPoints, boundsKernelAvailable, classFrames } from './boundsBatch';
 
 export interface BoundsInput {
   /** Written input vertices (ascending) and all transformed positions (x, y, z, w per input vertex). */
@@ -214,10 +214,12 @@ export function computeBoundsSmall(input: BoundsInput): Float64Array {
   const m = newArray(Float64Array, 12 * classCount);
   const out = new Float64Array(8 * input.frames.length);
   const animation = { parents: input.skeleton.parents, inverse: input.skeleton.inverse, framePoses: input.framePoses, framePoseStride: input.framePoseStride, framePoseStart: input.framePoseStart };
+  // The distinct points' frames in the WebAssembly kernel where it exists (the same doubles).
+  const kernelFrame = input.frames.length > 0 ? classFrames(points.vertices, sv.positions, points.classOf, points.count, classCount) : null;
   for (let f = 0; f < input.frames.length; f++) {
     skinMatrices(animation, input.frames[f], world, local, skin);
     classMatrices(skin, classOffsets, classWeights, classCount, m);
-    const exact = frameExtremes(points.vertices, sv.positions, points.classOf, m, points.count, out, 8 * f);
+    const exact = kernelFrame ? kernelFrame(m, out, 8 * f) : frameExtremes(points.vertices, sv.positions, points.classOf, m, points.count, out, 8 * f);
     if (!exact && points.count < n) frameExtremes(sv.vertices, sv.positions, classOf, m, n, out, 8 * f);
   }
   return out;
@@ -727,6 +729,10 @@ export function computeBoundsPruned(input: BoundsInput, mode: BoundsMode = 'prun
  *   recomputed in vertex order.
  */
 export function boundsRunner(plan: BoundsPlan, mode: BoundsMode = 'auto'): (first: number, end: number, out: Float64Array) => void {
+  // With the WebAssembly kernel (f64x2), whole frames cost 13-23 ns a point against 50-60 in
+  // JavaScript: 0.2-0.8x the pruning's time on every shape of the matrix, the benchmark file
+  // included (bench/compile-kernels.ts), so the choice per block is only made without it.
+  if (mode === 'auto' && boundsKernelAvailable()) mode = 'batch';
   const { groups, groupBones, groupStart, members, boneCenter, extent, groupCount } = plan;
   // The same shape as prepare()'s objects: evaluate() sees one kind of object.
   const sv: SkinVertices = { vertices: plan.vertices, positions: plan.positions, weights: plan.weights, bones: plan.bones };

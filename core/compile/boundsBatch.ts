@@ -9,6 +9,8 @@
 // taken over another order than the vertices', which changes nothing unless an extreme is +-0 or
 // not finite (the caller checks, and redoes such a frame in vertex order).
 import { type ArrayKind } from '../pages';
+import { loadKernel } from '../wasm';
+import boundsWasm from '../../wasm/bounds.wasm';
 
 /** Points sorted by influence count (0 to 4: points of count 0 are at the origin). */
 export interface BatchPoints {
@@ -79,6 +81,19 @@ export function batchPoints(
  * and x^2 + y^2 + z^2 (0 when none is larger), with the skin matrices `skin` (12 per joint).
  */
 export function batchExtremes(batch: BatchPoints, skin: Float64Array, e: Float64Array): void {
+  const kernel = loadKernel(boundsSlot, boundsWasm);
+  if (kernel) kernelExtremes(kernel, batch, skin, e);
+  else scriptExtremes(batch, skin, e);
+}
+
+/** batchExtremes in JavaScript (where WebAssembly is not to be had). */
+export function scriptExtremes(batch: BatchPoints, skin: Float64Array, e: Float64Array): void {
+  initialExtremes(batch, e);
+  for (let k = 1; k <= 4; k++) if (batch.start[k + 1] > batch.start[k]) influenced(batch, k, skin, e);
+}
+
+/** The extremes before any influenced point: none, or the origin for the points of no weight. */
+function initialExtremes(batch: BatchPoints, e: Float64Array): void {
   e[0] = e[1] = e[2] = Infinity;
   e[3] = e[4] = e[5] = -Infinity;
   e[6] = e[7] = 0;
@@ -90,7 +105,100 @@ export function batchExtremes(batch: BatchPoints, skin: Float64Array, e: Float64
       e[3 + c] = Math.max(e[3 + c], 0);
     }
   }
-  for (let k = 1; k <= 4; k++) if (start[k + 1] > start[k]) influenced(batch, k, skin, e);
+}
+
+/** wasm/bounds.ts's exports. */
+interface BoundsKernel {
+  memory: { buffer: ArrayBuffer; grow(pages: number): number };
+  heapBase(): number;
+  transpose(skin: number, lanes: number, joints: number): void;
+  influenced(positions: number, offsets: number, weights: number, lanes: number, first: number, end: number, k: number, q0: number, out: number): void;
+  classExtremes(points: number, classes: number, m: number, n: number, out: number): number;
+}
+const boundsSlot: { kernel?: BoundsKernel | null } = {};
+
+/** Whether batchExtremes runs the WebAssembly kernel here (tests). */
+export function boundsKernelAvailable(): boolean {
+  return loadKernel(boundsSlot, boundsWasm) !== null;
+}
+
+/**
+ * The batch whose points are in the kernel's memory (copied once per batch: each thread has its
+ * own kernel), and where: byte offsets of its arrays, of the skin, its lanes and the extremes.
+ */
+let loaded: { batch: BatchPoints; positions: number; offsets: number; weights: number; skin: number; lanes: number; out: number; joints: number } | null = null;
+
+/**
+ * computeBoundsSmall's frames (bounds.ts frameExtremes, the same doubles) in the kernel: points
+ * `vertices[0 .. count)` (input vertices: x y z at 4 v of positions) of classes classOf, copied
+ * once; the returned function takes a frame's class matrices (12 per class) and writes its bounds
+ * to out[o .. o + 7], false when some p is not a number. Null without the kernel.
+ */
+export function classFrames(vertices: Int32Array, positions: Float64Array, classOf: Int32Array, count: number, classCount: number): ((m: Float64Array, out: Float64Array, o: number) => boolean) | null {
+  const kernel = loadKernel(boundsSlot, boundsWasm);
+  if (!kernel) return null;
+  const align = (n: number): number => (n + 15) & ~15;
+  const pointsAt = align(kernel.heapBase());
+  const classesAt = pointsAt + align(24 * count);
+  const mAt = classesAt + align(4 * count);
+  const outAt = mAt + align(96 * classCount);
+  const bytes = outAt + 64;
+  const memory = kernel.memory;
+  if (memory.buffer.byteLength < bytes) memory.grow(Math.ceil((bytes - memory.buffer.byteLength) / 65536));
+  // The whole-frame batch's copy is overwritten here.
+  loaded = null;
+  const points = new Float64Array(memory.buffer, pointsAt, 3 * count);
+  for (let i = 0; i < count; i++) {
+    const r = 4 * vertices[i];
+    points[3 * i] = positions[r];
+    points[3 * i + 1] = positions[r + 1];
+    points[3 * i + 2] = positions[r + 2];
+  }
+  new Int32Array(memory.buffer, classesAt, count).set(classOf.subarray(0, count));
+  const m = new Float64Array(memory.buffer, mAt, 12 * classCount);
+  const e = new Float64Array(memory.buffer, outAt, 8);
+  return (classMatrices, out, o) => {
+    m.set(classMatrices.subarray(0, 12 * classCount));
+    const exact = kernel.classExtremes(pointsAt, classesAt, mAt, count, outAt) === 1;
+    for (let k = 0; k < 6; k++) out[o + k] = e[k];
+    out[o + 6] = e[6] > 0 ? Math.sqrt(e[6]) : e[6];
+    out[o + 7] = e[7] > 0 ? Math.sqrt(e[7]) : e[7];
+    return exact;
+  };
+}
+
+/** batchExtremes in the kernel (wasm/bounds.ts: the same doubles). */
+function kernelExtremes(kernel: BoundsKernel, batch: BatchPoints, skin: Float64Array, e: Float64Array): void {
+  const joints = skin.length / 12;
+  if (!loaded || loaded.batch !== batch || loaded.joints < joints) {
+    const align = (n: number): number => (n + 15) & ~15;
+    const influences = batch.offsets.length;
+    const positions = align(kernel.heapBase());
+    const offsets = positions + align(batch.positions.length * 8);
+    const weights = offsets + align(influences * 4);
+    const skinAt = weights + align(influences * 8);
+    const lanes = skinAt + align(joints * 96);
+    const out = lanes + align(joints * 96);
+    const bytes = out + 64;
+    const memory = kernel.memory;
+    if (memory.buffer.byteLength < bytes) memory.grow(Math.ceil((bytes - memory.buffer.byteLength) / 65536));
+    new Float64Array(memory.buffer, positions, batch.positions.length).set(batch.positions);
+    new Int32Array(memory.buffer, offsets, influences).set(batch.offsets);
+    new Float64Array(memory.buffer, weights, influences).set(batch.weights);
+    loaded = { batch, positions, offsets, weights, skin: skinAt, lanes, out, joints };
+  }
+  const { buffer } = kernel.memory;
+  new Float64Array(buffer, loaded.skin, skin.length).set(skin);
+  kernel.transpose(loaded.skin, loaded.lanes, joints);
+  initialExtremes(batch, e);
+  const out = new Float64Array(buffer, loaded.out, 8);
+  out.set(e);
+  const { start, influenceStart } = batch;
+  for (let k = 1; k <= 4; k++) {
+    const first = start[k], end = start[k + 1];
+    if (end > first) kernel.influenced(loaded.positions, loaded.offsets, loaded.weights, loaded.lanes, first, end, k, influenceStart[k] - k * first, loaded.out);
+  }
+  e.set(out);
 }
 
 /** Points of k influences (1 to 4). */

@@ -4,6 +4,8 @@
 // The "no best triangle" fallback scans all triangles in the reference; here a max segment tree
 // over the (stale) triangle scores answers it, updated lazily from a dirty list.
 import { type ArrayKind, newArray } from '../pages';
+import { loadKernel } from '../wasm';
+import vcacheWasm from '../../wasm/vcache.wasm';
 
 
 const f32 = Math.fround;
@@ -87,6 +89,65 @@ export class VertexCacheScratch {
  * order's arrays are the scratch's.
  */
 export function optimiseVertexCache(vertexCount: number, tris: Int32Array, asReference = false, scratch?: VertexCacheScratch): CacheOrder {
+  return optimiseWithKernel(vertexCount, tris, asReference) ?? optimiseVertexCacheScript(vertexCount, tris, asReference, scratch);
+}
+
+/** wasm/vcache.ts's exports. */
+interface VcacheKernel {
+  memory: { buffer: ArrayBuffer; grow(pages: number): number };
+  heapBase(): number;
+  workBytes(vertexCount: number, triCount: number, leaves: number): number;
+  prepare(vertexCount: number, triCount: number, tris: number, work: number): number;
+  optimise(vertexCount: number, triCount: number, tris: number, valence: number, rank: number, triangleOrder: number, vertexOrder: number): number;
+  orderedVertices(): number;
+  overflowed(): number;
+}
+const vcacheSlot: { kernel?: VcacheKernel | null } = {};
+/** Meshes up to this many triangles go to the kernel (its memory is kept: 64 bytes per triangle or so). */
+const KERNEL_MAX_TRIANGLES = 1 << 20;
+
+/** Whether optimiseVertexCache runs the WebAssembly kernel here (tests). */
+export function vcacheKernelAvailable(): boolean {
+  return loadKernel(vcacheSlot, vcacheWasm) !== null;
+}
+
+/** The pass in WebAssembly (wasm/vcache.ts: the same steps, the same results); null when it is not to be had. */
+function optimiseWithKernel(vertexCount: number, tris: Int32Array, asReference: boolean): CacheOrder | null {
+  const triCount = tris.length / 3;
+  if (triCount > KERNEL_MAX_TRIANGLES) return null;
+  const kernel = loadKernel(vcacheSlot, vcacheWasm);
+  if (!kernel) return null;
+  let leaves = 1;
+  while (leaves < triCount) leaves *= 2;
+  const align = (n: number): number => (n + 7) & ~7;
+  const trisAt = align(kernel.heapBase());
+  const rankAt = trisAt + align(12 * triCount);
+  const triangleOrderAt = rankAt + 4 * RANK_TERM.length;
+  const vertexOrderAt = triangleOrderAt + align(4 * triCount);
+  const workAt = vertexOrderAt + align(4 * vertexCount);
+  const workBytes = kernel.workBytes(vertexCount, triCount, leaves);
+  // The valence table goes after the work area: its length is known after prepare().
+  const valenceAt = workAt + workBytes;
+  const maxValence = valenceAt + 4 * (3 * triCount + 1);
+  const memory = kernel.memory;
+  if (memory.buffer.byteLength < maxValence) memory.grow(Math.ceil((maxValence - memory.buffer.byteLength) / 65536));
+  const buffer = memory.buffer;
+  new Int32Array(buffer, trisAt, 3 * triCount).set(tris);
+  new Float32Array(buffer, rankAt, RANK_TERM.length).set(asReference ? REFERENCE_RANK_TERM : RANK_TERM);
+  new Uint8Array(buffer, workAt, workBytes).fill(0);
+  const maxUses = kernel.prepare(vertexCount, triCount, trisAt, workAt);
+  valenceTerm(maxUses);
+  new Float32Array(buffer, valenceAt, maxUses + 1).set(valence.subarray(0, maxUses + 1));
+  const emitted = kernel.optimise(vertexCount, triCount, trisAt, valenceAt, rankAt, triangleOrderAt, vertexOrderAt);
+  return {
+    triangleOrder: new Int32Array(buffer, triangleOrderAt, emitted).slice(),
+    vertexOrder: new Int32Array(buffer, vertexOrderAt, kernel.orderedVertices()).slice(),
+    overflowed: kernel.overflowed() !== 0,
+  };
+}
+
+/** The pass in JavaScript (where WebAssembly is not to be had). */
+export function optimiseVertexCacheScript(vertexCount: number, tris: Int32Array, asReference = false, scratch?: VertexCacheScratch): CacheOrder {
   const take = <T>(slot: number, kind: ArrayKind<T>, length: number): T => (scratch ? scratch.take(slot, kind, length) : newArray(kind, length));
   const rankTerm = asReference ? REFERENCE_RANK_TERM : RANK_TERM;
   const triCount = tris.length / 3;

@@ -3,7 +3,7 @@
 // chunk also keeps a summary of what the cross-line analysis needs from it (counts, line numbers,
 // joints, flagged lines), so that re-validating after an edit does not walk every line again.
 import { attributeSlot, Cmd, isAttribute } from './commands';
-import { parseLine, line } from './line';
+import { endNumberKernel, parseLine, line, useNumberKernel } from './line';
 import { float64s, type Growable, int32s, type NumberArray, uint32s, uint8s } from '../growable';
 
 /** Target size of a chunk in characters: small enough that re-parsing one is well under 1 ms. */
@@ -202,30 +202,35 @@ export function parseChunk(scanner: LineScanner, from: number, firstLine: number
   let p = from;
   let longest = 0;
   const target = from + CHUNK_CHARS;
-  for (;;) {
-    if (p >= limit && !documentEnd && p > from) break;
-    const end = scanner.contentEnd(p, limit);
-    const index = kinds.length;
-    starts.push(p - from);
-    if (end - p > longest) longest = end - p;
-    const v = values.length;
-    valueStarts.push(v);
-    const kind = parseLine(text, p, end, firstLine + index === 0);
-    kinds.push(kind);
-    if (line.flags !== 0) {
-      flaggedLines.push(index);
-      flags.push(line.flags);
+  useNumberKernel(text);
+  try {
+    for (;;) {
+      if (p >= limit && !documentEnd && p > from) break;
+      const end = scanner.contentEnd(p, limit);
+      const index = kinds.length;
+      starts.push(p - from);
+      if (end - p > longest) longest = end - p;
+      const v = values.length;
+      valueStarts.push(v);
+      const kind = parseLine(text, p, end, firstLine + index === 0);
+      kinds.push(kind);
+      if (line.flags !== 0) {
+        flaggedLines.push(index);
+        flags.push(line.flags);
+      }
+      const n = line.count;
+      values.pushMany(line.values, n);
+      if (NAMED[kind] === 1 && line.nameStart >= 0) names.set(index, text.slice(line.nameStart, line.nameEnd));
+      summarise(summary, kind, index, line.values, 0, n);
+      if (end >= text.length) {
+        p = text.length;
+        break;
+      }
+      p = scanner.afterTerminator(end);
+      if (p >= target && p < limit) break;
     }
-    const n = line.count;
-    values.pushMany(line.values, n);
-    if (NAMED[kind] === 1 && line.nameStart >= 0) names.set(index, text.slice(line.nameStart, line.nameEnd));
-    summarise(summary, kind, index, line.values, 0, n);
-    if (end >= text.length) {
-      p = text.length;
-      break;
-    }
-    p = scanner.afterTerminator(end);
-    if (p >= target && p < limit) break;
+  } finally {
+    endNumberKernel();
   }
   valueStarts.push(values.length);
   const take = <T extends NumberArray>(g: Growable<T>): T => (transient ? g.view() : g.copy());

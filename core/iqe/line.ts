@@ -4,6 +4,8 @@
 // learn the columns of its problems, so the hot path never tracks more than it must.
 import { Cmd, twoLetterCommand, wordCommand, VERTEXARRAY_FORMATS, VERTEXARRAY_TYPES } from './commands';
 import { isSpace, scanInteger, scanReal, scanned } from './numbers';
+import { loadKernel } from '../wasm';
+import numbersWasm from '../../wasm/numbers.wasm';
 
 /** Line-local problems, one bit each; a line reports each at most once (the first occurrence). */
 export enum LineProblem {
@@ -122,6 +124,7 @@ const POW10 = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e1
  * scanInteger (readRealSlow, readIntegerSlow).
  */
 function readNumbers(max: number, integers: boolean): number {
+  if (kernelOn) return readNumbersKernel(max, integers);
   const most = integers ? 9 : 15;
   for (let i = 0; i < max; i++) {
     let p = cursor;
@@ -179,6 +182,90 @@ function readNumbers(max: number, integers: boolean): number {
     if (!(integers ? readIntegerSlow(start) : readRealSlow(start))) return i;
   }
   return max;
+}
+
+/** wasm/numbers.ts's exports. */
+interface NumbersKernel {
+  memory: { buffer: ArrayBuffer; grow(pages: number): number };
+  read(cursor: number, lineEnd: number, max: number, integers: number): number;
+  valuesAddress(): number;
+  spansAddress(): number;
+  stateAddress(): number;
+  textAddress(): number;
+}
+const numbersSlot: { kernel?: NumbersKernel | null } = {};
+/** Texts of up to this many characters are read by the kernel (its memory holds one at a time). */
+const KERNEL_TEXT_CHARS = 1 << 20;
+/** The text in the kernel's memory (all ASCII), and views of that memory; set up on first use. */
+let kernelText: string | null = null;
+let kernelState = new Int32Array(4);
+let kernelBytes = new Uint8Array(0);
+/** Whether readNumbers goes to the kernel: between useNumberKernel and endNumberKernel, for the text given there. */
+let kernelOn = false;
+let numbersKernel: NumbersKernel | null = null;
+
+interface Encoder {
+  encodeInto(source: string, into: Uint8Array): { read: number; written: number };
+}
+const TextEncoderClass = (globalThis as { TextEncoder?: new () => Encoder }).TextEncoder;
+const encoder = TextEncoderClass ? new TextEncoderClass() : null;
+
+/**
+ * The lines parsed from now until endNumberKernel() are of `source` (parseChunk's text): its
+ * numbers are read by the WebAssembly kernel (wasm/numbers.ts: the same values) when it is to be
+ * had and the text is ASCII and not too long; else by readNumbers' JavaScript, as always.
+ */
+export function useNumberKernel(source: string): void {
+  kernelOn = false;
+  if (source.length > KERNEL_TEXT_CHARS || !encoder) return;
+  const kernel = loadKernel(numbersSlot, numbersWasm);
+  if (!kernel) return;
+  if (kernel !== numbersKernel) {
+    // Grown once to its full size, so that the views below stay valid.
+    const bytes = kernel.textAddress() + KERNEL_TEXT_CHARS;
+    if (kernel.memory.buffer.byteLength < bytes) kernel.memory.grow(Math.ceil((bytes - kernel.memory.buffer.byteLength) / 65536));
+    const buffer = kernel.memory.buffer;
+    line.values = new Float64Array(buffer, kernel.valuesAddress(), MAX_VALUES);
+    line.spans = new Int32Array(buffer, kernel.spansAddress(), 2 * MAX_VALUES);
+    kernelState = new Int32Array(buffer, kernel.stateAddress(), 4);
+    kernelBytes = new Uint8Array(buffer, kernel.textAddress(), KERNEL_TEXT_CHARS);
+    numbersKernel = kernel;
+    kernelText = null;
+  }
+  if (source !== kernelText) {
+    kernelText = null;
+    const { read, written } = encoder.encodeInto(source, kernelBytes);
+    // A character that is not ASCII takes more than a byte: offsets would differ.
+    if (read !== source.length || written !== source.length) return;
+    kernelText = source;
+  }
+  kernelOn = true;
+}
+
+/** Whether readNumbers goes to the kernel now (tests). */
+export function numberKernelOn(): boolean {
+  return kernelOn;
+}
+
+/** The end of useNumberKernel's lines. */
+export function endNumberKernel(): void {
+  kernelOn = false;
+}
+
+/** readNumbers through the kernel: its fast path there, the tokens it leaves to the exact scanners here. */
+function readNumbersKernel(max: number, integers: boolean): number {
+  const kernel = numbersKernel!;
+  const state = kernelState;
+  let i = 0;
+  for (;;) {
+    state[0] = line.count;
+    i += kernel.read(cursor, lineEnd, Math.min(max - i, 0x7fffffff), integers ? 1 : 0);
+    line.count = state[0];
+    cursor = state[1];
+    if (state[3] === 0 || i >= max) return i;
+    if (!(integers ? readIntegerSlow(state[2]) : readRealSlow(state[2]))) return i;
+    i++;
+  }
 }
 
 /** A real at `start` that the fast path of readNumbers does not take (exponents, hex, inf, nan, long mantissas, glued text). */

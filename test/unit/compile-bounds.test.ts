@@ -12,7 +12,22 @@ import { join } from 'node:path';
 import { boundsRunner, boundsStats, computeBoundsFull, computeBoundsPruned, computeBoundsSmall, planBounds, type BoundsInput } from '../../core/compile/bounds';
 import { compileDocument } from '../helpers/compile-iqm';
 import { parallelBounds } from '../../node/compileParallel';
+import { boundsKernelAvailable } from '../../core/compile/boundsBatch';
+import { setWasmEnabled } from '../../core/wasm';
 import { skinnedModel as model } from '../helpers/skinned-model';
+
+/** Runs `body` with the WebAssembly kernels (wasm/*.ts), and again with the JavaScript versions. */
+function bothWays(body: (way: string) => void): void {
+  assert.ok(boundsKernelAvailable(), 'node runs the bounds kernel');
+  body('kernel');
+  setWasmEnabled(false);
+  try {
+    assert.equal(boundsKernelAvailable(), false);
+    body('JavaScript');
+  } finally {
+    setWasmEnabled(true);
+  }
+}
 
 function boundsInput(text: string): BoundsInput {
   const doc = new IqeDocument(text);
@@ -95,7 +110,7 @@ test('pruned bounds equal full bounds with a subset of vertices and exact zero e
   assert.ok(sameDoubles(computeBoundsPruned(odd), computeBoundsFull(odd)));
 });
 
-test('small-input bounds (one matrix per influence set) equal full bounds: motion, zero extremes, subsets, overflow', () => {
+test('small-input bounds (one matrix per influence set; the kernel and JavaScript) equal full bounds: motion, zero extremes, subsets, overflow', () => bothWays(() => {
   for (const seed of [1, 2]) {
     for (const speed of [0.05, 2.5]) {
       const input = boundsInput(model(seed, { frames: 20, speed }));
@@ -108,7 +123,7 @@ test('small-input bounds (one matrix per influence set) equal full bounds: motio
   assert.ok(sameDoubles(computeBoundsSmall(odd), computeBoundsFull(odd)));
   const huge = boundsInput(model(5, { frames: 6, speed: 0.3 }).replace(/^vp (\S+) (\S+) (\S+)$/gm, (_, x: string, y: string, z: string) => `vp ${Number(x) * 1e307} ${Number(y) * 1e307} ${z}`));
   assert.ok(sameDoubles(computeBoundsSmall(huge), computeBoundsFull(huge)));
-});
+}));
 
 /**
  * The input with the vertices `repeated` repeated (same position and influences) after all the
@@ -133,7 +148,7 @@ function withRepeatedPoints(input: BoundsInput, repeated: number[]): BoundsInput
 
 const evenVertices = (input: BoundsInput): number[] => Array.from({ length: input.positions.length / 8 }, (_, i) => 2 * i);
 
-test('small-input bounds with repeated points (evaluated once) equal full bounds, also at 0 extremes and NaN', () => {
+test('small-input bounds with repeated points (evaluated once; the kernel and JavaScript) equal full bounds, also at 0 extremes and NaN', () => bothWays(() => {
   for (const seed of [1, 2]) {
     const base = boundsInput(model(seed, { frames: 20, speed: 0.6 }));
     const input = withRepeatedPoints(base, evenVertices(base));
@@ -154,7 +169,7 @@ test('small-input bounds with repeated points (evaluated once) equal full bounds
   const nanFull = computeBoundsFull(nan);
   assert.ok(nanFull.some((v) => Number.isNaN(v)), 'a side is NaN');
   assert.ok(sameDoubles(computeBoundsSmall(nan), nanFull));
-});
+}));
 
 test('pruned bounds with repeated points (planned once) equal full bounds, in frame ranges in any order too', () => {
   for (const seed of [1, 2]) {
@@ -176,7 +191,7 @@ test('pruned bounds with repeated points (planned once) equal full bounds, in fr
   assert.ok(sameDoubles(computeBoundsPruned(hugeRepeated), computeBoundsFull(hugeRepeated)));
 });
 
-test('whole-frame bounds (boundsBatch.ts) equal full bounds: 0 to 4 influences, zero extremes, repeats, overflow, ranges', () => {
+test('whole-frame bounds (boundsBatch.ts; the kernel and JavaScript) equal full bounds: 0 to 4 influences, zero extremes, repeats, overflow, ranges', () => bothWays((way) => {
   const cases: [string, BoundsInput][] = [];
   for (const seed of [1, 2]) for (const speed of [0.05, 2.5]) cases.push([`seed ${seed}, speed ${speed}`, boundsInput(model(seed, { frames: 70, speed }))]);
   const flat = boundsInput(model(7, { frames: 40, speed: 0, flat: true }));
@@ -190,13 +205,13 @@ test('whole-frame bounds (boundsBatch.ts) equal full bounds: 0 to 4 influences, 
     const out = new Float64Array(full.length);
     const run = boundsRunner(plan, 'batch');
     for (const [first, end] of [[64, input.frames.length], [0, 32], [32, 64]]) run(first, Math.min(end, input.frames.length), out);
-    assert.ok(sameDoubles(out, full), label);
+    assert.ok(sameDoubles(out, full), `${way}: ${label}`);
     assert.ok(boundsStats.batchedFrames > 0 || label === 'overflow', `${label}: frames were evaluated whole`);
   }
   assert.ok(computeBoundsFull(flat).some((v) => v === 0), 'the flat model has extremes of exactly 0');
-});
+}));
 
-test("the 'auto' runner evaluates whole frames where pruning does not pay, with the same doubles", () => {
+test("the 'auto' runner evaluates whole frames where pruning does not pay (always with the kernel), with the same doubles", () => bothWays((way) => {
   // Every vertex its own combination of four bones (groups of one): a box test per vertex costs
   // more than evaluating it.
   const text = model(9, { frames: 200, speed: 2.5 }).replace(/^vb .*$/gm, (_, offset: number) => {
@@ -209,11 +224,13 @@ test("the 'auto' runner evaluates whole frames where pruning does not pay, with 
   Object.assign(boundsStats, { batchedFrames: 0 });
   boundsRunner(planBounds(input)!, 'auto')(0, input.frames.length, out);
   assert.ok(sameDoubles(out, full));
-  assert.ok(boundsStats.batchedFrames > 0, 'some blocks were evaluated whole');
+  assert.ok(boundsStats.batchedFrames > 0, `${way}: some blocks were evaluated whole`);
+  if (way === 'kernel') assert.equal(boundsStats.batchedFrames, input.frames.length, 'every frame whole with the kernel');
+  else assert.ok(boundsStats.batchedFrames < input.frames.length, 'the first block pruned without it');
   const pruned = new Float64Array(full.length);
   boundsRunner(planBounds(input)!, 'prune')(0, input.frames.length, pruned);
   assert.ok(sameDoubles(pruned, full));
-});
+}));
 
 test('pruned bounds equal full bounds when values overflow', () => {
   const huge = model(5, { frames: 6, speed: 0.3 }).replace(/^vp (\S+) (\S+) (\S+)$/gm, (_, x: string, y: string, z: string) => `vp ${Number(x) * 1e307} ${Number(y) * 1e307} ${z}`);

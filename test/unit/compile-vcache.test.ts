@@ -6,7 +6,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { averageCacheMissRatio } from '../../core/compare/vcache';
 import { compileDocument } from '../helpers/compile-iqm';
-import { optimiseVertexCache, referenceDroppedTriangles, VertexCacheScratch } from '../../core/compile/vcache';
+import { optimiseVertexCache, optimiseVertexCacheScript, referenceDroppedTriangles, vcacheKernelAvailable, VertexCacheScratch } from '../../core/compile/vcache';
+import { setWasmEnabled, wasmEnabled } from '../../core/wasm';
 import { IqeDocument } from '../../core/iqe/document';
 import { readModel } from '../../core/model/read';
 import type { Model } from '../../core/model/model';
@@ -164,11 +165,45 @@ test('vertex cache: one scratch for meshes of growing and shrinking sizes gives 
   const scratch = new VertexCacheScratch();
   for (const [seed, vertices, triangles] of [[5, 300, 900], [6, 40, 120], [7, 900, 3000], [8, 100, 250], [9, 900, 2500]]) {
     const tris = randomSoup(seed, vertices, triangles);
-    const fresh = optimiseVertexCache(vertices, tris);
-    const reused = optimiseVertexCache(vertices, tris, false, scratch);
+    const fresh = optimiseVertexCacheScript(vertices, tris);
+    const reused = optimiseVertexCacheScript(vertices, tris, false, scratch);
     assert.deepEqual(Array.from(reused.triangleOrder), Array.from(fresh.triangleOrder), `seed ${seed}: triangles`);
     assert.deepEqual(Array.from(reused.vertexOrder), Array.from(fresh.vertexOrder), `seed ${seed}: vertices`);
     assert.equal(reused.overflowed, fresh.overflowed);
+  }
+});
+
+test('vertex cache: the WebAssembly kernel (wasm/vcache.ts) gives the JavaScript pass\'s orders, fixed and as the reference', () => {
+  assert.ok(wasmEnabled() && vcacheKernelAvailable(), 'node runs the kernel');
+  const n = 40;
+  const grid: number[] = [];
+  for (let y = 0; y < n; y++) for (let x = 0; x < n; x++) {
+    const i = y * (n + 1) + x;
+    grid.push(i, i + n + 1, i + 1, i + 1, i + n + 1, i + n + 2);
+  }
+  const cases: [string, number, Int32Array][] = [['grid', (n + 1) * (n + 1), Int32Array.from(grid)], ['empty', 0, new Int32Array(0)], ['degenerate only', 3, Int32Array.from([0, 0, 1, 2, 2, 2])]];
+  for (const [seed, vertices, triangles] of [[1, 120, 600], [2, 250, 1500], [3, 60, 400], [11, 5000, 20000], [12, 7, 3], [13, 2000, 900]]) cases.push([`soup ${seed}`, vertices, randomSoup(seed, vertices, triangles)]);
+  let overflowing = 0;
+  for (const [name, vertices, tris] of cases) {
+    for (const asReference of [false, true]) {
+      const script = optimiseVertexCacheScript(vertices, tris, asReference);
+      const kernel = optimiseVertexCache(vertices, tris, asReference);
+      assert.notEqual(kernel.triangleOrder.buffer, script.triangleOrder.buffer);
+      assert.deepEqual(Array.from(kernel.triangleOrder), Array.from(script.triangleOrder), `${name} (${asReference ? 'reference' : 'fixed'}): triangles`);
+      assert.deepEqual(Array.from(kernel.vertexOrder), Array.from(script.vertexOrder), `${name}: vertices`);
+      assert.equal(kernel.overflowed, script.overflowed, `${name}: overflowed`);
+      if (script.overflowed) overflowing++;
+    }
+  }
+  assert.ok(overflowing >= 2, 'some soups overflow the cache (B7), so the NaN ranks are exercised');
+  // Switched off, optimiseVertexCache is the JavaScript pass (what a host without WebAssembly runs).
+  setWasmEnabled(false);
+  try {
+    assert.equal(vcacheKernelAvailable(), false);
+    const tris = randomSoup(2, 250, 1500);
+    assert.deepEqual(Array.from(optimiseVertexCache(250, tris).triangleOrder), Array.from(optimiseVertexCacheScript(250, tris).triangleOrder));
+  } finally {
+    setWasmEnabled(true);
   }
 });
 
