@@ -8,6 +8,8 @@ import { LargeFileTracker } from './largeFiles';
 import type { Platform } from './platform';
 import { registerPreview } from './preview/index';
 import { registerConvert } from './convert/command';
+import { registerCompare } from './compare/command';
+import { Comparisons } from './compare/comparisons';
 
 let client: BaseLanguageClient | undefined;
 
@@ -22,6 +24,8 @@ export async function activateOn(platform: Platform, context: vscode.ExtensionCo
   registerPreview(context, platform);
   registerCompile(context, platform);
   registerConvert(context, platform);
+  const comparisons = new Comparisons();
+  registerCompare(context, comparisons);
   // A server that cannot start (e.g. a browser without workers inside workers) costs the IQE
   // language features only: the preview and the compile are registered already.
   try {

@@ -78,6 +78,7 @@ test('pick: rayThrough unprojects the view corners', () => {
   assert.deepEqual(direction, [0, 0, -20]);
   // With a model in front of it the ray hits what lies under that point of the view.
   const { model: m, positions } = model();
-  const hit = pickTriangle(m, positions, ...Object.values(rayThrough(inverse, 0.1, 0.05)) as [number[], number[]]);
+  const ray = rayThrough(inverse, 0.1, 0.05);
+  const hit = pickTriangle(m, positions, ray.origin, ray.direction);
   assert.equal(hit?.mesh, 1);
 });

@@ -1,0 +1,139 @@
+// Messages of the preview as a place to work, between the host and the webview: the link between
+// a picked triangle and the IQE text (click-to-line, cursor-to-highlight), and a comparison of two
+// previews (the semantic differences, the synced camera and clip). Part of the protocol's unions
+// (protocol.ts); kept here so that each message is checked beside its definition.
+import type { Difference } from './compare/diff';
+
+/** webview -> host: the user clicked a triangle of the model (null: empty space). */
+export interface PickedMessage {
+  type: 'picked';
+  pick: {
+    mesh: number;
+    /** Triangle index over all meshes in order (a compiled IQM's). */
+    triangle: number;
+    /** Its corners, vertex indices over all meshes in order. */
+    vertices: [number, number, number];
+  } | null;
+}
+
+/** What to highlight in the preview (the thing under the IQE cursor). */
+export type HighlightTarget =
+  | { kind: 'vertex'; vertices: number[] }
+  | { kind: 'face'; triangles: number[] }
+  | { kind: 'joint'; joint: number };
+
+/** host -> webview: highlight what the IQE text's cursor is on (null: nothing). */
+export interface HighlightMessage {
+  type: 'highlight';
+  target: HighlightTarget | null;
+  /** The 0-based source line it comes from (for the info panel). */
+  line: number;
+}
+
+/** host -> webview: the source lines of the picked triangle (IQE previews), for the info panel. */
+export interface PickedSourceMessage {
+  type: 'pickedSource';
+  triangle: number;
+  /** 0-based line of its `fa`/`fm`, and of each corner's `vp`; -1 where unknown. */
+  face: number;
+  vertices: [number, number, number];
+}
+
+/** The part of the view two compared previews share. */
+export interface SharedView {
+  camera: { yaw: number; pitch: number; distance: number; target: [number, number, number] } | null;
+  /** Clip index and its name (the other model's clips are matched by name first). */
+  clip: number;
+  clipName: string;
+  time: number;
+  playing: boolean;
+}
+
+/** host -> webview: this preview is one side of a comparison (differences null: being computed). */
+export interface ComparisonMessage {
+  type: 'comparison';
+  side: 'left' | 'right';
+  /** The other file, for display. */
+  other: string;
+  differences: Difference[] | null;
+  /** Why there is no list (a side that could not be read, …). */
+  error: string | null;
+}
+
+/** host -> webview: the comparison is over (the other side closed). */
+export interface ComparisonEndedMessage {
+  type: 'comparisonEnded';
+}
+
+/** webview -> host (forwarded to the other side as `syncView`): the user moved the camera or changed the clip or playback. */
+export interface ViewChangedMessage {
+  type: 'viewChanged';
+  view: SharedView;
+}
+
+export interface SyncViewMessage {
+  type: 'syncView';
+  view: SharedView;
+}
+
+export type LinkToWebview = HighlightMessage | PickedSourceMessage | ComparisonMessage | ComparisonEndedMessage | SyncViewMessage;
+export type LinkToHost = PickedMessage | ViewChangedMessage;
+
+const isIndex = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 0;
+const isIndexList = (v: unknown): v is number[] => Array.isArray(v) && v.every(isIndex);
+const isLine = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= -1;
+
+export function isSharedView(v: unknown): v is SharedView {
+  if (typeof v !== 'object' || v === null) return false;
+  const s = v as Partial<SharedView>;
+  const c = s.camera;
+  const cameraOk =
+    c === null ||
+    (typeof c === 'object' && c !== undefined && [c.yaw, c.pitch, c.distance].every(Number.isFinite) && Array.isArray(c.target) && c.target.length === 3 && c.target.every(Number.isFinite));
+  return cameraOk && Number.isInteger(s.clip) && typeof s.clipName === 'string' && Number.isFinite(s.time) && typeof s.playing === 'boolean';
+}
+
+/** The check of an incoming webview message of this module (the host must not trust the shape). */
+export function isLinkToHost(value: unknown): value is LinkToHost {
+  if (typeof value !== 'object' || value === null) return false;
+  const m = value as { type?: unknown };
+  if (m.type === 'picked') {
+    const p = (value as { pick?: unknown }).pick;
+    if (p === null) return true;
+    if (typeof p !== 'object' || p === undefined) return false;
+    const q = p as Partial<NonNullable<PickedMessage['pick']>>;
+    return isIndex(q.mesh) && isIndex(q.triangle) && isIndexList(q.vertices) && q.vertices.length === 3;
+  }
+  if (m.type === 'viewChanged') return isSharedView((value as { view?: unknown }).view);
+  return false;
+}
+
+/** Same for the webview side. */
+export function isLinkToWebview(value: unknown): value is LinkToWebview {
+  if (typeof value !== 'object' || value === null) return false;
+  const m = value as Record<string, unknown>;
+  switch (m.type) {
+    case 'highlight': {
+      if (!isLine(m.line)) return false;
+      const t = m.target as Partial<{ kind: string; vertices: unknown; triangles: unknown; joint: unknown }> | null;
+      if (t === null) return true;
+      if (typeof t !== 'object' || t === undefined) return false;
+      return (t.kind === 'vertex' && isIndexList(t.vertices)) || (t.kind === 'face' && isIndexList(t.triangles)) || (t.kind === 'joint' && isIndex(t.joint));
+    }
+    case 'pickedSource':
+      return isIndex(m.triangle) && isLine(m.face) && Array.isArray(m.vertices) && m.vertices.length === 3 && m.vertices.every(isLine);
+    case 'comparison':
+      return (
+        (m.side === 'left' || m.side === 'right') &&
+        typeof m.other === 'string' &&
+        (m.differences === null || (Array.isArray(m.differences) && m.differences.every((d) => typeof d === 'object' && d !== null && typeof (d as Difference).message === 'string'))) &&
+        (m.error === null || typeof m.error === 'string')
+      );
+    case 'comparisonEnded':
+      return true;
+    case 'syncView':
+      return isSharedView(m.view);
+    default:
+      return false;
+  }
+}
