@@ -137,3 +137,13 @@ export function isLinkToWebview(value: unknown): value is LinkToWebview {
       return false;
   }
 }
+
+/**
+ * The clip of this model to show for the other side's: the one of the same name, else the same
+ * index when this model has it, else the first.
+ */
+export function matchingClip(view: SharedView, clipNames: readonly string[]): number {
+  const named = view.clipName === '' ? -1 : clipNames.indexOf(view.clipName);
+  if (named >= 0) return named;
+  return view.clip >= 0 && view.clip < clipNames.length ? view.clip : 0;
+}

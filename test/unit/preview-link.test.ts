@@ -2,7 +2,7 @@
 // what its side sends and refuses what is malformed (the host must not trust the webview).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { isLinkToHost, isLinkToWebview } from '../../core/viewLink';
+import { isLinkToHost, isLinkToWebview, matchingClip } from '../../core/viewLink';
 
 const view = { camera: { yaw: 1, pitch: 0.5, distance: 3, target: [0, 0, 1] }, clip: 0, clipName: 'idle', time: 0.25, playing: true };
 
@@ -48,4 +48,11 @@ test('link messages: malformed ones are refused', () => {
     { type: 'syncView', view: { ...view, playing: 'yes' } },
     { type: 'picked', pick: null },
   ]) assert.equal(isLinkToWebview(m), false, JSON.stringify(m));
+});
+
+test('synced clips: by name first, then by index, else the first', () => {
+  assert.equal(matchingClip({ ...view, clip: 0, clipName: 'run' }, ['idle', 'walk', 'run']), 2);
+  assert.equal(matchingClip({ ...view, clip: 1, clipName: 'gone' }, ['idle', 'walk']), 1);
+  assert.equal(matchingClip({ ...view, clip: 5, clipName: 'gone' }, ['idle', 'walk']), 0);
+  assert.equal(matchingClip({ ...view, clip: 1, clipName: '' }, ['idle', 'walk']), 1);
 });

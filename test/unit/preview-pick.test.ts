@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { compile, textSource } from '../../core/compile/index';
 import { readModel } from '../../core/model/read';
 import { pickTriangle, rayThrough } from '../../core/model/pick';
+import { highlightSegments, triangleCorners } from '../../core/model/highlight';
 import type { Model } from '../../core/model/model';
 
 // Two meshes: a unit square at z = 0 (two triangles, counter-clockwise seen from +z) and a
@@ -81,4 +82,26 @@ test('pick: rayThrough unprojects the view corners', () => {
   const ray = rayThrough(inverse, 0.1, 0.05);
   const hit = pickTriangle(m, positions, ray.origin, ray.direction);
   assert.equal(hit?.mesh, 1);
+});
+
+test('highlight: a face outlined by its edges, vertices by crosses, stale indices skipped', () => {
+  const { model: m, positions } = model();
+  // The high mesh's triangle: model triangle 2 (after the low mesh's two).
+  assert.deepEqual(triangleCorners(m, 2), [4, 5, 6]);
+  assert.equal(triangleCorners(m, 3), null);
+  const face: number[] = [];
+  highlightSegments(m, positions, { kind: 'face', triangles: [2, 99] }, 0.1, face);
+  assert.equal(face.length, 3 * 6, 'three edges, the stale triangle skipped');
+  for (let s = 0; s < face.length; s += 3) assert.equal(face[s + 2], 1, 'on the high square');
+  const cross: number[] = [];
+  highlightSegments(m, positions, { kind: 'vertex', vertices: [1, 1000] }, 0.1, cross);
+  assert.equal(cross.length, 3 * 6);
+  const centre = Array.from(positions.subarray(3, 6));
+  for (let s = 0; s < cross.length; s += 6) {
+    for (let k = 0; k < 3; k++) assert.ok(Math.abs((cross[s + k] + cross[s + 3 + k]) / 2 - centre[k]) < 1e-6, 'centred on the vertex');
+    assert.ok(Math.abs(Math.hypot(cross[s + 3] - cross[s], cross[s + 4] - cross[s + 1], cross[s + 5] - cross[s + 2]) - 0.2) < 1e-6);
+  }
+  const joint: number[] = [];
+  highlightSegments(m, positions, { kind: 'joint', joint: 0 }, 0.1, joint);
+  assert.deepEqual(joint, []);
 });
