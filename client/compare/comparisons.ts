@@ -108,8 +108,8 @@ export class Comparisons implements vscode.Disposable {
 
   /**
    * The preview this one is compared with, if it is open: a pair the compare command opened; the
-   * other side of a diff tab holding it; or, for a source control side (`git:` and the like, which
-   * VS Code's diff shows left of the file), the open, unpaired preview of the same path.
+   * other side of a diff tab whose label names both; or, for a source control side (`git:` and the
+   * like, which VS Code's diff shows left of the file), the open, unpaired preview of the same path.
    */
   private findPartner(preview: ComparablePreview): Pairing | null {
     const me = key(preview.uri);
@@ -123,11 +123,16 @@ export class Comparisons implements vscode.Disposable {
         return { other, side: me === left ? 'left' : 'right' };
       }
     }
+    // A diff editor of two custom editors has no tab input the API describes (only text and
+    // notebook diffs have one); its label is "left ↔ right" (names, maybe with a description).
+    const name = (uri: vscode.Uri) => uri.path.slice(uri.path.lastIndexOf('/') + 1);
     for (const tab of vscode.window.tabGroups.all.flatMap((g) => g.tabs)) {
-      if (!(tab.input instanceof vscode.TabInputTextDiff)) continue;
-      const { original, modified } = tab.input;
-      const other = key(original) === me ? open(key(modified)) : key(modified) === me ? open(key(original)) : undefined;
-      if (other) return { other, side: key(original) === me ? 'left' : 'right' };
+      const sides = tab.label.split(' ↔ ');
+      if (sides.length !== 2 || tab.input instanceof vscode.TabInputText || tab.input instanceof vscode.TabInputCustom) continue;
+      const at = sides.findIndex((side) => side.startsWith(name(preview.uri)));
+      if (at < 0) continue;
+      const others = [...this.previews].filter((p) => p !== preview && !this.pairs.has(p) && sides[1 - at].startsWith(name(p.uri)) && key(p.uri) !== me);
+      if (others.length > 0) return { other: others[others.length - 1], side: at === 0 ? 'left' : 'right' };
     }
     const versioned = (uri: vscode.Uri) => uri.scheme !== 'file' && uri.scheme !== 'vscode-remote' && uri.scheme !== 'vscode-vfs' && uri.query !== '';
     const samePath = [...this.previews].filter((p) => p !== preview && p.uri.path === preview.uri.path && !this.pairs.has(p) && versioned(p.uri) !== versioned(preview.uri));

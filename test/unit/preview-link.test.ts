@@ -2,9 +2,9 @@
 // what its side sends and refuses what is malformed (the host must not trust the webview).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { isLinkToHost, isLinkToWebview, matchingClip } from '../../core/viewLink';
+import { isLinkToHost, isLinkToWebview, matchingClip, type SharedView } from '../../core/viewLink';
 
-const view = { camera: { yaw: 1, pitch: 0.5, distance: 3, target: [0, 0, 1] }, clip: 0, clipName: 'idle', time: 0.25, playing: true };
+const view: SharedView = { camera: { yaw: 1, pitch: 0.5, distance: 3, target: [0, 0, 1] as [number, number, number] }, clip: 0, clipName: 'idle', time: 0.25, playing: true };
 
 test('link messages: what each side sends is accepted', () => {
   for (const m of [
