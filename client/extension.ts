@@ -21,10 +21,10 @@ export interface ExtensionApi {
 }
 
 export async function activateOn(platform: Platform, context: vscode.ExtensionContext): Promise<ExtensionApi> {
-  registerPreview(context, platform);
+  const comparisons = new Comparisons();
+  registerPreview(context, platform, comparisons);
   registerCompile(context, platform);
   registerConvert(context, platform);
-  const comparisons = new Comparisons();
   registerCompare(context, comparisons);
   // A server that cannot start (e.g. a browser without workers inside workers) costs the IQE
   // language features only: the preview and the compile are registered already.

@@ -1,34 +1,8 @@
-// Messages of the preview as a place to work, between the host and the webview: the link between
-// a picked triangle and the IQE text (click-to-line, cursor-to-highlight), and a comparison of two
-// previews (the semantic differences, the synced camera and clip). Part of the protocol's unions
-// (protocol.ts); kept here so that each message is checked beside its definition.
+// Messages of the preview as a place to work, between the host and the webview, beside protocol.ts's
+// `picked` and `highlight`: the source lines of a picked triangle (IQE previews), and a comparison
+// of two previews (the semantic differences, the synced camera and clip). Part of the protocol's
+// unions (protocol.ts); kept here so that each message is checked beside its definition.
 import type { Difference } from './compare/diff';
-
-/** webview -> host: the user clicked a triangle of the model (null: empty space). */
-export interface PickedMessage {
-  type: 'picked';
-  pick: {
-    mesh: number;
-    /** Triangle index over all meshes in order (a compiled IQM's). */
-    triangle: number;
-    /** Its corners, vertex indices over all meshes in order. */
-    vertices: [number, number, number];
-  } | null;
-}
-
-/** What to highlight in the preview (the thing under the IQE cursor). */
-export type HighlightTarget =
-  | { kind: 'vertex'; vertices: number[] }
-  | { kind: 'face'; triangles: number[] }
-  | { kind: 'joint'; joint: number };
-
-/** host -> webview: highlight what the IQE text's cursor is on (null: nothing). */
-export interface HighlightMessage {
-  type: 'highlight';
-  target: HighlightTarget | null;
-  /** The 0-based source line it comes from (for the info panel). */
-  line: number;
-}
 
 /** host -> webview: the source lines of the picked triangle (IQE previews), for the info panel. */
 export interface PickedSourceMessage {
@@ -76,11 +50,10 @@ export interface SyncViewMessage {
   view: SharedView;
 }
 
-export type LinkToWebview = HighlightMessage | PickedSourceMessage | ComparisonMessage | ComparisonEndedMessage | SyncViewMessage;
-export type LinkToHost = PickedMessage | ViewChangedMessage;
+export type LinkToWebview = PickedSourceMessage | ComparisonMessage | ComparisonEndedMessage | SyncViewMessage;
+export type LinkToHost = ViewChangedMessage;
 
 const isIndex = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 0;
-const isIndexList = (v: unknown): v is number[] => Array.isArray(v) && v.every(isIndex);
 const isLine = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= -1;
 
 export function isSharedView(v: unknown): v is SharedView {
@@ -96,16 +69,8 @@ export function isSharedView(v: unknown): v is SharedView {
 /** The check of an incoming webview message of this module (the host must not trust the shape). */
 export function isLinkToHost(value: unknown): value is LinkToHost {
   if (typeof value !== 'object' || value === null) return false;
-  const m = value as { type?: unknown };
-  if (m.type === 'picked') {
-    const p = (value as { pick?: unknown }).pick;
-    if (p === null) return true;
-    if (typeof p !== 'object' || p === undefined) return false;
-    const q = p as Partial<NonNullable<PickedMessage['pick']>>;
-    return isIndex(q.mesh) && isIndex(q.triangle) && isIndexList(q.vertices) && q.vertices.length === 3;
-  }
-  if (m.type === 'viewChanged') return isSharedView((value as { view?: unknown }).view);
-  return false;
+  const m = value as { type?: unknown; view?: unknown };
+  return m.type === 'viewChanged' && isSharedView(m.view);
 }
 
 /** Same for the webview side. */
@@ -113,13 +78,6 @@ export function isLinkToWebview(value: unknown): value is LinkToWebview {
   if (typeof value !== 'object' || value === null) return false;
   const m = value as Record<string, unknown>;
   switch (m.type) {
-    case 'highlight': {
-      if (!isLine(m.line)) return false;
-      const t = m.target as Partial<{ kind: string; vertices: unknown; triangles: unknown; joint: unknown }> | null;
-      if (t === null) return true;
-      if (typeof t !== 'object' || t === undefined) return false;
-      return (t.kind === 'vertex' && isIndexList(t.vertices)) || (t.kind === 'face' && isIndexList(t.triangles)) || (t.kind === 'joint' && isIndex(t.joint));
-    }
     case 'pickedSource':
       return isIndex(m.triangle) && isLine(m.face) && Array.isArray(m.vertices) && m.vertices.length === 3 && m.vertices.every(isLine);
     case 'comparison':

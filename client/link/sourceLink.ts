@@ -4,7 +4,7 @@
 // (core/compile/sourceMap.ts), used only while it is of the text the editor holds.
 import * as vscode from 'vscode';
 import { attributeVertex, commandOf, type CompileSourceMap, SourceLineIndex } from '../../core/compile/sourceMap';
-import type { HighlightTarget, LinkToWebview, PickedMessage } from '../../core/viewLink';
+import type { Highlight, HostToWebview, PickedMessage } from '../../core/protocol';
 
 /** How long the cursor must rest before the preview highlights what it is on, ms. */
 const CURSOR_DEBOUNCE_MS = 60;
@@ -34,7 +34,7 @@ export interface SourceLinkStatus {
   /** The picked triangle's lines: its face and its corners' vp, 0-based. */
   picked: { triangle: number; face: number; vertices: number[] } | null;
   /** The last highlight sent to the preview. */
-  highlight: { line: number; target: HighlightTarget | null } | null;
+  highlight: { line: number; target: Highlight | null } | null;
 }
 
 export class SourceLink implements vscode.Disposable {
@@ -47,7 +47,7 @@ export class SourceLink implements vscode.Disposable {
 
   constructor(
     private readonly uri: vscode.Uri,
-    private readonly post: (message: LinkToWebview) => void,
+    private readonly post: (message: HostToWebview) => void,
   ) {
     this.subscriptions = [
       vscode.window.onDidChangeTextEditorSelection((e) => {
@@ -66,7 +66,7 @@ export class SourceLink implements vscode.Disposable {
   }
 
   /** The preview's click: the cursor to the face line, its corners' vp lines marked. */
-  async picked(pick: PickedMessage['pick']): Promise<void> {
+  async picked(pick: PickedMessage | null): Promise<void> {
     if (!pick || !this.index) {
       this.status.picked = null;
       this.clearMarks();
@@ -123,19 +123,19 @@ export class SourceLink implements vscode.Disposable {
   private highlightAt(editor: vscode.TextEditor): void {
     const doc = editor.document;
     const line = editor.selection.active.line;
-    let target: HighlightTarget | null = null;
+    let target: Highlight | null = null;
     if (this.index && this.current(doc) && line < doc.lineCount) {
       const text = (l: number) => doc.lineAt(l).text;
       const vertex = commandOf(text(line)) === 'vp' ? this.index.sourceVertexAt(line) : attributeVertex(text, line);
       const found = this.index.targetAt(line, vertex);
-      if (found?.kind === 'vertex') target = { kind: 'vertex', vertices: found.vertices };
-      else if (found?.kind === 'face') target = { kind: 'face', triangles: found.triangles };
+      if (found?.kind === 'vertex') target = { kind: 'vertices', indices: found.vertices };
+      else if (found?.kind === 'face') target = { kind: 'triangles', indices: found.triangles };
       else if (found) target = { kind: 'joint', joint: found.joint };
     }
     const last = this.status.highlight;
     if (last && last.line === line && JSON.stringify(last.target) === JSON.stringify(target)) return;
     this.status.highlight = { line, target };
-    this.post({ type: 'highlight', target, line });
+    this.post({ type: 'highlight', target });
   }
 
   private clearMarks(): void {

@@ -2,10 +2,11 @@
 
 import * as vscode from 'vscode';
 import type { Platform } from '../platform';
+import type { Comparisons } from '../compare/comparisons';
 import { IQE_VIEW_TYPE, OBJ_VIEW_TYPE, PreviewProvider, VIEW_TYPE } from './provider';
 
-export function registerPreview(context: vscode.ExtensionContext, platform: Platform): void {
-  const provider = new PreviewProvider(context, platform);
+export function registerPreview(context: vscode.ExtensionContext, platform: Platform, comparisons: Comparisons): void {
+  const provider = new PreviewProvider(context, platform, comparisons);
   const options = { webviewOptions: { retainContextWhenHidden: false }, supportsMultipleEditorsPerDocument: true };
   context.subscriptions.push(
     vscode.window.registerCustomEditorProvider(VIEW_TYPE, provider, options),
@@ -33,7 +34,8 @@ export function registerPreview(context: vscode.ExtensionContext, platform: Plat
     vscode.commands.registerCommand('iqmTools.previewStatus', (uri?: string) => {
       if (!uri) return Object.fromEntries(provider.lastRendered);
       const rendered = provider.lastRendered.get(uri);
-      return rendered ? { ...rendered, compiles: provider.compiles.get(uri) ?? null } : null;
+      const link = provider.panelsOf(vscode.Uri.parse(uri)).map((p) => p.linkStatus).find((l) => l !== null) ?? null;
+      return rendered ? { ...rendered, compiles: provider.compiles.get(uri) ?? null, link } : null;
     }),
   );
 }

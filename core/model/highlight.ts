@@ -1,7 +1,7 @@
 // What the preview outlines for the thing under the IQE cursor or the pointer's click: the edges
 // of triangles, and a small cross at each vertex, as line segments over the positions as drawn
 // (3 values per vertex, all meshes in order, as skinVertices writes them).
-import type { HighlightTarget } from '../viewLink';
+import type { Highlight } from '../protocol';
 import type { Model } from './model';
 
 /**
@@ -10,11 +10,11 @@ import type { Model } from './model';
  * `size` (model units). Joints are drawn by the skeleton overlay, not here. Indices out of range
  * are skipped (a map of an older compile).
  */
-export function highlightSegments(model: Model, positions: ArrayLike<number>, target: HighlightTarget, size: number, out: number[]): void {
+export function highlightSegments(model: Model, positions: ArrayLike<number>, target: Highlight, size: number, out: number[]): void {
   const vertexCount = positions.length / 3;
   const at = (v: number, k: number): number => positions[3 * v + k];
-  if (target.kind === 'vertex') {
-    for (const v of target.vertices) {
+  if (target.kind === 'vertices') {
+    for (const v of target.indices) {
       if (v >= vertexCount) continue;
       for (let axis = 0; axis < 3; axis++) {
         const a = [at(v, 0), at(v, 1), at(v, 2)];
@@ -24,8 +24,8 @@ export function highlightSegments(model: Model, positions: ArrayLike<number>, ta
         out.push(...a, ...b);
       }
     }
-  } else if (target.kind === 'face') {
-    for (const t of target.triangles) {
+  } else if (target.kind === 'triangles') {
+    for (const t of target.indices) {
       const corners = triangleCorners(model, t);
       if (!corners || corners.some((v) => v >= vertexCount)) continue;
       for (let k = 0; k < 3; k++) {

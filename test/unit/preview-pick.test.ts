@@ -6,6 +6,7 @@ import { compile, textSource } from '../../core/compile/index';
 import { readModel } from '../../core/model/read';
 import { pickTriangle, rayThrough } from '../../core/model/pick';
 import { highlightSegments, triangleCorners } from '../../core/model/highlight';
+import { invert4 } from '../../core/math/mat4';
 import type { Model } from '../../core/model/model';
 
 // Two meshes: a unit square at z = 0 (two triangles, counter-clockwise seen from +z) and a
@@ -90,11 +91,11 @@ test('highlight: a face outlined by its edges, vertices by crosses, stale indice
   assert.deepEqual(triangleCorners(m, 2), [4, 5, 6]);
   assert.equal(triangleCorners(m, 3), null);
   const face: number[] = [];
-  highlightSegments(m, positions, { kind: 'face', triangles: [2, 99] }, 0.1, face);
+  highlightSegments(m, positions, { kind: 'triangles', indices: [2, 99] }, 0.1, face);
   assert.equal(face.length, 3 * 6, 'three edges, the stale triangle skipped');
   for (let s = 0; s < face.length; s += 3) assert.equal(face[s + 2], 1, 'on the high square');
   const cross: number[] = [];
-  highlightSegments(m, positions, { kind: 'vertex', vertices: [1, 1000] }, 0.1, cross);
+  highlightSegments(m, positions, { kind: 'vertices', indices: [1, 1000] }, 0.1, cross);
   assert.equal(cross.length, 3 * 6);
   const centre = Array.from(positions.subarray(3, 6));
   for (let s = 0; s < cross.length; s += 6) {
@@ -104,4 +105,18 @@ test('highlight: a face outlined by its edges, vertices by crosses, stale indice
   const joint: number[] = [];
   highlightSegments(m, positions, { kind: 'joint', joint: 0 }, 0.1, joint);
   assert.deepEqual(joint, []);
+});
+
+test('invert4: a matrix times its inverse is the identity; a singular one is refused', () => {
+  const m = [2, 0.5, 0, 0.1, 0, 3, 1, 0, 0.2, 0, 1, 0.3, 4, 5, 6, 1];
+  const inv = new Array<number>(16).fill(0);
+  assert.ok(invert4(inv, m));
+  for (let c = 0; c < 4; c++) {
+    for (let r = 0; r < 4; r++) {
+      let sum = 0;
+      for (let k = 0; k < 4; k++) sum += m[k * 4 + r] * inv[c * 4 + k];
+      assert.ok(Math.abs(sum - (r === c ? 1 : 0)) < 1e-9, `(${r}, ${c}) = ${sum}`);
+    }
+  }
+  assert.equal(invert4(inv, new Array<number>(16).fill(1)), false);
 });

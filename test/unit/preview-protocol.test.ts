@@ -96,6 +96,7 @@ test('dispatch over the unions is exhaustive (assertNever throws on anything unh
       case 'openSource':
       case 'saveImage':
       case 'picked':
+      case 'viewChanged':
         handled.push(m.type);
         break;
       default:
