@@ -100,7 +100,7 @@ export async function clickToLineStep({ session, page, shoot, openFile, cleanSla
   await session.runCommand('Go to Line/Column');
   await page.keyboard.type(`${vpLine}:1`);
   await page.keyboard.press('Enter');
-  const highlighted = await frame.waitForSelector('#viewer[data-highlight^="vertex:"]', { timeout: 30000 });
+  const highlighted = await frame.waitForSelector('#viewer[data-highlight^="vertices:"]', { timeout: 30000 });
   const highlight = await highlighted.getAttribute('data-highlight');
   console.log(`[ui-test] cursor on line ${vpLine} ('${lines[vpLine - 1].trim()}'): the preview highlights ${highlight}`);
   await page.mouse.move(700, 895);

@@ -17,7 +17,15 @@ interface ComparisonStatus {
 
 interface LinkStatus {
   picked: { triangle: number; face: number; vertices: number[] } | null;
-  highlight: { line: number; target: { kind: string; vertices?: number[]; triangles?: number[]; joint?: number } | null } | null;
+  highlight: { line: number; target: { kind: string; indices?: number[]; joint?: number } | null } | null;
+}
+
+/** A preview tab of the file in any group (the last one opened is the active one). */
+function waitForPreview(uri: vscode.Uri): Promise<vscode.Tab> {
+  return waitFor(
+    () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.input instanceof vscode.TabInputCustom && t.input.uri.toString() === uri.toString()),
+    `a preview tab of ${uri.path}`,
+  );
 }
 
 const compareStatus = () => vscode.commands.executeCommand<ComparisonStatus[]>('iqmTools.compareStatus');
@@ -52,8 +60,8 @@ suite('preview as a place to work', () => {
       await vscode.workspace.fs.writeFile(b, utf8(changed));
       // As the explorer calls it with two files selected.
       await vscode.commands.executeCommand('iqmTools.compareWith', a, [a, b]);
-      await waitForTab(a, 'iqmTools.iqePreview');
-      await waitForTab(b, 'iqmTools.iqePreview');
+      await waitForPreview(a);
+      await waitForPreview(b);
       const status = await comparisonOf(a, b);
       assert.equal(status.error, null);
       const lines = (status.differences ?? []).map((d) => `${d.section}: ${d.message}`);
@@ -82,7 +90,8 @@ suite('preview as a place to work', () => {
     await waitFor(async () => !(await compareStatus()).some((c) => c.left === left.toString()) || undefined, 'the comparison to end');
   });
 
-  test('the cursor in an IQE text highlights in its preview the face, vertex or joint its line became', async () => {
+  test('the cursor in an IQE text highlights in its preview the face, vertex or joint its line became', async function () {
+    this.timeout(180000);
     const uri = fixtureUri('features.iqe');
     const document = await vscode.workspace.openTextDocument(uri);
     const editor = await vscode.window.showTextDocument(document, { preview: false });
@@ -97,18 +106,18 @@ suite('preview as a place to work', () => {
       waitFor(async () => {
         const status = await link();
         return status?.highlight?.line === line && status.highlight.target?.kind === kind ? status.highlight.target : undefined;
-      }, `a ${kind} highlight for line ${line + 1}`, 60000);
+      }, `a ${kind} highlight for line ${line + 1} (last: ${JSON.stringify((await link()) ?? null)})`, 60000);
     const faceLine = lineOf(document, 'fm 0 1 2');
     await moveTo(faceLine);
-    const face = await expect(faceLine, 'face');
-    assert.equal(face.triangles?.length, 1);
+    const face = await expect(faceLine, 'triangles');
+    assert.equal(face.indices?.length, 1);
     const vertexLine = lineOf(document, 'vp 0 1 0');
     await moveTo(vertexLine);
-    const vertex = await expect(vertexLine, 'vertex');
-    assert.equal(vertex.vertices?.length, 1);
+    const vertex = await expect(vertexLine, 'vertices');
+    assert.equal(vertex.indices?.length, 1);
     // The `vb` line below is the same vertex.
     await moveTo(vertexLine + 1);
-    assert.deepEqual((await expect(vertexLine + 1, 'vertex')).vertices, vertex.vertices);
+    assert.deepEqual((await expect(vertexLine + 1, 'vertices')).indices, vertex.indices);
     const jointLine = lineOf(document, 'joint "hand" 1');
     await moveTo(jointLine);
     assert.equal((await expect(jointLine, 'joint')).joint, 2);
