@@ -113,8 +113,9 @@ export class Comparisons implements vscode.Disposable {
    */
   private findPartner(preview: ComparablePreview): Pairing | null {
     const me = key(preview.uri);
+    // The most recent first: the file may also be open in a tab of its own, opened before the comparison.
     const open = (uri: string): ComparablePreview | undefined =>
-      [...this.previews].find((p) => p !== preview && key(p.uri) === uri && !this.pairs.has(p));
+      [...this.previews].reverse().find((p) => p !== preview && key(p.uri) === uri && !this.pairs.has(p));
     for (let i = 0; i < this.expected.length; i++) {
       const [left, right] = this.expected[i];
       const other = me === left ? open(right) : me === right ? open(left) : undefined;

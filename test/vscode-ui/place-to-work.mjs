@@ -30,11 +30,11 @@ function faceVertexLines(text, faceLine) {
   return indices.map(Number).map((i) => vp[i < 0 ? vp.length + i : command === 'fm' ? base + i : i]);
 }
 
-/** The line the status bar's "Ln N, Col M" shows (0-based). */
+/** The line of the text editor's cursor (0-based): its active line number (the preview keeps the focus, so the status bar has no Ln/Col). */
 async function cursorLine(page) {
-  const item = page.locator('.statusbar-item', { hasText: /Ln \d+, Col \d+/ }).first();
-  const text = await item.innerText();
-  return Number(/Ln (\d+)/.exec(text)[1]) - 1;
+  const number = page.locator('.editor-group-container .monaco-editor .line-numbers.active-line-number').first();
+  if ((await number.count()) === 0) return -1;
+  return Number((await number.innerText()).trim()) - 1;
 }
 
 /** Sets the timeline to a frame (pauses playback). */
@@ -51,10 +51,10 @@ async function pointOnModel(session, frame, shotName, modelPixels) {
   const picture = readPng(file);
   const { drawn } = modelPixels(picture);
   assert.ok(drawn > 0, 'the model is drawn');
+  // (Playwright gives the box of an element in a frame in the page's coordinates.)
   const canvas = await frame.locator('canvas').first().boundingBox();
-  const element = await (await frame.frameElement()).boundingBox();
   // The centre of the canvas, where the examples are framed: the click goes there.
-  return { x: canvas.x + element.x + canvas.width / 2, y: canvas.y + element.y + canvas.height / 2 };
+  return { x: canvas.x + canvas.width / 2, y: canvas.y + canvas.height / 2 };
 }
 
 export async function clickToLineStep({ session, page, shoot, openFile, cleanSlate, modelPixels, previewCommand }) {
@@ -71,7 +71,7 @@ export async function clickToLineStep({ session, page, shoot, openFile, cleanSla
   const triangle = Number(await picked.getAttribute('data-picked'));
   const info = await frame.locator('#pick-info').innerText();
   assert.match(info, new RegExp(`triangle ${triangle}\\b`), info);
-  assert.match(info, /mesh '[^']*'/, info);
+  assert.match(info, /of mesh \d+ '[^']*', material '/, info);
   // The text's cursor moved to the face line (the preview keeps the focus).
   const text = readFileSync(join(session.workspace, 'skinned-tube.iqe'), 'utf8');
   const lines = text.split(/\r\n|\r|\n/);
@@ -149,8 +149,7 @@ export async function compareStep({ session, page, shoot, openFile, cleanSlate, 
   // The camera: a drag in the left view turns the right one the same way.
   await still(left, 3);
   const canvas = await left.locator('canvas').first().boundingBox();
-  const element = await (await left.frameElement()).boundingBox();
-  const x = element.x + canvas.x + canvas.width / 2, y = element.y + canvas.y + canvas.height / 2;
+  const x = canvas.x + canvas.width / 2, y = canvas.y + canvas.height / 2;
   await page.mouse.move(x, y);
   await page.mouse.down();
   await page.mouse.move(x + 80, y + 20, { steps: 5 });
@@ -188,7 +187,11 @@ export async function compareStep({ session, page, shoot, openFile, cleanSlate, 
     assert.equal(r.status, 0, r.stderr);
   }
   copyFileSync(b, a);
-  await session.runCommand('Git: Refresh').catch(() => {});
+  // The git extension finds the new repository when the window opens again.
+  await session.runCommand('Developer: Reload Window');
+  await page.waitForTimeout(2000);
+  await session.waitForWorkbench();
+  await page.locator('.statusbar-item', { hasText: /master|main/ }).first().waitFor({ timeout: 60000 });
   await openFile('skinned-tube.iqm');
   await session.runCommand('Git: Open Changes');
   const original = await session.findFrame('#viewer[data-state="ready"][data-compare="left"]', 60000);
