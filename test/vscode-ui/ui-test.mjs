@@ -153,8 +153,7 @@ async function test(harness, tmp) {
   // A cursor that does not blink, so that screenshots of the same state are the same.
   // Auto save off, VS Code's default on the desktop (code-server saves after a delay): an edit
   // stays unsaved, as the IQE preview step needs.
-  // Git on (the harness turns it off): the comparison step's "Open Changes" needs it.
-  const settings = { 'editor.cursorBlinking': 'solid', 'files.autoSave': 'off', 'git.enabled': true, 'git.autoRepositoryDetection': true };
+  const settings = { 'editor.cursorBlinking': 'solid', 'files.autoSave': 'off' };
   // The web run: the `browser` entry in the web worker extension host (../shared/docs/WEB-EXTENSION.md).
   if (web) settings['remote.extensionKind'] = { [`${JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')).publisher}.iqm-tools`]: ['web'] };
   let session;
