@@ -5,8 +5,6 @@
 // bytes and sidecars and answers `textureRequest` with the same lookup code the extension uses
 // (client/preview/resolve.ts over node:fs).
 
-import { after, before } from 'node:test';
-import { spawnSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -405,31 +403,4 @@ export async function still(page: Page, clip = -1): Promise<void> {
     v.changed();
   }, clip);
   await setToggles(page, { grid: false, skeleton: false, tags: false, bounds: false, wireframe: false, normals: false, weights: false });
-}
-
-/**
- * A browser session and the generated examples (scripts/make-examples.mjs) in a temporary folder,
- * opened before a file's tests and closed after them; `skip` leaves both out.
- */
-export function sessionWithExamples(skip: string | false): { session: () => Session; examples: () => string } {
-  let s: Session | undefined;
-  let examples = '';
-  before(async () => {
-    if (skip) return;
-    examples = mkdtempSync(join(tmpdir(), 'iqm-examples-'));
-    const made = spawnSync(process.execPath, ['scripts/make-examples.mjs', examples], { encoding: 'utf8' });
-    if (made.status !== 0) throw new Error(`scripts/make-examples.mjs failed: ${made.stderr}`);
-    s = await openSession();
-  });
-  after(async () => {
-    if (s) await s.close();
-    if (examples) rmSync(examples, { recursive: true, force: true });
-  });
-  return {
-    session: () => {
-      if (!s) throw new Error('no browser session (skipped?)');
-      return s;
-    },
-    examples: () => examples,
-  };
 }

@@ -3,22 +3,30 @@
 // .framegroups comments, skins to choose. Models: the project's generated examples
 // (scripts/make-examples.mjs) and real files of ../shared/assets. Screenshots: test-output/browser/.
 
-import { before, test } from 'node:test';
+import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeIqm } from '../../core/iqm/writer';
 import { smallIqmDocument } from '../helpers/model-writers';
-import { loadAsset, loadGenerated, menuClick, still, type PageGlobals, pixelStats, screenshotPath, setToggles, settle, sessionWithExamples, skipReason, type Session } from './harness';
+import { loadAsset, loadGenerated, menuClick, still, type PageGlobals, openSession, pixelStats, screenshotPath, setToggles, settle, skipReason, type Session } from './harness';
 
 const skip = skipReason();
-const setup = sessionWithExamples(skip);
 let s: Session;
 let examples = '';
-before(() => {
+
+before(async () => {
   if (skip) return;
-  s = setup.session();
-  examples = setup.examples();
+  examples = mkdtempSync(join(tmpdir(), 'iqm-examples-'));
+  const made = spawnSync(process.execPath, ['scripts/make-examples.mjs', examples], { encoding: 'utf8' });
+  assert.equal(made.status, 0, made.stderr);
+  s = await openSession();
+});
+after(async () => {
+  if (s) await s.close();
+  if (examples) rmSync(examples, { recursive: true, force: true });
 });
 
 test('vertex colours are drawn (the cube of make-examples), and the toggle turns them off', { skip }, async () => {

@@ -5,21 +5,29 @@
 // nearest front face there (checked by brute force over every triangle); a click beside the model
 // picks nothing. The host's highlight of vertices and triangles draws outlines in their colour.
 
-import { before, test } from 'node:test';
+import { after, before, test } from 'node:test';
+import { spawnSync } from 'node:child_process';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readModel } from '../../core/model/read';
-import { loadGenerated, type PageGlobals, screenshotPath, settle, sessionWithExamples, skipReason, type Session } from './harness';
+import { loadGenerated, openSession, type PageGlobals, screenshotPath, settle, skipReason, type Session } from './harness';
 
 const skip = skipReason();
-const setup = sessionWithExamples(skip);
 let s: Session;
 let examples = '';
-before(() => {
+
+before(async () => {
   if (skip) return;
-  s = setup.session();
-  examples = setup.examples();
+  examples = mkdtempSync(join(tmpdir(), 'iqm-pick-'));
+  const made = spawnSync(process.execPath, ['scripts/make-examples.mjs', examples], { encoding: 'utf8' });
+  assert.equal(made.status, 0, made.stderr);
+  s = await openSession();
+});
+after(async () => {
+  if (s) await s.close();
+  if (examples) rmSync(examples, { recursive: true, force: true });
 });
 
 interface ViewerInternals {

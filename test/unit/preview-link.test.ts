@@ -1,5 +1,6 @@
-// The messages of the click-to-line link and of comparisons (core/viewLink.ts): each checker takes
-// what its side sends and refuses what is malformed (the host must not trust the webview).
+// The messages of the click-to-line link and of comparisons (core/viewLink.ts; `picked` and
+// `highlight` are protocol.ts's, tested with it): each checker takes what its side sends and
+// refuses what is malformed (the host must not trust the webview).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { isLinkToHost, isLinkToWebview, matchingClip, type SharedView } from '../../core/viewLink';
@@ -8,16 +9,10 @@ const view: SharedView = { camera: { yaw: 1, pitch: 0.5, distance: 3, target: [0
 
 test('link messages: what each side sends is accepted', () => {
   for (const m of [
-    { type: 'picked', pick: { mesh: 0, triangle: 12, vertices: [1, 2, 3] } },
-    { type: 'picked', pick: null },
     { type: 'viewChanged', view },
     { type: 'viewChanged', view: { ...view, camera: null } },
   ]) assert.ok(isLinkToHost(m), JSON.stringify(m));
   for (const m of [
-    { type: 'highlight', target: { kind: 'vertex', vertices: [4, 9] }, line: 7 },
-    { type: 'highlight', target: { kind: 'face', triangles: [3] }, line: 8 },
-    { type: 'highlight', target: { kind: 'joint', joint: 2 }, line: 1 },
-    { type: 'highlight', target: null, line: 0 },
     { type: 'pickedSource', triangle: 3, face: 20, vertices: [5, 6, -1] },
     { type: 'comparison', side: 'left', other: 'b.iqm', differences: [{ section: 'joints', message: 'joint 1' }], error: null },
     { type: 'comparison', side: 'right', other: 'a.iqm (HEAD)', differences: null, error: 'bad file' },
@@ -36,17 +31,12 @@ test('link messages: malformed ones are refused', () => {
     { type: 'viewChanged', view: { ...view, time: Number.NaN } },
     { type: 'viewChanged', view: { ...view, camera: { ...view.camera, target: [0, 0] } } },
     { type: 'viewChanged' },
-    { type: 'highlight', target: null, line: 0 },
   ]) assert.equal(isLinkToHost(m), false, JSON.stringify(m));
   for (const m of [
-    { type: 'highlight', target: { kind: 'vertex', vertices: [-1] }, line: 7 },
-    { type: 'highlight', target: { kind: 'edge' }, line: 7 },
-    { type: 'highlight', target: null, line: -2 },
     { type: 'pickedSource', triangle: 3, face: 20, vertices: [5, 6] },
     { type: 'comparison', side: 'middle', other: 'b', differences: null, error: null },
     { type: 'comparison', side: 'left', other: 'b', differences: [{}], error: null },
     { type: 'syncView', view: { ...view, playing: 'yes' } },
-    { type: 'picked', pick: null },
   ]) assert.equal(isLinkToWebview(m), false, JSON.stringify(m));
 });
 
