@@ -9,6 +9,8 @@ import type { Platform } from './platform';
 import { registerPreview } from './preview/index';
 import { registerConvert } from './convert/command';
 import { registerSidecarCommands } from './sidecars';
+import { registerCompare } from './compare/command';
+import { Comparisons } from './compare/comparisons';
 
 let client: BaseLanguageClient | undefined;
 
@@ -20,10 +22,12 @@ export interface ExtensionApi {
 }
 
 export async function activateOn(platform: Platform, context: vscode.ExtensionContext): Promise<ExtensionApi> {
-  registerPreview(context, platform);
+  const comparisons = new Comparisons();
+  registerPreview(context, platform, comparisons);
   registerCompile(context, platform);
   registerConvert(context, platform);
   registerSidecarCommands(context);
+  registerCompare(context, comparisons);
   // A server that cannot start (e.g. a browser without workers inside workers) costs the IQE
   // language features only: the preview and the compile are registered already.
   try {

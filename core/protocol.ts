@@ -8,6 +8,8 @@
 // `textures`. When the file changes on disk the host posts `load` again (the webview keeps its view
 // state). `rendered` and `log` are informational (tests and the output channel use them).
 
+import { isLinkToHost, isLinkToWebview, type LinkToHost, type LinkToWebview } from './viewLink';
+
 /** A sidecar text file found next to the model. */
 export interface SidecarText {
   /** File name (no folder), e.g. `grunt.dpm.framegroups`, `lower.md3_0.skin`. */
@@ -174,7 +176,7 @@ export interface HighlightMessage {
   target: Highlight | null;
 }
 
-export type HostToWebview = LoadMessage | HostErrorMessage | TexturesMessage | CompileStateMessage | PlayClipMessage | HighlightMessage;
+export type HostToWebview = LoadMessage | HostErrorMessage | TexturesMessage | CompileStateMessage | PlayClipMessage | HighlightMessage | LinkToWebview;
 
 /** What to look up for one mesh. */
 export interface TextureRequest {
@@ -267,7 +269,7 @@ export interface ChoosePartnerMessage {
   name: string;
 }
 
-export type WebviewToHost = ReadyMessage | TextureRequestMessage | RenderedMessage | ClipStateMessage | LogMessage | OpenSourceMessage | SaveImageMessage | ConvertToIqeMessage | PickedMessage | ChoosePartnerMessage;
+export type WebviewToHost = ReadyMessage | TextureRequestMessage | RenderedMessage | ClipStateMessage | LogMessage | OpenSourceMessage | SaveImageMessage | ConvertToIqeMessage | PickedMessage | ChoosePartnerMessage | LinkToHost;
 
 export function assertNever(value: never, what = 'message'): never {
   throw new Error(`unexpected ${what}: ${JSON.stringify(value)}`);
@@ -314,6 +316,8 @@ export function isWebviewToHost(value: unknown): value is WebviewToHost {
     }
     case 'choosePartner':
       return typeof (value as Partial<ChoosePartnerMessage>).name === 'string';
+    case 'viewChanged':
+      return isLinkToHost(value);
     case 'picked': {
       const p = value as Partial<PickedMessage>;
       return isIndex(p.mesh) && isIndex(p.triangle) && Array.isArray(p.vertices) && p.vertices.length === 3 && p.vertices.every(isIndex);
@@ -346,6 +350,11 @@ export function isHostToWebview(value: unknown): value is HostToWebview {
       const p = value as Partial<PlayClipMessage>;
       return typeof p.name === 'string' && typeof p.play === 'boolean' && (p.firstFrame === undefined || isIndex(p.firstFrame));
     }
+    case 'pickedSource':
+    case 'comparison':
+    case 'comparisonEnded':
+    case 'syncView':
+      return isLinkToWebview(value);
     case 'highlight': {
       const t = (value as Partial<HighlightMessage>).target;
       if (t === null) return true;

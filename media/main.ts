@@ -36,6 +36,18 @@ function dispatch(message: HostToWebview): void {
     case 'highlight':
       viewer.highlight(message.target);
       break;
+    case 'pickedSource':
+      viewer.pickedSource(message);
+      break;
+    case 'comparison':
+      viewer.comparison(message);
+      break;
+    case 'comparisonEnded':
+      viewer.comparisonEnded();
+      break;
+    case 'syncView':
+      viewer.syncView(message.view);
+      break;
     default:
       assertNever(message);
   }

@@ -6,6 +6,7 @@
 
 import type { ClipStateMessage, CompileStateMessage, CompiledFrom, Highlight, LoadMessage, PlayClipMessage, SourceProblem, TextureRequest, TextureResult, WebviewToHost } from '../core/protocol';
 import { withAnimation } from '../core/model/animationSet';
+import { matchingClip, type ComparisonMessage, type PickedSourceMessage, type SharedView } from '../core/viewLink';
 import type { Model } from '../core/model/model';
 import { restoreViewState, type ViewState } from '../core/viewState';
 import { clipBounds, followTarget } from './framing';
@@ -15,6 +16,7 @@ import { chooseSkin, playerPart, textureNames, type SkinChoice } from '../core/s
 import { loadModelBytes, LoadError, viewClips } from './load';
 import { OverlayLines } from './overlays/lines';
 import { JointNames } from './overlays/names';
+import { Picking } from './overlays/picking';
 import { PlayerAssembly } from './player';
 import { Scene, type ViewClip } from './scene';
 import { isNodraw, Textures } from './textures';
@@ -24,6 +26,7 @@ import { PartnerPicker } from './ui/partnerPicker';
 import { SourceBadge } from './ui/sourceBadge';
 import { Timeline } from './ui/timeline';
 import { ViewToolbar, type MenuFlag, type Toggle } from './ui/viewToolbar';
+import { WorkPanel } from './ui/workPanel';
 
 export interface HostApi {
   postMessage(message: WebviewToHost): void;
@@ -64,8 +67,14 @@ export class Viewer {
   private clips: ViewClip[] = [];
   /** The last clipState sent (JSON), so that only changes are sent. */
   private lastClipReport = '';
-  /** What the host asked to highlight (cursor in the IQE text), or null. */
-  private highlighted: Highlight | null = null;
+  /** The clicked triangle and what the host asked to highlight (the IQE cursor's vertex, face or joint). */
+  private readonly picking = new Picking();
+  private readonly work = new WorkPanel();
+  /** One side of a comparison: camera, clip and playback changes go to the host for the other side. */
+  private compared = false;
+  /** Applying the other side's view: not sent back. */
+  private applyingSync = false;
+  private shareTimer: ReturnType<typeof setTimeout> | null = null;
   generation = 0;
   private lastTime = -1;
   private frameRequested = false;
@@ -155,6 +164,7 @@ export class Viewer {
         this.setPlaying(false);
         this.state.time = frame / Scene.fps(clip);
         this.changed();
+        this.shareView();
       },
       setSpeed: (speed) => {
         this.state.speed = speed;
@@ -268,6 +278,11 @@ export class Viewer {
       }
     }
     this.compiled = msg.compiled ?? null;
+    // Triangle indices of the earlier model mean nothing in this one.
+    this.picking.picked = null;
+    this.work.showPick(null, scene);
+    delete this.root.dataset.picked;
+    if (this.compiled) this.root.dataset.sourceMap = '';
     delete this.root.dataset.compile;
     this.sourceBadge.showCompiled(this.compiled, this.root);
     this.fillSkinSelect(msg);
@@ -526,7 +541,7 @@ export class Viewer {
    * highlight and exposed on the root as data-highlight.
    */
   highlight(target: Highlight | null): void {
-    this.highlighted = target;
+    this.picking.highlighted = target;
     this.root.dataset.highlight = target ? `${target.kind}:${target.kind === 'joint' ? target.joint : target.indices.join(',')}` : '';
     if (target?.kind === 'joint') this.selectJoint(target.joint);
     else this.changed();
@@ -534,7 +549,68 @@ export class Viewer {
 
   /** What the host last asked to highlight. */
   get currentHighlight(): Highlight | null {
-    return this.highlighted;
+    return this.picking.highlighted;
+  }
+
+  /** An IQE preview: the host names the lines of the clicked triangle. */
+  pickedSource(m: PickedSourceMessage): void {
+    this.work.showPickSource(m);
+  }
+
+  /** This preview is one side of a comparison: the differences, and from now on the view is shared. */
+  comparison(m: ComparisonMessage): void {
+    this.compared = true;
+    this.root.dataset.compare = m.side;
+    this.work.showComparison(m);
+    this.shareView();
+  }
+
+  comparisonEnded(): void {
+    this.compared = false;
+    delete this.root.dataset.compare;
+    this.work.endComparison();
+  }
+
+  /** The other side moved its camera or changed its clip or playback: this one follows. */
+  syncView(view: SharedView): void {
+    const scene = this.scene;
+    if (!scene) return;
+    this.applyingSync = true;
+    try {
+      if (view.camera) {
+        const b = scene.box;
+        this.camera.restore(view.camera, 0.5 * Math.hypot(b[3] - b[0], b[4] - b[1], b[5] - b[2]));
+        this.fitted = null;
+      }
+      if (this.clips.length > 0) {
+        const clip = matchingClip(view, this.clips.map((c) => c.name));
+        if (clip !== this.state.clip) this.selectClip(clip);
+        this.state.time = view.time;
+        if (this.state.playing !== view.playing) this.setPlaying(view.playing);
+      }
+      this.showCamera();
+      this.changed();
+    } finally {
+      this.applyingSync = false;
+    }
+  }
+
+  /** The camera on the root (yaw, pitch, distance), for the tests of a synced comparison. */
+  private showCamera(): void {
+    const c = this.camera;
+    this.root.dataset.camera = `${c.yaw.toFixed(3)},${c.pitch.toFixed(3)},${c.distance.toFixed(3)}`;
+  }
+
+  /** In a comparison, the view goes to the other side (coalesced: a drag sends a few per second... of frames). */
+  private shareView(): void {
+    if (!this.compared || this.applyingSync || !this.scene) return;
+    if (this.shareTimer) return;
+    this.shareTimer = setTimeout(() => {
+      this.shareTimer = null;
+      const clip = this.clips[this.state.clip];
+      this.showCamera();
+      this.post({ type: 'viewChanged', view: { camera: this.camera.state(), clip: this.state.clip, clipName: clip?.name ?? '', time: this.state.time, playing: this.state.playing } });
+    }, 30);
   }
 
   // ---------------------------------------------------------------- errors and status
@@ -610,6 +686,7 @@ export class Viewer {
       selectJoint: (j) => this.selectJoint(j),
       selectClip: (c) => this.selectClip(c),
     }, this.lastLoad?.engines);
+    this.work.attach(this.info);
   }
 
   private applyPanel(): void {
@@ -716,6 +793,7 @@ export class Viewer {
         else this.camera.pan(dx, dy, this.canvas.clientHeight);
         this.fitted = null;
         this.changed();
+        this.shareView();
       } else this.hover(e.offsetX, e.offsetY);
     });
     this.canvas.addEventListener('pointerup', (e) => {
@@ -731,15 +809,44 @@ export class Viewer {
         this.camera.zoom(Math.exp(e.deltaY * 0.001));
         this.fitted = null;
         this.changed();
+        this.shareView();
       },
       { passive: false },
     );
     this.canvas.addEventListener('contextmenu', (e) => e.preventDefault());
   }
 
-  /** A click (not a drag) on the view at CSS pixels (x, y): with the skeleton shown, selects the joint there. */
+  /**
+   * A click (not a drag) on the view at CSS pixels (x, y): with the skeleton shown, selects the
+   * joint there; elsewhere picks the triangle under it (the info panel names it, the host moves
+   * the IQE text's cursor to its line). A click on nothing clears the pick.
+   */
   private click(x: number, y: number): void {
-    if (this.state.skeleton) this.selectJoint(this.pick(x, y));
+    if (this.state.skeleton) {
+      const joint = this.pick(x, y);
+      this.selectJoint(joint);
+      if (joint >= 0) return;
+    }
+    this.pickTriangle(x, y);
+  }
+
+  /** The triangle under (x, y) of the drawn model (not of an assembled player's other parts), or null. */
+  pickTriangle(x: number, y: number): number {
+    const scene = this.scene;
+    const gpu = this.gpu;
+    if (!scene || !gpu || this.player) return -1;
+    // The pose of the frame on screen.
+    scene.update(this.state.clip, this.state.time, this.state.loop, this.state.interpolate);
+    this.camera.update(this.canvas.width / Math.max(1, this.canvas.height));
+    const frontCW = gpu.frontCW !== (this.state.winding === 'flipped');
+    const picked = this.picking.pick(scene, this.camera.viewProj, x, y, this.canvas.clientWidth, this.canvas.clientHeight, { on: this.state.cull, frontCW }, (m) => gpu.meshes[m]?.visible === false);
+    this.work.showPick(picked, scene);
+    if (picked) {
+      this.root.dataset.picked = String(picked.modelTriangle);
+      this.post({ type: 'picked', mesh: picked.mesh, triangle: picked.modelTriangle, vertices: picked.vertices });
+    } else delete this.root.dataset.picked;
+    this.changed();
+    return picked ? picked.modelTriangle : -1;
   }
 
   /** The joint nearest to a canvas point (CSS pixels), or -1. */
@@ -764,6 +871,7 @@ export class Viewer {
   }
 
   selectClip(c: number): void {
+    this.shareView();
     this.state.clip = c;
     this.state.time = 0;
     this.player?.selectClip(c, this.state.legsClip);
@@ -792,6 +900,7 @@ export class Viewer {
   }
 
   setPlaying(playing: boolean): void {
+    this.shareView();
     // Play at the end of a finished clip plays it again from the first frame.
     if (playing && this.atClipEnd()) this.state.time = 0;
     this.state.playing = playing;
@@ -960,7 +1069,8 @@ export class Viewer {
       for (const p of this.player.parts) if (p.gpu) r.drawModel(p.gpu, f);
     } else if (scene && gpu) r.drawModel(gpu, f);
     // Tags are drawn in the opened part's space (an assembled player moves upper/head by their tags).
-    this.overlays.build(scene, s, !this.player || this.player.parts[0].scene === scene);
+    if (!this.player) this.picking.build(scene);
+    this.overlays.build(scene, s, !this.player || this.player.parts[0].scene === scene, this.player ? undefined : this.picking);
     this.overlays.draw(r, f.viewProj, s.grid);
     if (scene && !this.reportedFirstFrame) {
       this.reportedFirstFrame = true;

@@ -1,6 +1,6 @@
 // Messages between the extension host and the compile worker (client/node/compileWorker.ts, a
 // worker thread; client/browser/compileWorker.ts, a Web Worker).
-import type { AnimationOptions, CompileOptions, CompileStats } from '../../core/compile/index';
+import type { AnimationOptions, CompileOptions, CompileSourceMap, CompileStats } from '../../core/compile/index';
 import type { IqeDiagnostic } from '../../core/iqe/diagnostic';
 
 /**
@@ -53,5 +53,7 @@ export type CompileReply =
       milliseconds: number;
       /** The first text with errors, or -1. */
       failedText: number;
+      /** With options.sourceMap (the IQE preview): where each written triangle and joint comes from. */
+      sourceMap?: CompileSourceMap;
     }
   | { ok: false; message: string };

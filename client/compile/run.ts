@@ -49,13 +49,25 @@ export function runCompile(request: CompileRequest, fileSource?: (path: string, 
     const sources = [sourceOf(request.source, { name, fps, loop, start: first, end }), ...(request.animations ?? []).map((a) => sourceOf(a, undefined))];
     const result = compile(sources, global, bounds);
     const byText = ({ source, diagnostic }: { source: number; diagnostic: IqeDiagnostic }) => ({ text: source, diagnostic });
-    return { ok: true, bytes: result.bytes, diagnostics: result.diagnostics.map(byText), notes: result.notes.map(byText), stats: result.stats, milliseconds: performance.now() - start, failedText: result.failed };
+    return {
+      ok: true,
+      bytes: result.bytes,
+      diagnostics: result.diagnostics.map(byText),
+      notes: result.notes.map(byText),
+      stats: result.stats,
+      milliseconds: performance.now() - start,
+      failedText: result.failed,
+      sourceMap: result.sourceMap,
+    };
   } catch (error) {
     return { ok: false, message: error instanceof Error ? (error.stack ?? error.message) : String(error) };
   }
 }
 
-/** The transfer list of a reply: its bytes move to the host instead of being copied. */
+/** The transfer list of a reply: its bytes (and source map) move to the host instead of being copied. */
 export function transferOf(reply: CompileReply): ArrayBuffer[] {
-  return reply.ok && reply.bytes ? [reply.bytes.buffer as ArrayBuffer] : [];
+  if (!reply.ok) return [];
+  const map = reply.sourceMap;
+  const arrays = [reply.bytes, map?.sourceVertexLines, map?.triangles, map?.cornerSources, map?.triangleLines, map?.jointLines];
+  return arrays.flatMap((a) => (a ? [a.buffer as ArrayBuffer] : []));
 }

@@ -2,10 +2,11 @@
 
 import * as vscode from 'vscode';
 import type { Platform } from '../platform';
+import type { Comparisons } from '../compare/comparisons';
 import { IQE_VIEW_TYPE, OBJ_VIEW_TYPE, PreviewProvider, VIEW_TYPE } from './provider';
 
-export function registerPreview(context: vscode.ExtensionContext, platform: Platform): void {
-  const provider = new PreviewProvider(context, platform);
+export function registerPreview(context: vscode.ExtensionContext, platform: Platform, comparisons: Comparisons): void {
+  const provider = new PreviewProvider(context, platform, comparisons);
   const options = { webviewOptions: { retainContextWhenHidden: false }, supportsMultipleEditorsPerDocument: true };
   context.subscriptions.push(
     vscode.window.registerCustomEditorProvider(VIEW_TYPE, provider, options),
@@ -35,7 +36,8 @@ export function registerPreview(context: vscode.ExtensionContext, platform: Plat
       const rendered = provider.lastRendered.get(uri);
       if (!rendered) return null;
       const clips = provider.clipStates.get(uri);
-      return { ...rendered, compiles: provider.compiles.get(uri) ?? null, clips: clips ? { names: clips.clips, clip: clips.clip, playing: clips.playing } : null };
+      const link = provider.panelsOf(vscode.Uri.parse(uri)).map((p) => p.linkStatus).find((l) => l !== null) ?? null;
+      return { ...rendered, compiles: provider.compiles.get(uri) ?? null, clips: clips ? { names: clips.clips, clip: clips.clip, playing: clips.playing } : null, link };
     }),
   );
 }

@@ -31,6 +31,8 @@ import { displayPath, readModelFile } from './modelLoad';
 import { sidecarKind } from '../../core/sidecar/companions';
 import { basename, dirname, findSidecars, type LookupFs } from './resolve';
 import { lookupTextures } from './textureLookup';
+import type { ComparablePreview, Comparisons } from '../compare/comparisons';
+import { SourceLink, type SourceLinkStatus } from '../link/sourceLink';
 
 /** How long typing must pause before the IQE preview compiles the text again, ms. */
 const IQE_DEBOUNCE_MS = 300;
@@ -50,9 +52,11 @@ export interface PanelHost {
   clipState(uri: vscode.Uri, m: ClipStateMessage): void;
   /** An IQE compile started or was cancelled as stale (tests read the counts). */
   countCompile(uri: vscode.Uri, field: 'started' | 'cancelled'): void;
+  /** Where previews shown side by side are paired and compared. */
+  readonly comparisons: Comparisons;
 }
 
-export class PreviewPanel {
+export class PreviewPanel implements ComparablePreview {
   readonly uri: vscode.Uri;
   /** Where the model's bytes come from: the document, or what showModel set (a revision to compare). */
   private source: vscode.Uri;
@@ -71,6 +75,10 @@ export class PreviewPanel {
   private readonly disposeEmitter = new vscode.EventEmitter<void>();
   /** The user clicked a triangle in the view. */
   readonly onPicked = this.pickedEmitter.event;
+  /** IQE text: the link between its lines and the drawn model (click-to-line, cursor highlight). */
+  private readonly link: SourceLink | null;
+  /** The model as last loaded (an IQE's: the IQM compiled from it), for a comparison. */
+  private modelBytes: Uint8Array | null = null;
   readonly onDidDispose = this.disposeEmitter.event;
 
   constructor(
@@ -102,8 +110,19 @@ export class PreviewPanel {
       scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(dist, 'webview.js')).toString(),
       styleUri: webview.asWebviewUri(vscode.Uri.joinPath(dist, 'webview.css')).toString(),
     });
+    this.link = this.isIqePath ? new SourceLink(uri, (m) => this.post(m)) : null;
     this.watch(modelDir);
     webviewPanel.onDidDispose(() => this.dispose());
+    host.comparisons.add(this);
+  }
+
+  /** What the source link last did (tests, through iqmTools.previewStatus). */
+  get linkStatus(): SourceLinkStatus | null {
+    return this.link ? this.link.status : null;
+  }
+
+  model(): Uint8Array | null {
+    return this.modelBytes;
   }
 
   // ---------------------------------------------------------------- seams for commands
@@ -163,8 +182,10 @@ export class PreviewPanel {
     const partner = this.source === this.uri ? await findPartners(this.uri, new Uint8Array(read.message.bytes), rememberedPartner(this.host.context.workspaceState, this.uri), (m) => this.host.log(m)) : undefined;
     const reload = this.loads > 0;
     this.loads++;
+    this.modelBytes = new Uint8Array(read.message.bytes);
     this.post({ ...read.message, reload, ...(partner ? { partner } : {}) });
     this.flushPending();
+    this.host.comparisons.loaded(this);
   }
 
   private openDocument(): vscode.TextDocument | undefined {
@@ -196,7 +217,7 @@ export class PreviewPanel {
         this.post({ type: 'hostError', message: `${uri.fsPath || uri.path}: ${errorText(e)}` });
         return;
       }
-      const reply = await this.host.platform.compile(this.host.context, { source: input.source, options: compileOptionsOf(settingsFor(uri)) }, input.size, cancel.token);
+      const reply = await this.host.platform.compile(this.host.context, { source: input.source, options: { ...compileOptionsOf(settingsFor(uri)), sourceMap: true } }, input.size, cancel.token);
       // Cancelled: a newer text is on its way.
       if (!reply || cancel.token.isCancellationRequested || this.disposed) return;
       if (!reply.ok) {
@@ -225,7 +246,10 @@ export class PreviewPanel {
         reload: this.loads++ > 0,
         compiled: { version, unsaved, milliseconds: reply.milliseconds },
       });
+      this.modelBytes = reply.bytes;
+      this.link?.setMap(reply.sourceMap, version);
       this.flushPending();
+      this.host.comparisons.loaded(this);
     } finally {
       cancel.dispose();
       if (this.compiling === cancel) this.compiling = null;
@@ -267,6 +291,10 @@ export class PreviewPanel {
         break;
       case 'picked':
         this.pickedEmitter.fire(m);
+        void this.link?.picked(m);
+        break;
+      case 'viewChanged':
+        this.host.comparisons.viewChanged(this, m.view);
         break;
       case 'choosePartner':
         void rememberPartner(this.host.context.workspaceState, this.uri, m.name).then(() => this.sendLoad());
@@ -343,6 +371,8 @@ export class PreviewPanel {
     if (this.reloadTimer) clearTimeout(this.reloadTimer);
     if (this.typingTimer) clearTimeout(this.typingTimer);
     for (const s of this.subscriptions) s.dispose();
+    this.link?.dispose();
+    this.host.comparisons.remove(this);
     this.disposeEmitter.fire();
     this.disposeEmitter.dispose();
     this.pickedEmitter.dispose();

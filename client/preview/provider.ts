@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import type { ClipStateMessage, RenderedMessage } from '../../core/protocol';
 import type { Platform } from '../platform';
+import type { Comparisons } from '../compare/comparisons';
 import { PreviewPanel, type PanelHost } from './panel';
 
 export const VIEW_TYPE = 'iqmTools.preview';
@@ -31,6 +32,7 @@ export class PreviewProvider implements vscode.CustomReadonlyEditorProvider<Prev
   constructor(
     readonly context: vscode.ExtensionContext,
     readonly platform: Platform,
+    readonly comparisons: Comparisons,
   ) {}
 
   openCustomDocument(uri: vscode.Uri): PreviewDocument {

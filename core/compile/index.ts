@@ -17,6 +17,7 @@ import { buildSkeleton, storedParent } from './skeleton';
 import { weldCorners } from './smooth';
 import { explicitTangents, generateTangents, type RowNormals } from './tangents';
 import { TextTable } from './text';
+import { buildSourceMap, type CompileSourceMap } from './sourceMap';
 import { encodeUtf8 } from '../utf8';
 import { type AnimationOptions, applyAnimationOptions, type CompileOptions, lineNote } from './options';
 import { optimiseVertexCache, referenceDroppedTriangles, VertexCacheScratch } from './vcache';
@@ -25,6 +26,7 @@ import { ArrayType, encodeAttribute, encodeBlendIndexes, encodeBlendWeights, typ
 export type { CompileResult, CompileSource, CompileStats, SourceDiagnostic, SourceRead, SiblingReader } from './sources';
 export { documentSource, iqeStreamSource, textSource } from './sources';
 export type { AnimationOptions, CompileOptions } from './options';
+export type { CompileSourceMap } from './sourceMap';
 
 function emptyStats(): CompileStats {
   return { meshes: 0, vertices: 0, triangles: 0, joints: 0, poses: 0, animations: 0, frames: 0, frameChannels: 0, tangentFallbacks: 0, bytes: 0 };
@@ -62,7 +64,7 @@ export function compile(sources: readonly CompileSource[], options: CompileOptio
     else if (failed < 0) failed = i;
   }
   if (failed >= 0 || parts.length === 0) return { diagnostics, notes: [], stats: emptyStats(), failed: Math.max(failed, 0) };
-  let compiled: { bytes: Uint8Array; stats: CompileStats; notes: SourceDiagnostic[] };
+  let compiled: { bytes: Uint8Array; stats: CompileStats; notes: SourceDiagnostic[]; sourceMap?: CompileSourceMap };
   if (parts.length === 1) {
     // One source: nothing to merge; its animation options apply in compileModel, which consumes it.
     const { input, options: animation } = parts.pop()!;
@@ -76,7 +78,7 @@ export function compile(sources: readonly CompileSource[], options: CompileOptio
     const many = compileModel(merged.input, options, boundsProvider);
     compiled = { ...many, notes: [...merged.notes.map((n) => ({ source: n.part, diagnostic: n.diagnostic })), ...many.notes.map((diagnostic) => ({ source: meshPart, diagnostic }))] };
   }
-  return { bytes: compiled.bytes, diagnostics: [...diagnostics, ...compiled.notes], notes: compiled.notes, stats: compiled.stats, failed: -1 };
+  return { bytes: compiled.bytes, diagnostics: [...diagnostics, ...compiled.notes], notes: compiled.notes, stats: compiled.stats, failed: -1, sourceMap: compiled.sourceMap };
 }
 
 /**
@@ -141,7 +143,7 @@ function transformVertices(input: SourceModel, normals: Float64Array | null, sca
 }
 
 /** The stages after the readers, on one model (compile() merges several first); the model is consumed: its frame poses and vertex arrays are dropped once used. */
-export function compileModel(input: SourceModel, options: CompileOptions & AnimationOptions, boundsProvider?: BoundsProvider): { bytes: Uint8Array; stats: CompileStats; notes: IqeDiagnostic[] } {
+export function compileModel(input: SourceModel, options: CompileOptions & AnimationOptions, boundsProvider?: BoundsProvider): { bytes: Uint8Array; stats: CompileStats; notes: IqeDiagnostic[]; sourceMap?: CompileSourceMap } {
   const notes: IqeDiagnostic[] = [];
   const stats = emptyStats();
   const scale = options.scale ?? 1;
@@ -217,7 +219,10 @@ export function compileModel(input: SourceModel, options: CompileOptions & Anima
   collectPages();
 
   // The vertex-cache order of each mesh (§4.5).
-  const { meshes, source, weld: outWeld, triangles } = hasSections ? orderMeshes(candidates, input.sections, text, notes) : NO_MESHES;
+  const { meshes, source, weld: outWeld, triangles, candidateTriangle } = hasSections ? orderMeshes(candidates, input.sections, text, notes, options.sourceMap) : NO_MESHES;
+  const sourceMap = options.sourceMap
+    ? buildSourceMap(input, candidates, meshes, triangles, candidateTriangle ?? new Int32Array(0), skeleton ? jointCount : 0)
+    : undefined;
   collectPages();
 
   const vertexCount = source.length;
@@ -296,7 +301,7 @@ export function compileModel(input: SourceModel, options: CompileOptions & Anima
     frameChannels: channels.channelCount,
     bytes: bytes.length,
   });
-  return { bytes, stats, notes };
+  return { bytes, stats, notes, sourceMap };
 }
 
 /**
@@ -376,12 +381,14 @@ interface OrderedMeshes {
   source: Int32Array;
   weld: Int32Array;
   triangles: Uint32Array;
+  /** Each written triangle's index among its mesh's candidate triangles (only for a source map). */
+  candidateTriangle: Int32Array | null;
 }
 
-const NO_MESHES: OrderedMeshes = { meshes: [], source: new Int32Array(0), weld: new Int32Array(0), triangles: new Uint32Array(0) };
+const NO_MESHES: OrderedMeshes = { meshes: [], source: new Int32Array(0), weld: new Int32Array(0), triangles: new Uint32Array(0), candidateTriangle: null };
 
 /** Orders each mesh's vertices and triangles for the vertex cache, all meshes in one set of arrays. */
-function orderMeshes(candidates: readonly MeshCandidates[], sections: readonly Section[], text: TextTable, notes: IqeDiagnostic[]): OrderedMeshes {
+function orderMeshes(candidates: readonly MeshCandidates[], sections: readonly Section[], text: TextTable, notes: IqeDiagnostic[], keepOrder = false): OrderedMeshes {
   const meshes: OutputMesh[] = [];
   // Written straight into arrays sized for every candidate (an upper bound), used as views.
   let candidateVertices = 0, candidateTriangles = 0;
@@ -392,6 +399,7 @@ function orderMeshes(candidates: readonly MeshCandidates[], sections: readonly S
   const allSources = newArray(Int32Array, candidateVertices);
   const allWelds = newArray(Int32Array, candidateVertices);
   const allTriangles = newArray(Uint32Array, 3 * candidateTriangles);
+  const candidateTriangle = keepOrder ? new Int32Array(candidateTriangles) : null;
   let firstVertex = 0;
   let firstTriangle = 0;
   const scratch = new VertexCacheScratch();
@@ -413,12 +421,19 @@ function orderMeshes(candidates: readonly MeshCandidates[], sections: readonly S
       const from = 3 * order.triangleOrder[t];
       const to = 3 * (firstTriangle + t);
       for (let k = 0; k < 3; k++) allTriangles[to + k] = outIndex[mesh.triangles[from + k]];
+      if (candidateTriangle) candidateTriangle[firstTriangle + t] = order.triangleOrder[t];
     }
     meshes.push({ name: text.share(mesh.name), material: text.share(mesh.material), firstVertex, vertexCount: nv, firstTriangle, triangleCount: nt });
     firstVertex += nv;
     firstTriangle += nt;
   }
-  return { meshes, source: allSources.subarray(0, firstVertex), weld: allWelds.subarray(0, firstVertex), triangles: allTriangles.subarray(0, 3 * firstTriangle) };
+  return {
+    meshes,
+    source: allSources.subarray(0, firstVertex),
+    weld: allWelds.subarray(0, firstVertex),
+    triangles: allTriangles.subarray(0, 3 * firstTriangle),
+    candidateTriangle: candidateTriangle ? candidateTriangle.subarray(0, firstTriangle) : null,
+  };
 }
 
 const EMPTY_FLOATS = new Float64Array(0);
@@ -432,6 +447,7 @@ function releaseVertexData(input: SourceModel): void {
   input.customs = [];
   input.triangles = new Int32Array(0);
   input.triangleGroup = new Int32Array(0);
+  input.triangleLines = new Int32Array(0);
   input.edgeFlags = null;
 }
 

@@ -45,6 +45,7 @@ export class InputGatherer {
   private readonly smoothIds = float64s();
   private readonly triangles = int32s(1024);
   private readonly triangleGroup = int32s(256);
+  private readonly triangleLines = int32s(256);
   /** Edge flags of `fs` lines, one per triangle they describe (§3.2). */
   private readonly edgeFlags = uint8s(16);
   private readonly basePoses = float64s(256);
@@ -192,7 +193,7 @@ export class InputGatherer {
         break;
       }
       case Cmd.Joint:
-        this.joints.push({ name: names.get(i) ?? '', parent: val(values, v, n, 0, -1) });
+        this.joints.push({ name: names.get(i) ?? '', parent: val(values, v, n, 0, -1), line: chunk.firstLine + i });
         break;
       case Cmd.Vertexarray: {
         const type = values[v];
@@ -246,6 +247,7 @@ export class InputGatherer {
       triangles[t++] = i1;
       triangles[t++] = i2;
       this.triangleGroup.push(this.group);
+      this.triangleLines.push(line);
       i1 = i2;
     }
     this.triangles.length = t;
@@ -335,6 +337,7 @@ export class InputGatherer {
       smoothIds: present(this.smoothIds),
       triangles: this.triangles.view(),
       triangleGroup: this.triangleGroup.view(),
+      triangleLines: this.triangleLines.view(),
       edgeFlags,
       groups: this.groups,
       sections: this.sections,

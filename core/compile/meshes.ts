@@ -16,6 +16,8 @@ export interface MeshCandidates {
   weld: Int32Array;
   /** Three candidate ids per triangle (degenerate ones included; the vertex-cache stage skips them). */
   triangles: Int32Array;
+  /** The input sections merged into it, in order: its triangles are theirs, one after another. */
+  sections: readonly number[];
 }
 
 /** The columns that make up an input vertex's value, apart from its normal. */
@@ -81,7 +83,7 @@ export function assembleMeshes(input: SourceModel, welds: Welds): MeshCandidates
         }
       }
     }
-    meshes.push({ name: pair.mesh, material: pair.material, source: source.view(), weld: weld.view(), triangles });
+    meshes.push({ name: pair.mesh, material: pair.material, source: source.view(), weld: weld.view(), triangles, sections: pair.sections });
   }
   return meshes;
 

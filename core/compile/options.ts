@@ -13,6 +13,8 @@ export interface CompileOptions {
   rotate?: readonly (readonly [number, number, number])[];
   /** `-j`: write the joints even when there is no mesh (an animation-only model). */
   forceJoints?: boolean;
+  /** Not a compiler option: also return the source map (sourceMap.ts; the editor's preview asks for it). */
+  sourceMap?: boolean;
 }
 
 /** The per-source animation options (`--name --fps --loop --start --end` before a file); applied only when it has exactly one animation. */

@@ -40,6 +40,8 @@ export interface InputAnimation {
 export interface InputJoint {
   name: string;
   parent: number;
+  /** The line of its `joint` command, where the reader knows it (the preview's source map). */
+  line?: number;
 }
 
 /**
@@ -74,6 +76,11 @@ export interface SourceModel {
   /** Three input vertex indices per triangle, and each triangle's smoothing group. */
   triangles: Int32Array;
   triangleGroup: Int32Array;
+  /**
+   * The line each triangle comes from (IQE: its `fa`/`fm`, OBJ: its `f`), for the preview's source
+   * map; empty where the reader does not keep them (MD5, SMD).
+   */
+  triangleLines: Int32Array;
   /** Edge flags per triangle (§3.2), or null when the file has no `fs`. */
   edgeFlags: Uint8Array | null;
   groups: SmoothGroup[];
@@ -117,6 +124,7 @@ export function emptySourceModel(): SourceModel {
     smoothIds: null,
     triangles: new Int32Array(0),
     triangleGroup: new Int32Array(0),
+    triangleLines: new Int32Array(0),
     edgeFlags: null,
     groups: [{ key: -1, threshold: -1, uv: false, used: false }],
     sections: [],

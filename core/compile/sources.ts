@@ -2,6 +2,7 @@
 // (core reads no files: the caller gives the text, or a stream of it for a large IQE); each
 // format has its reader, all making the same neutral SourceModel (source.ts), with their
 // diagnostics as data (0-based line and column, a code).
+import type { CompileSourceMap } from './sourceMap';
 import type { IqeDiagnostic } from '../iqe/diagnostic';
 import { IqeDocument } from '../iqe/document';
 import { releaseLineText } from '../iqe/line';
@@ -62,6 +63,8 @@ export interface CompileResult {
   stats: CompileStats;
   /** The first source with errors, or -1. */
   failed: number;
+  /** With CompileOptions.sourceMap: where each written vertex, triangle and joint comes from (of the mesh source). */
+  sourceMap?: CompileSourceMap;
 }
 
 /** A one-line error at the top of a source (a format that cannot be compiled). */

@@ -367,6 +367,7 @@ function meshModel(joints: Md5Joint[], meshes: Md5Mesh[]): SourceModel {
     blendWeights: vertexCount > 0 ? blendWeights : null,
     triangles,
     triangleGroup: new Int32Array(triangleCount),
+    triangleLines: new Int32Array(0),
     // One smoothing group, split where texture coordinates differ (the reference's MD5 rule).
     groups: [{ key: -1, threshold: -1, uv: true, used: true }],
     sections,

@@ -68,6 +68,7 @@ function obj(text: string, siblings: SiblingReader | undefined, diagnostics: Iqe
   const vertexLines = int32s(1024);
   const triangles = int32s(1024);
   const triangleGroup = int32s(256);
+  const triangleLines = int32s(256);
   let withNormal = 0;
   const groups: SmoothGroup[] = [{ key: 0, threshold: -1, uv: false, used: true }];
   const sections: Section[] = [];
@@ -176,6 +177,7 @@ function obj(text: string, siblings: SiblingReader | undefined, diagnostics: Iqe
         for (const [a, b, c] of list.triangles) {
           triangles.pushMany([a, b, c], 3);
           triangleGroup.push(smooth);
+          triangleLines.push(l);
         }
         break;
       }
@@ -205,6 +207,7 @@ function obj(text: string, siblings: SiblingReader | undefined, diagnostics: Iqe
     normals: withNormal > 0 && withNormal === vertexCount ? normals.copy() : null,
     triangles: triangles.copy(),
     triangleGroup: triangleGroup.copy(),
+    triangleLines: triangleLines.copy(),
     groups,
     sections,
   });

@@ -241,6 +241,7 @@ function smd(lines: string[], name: string, diagnostics: IqeDiagnostic[]): Retur
       blendWeights: weights.copy(),
       triangles,
       triangleGroup: new Int32Array(vertexCount / 3),
+      triangleLines: new Int32Array(0),
       sections,
       basePoses: frames.length > 0 ? frames[0] : new Float64Array(0),
       basePoseCount: frames.length > 0 ? jointList.length : 0,

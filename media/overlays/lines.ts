@@ -5,6 +5,7 @@
 import type { ViewState } from '../../core/viewState';
 import { LINE_STRIDE, type Renderer } from '../renderer/renderer';
 import type { Scene } from '../scene';
+import { HIGHLIGHT_COLOUR, PICKED_COLOUR, type Picking } from './picking';
 
 export class OverlayLines {
   private lines = new Float32Array(0);
@@ -21,6 +22,15 @@ export class OverlayLines {
 
   private ensure(vertices: number): void {
     if (this.lines.length < vertices * LINE_STRIDE) this.lines = new Float32Array(vertices * LINE_STRIDE);
+  }
+
+  /** Room for `more` vertices after those already in the buffer (kept). */
+  private grow(more: number): void {
+    const needed = (this.lineCount + more) * LINE_STRIDE;
+    if (this.lines.length >= needed) return;
+    const bigger = new Float32Array(Math.max(needed, this.lines.length * 2));
+    bigger.set(this.lines.subarray(0, this.lineCount * LINE_STRIDE));
+    this.lines = bigger;
   }
 
   private push(x: number, y: number, z: number, r: number, g: number, b: number, a: number): void {
@@ -68,7 +78,7 @@ export class OverlayLines {
    * Skeleton, tags and bounds for the current pose, after the grid. `showTags` is false where the
    * tags would be drawn in the wrong space (an assembled player whose opened part is not the base).
    */
-  build(scene: Scene | null, s: ViewState, showTags: boolean): void {
+  build(scene: Scene | null, s: ViewState, showTags: boolean, outlines?: Picking): void {
     this.lineCount = this.gridCount;
     this.pointCount = 0;
     if (!scene) return;
@@ -108,6 +118,16 @@ export class OverlayLines {
         const xb = ax ? x1 : xa, yb = ay ? y1 : ya, zb = axis === 2 ? z1 : za;
         this.push(xa, ya, za, 0.3, 1, 0.8, 1);
         this.push(xb, yb, zb, 0.3, 1, 0.8, 1);
+      }
+    }
+    if (outlines && outlines.segments.length > 0) {
+      // The picked triangle and the IQE cursor's vertex or face, over everything (no depth test).
+      const seg = outlines.segments;
+      const points = this.lineCount + (s.skeleton ? scene.jointCount : 0);
+      this.grow(seg.length / 3 + points - this.lineCount);
+      for (let o = 0; o < seg.length; o += 3) {
+        const [r, g, b] = o < outlines.highlightStart ? PICKED_COLOUR : HIGHLIGHT_COLOUR;
+        this.push(seg[o], seg[o + 1], seg[o + 2], r, g, b, 1);
       }
     }
     this.pointFirst = this.lineCount;

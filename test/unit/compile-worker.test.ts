@@ -119,3 +119,15 @@ test('compile worker: bytes read through workspace.fs (a BOM, a character split 
   assert.equal(bad.bytes, undefined);
   assert.deepEqual(bad.diagnostics.map((d) => d.diagnostic).filter((d) => d.severity === 'error').map((d) => [d.code, d.range.line]), [['face-index-range', 4]]);
 });
+
+test('compile worker: the preview asks for the source map, and gets it transferred beside the same bytes', { skip }, async () => {
+  const text = iqe(...joints(2), 'pq 0 0 0 0 0 0 1', 'pq 0 0 1 0 0 0 1', 'mesh m', 'vp 0 0 0', 'vb 0 1', 'vp 1 0 0', 'vb 1 1', 'vp 0 1 0', 'vb 1 1', 'fa 0 1 2');
+  const plain = await compileInWorker({ source: { text }, options: {} });
+  const reply = await compileInWorker({ source: { text }, options: { sourceMap: true } });
+  assert.ok(reply.ok && plain.ok);
+  assert.equal(plain.sourceMap, undefined);
+  assert.ok(reply.bytes && plain.bytes && Buffer.from(reply.bytes).equals(Buffer.from(plain.bytes)));
+  assert.deepEqual(Array.from(reply.sourceMap?.triangleLines ?? []), [12]);
+  assert.deepEqual(Array.from(reply.sourceMap?.jointLines ?? []), [1, 2]);
+  assert.deepEqual(Array.from(reply.sourceMap?.sourceVertexLines ?? []), [6, 8, 10]);
+});

@@ -105,6 +105,7 @@ test('dispatch over the unions is exhaustive (assertNever throws on anything unh
       case 'picked':
       case 'clipState':
       case 'choosePartner':
+      case 'viewChanged':
         handled.push(m.type);
         break;
       default:

@@ -15,6 +15,7 @@
 //            --vsix FILE (default iqm-tools.vsix),
 //            --development (load this folder as a development extension instead of the .vsix),
 //            --no-docs (leave docs/screenshots/ alone),
+//            --only-place-to-work (only the click-to-line and comparison steps),
 //            --web (the extension in the browser's web worker extension host, as on vscode.dev: the
 //            user setting remote.extensionKind; then also checks that the running-extensions view
 //            says so, and draws the MD3 and DPM examples; its README screenshot is web-preview.png)
@@ -28,6 +29,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { differingPixels, readPng } from './png.mjs';
+import { clickToLineStep, compareStep } from './place-to-work.mjs';
 
 /** The preview's pixel measure of the in-editor suite (test/vscode/pixels.ts, bundled by scripts/build-vscode-tests.mjs). */
 async function loadModelPixels() {
@@ -493,6 +495,16 @@ async function test(harness, tmp) {
 
   try {
     await session.waitForWorkbench();
+    if (process.argv.includes('--only-place-to-work')) {
+      // Only the steps of place-to-work.mjs (a quicker run while working on them).
+      const manifest = JSON.parse(readFileSync(join(extensionDir, 'package.json'), 'utf8'));
+      const previewCommand = manifest.contributes.commands.find((c) => c.command === 'iqmTools.openPreviewToSide');
+      const steps = { session, page, shoot, openFile, cleanSlate, modelPixels, previewCommand, extensionDir };
+      await clickToLineStep(steps);
+      await compareStep(steps);
+      console.log('[ui-test] PASSED (place-to-work steps only)');
+      return 0;
+    }
     await openFile('planted-errors.iqe');
 
     // The file is recognised as IQE: the status bar's language mode shows the language's name.
@@ -605,6 +617,9 @@ async function test(harness, tmp) {
       await finishedClipStep();
       await unweightedStep();
       await threeWaySplitStep();
+      const steps = { session, page, shoot, openFile, cleanSlate, modelPixels, previewCommand, extensionDir };
+      await clickToLineStep(steps);
+      await compareStep(steps);
     }
     if (!development) await detailsPageStep(manifest);
 
