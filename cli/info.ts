@@ -5,10 +5,10 @@ import { IqeDocument } from '../core/iqe/document';
 import { summarizeIqe } from '../core/iqe/summary';
 import { compile, textSource } from '../core/compile/index';
 import { SOURCE_FORMAT_NAMES, type SourceFormat, sourceFormat } from '../core/compile/format';
-import { ingestText } from '../core/compile/ingest';
-import { vpOrderArrays, withVpOrder } from '../core/compile/vpOrder';
+import { IqeIngest, type IngestResult, ingestText } from '../core/compile/ingest';
+import { skeletonOnly, vpOrderArrays, withVpOrder } from '../core/compile/vpOrder';
 import { iqmToModel, readIqmDocument } from '../core/iqm/reader';
-import { decodeText, siblingReader } from '../node/text';
+import { decodeText, readHead, readTextBlocks, siblingReader } from '../node/text';
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { FormatError } from '../core/binary';
@@ -70,6 +70,12 @@ function compiledModel(file: string, text: string, format: SourceFormat): Loaded
 export function loadModel(file: string, iqeOrder: 'compiled' | 'vp' = 'compiled'): Loaded {
   let bytes: Uint8Array;
   try {
+    // An IQE in vp order (sample) is read in blocks: neither its bytes nor its text is held whole.
+    if (iqeOrder === 'vp' && sniff(readHead(file)).format === 'iqe') {
+      const ingest = new IqeIngest();
+      readTextBlocks(file, (text) => ingest.push(text));
+      return vpOrderModel(file, ingest.finish(), () => decodeText(readFileSync(file)));
+    }
     bytes = readFileSync(file);
   } catch (e) {
     const code = (e as { code?: string }).code;
@@ -113,13 +119,21 @@ export function loadModel(file: string, iqeOrder: 'compiled' | 'vp' = 'compiled'
  * is the first error as one message line.
  */
 export function iqeModel(file: string, text: string, iqeOrder: 'compiled' | 'vp'): Loaded {
-  const ingested = iqeOrder === 'vp' ? ingestText(text) : null;
-  if (!ingested?.ok) return compiledModel(file, text, 'iqe');
-  const input = ingested.input;
-  const vp = vpOrderArrays(input);
-  const vertexCount = input.vertexCount;
-  const result = compile([{ name: file, read: () => ({ model: input, diagnostics: [] }) }]);
-  if (!result.bytes) return compiledModel(file, text, 'iqe');
+  return iqeOrder === 'vp' ? vpOrderModel(file, ingestText(text), () => text) : compiledModel(file, text, 'iqe');
+}
+
+/**
+ * The `vp`-order model (sample) of an ingested IQE: its vertices as read, and the skeleton and
+ * animation as the compile writes them (a compile of those alone: the compiled vertices would be
+ * replaced). `text` gives the whole text for the message of a file with errors.
+ */
+function vpOrderModel(file: string, ingested: IngestResult, text: () => string): Loaded {
+  if (!ingested.ok) return compiledModel(file, text(), 'iqe');
+  const vp = vpOrderArrays(ingested.input);
+  const vertexCount = ingested.input.vertexCount;
+  const { input, forceJoints } = skeletonOnly(ingested.input);
+  const result = compile([{ name: file, read: () => ({ model: input, diagnostics: [] }) }], { forceJoints });
+  if (!result.bytes) return compiledModel(file, text(), 'iqe');
   const compiled = iqmToModel(withVpOrder(readIqmDocument(result.bytes).document, vp, vertexCount), []);
   const model = { ...compiled, format: 'iqe' as const, version: 0 };
   const warnings = [...model.warnings];

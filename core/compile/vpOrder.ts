@@ -5,7 +5,7 @@
 // as its compiled copies do; the skeleton and animation are the compiled model's.
 import { type IqmDocument, type IqmDocVertexArray, TYPE_NAMES } from '../iqm/document';
 import { emptyArray } from '../iqm/reader';
-import type { SourceModel } from './source';
+import { emptySourceModel, type SourceModel } from './source';
 import { ArrayType, encodeAttribute, encodeBlendIndexes, encodeBlendWeights, type VertexArray } from './vertexarrays';
 
 /** Positions, and blend indexes and weights when the file has them, of every vertex in `vp` order (before the input is compiled: the compile consumes it). */
@@ -18,6 +18,23 @@ export function vpOrderArrays(input: SourceModel): VertexArray[] {
     arrays.push(encodeBlendIndexes(input.blendBones, rows, input.declarations), encodeBlendWeights(input.blendWeights, rows, input.declarations));
   }
   return arrays;
+}
+
+/**
+ * What the compile needs of `input` for the skeleton and animation alone (sample in `vp` order
+ * replaces the compiled vertices, so welding, vertex-cache order, tangents and bounds would be
+ * work and memory thrown away): the input with its vertex and triangle data dropped, in place,
+ * and `forceJoints` set where the full compile writes joints (when some mesh has a triangle).
+ * Call after vpOrderArrays.
+ */
+export function skeletonOnly(input: SourceModel): { input: SourceModel; forceJoints: boolean } {
+  const triangleCount = input.triangles.length / 3;
+  const sections = input.sections;
+  // assembleMeshes makes a mesh of every (mesh, material) with a triangle: the full compile has joints then.
+  const forceJoints = sections.some((s, i) => (i + 1 < sections.length ? sections[i + 1].firstTriangle : triangleCount) > s.firstTriangle);
+  const { vertexCount, vertexLines, positions, texcoords, texcoordWidth, normals, tangents, bitangents, blendBones, blendWeights, colors, customs, smoothIds, triangles, triangleGroup, edgeFlags, groups } = emptySourceModel();
+  Object.assign(input, { vertexCount, vertexLines, positions, texcoords, texcoordWidth, normals, tangents, bitangents, blendBones, blendWeights, colors, customs, smoothIds, triangles, triangleGroup, edgeFlags, groups, sections: [] });
+  return { input, forceJoints };
 }
 
 /** The compiled document with its vertices replaced by `arrays` (vpOrderArrays): one mesh named "vp" of every vertex, no triangles. */
