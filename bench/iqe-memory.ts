@@ -23,17 +23,20 @@ const SERVER = resolve('dist', 'server.js');
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
 const x = (bytes: number, size: number): string => `${(bytes / size).toFixed(2)}x`;
 
-/** Bytes of every typed array a chunk holds. */
-function chunkArrayBytes(chunk: Chunk): number {
+/** The typed arrays a chunk holds. */
+function chunkArrays(chunk: Chunk): ArrayBufferView[] {
   const s = chunk.summary;
-  return [chunk.lineMarks, chunk.kind, chunk.flags, chunk.flagged, chunk.valueStart, chunk.values, s.attributeCount, s.attributeFirst, s.attributeLast].reduce((n, a) => n + a.byteLength, 0);
+  return [chunk.lineMarks, chunk.kind, chunk.flags, chunk.flagged, chunk.valueStart, chunk.values, s.attributeCount, s.attributeFirst, s.attributeLast];
 }
 
-/** The check's parsed document: its typed arrays, counted exactly. */
+/** The check's parsed document: its typed arrays and its problem list, counted exactly (an array shared by several chunks once). */
 function checkArrays(text: string): number {
   const doc = new IqeDocument(text);
   doc.diagnostics();
-  return doc.parsedChunks.reduce((n, c) => n + chunkArrayBytes(c), 0);
+  const problems = doc.analyse().problems as unknown as Record<string, unknown>;
+  const buffers = new Set<ArrayBufferLike>();
+  for (const array of [...doc.parsedChunks.flatMap(chunkArrays), ...Object.values(problems).filter((v): v is ArrayBufferView => ArrayBuffer.isView(v))]) buffers.add(array.buffer);
+  return [...buffers].reduce((n, b) => n + b.byteLength, 0);
 }
 
 /**

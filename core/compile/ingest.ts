@@ -7,7 +7,7 @@
 // line-local problems are read from each chunk's flags as it passes. A file with an error is not
 // compiled; its diagnostics, which need the text for their columns, come from parsing it again
 // as a whole (the caller does that: errors are rare and small files are the common case).
-import { type Chunk, LineScanner, parseChunk } from '../iqe/chunk';
+import { type Chunk, LineScanner, noValues, type Offsets, parseChunk } from '../iqe/chunk';
 import { Cmd } from '../iqe/commands';
 import { analysisHasError, lineHasError } from '../iqe/report';
 import { analyse } from '../iqe/validate';
@@ -123,7 +123,7 @@ export class IqeIngest {
     const lineCount = chunk.lineCount;
     // Where each line's kept values start; most chunks (vertex attributes only, or poses) keep
     // none and share one array of zeros.
-    let starts = zeros(lineCount + 1);
+    let starts: Offsets = noValues(lineCount + 1);
     let kept = 0;
     if (s.structuralLines > 0 || keepBlends) {
       starts = new Int32Array(lineCount + 1);
@@ -133,7 +133,7 @@ export class IqeIngest {
         if (k >= FIRST_STRUCTURAL_WITH_VALUES || (keepBlends && k === Cmd.Vb)) kept += valueStart[i + 1] - valueStart[i];
       }
       starts[lineCount] = kept;
-      if (kept === 0) starts = zeros(lineCount + 1);
+      if (kept === 0) starts = noValues(lineCount + 1);
     }
     const keptValues = new Float64Array(kept);
     for (let i = 0; kept > 0 && i < lineCount; i++) {
@@ -156,13 +156,6 @@ export class IqeIngest {
       names,
     };
   }
-}
-
-let zeroInts = new Int32Array(4096);
-/** `n` zeros (a view of one shared array, never written to). */
-function zeros(n: number): Int32Array {
-  if (zeroInts.length < n) zeroInts = new Int32Array(2 * n);
-  return zeroInts.subarray(0, n);
 }
 
 /** A whole text held in memory through an ingest. */
