@@ -14,7 +14,8 @@ import { analyse } from '../iqe/validate';
 import { assertSameModel, InputGatherer } from './input';
 import type { SourceModel } from './source';
 
-export type IngestResult = { ok: true; input: SourceModel } | { ok: false };
+/** `triangleCount`: the triangles of the file's faces (also where the input does not keep them: skinOnly). */
+export type IngestResult = { ok: true; input: SourceModel; triangleCount: number } | { ok: false };
 
 /** Text is parsed once this much of it is waiting (characters): about one chunk. */
 const PARSE_AT = 32 * 1024;
@@ -29,7 +30,7 @@ export class IqeIngest {
   private offset = 0;
   private line = 0;
   private readonly chunks: Chunk[] = [];
-  private readonly gatherer = new InputGatherer();
+  private readonly gatherer: InputGatherer;
   /** The text after the first `comment` line, in pieces; null before that line. */
   private comment: string[] | null = null;
   /** Document line of the first `comment` command, -1 before it. */
@@ -37,8 +38,13 @@ export class IqeIngest {
   private jointsSoFar = 0;
   private lineError = false;
 
-  /** `parseAt`: how much text (characters) waits before it is parsed (tests make it small). */
-  constructor(private readonly parseAt = PARSE_AT) {}
+  /**
+   * `parseAt`: how much text (characters) waits before it is parsed (tests make it small);
+   * `skinOnly`: the input keeps only what sample needs (InputGatherer).
+   */
+  constructor(private readonly parseAt = PARSE_AT, skinOnly = false) {
+    this.gatherer = new InputGatherer(skinOnly);
+  }
 
   /** The next piece of the text (any length; a line may be split across pieces). */
   push(text: string): void {
@@ -69,7 +75,7 @@ export class IqeIngest {
     if (this.lineError || analysisHasError(analysis)) return { ok: false };
     const input = this.gatherer.finish(this.comment && this.comment.join(''));
     assertSameModel(input, analysis);
-    return { ok: true, input };
+    return { ok: true, input, triangleCount: this.gatherer.triangleCount };
   }
 
   private parse(text: string, documentEnd: boolean): void {
