@@ -211,7 +211,9 @@ test('sample of an IQE streamed with only positions and blends kept: the same as
       const compiled = loadModel(file, 'compiled');
       assert.ok(streamed.ok && whole.ok && compiled.ok, name);
       for (const frame of frames) {
-        const [a, b, c] = [streamed, whole, compiled].map((l) => sampleModel(l.model, frame));
+        const a = sampleModel(streamed.model, frame);
+        const b = sampleModel(whole.model, frame);
+        const c = sampleModel(compiled.model, frame);
         assert.ok(typeof a !== 'string' && typeof b !== 'string' && typeof c !== 'string');
         assert.equal(a.positions.length, 3 * lines.filter((l) => l.startsWith('vp ')).length, `${name}: one position per vp`);
         assert.deepEqual(a.positions, b.positions, `${name} frame ${frame}: positions`);
