@@ -5,11 +5,12 @@ import { IqeDocument } from '../core/iqe/document';
 import { summarizeIqe } from '../core/iqe/summary';
 import { compile, textSource } from '../core/compile/index';
 import { SOURCE_FORMAT_NAMES, type SourceFormat, sourceFormat } from '../core/compile/format';
-import { ingestText } from '../core/compile/ingest';
-import { vpOrderArrays, withVpOrder } from '../core/compile/vpOrder';
+import { type IngestResult, ingestText } from '../core/compile/ingest';
+import { takeVpOrder, withVpOrder } from '../core/compile/vpOrder';
+import { fullCollector } from '../node/heap';
 import { iqmToModel, readIqmDocument } from '../core/iqm/reader';
-import { decodeText, siblingReader } from '../node/text';
-import { readFileSync } from 'node:fs';
+import { decodeText, ingestFile, readHead, siblingReader } from '../node/text';
+import { readFileSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { FormatError } from '../core/binary';
 import type { Model } from '../core/model/model';
@@ -17,6 +18,9 @@ import { readModel } from '../core/model/read';
 import { extensionWarning, sniff } from '../core/sniff';
 import { engineNames, parseEngineList } from '../core/engines/index';
 import { formatLint, lintFile, lintJson } from './lint';
+
+/** Files from this size (bytes) are sampled with a garbage collection between steps. */
+const COLLECT_FROM = 1 << 20;
 
 /** What a sub-command needs from its input: the bytes, or the one-line error it should print. */
 export type Loaded = { ok: true; model: Model; warnings: string[] } | { ok: false; message: string };
@@ -68,13 +72,23 @@ function compiledModel(file: string, text: string, format: SourceFormat): Loaded
  * with `iqeOrder: 'vp'` (sample) its vertices are those of its `vp` lines, in their order.
  */
 export function loadModel(file: string, iqeOrder: 'compiled' | 'vp' = 'compiled'): Loaded {
-  let bytes: Uint8Array;
-  try {
-    bytes = readFileSync(file);
-  } catch (e) {
+  const unreadable = (e: unknown): Loaded => {
     const code = (e as { code?: string }).code;
     return { ok: false, message: `${file}: cannot read the file${code ? ` (${code})` : ''}` };
+  };
+  let read: { bytes: Uint8Array } | { ingested: IngestResult };
+  try {
+    // An IQE in vp order (sample) is read in blocks: neither its bytes nor its text is held whole.
+    read = iqeOrder === 'vp' && sniff(readHead(file)).format === 'iqe' ? { ingested: ingestFile(file, true) } : { bytes: readFileSync(file) };
+  } catch (e) {
+    return unreadable(e);
   }
+  if ('ingested' in read) {
+    // A collection between steps where their arrays are large (a few ms each).
+    const collect = statSync(file).size >= COLLECT_FROM ? (fullCollector() ?? undefined) : undefined;
+    return vpOrderModel(file, read.ingested, () => decodeText(readFileSync(file)), collect);
+  }
+  const bytes = read.bytes;
   const kind = sniff(bytes);
   switch (kind.format) {
     case 'iqm':
@@ -113,14 +127,21 @@ export function loadModel(file: string, iqeOrder: 'compiled' | 'vp' = 'compiled'
  * is the first error as one message line.
  */
 export function iqeModel(file: string, text: string, iqeOrder: 'compiled' | 'vp'): Loaded {
-  const ingested = iqeOrder === 'vp' ? ingestText(text) : null;
-  if (!ingested?.ok) return compiledModel(file, text, 'iqe');
-  const input = ingested.input;
-  const vp = vpOrderArrays(input);
-  const vertexCount = input.vertexCount;
-  const result = compile([{ name: file, read: () => ({ model: input, diagnostics: [] }) }]);
-  if (!result.bytes) return compiledModel(file, text, 'iqe');
-  const compiled = iqmToModel(withVpOrder(readIqmDocument(result.bytes).document, vp, vertexCount), []);
+  return iqeOrder === 'vp' ? vpOrderModel(file, ingestText(text), () => text) : compiledModel(file, text, 'iqe');
+}
+
+/**
+ * The `vp`-order model (sample) of an ingested IQE: its vertices as read, and the skeleton and
+ * animation as the compile writes them (a compile of those alone: the compiled vertices would be
+ * replaced). `text` gives the whole text for the message of a file with errors. `collect` frees
+ * each large array the steps drop before the next is made (takeVpOrder).
+ */
+function vpOrderModel(file: string, ingested: IngestResult, text: () => string, collect?: () => void): Loaded {
+  if (!ingested.ok) return compiledModel(file, text(), 'iqe');
+  const vp = takeVpOrder(ingested.input, ingested.triangleCount, collect);
+  const result = compile([{ name: file, read: () => ({ model: ingested.input, diagnostics: [] }) }], { forceJoints: vp.forceJoints });
+  if (!result.bytes) return compiledModel(file, text(), 'iqe');
+  const compiled = iqmToModel(withVpOrder(readIqmDocument(result.bytes).document, vp.arrays, vp.vertexCount), []);
   const model = { ...compiled, format: 'iqe' as const, version: 0 };
   const warnings = [...model.warnings];
   const w = extensionWarning(basename(file), 'iqe');

@@ -23,6 +23,8 @@ export interface DebugMemoryResult {
   arrayBuffers: number;
   /** Whether a collection ran (the server needs --expose-gc for it). */
   gc: boolean;
+  /** CPU time the server process has used so far (user + system, ms), where the host can tell. */
+  cpuMs?: number;
 }
 
 /**

@@ -24,6 +24,13 @@ export function compileHeap(inputBytes: number): (() => void) | null {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, not at start-up
   const { setFlagsFromString } = require('node:v8') as typeof import('node:v8');
   setFlagsFromString('--semi-space-growth-factor=1');
+  return fullCollector();
+}
+
+/** A function that runs a full collection and waits for the buffers it freed, or null where node does not give one. */
+export function fullCollector(): (() => void) | null {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, not at start-up
+  const { setFlagsFromString } = require('node:v8') as typeof import('node:v8');
   setFlagsFromString('--expose-gc');
   const gc: unknown = runInNewContext('typeof gc === "function" ? gc : null');
   if (typeof gc !== 'function') return null;

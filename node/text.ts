@@ -5,7 +5,7 @@ import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { type AnimationOptions, type CompileSource, iqeStreamSource, textSource } from '../core/compile/index';
 import { sourceFormat } from '../core/compile/format';
-import { IqeIngest } from '../core/compile/ingest';
+import { type IngestResult, IqeIngest } from '../core/compile/ingest';
 import { sniff } from '../core/sniff';
 
 /** How far into a file a NUL byte says "binary data" (IQE text has none). */
@@ -65,6 +65,17 @@ export function readTextBlocks(path: string, onText: (text: string) => void): vo
   onText(decoder.decode());
 }
 
+/**
+ * An IQE file streamed through the ingest in blocks (the whole text is never held); `skinOnly`:
+ * see InputGatherer. The ingest, and the growing arrays it gathered in, are unreachable once this
+ * returns. Throws the read error.
+ */
+export function ingestFile(path: string, skinOnly = false): IngestResult {
+  const ingest = new IqeIngest(undefined, skinOnly);
+  readTextBlocks(path, (text) => ingest.push(text));
+  return ingest.finish();
+}
+
 /** The first bytes of a file (at most BINARY_PROBE_BYTES: what notIqeText looks at). Throws the read error. */
 export function readHead(path: string): Uint8Array {
   const head = new Uint8Array(BINARY_PROBE_BYTES);
@@ -89,11 +100,7 @@ export function fileSource(path: string, options?: AnimationOptions): CompileSou
   if (format === 'iqe' || format === 'unknown') {
     return iqeStreamSource(
       path,
-      () => {
-        const ingest = new IqeIngest();
-        readTextBlocks(path, (text) => ingest.push(text));
-        return ingest.finish();
-      },
+      () => ingestFile(path),
       () => decodeText(readFileSync(path)),
       options,
     );

@@ -7,14 +7,15 @@
 // line-local problems are read from each chunk's flags as it passes. A file with an error is not
 // compiled; its diagnostics, which need the text for their columns, come from parsing it again
 // as a whole (the caller does that: errors are rare and small files are the common case).
-import { type Chunk, LineScanner, parseChunk } from '../iqe/chunk';
+import { type Chunk, LineScanner, noValues, type Offsets, parseChunk } from '../iqe/chunk';
 import { Cmd } from '../iqe/commands';
 import { analysisHasError, lineHasError } from '../iqe/report';
 import { analyse } from '../iqe/validate';
 import { assertSameModel, InputGatherer } from './input';
 import type { SourceModel } from './source';
 
-export type IngestResult = { ok: true; input: SourceModel } | { ok: false };
+/** `triangleCount`: the triangles of the file's faces (also where the input does not keep them: skinOnly). */
+export type IngestResult = { ok: true; input: SourceModel; triangleCount: number } | { ok: false };
 
 /** Text is parsed once this much of it is waiting (characters): about one chunk. */
 const PARSE_AT = 32 * 1024;
@@ -29,7 +30,7 @@ export class IqeIngest {
   private offset = 0;
   private line = 0;
   private readonly chunks: Chunk[] = [];
-  private readonly gatherer = new InputGatherer();
+  private readonly gatherer: InputGatherer;
   /** The text after the first `comment` line, in pieces; null before that line. */
   private comment: string[] | null = null;
   /** Document line of the first `comment` command, -1 before it. */
@@ -37,8 +38,13 @@ export class IqeIngest {
   private jointsSoFar = 0;
   private lineError = false;
 
-  /** `parseAt`: how much text (characters) waits before it is parsed (tests make it small). */
-  constructor(private readonly parseAt = PARSE_AT) {}
+  /**
+   * `parseAt`: how much text (characters) waits before it is parsed (tests make it small);
+   * `skinOnly`: the input keeps only what sample needs (InputGatherer).
+   */
+  constructor(private readonly parseAt = PARSE_AT, skinOnly = false) {
+    this.gatherer = new InputGatherer(skinOnly);
+  }
 
   /** The next piece of the text (any length; a line may be split across pieces). */
   push(text: string): void {
@@ -69,7 +75,7 @@ export class IqeIngest {
     if (this.lineError || analysisHasError(analysis)) return { ok: false };
     const input = this.gatherer.finish(this.comment && this.comment.join(''));
     assertSameModel(input, analysis);
-    return { ok: true, input };
+    return { ok: true, input, triangleCount: this.gatherer.triangleCount };
   }
 
   private parse(text: string, documentEnd: boolean): void {
@@ -123,7 +129,7 @@ export class IqeIngest {
     const lineCount = chunk.lineCount;
     // Where each line's kept values start; most chunks (vertex attributes only, or poses) keep
     // none and share one array of zeros.
-    let starts = zeros(lineCount + 1);
+    let starts: Offsets = noValues(lineCount + 1);
     let kept = 0;
     if (s.structuralLines > 0 || keepBlends) {
       starts = new Int32Array(lineCount + 1);
@@ -133,7 +139,7 @@ export class IqeIngest {
         if (k >= FIRST_STRUCTURAL_WITH_VALUES || (keepBlends && k === Cmd.Vb)) kept += valueStart[i + 1] - valueStart[i];
       }
       starts[lineCount] = kept;
-      if (kept === 0) starts = zeros(lineCount + 1);
+      if (kept === 0) starts = noValues(lineCount + 1);
     }
     const keptValues = new Float64Array(kept);
     for (let i = 0; kept > 0 && i < lineCount; i++) {
@@ -156,13 +162,6 @@ export class IqeIngest {
       names,
     };
   }
-}
-
-let zeroInts = new Int32Array(4096);
-/** `n` zeros (a view of one shared array, never written to). */
-function zeros(n: number): Int32Array {
-  if (zeroInts.length < n) zeroInts = new Int32Array(2 * n);
-  return zeroInts.subarray(0, n);
 }
 
 /** A whole text held in memory through an ingest. */

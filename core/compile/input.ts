@@ -24,6 +24,17 @@ const CUSTOMS_FIRST = Cmd.V0;
  * this without ever holding their whole text (ingest.ts).
  */
 export class InputGatherer {
+  /** Triangles of the faces so far (each face of n indices: n - 2). */
+  triangleCount = 0;
+
+  /**
+   * `skinOnly`: only what posing the vertices needs (sample in `vp` order): positions, blend data,
+   * the skeleton and animation. Other vertex attributes, the triangles (counted, in their
+   * sections) and the lines of the vertices are not kept: for a file of short lines they were
+   * most of sample's memory.
+   */
+  constructor(private readonly skinOnly = false) {}
+
   /**
    * Positions, blend data and frame poses are on SharedArrayBuffers where there are any, so that
    * the CLI's bounds worker reads them without a copy (node/compileParallel.ts).
@@ -87,17 +98,20 @@ export class InputGatherer {
           const o = this.positions.length;
           positions[o] = val(values, v, n, 0, 0); positions[o + 1] = val(values, v, n, 1, 0); positions[o + 2] = val(values, v, n, 2, 0); positions[o + 3] = val(values, v, n, 3, 1);
           this.positions.length += 4;
-          this.vertexLines.push(chunk.firstLine + i);
+          if (!this.skinOnly) this.vertexLines.push(chunk.firstLine + i);
           break;
         }
         case Cmd.Vt:
+          if (this.skinOnly) break;
           addFour(this.texcoords, values, v, n, 0);
           if (n > this.texcoordValues) this.texcoordValues = n;
           break;
         case Cmd.Vc:
+          if (this.skinOnly) break;
           addFour(this.colors, values, v, n, 1);
           break;
         case Cmd.Vn: {
+          if (this.skinOnly) break;
           const normals = this.normals.reserve(3);
           const o = this.normals.length;
           normals[o] = val(values, v, n, 0, 0); normals[o + 1] = val(values, v, n, 1, 0); normals[o + 2] = val(values, v, n, 2, 0);
@@ -105,6 +119,7 @@ export class InputGatherer {
           break;
         }
         case Cmd.Vx: {
+          if (this.skinOnly) break;
           const tangents = this.tangents.reserve(4);
           const bitangents = this.bitangents.reserve(3);
           const o = this.tangents.length;
@@ -130,6 +145,7 @@ export class InputGatherer {
           break;
         }
         case Cmd.Vs:
+          if (this.skinOnly) break;
           this.smoothIds.push(val(values, v, n, 0, 0));
           break;
         case Cmd.Fa:
@@ -137,6 +153,7 @@ export class InputGatherer {
           if (n >= 2) this.addFace(k === Cmd.Fm, values, v, n, chunk.firstLine + i);
           break;
         case Cmd.Fs:
+          if (this.skinOnly) break;
           if (n >= 3) this.addEdgeFlags(values, v, n);
           break;
         case Cmd.Pq:
@@ -146,8 +163,9 @@ export class InputGatherer {
           break;
         default: {
           const c = k - CUSTOMS_FIRST;
-          if (c >= 0 && c < CUSTOMS) addFour(this.customs[c], values, v, n, 0);
-          else if (k >= Cmd.Smoothgroup && this.addStructure(chunk, i, k, v, n)) return lineStartOf(chunk, i + 1);
+          if (c >= 0 && c < CUSTOMS) {
+            if (!this.skinOnly) addFour(this.customs[c], values, v, n, 0);
+          } else if (k >= Cmd.Smoothgroup && this.addStructure(chunk, i, k, v, n)) return lineStartOf(chunk, i + 1);
         }
       }
     }
@@ -233,10 +251,12 @@ export class InputGatherer {
     const vertexCount = this.positions.length / 4;
     const offset = fm ? this.fmOffset : 0;
     if (this.pending) {
-      this.sections.push({ mesh: this.meshName, material: this.materialName, firstTriangle: this.triangleGroup.length, line: this.meshLine >= 0 ? this.meshLine : line });
+      this.sections.push({ mesh: this.meshName, material: this.materialName, firstTriangle: this.triangleCount, line: this.meshLine >= 0 ? this.meshLine : line });
       this.pending = false;
     }
     this.groups[this.group].used = true;
+    this.triangleCount += n - 2;
+    if (this.skinOnly) return;
     const triangles = this.triangles.reserve(3 * (n - 2));
     let t = this.triangles.length;
     const i0 = resolveIndex(values[v], vertexCount, offset);

@@ -245,11 +245,20 @@ export function parseChunk(scanner: LineScanner, from: number, firstLine: number
     kind: take(kinds),
     flags: take(flags),
     flagged: take(flaggedLines),
-    valueStart: transient ? valueStarts.view() : offsets(valueStarts),
+    // A chunk without values (blank lines, comments, bare commands) shares one array of zeros: for a
+    // file of empty lines these offsets were most of its parsed size.
+    valueStart: transient ? valueStarts.view() : values.length === 0 ? noValues(valueStarts.length) : offsets(valueStarts),
     values: take(values),
     names,
     summary,
   };
+}
+
+let zeroOffsets = new Uint16Array(0);
+/** `n` zero offsets: a view of one shared array, which nothing writes to. */
+export function noValues(n: number): Uint16Array {
+  if (zeroOffsets.length < n) zeroOffsets = new Uint16Array(Math.max(n, 2 * zeroOffsets.length, 4096));
+  return zeroOffsets.subarray(0, n);
 }
 
 /** A copy of ascending offsets, in 16 bits when the last one fits. */

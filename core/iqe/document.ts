@@ -51,22 +51,11 @@ export class IqeDocument {
    */
   edit(startLine: number, startCharacter: number, endLine: number, endCharacter: number, newText: string): void {
     this.analysis = undefined;
-    if (!this.complete) {
-      const first = this.chunkIndexOf(startLine);
-      const last = this.chunkIndexOf(endLine);
-      if (first >= 0 && last >= 0) {
-        // Within what is parsed: re-parse those chunks; the tail still parses from `initial`.
-        this.joined = undefined;
-        this.replaceRange(first, last, startLine, startCharacter, endLine, endCharacter, newText);
-        return;
-      }
-      // Reaching into the unparsed tail: apply the edit to the whole text and start again.
-      const text = this.text;
-      const start = offsetOfPosition(text, startLine, startCharacter);
-      const end = offsetOfPosition(text, endLine, endCharacter);
-      this.reset(text.slice(0, start) + newText + text.slice(Math.max(start, end)));
-      return;
-    }
+    // An edit reaching into the unparsed tail has the text parsed up to its last line, no further
+    // (the tail still parses from `initial`). It used to parse the whole text and start again, so
+    // a burst of edits just after a file was opened parsed it whole once per edit (issue 17:
+    // requests waited seconds behind them).
+    while (!this.complete && this.chunkIndexOf(Math.max(startLine, endLine)) < 0) this.parseSome(1);
     this.joined = undefined;
     let first = this.chunkIndexOf(startLine);
     let last = this.chunkIndexOf(endLine);

@@ -362,9 +362,9 @@ export function materialize(chunks: readonly Chunk[], analysis: Analysis, option
       return;
     }
     let related: IqeDiagnostic['related'];
-    const relatedLine = problems.relatedLine[p];
+    const relatedLine = problems.relatedLine(p);
     if (relatedLine >= 0 && locator.load(relatedLine) >= 0) {
-      related = [{ range: locator.range(relatedLine, problems.relatedTarget[p]), message: relatedMessage(code) }];
+      related = [{ range: locator.range(relatedLine, problems.relatedTarget(p)), message: relatedMessage(code) }];
     }
     locator.load(lineNumber);
     const range = locator.range(lineNumber, problems.target[p]);
@@ -372,16 +372,16 @@ export function materialize(chunks: readonly Chunk[], analysis: Analysis, option
       kind: locator.kind,
       token: locator.slice(locator.lineStartOffset + range.column, locator.lineStartOffset + range.endColumn),
       jointCount: analysis.jointCount,
-      c: problems.c[p],
+      c: problems.c(p),
     };
-    if (problems.endLine[p] > lineNumber) {
-      const end = problems.endLine[p];
+    if (problems.endLine(p) > lineNumber) {
+      const end = problems.endLine(p);
       locator.load(end);
       const last = locator.range(end, Target.Line);
       range.endLine = end;
       range.endColumn = last.endColumn;
     }
-    emit(code, range, problemMessage(code, problems.a[p], problems.b[p], problems.notes.get(p), context), related);
+    emit(code, range, problemMessage(code, problems.a(p), problems.b(p), problems.notes.get(p), context), related);
   };
 
   let next = 0;

@@ -446,6 +446,7 @@ export function analyse(chunks: readonly Chunk[], zeroAreas = true): Analysis {
     if (swallowed > 0) problems.add(t.commentLine, 'comment-swallows', Target.Command, swallowed);
   }
 
+  problems.trim();
   return { problems, commentLine: t.commentLine, vertexCount, jointCount, faceLineCount: t.faceLines };
 }
 

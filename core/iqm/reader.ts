@@ -385,7 +385,7 @@ function checkHierarchy(parents: number[], what: string, base: number, size: num
 }
 
 /** A typed array of `count` values at `offset`: a view when aligned on a little-endian host, else a copy. */
-function readArray(r: BinaryReader, offset: number, count: number, format: number): IqmArrayData {
+export function readArray(r: BinaryReader, offset: number, count: number, format: number): IqmArrayData {
   const size = FORMAT_SIZES[format];
   const abs = r.bytes.byteOffset + offset;
   const buf = r.bytes.buffer;

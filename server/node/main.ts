@@ -36,6 +36,7 @@ startServer(connection, {
       gc();
     }
     const { heapUsed, heapTotal, rss, external, arrayBuffers } = process.memoryUsage();
-    return { heapUsed, heapTotal, rss, external, arrayBuffers, gc: Boolean(collect && gc) };
+    const { user, system } = process.cpuUsage();
+    return { heapUsed, heapTotal, rss, external, arrayBuffers, gc: Boolean(collect && gc), cpuMs: (user + system) / 1000 };
   },
 });

@@ -210,6 +210,22 @@ test('update then parseSome: an edit in the parsed part, then one in the unparse
   compare(doc, text, 'after tail edits');
 });
 
+test('edit in the unparsed tail: the text is parsed up to the edit and no further, and ends as a fresh parse', () => {
+  // A burst of edits just after a file opens lands in the unparsed tail: each once re-scanned and
+  // re-parsed the text from its start (issue 17, the soak's waits).
+  const random = prng(6);
+  const lines = bigDocument(random, 200 * 1024);
+  const doc = new IqeDocument(lines.join('\n'));
+  doc.parseSome(CHUNK_CHARS);
+  for (const at of [Math.floor(lines.length / 3), Math.floor(lines.length / 2), Math.floor((2 * lines.length) / 3)]) {
+    doc.edit(at, 0, at, 0, 'vp 9 9 9\n');
+    lines.splice(at, 0, 'vp 9 9 9');
+    assert.ok(doc.lineCount > at, `parsed up to line ${at}: ${doc.lineCount}`);
+    assert.ok(doc.lineCount < lines.length - CHUNK_CHARS / 20, `not parsed whole after an edit at line ${at}: ${doc.lineCount} of ${lines.length}`);
+  }
+  compare(doc, lines.join('\n'), 'after edits in the tail');
+});
+
 test('update: small documents, edits of the header and of the last line', () => {
   const lines = [HEADER, 'vp 0 0 0', 'vp 1 0 0', 'vp 0 1 0', 'fa 0 1 2', ''];
   const doc = new IqeDocument(lines.join('\n'));

@@ -14,7 +14,7 @@ import { commandRange, iqe, joints, lineOf, tokenRange, TRIANGLE, TRIANGLE_VERTI
 import { withTempDir } from '../helpers/temp-dir';
 import { inverseBindMatrices, readRig, skinnedPosition, worldMatrices } from '../helpers/iqe-pose';
 import { summarizeIqe } from '../../core/iqe/summary';
-import { loadModel } from '../../cli/info';
+import { iqeModel, loadModel } from '../../cli/info';
 import { sampleModel } from '../../cli/sample';
 import { exerciseIqe } from '../helpers/iqe-fuzz';
 
@@ -179,6 +179,51 @@ test('sample of an IQE: every vp line in file order (unreferenced and duplicate 
     }
     // The vertex no face uses moves with its joint too (it is not dropped).
     assert.notDeepEqual(bent.positions.slice(12, 15), [5, 5, 5]);
+  });
+});
+
+/** Vertices first..first+count-1 with every per-vertex line (vt vn vx vc v0 vs vb). */
+function vertexLines(first: number, count: number): string[] {
+  return Array.from({ length: count }, (_, k) => {
+    const i = first + k;
+    return [`vp ${i} ${i * i} ${i % 3}`, `vt ${i / 7} 0.5`, 'vn 0 0 1', 'vx 1 0 0 1', 'vc 1 0 0 1', `v0 ${i} 0 0 0`, `vs ${i % 2}`, `vb ${i % 3} 0.2 ${(i + 1) % 3} 0.7 ${(i + 2) % 3} 0.1`];
+  }).flat();
+}
+
+test('sample of an IQE streamed with only positions and blends kept: the same as from the whole text and the full compile', async () => {
+  // Every kind of line the skin-only reader skips (vt, vn, vx, vc, v0, vs, fs, fa and fm faces),
+  // blend weights that need sorting and renormalising, a scaled frame pose, and a vp no face uses.
+  const rigged = [
+    ...joints(3), 'pq 0 0 0 0 0 0 1', 'pq 0 1 0 0 0 0 1', 'pq 0 1 0 0 0 0 1', 'mesh a', 'material m',
+    ...vertexLines(0, 7), 'fa 0 1 2', 'fs 1 0 1', 'fa 0 2 3 4', 'mesh b', ...vertexLines(7, 3), 'fm 0 1 2',
+    'animation "walk"', 'frame', 'pq 0 0 0 0 0 0 1', 'pq 0 1 0 0 0 0 1', 'pq 0 1 0 0.38268343 0 0 0.92387953 1 2 1',
+    'frame', 'pq 0 0.5 0 0 0 0 1', 'pq 0 1 0 0 0.38268343 0 0.92387953', 'pq 0 1 0 0 0 0 1',
+  ];
+  // Joints but no face: the full compile writes no joints, and neither does sample.
+  const faceless = [...joints(2), 'pq 0 0 0 0 0 0 1', 'pq 0 0 1 0 0 0 1', 'vp 0 0 0', 'vb 1 1', 'vp 1 1 1', 'vb 0 1'];
+  await withTempDir('iqm-sample-', (dir) => {
+    for (const [name, lines, frames] of [['rigged', rigged, [-1, 0, 1]], ['faceless', faceless, [-1]]] as const) {
+      const file = join(dir, `${name}.iqe`);
+      const text = iqe(...lines);
+      writeFileSync(file, text);
+      const streamed = loadModel(file, 'vp');
+      const whole = iqeModel(file, text, 'vp');
+      const compiled = loadModel(file, 'compiled');
+      assert.ok(streamed.ok && whole.ok && compiled.ok, name);
+      for (const frame of frames) {
+        const a = sampleModel(streamed.model, frame);
+        const b = sampleModel(whole.model, frame);
+        const c = sampleModel(compiled.model, frame);
+        assert.ok(typeof a !== 'string' && typeof b !== 'string' && typeof c !== 'string');
+        assert.equal(a.positions.length, 3 * lines.filter((l) => l.startsWith('vp ')).length, `${name}: one position per vp`);
+        assert.deepEqual(a.positions, b.positions, `${name} frame ${frame}: positions`);
+        assert.deepEqual(a.joints, b.joints, `${name} frame ${frame}: joints`);
+        // The skeleton and animation are the full compile's.
+        assert.equal(a.jointCount, c.jointCount, `${name}: joint count`);
+        assert.deepEqual(a.joints, c.joints, `${name} frame ${frame}: the full compile's joints`);
+      }
+      assert.equal(streamed.model.frameCount, compiled.model.frameCount);
+    }
   });
 });
 
