@@ -24,6 +24,22 @@ const common = {
 };
 
 /**
+ * For the browser bundles: the glTF library (@gltf-transform/core) carries a Node reader, NodeIO,
+ * that imports node:fs and node:path when it is used; nothing here uses it (core/gltf hands the
+ * library every file's bytes), so in a browser bundle those imports become a module that says so.
+ */
+const noNodeBuiltins = {
+  name: 'no-node-builtins',
+  setup(build) {
+    build.onResolve({ filter: /^node:/ }, (args) => ({ path: args.path, namespace: 'no-node' }));
+    build.onLoad({ filter: /.*/, namespace: 'no-node' }, (args) => ({
+      contents: `throw new Error(${JSON.stringify(`${args.path} is not available in the browser`)});`,
+      loader: 'js',
+    }));
+  },
+};
+
+/**
  * The product bundles; an entry whose source does not exist yet is skipped. The extension has two
  * entries from one source (client/): `main` for the Node extension host, `browser` (dist/web/) for
  * the browser's web worker extension host, whose server and compile worker are Web Workers.
@@ -76,7 +92,7 @@ const testBuilds = withTests
     ]
   : [];
 
-const builds = [...products.map((p) => ({ ...common, ...p })), ...testBuilds.map((t) => ({ ...common, ...t, minify: false }))];
+const builds = [...products.map((p) => ({ ...common, ...p, ...(p.platform === 'browser' ? { plugins: [noNodeBuiltins] } : {}) })), ...testBuilds.map((t) => ({ ...common, ...t, minify: false }))];
 
 if (watch) {
   for (const options of builds) {

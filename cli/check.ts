@@ -2,7 +2,8 @@
 import { readFileSync } from 'node:fs';
 import { validateIqe } from '../core/iqe/document';
 import type { IqeDiagnostic } from '../core/iqe/diagnostic';
-import { decodeText, notIqeText, siblingReader } from '../node/text';
+import { decodeText, isGltfHead, notIqeText, resourceReader, siblingReader } from '../node/text';
+import { gltfSource } from '../core/gltf/source';
 import { sourceFormat } from '../core/compile/format';
 import { readSourceText } from '../core/compile/sources';
 
@@ -80,7 +81,7 @@ export class DiagnosticLines {
  * printed unless --all is given (--json has every one). Exit 2 when some file could not be
  * checked, else 1 when any error is reported, else 0.
  */
-export function runCheck(args: string[]): number {
+export async function runCheck(args: string[]): Promise<number> {
   const json = args.includes('--json');
   const files = args.filter((a) => a !== '--json' && a !== '--all');
   const unknown = files.find((a) => a.startsWith('-'));
@@ -99,6 +100,14 @@ export function runCheck(args: string[]): number {
     } catch (error) {
       process.stderr.write(`${file}: cannot read: ${(error as NodeJS.ErrnoException).code ?? String(error)}\n`);
       unchecked = true;
+      continue;
+    }
+    if (isGltfHead(bytes.subarray(0, 4096), file)) {
+      // A glTF: what its reader says (decoded first: core/gltf/source.ts).
+      const diagnostics = (await gltfSource(bytes, file, resourceReader(file))).read().diagnostics;
+      if (diagnostics.some((d) => d.severity === 'error')) errors = true;
+      if (json) for (const diagnostic of diagnostics) all.push({ file, diagnostic });
+      else lines.print(file, diagnostics);
       continue;
     }
     const other = notIqeText(bytes);

@@ -3,12 +3,13 @@
 
 import { IqeDocument } from '../core/iqe/document';
 import { summarizeIqe } from '../core/iqe/summary';
-import { compile, textSource } from '../core/compile/index';
+import { compile, type CompileResult, textSource } from '../core/compile/index';
+import { gltfSource } from '../core/gltf/source';
 import { SOURCE_FORMAT_NAMES, type SourceFormat, sourceFormat } from '../core/compile/format';
 import { ingestText } from '../core/compile/ingest';
 import { vpOrderArrays, withVpOrder } from '../core/compile/vpOrder';
 import { iqmToModel, readIqmDocument } from '../core/iqm/reader';
-import { decodeText, siblingReader } from '../node/text';
+import { decodeText, isGltfHead, resourceReader, siblingReader } from '../node/text';
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { FormatError } from '../core/binary';
@@ -47,7 +48,11 @@ export function parseArgs(args: string[], valued: string[] = []): { file?: strin
  * is the message. An IQE's model says format 'iqe'; another source's is the IQM it compiles to.
  */
 function compiledModel(file: string, text: string, format: SourceFormat): Loaded {
-  const result = compile([textSource(text, file, undefined, siblingReader(file))]);
+  return modelOfCompile(file, compile([textSource(text, file, undefined, siblingReader(file))]), format);
+}
+
+/** The model a compile made of a source, or its first error as the message. */
+function modelOfCompile(file: string, result: CompileResult, format: SourceFormat): Loaded {
   const error = result.diagnostics.find((d) => d.diagnostic.severity === 'error')?.diagnostic;
   if (error || !result.bytes) {
     const where = error ? ` (at line ${error.range.line + 1}, column ${error.range.column + 1})` : '';
@@ -63,18 +68,37 @@ function compiledModel(file: string, text: string, format: SourceFormat): Loaded
 }
 
 /**
- * Reads and parses a model file by its magic bytes. Every failure becomes one message line
- * (`file: what is wrong (at byte N)`). An IQE is compiled (its model is the compiled one), and
- * with `iqeOrder: 'vp'` (sample) its vertices are those of its `vp` lines, in their order.
+ * loadModel for every format, glTF too: a glTF's model is the IQM its compile makes (decoded
+ * first: core/gltf/source.ts).
  */
-export function loadModel(file: string, iqeOrder: 'compiled' | 'vp' = 'compiled'): Loaded {
-  let bytes: Uint8Array;
+export async function loadAnyModel(file: string, iqeOrder: 'compiled' | 'vp' = 'compiled'): Promise<Loaded> {
+  const bytes = readModelFile(file);
+  if (!(bytes instanceof Uint8Array)) return bytes;
+  const head = bytes.subarray(0, 4096);
+  if (!isGltfHead(head, file)) return loadModel(file, iqeOrder, bytes);
+  const format = sourceFormat(decodeText(head), file);
+  return modelOfCompile(file, compile([await gltfSource(bytes, file, resourceReader(file))]), format);
+}
+
+/** A file's bytes, or the one-line error. */
+function readModelFile(file: string): Uint8Array | Loaded {
   try {
-    bytes = readFileSync(file);
+    return readFileSync(file);
   } catch (e) {
     const code = (e as { code?: string }).code;
     return { ok: false, message: `${file}: cannot read the file${code ? ` (${code})` : ''}` };
   }
+}
+
+/**
+ * Reads and parses a model file by its magic bytes. Every failure becomes one message line
+ * (`file: what is wrong (at byte N)`). An IQE is compiled (its model is the compiled one), and
+ * with `iqeOrder: 'vp'` (sample) its vertices are those of its `vp` lines, in their order.
+ * `read`: the file's bytes, when the caller has them.
+ */
+export function loadModel(file: string, iqeOrder: 'compiled' | 'vp' = 'compiled', read?: Uint8Array): Loaded {
+  const bytes = read ?? readModelFile(file);
+  if (!(bytes instanceof Uint8Array)) return bytes;
   const kind = sniff(bytes);
   switch (kind.format) {
     case 'iqm':
@@ -202,7 +226,7 @@ function iqeInfo(file: string, bytes: Uint8Array): InfoJson {
   return { format: 'iqe', version: 0, ...summary, tags: [], warnings, winding: 'cw' };
 }
 
-export function runInfo(args: string[]): number {
+export async function runInfo(args: string[]): Promise<number> {
   const parsed = parseArgs(args, ['--engine']);
   const engineArg = parsed.options.get('--engine');
   const engines = engineArg === undefined ? undefined : parseEngineList(engineArg);
@@ -233,7 +257,7 @@ export function runInfo(args: string[]): number {
     }
     return 0;
   }
-  const loaded = loadModel(file);
+  const loaded = await loadAnyModel(file);
   if (!loaded.ok) {
     process.stderr.write(loaded.message + '\n');
     return 2;

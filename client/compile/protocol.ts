@@ -19,7 +19,7 @@ export type CompileSource = { text: string; name?: string } | { path: string } |
  * pool from everything else that uses it).
  */
 export function requestTransfers(request: CompileRequest): ArrayBuffer[] {
-  return [request.source, ...(request.animations ?? [])].flatMap((source) => {
+  return [request.source, ...(request.animations ?? []), ...(request.resources ?? [])].flatMap((source) => {
     if (!('bytes' in source)) return [];
     const { buffer, byteOffset, byteLength } = source.bytes;
     return buffer instanceof ArrayBuffer && byteOffset === 0 && byteLength === buffer.byteLength ? [buffer] : [];
@@ -34,6 +34,11 @@ export interface CompileRequest {
   options: EditorCompileOptions;
   /** Animation files merged after it (iqmTools.compile.animationFiles). */
   animations?: CompileSource[];
+  /**
+   * The files a glTF source names (its .bin buffers, its images), by the uri it gives, for a
+   * worker that cannot read them itself (a path's are read from disk beside it).
+   */
+  resources?: { uri: string; bytes: Uint8Array }[];
 }
 
 /** A note of the compile and the text it is about (0: the source, k: animations[k - 1]). */

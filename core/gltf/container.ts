@@ -91,6 +91,8 @@ export function label(kind: string, index: number, def: unknown): string {
   return name !== '' ? `${kind} ${index} ('${name}')` : `${kind} ${index}`;
 }
 
+const SINGULAR: Readonly<Record<string, string>> = { accessors: 'accessor', bufferViews: 'buffer view', buffers: 'buffer', nodes: 'node', meshes: 'mesh', skins: 'skin', materials: 'material', textures: 'texture', images: 'image', animations: 'animation', scenes: 'scene', cameras: 'camera', samplers: 'sampler' };
+
 function fail(message: string, code = 'gltf-invalid'): never {
   throw new ReadError(code, message, 0);
 }
@@ -121,7 +123,7 @@ export function checkJson(json: GltfJson, buffers: readonly (Uint8Array | null)[
   for (const key of ['accessors', 'bufferViews', 'buffers', 'nodes', 'meshes', 'skins', 'materials', 'textures', 'images', 'animations', 'scenes', 'cameras', 'samplers']) counts[key] = list(json, key).length;
   const ref = (value: unknown, key: string, where: string): void => {
     if (value === undefined) return;
-    if (!isCount(value) || value >= counts[key]) fail(`${where} refers to ${key.replace(/s$/, '')} ${String(value)}, but the file has ${counts[key]} ${key}`);
+    if (!isCount(value) || value >= counts[key]) fail(`${where} refers to ${SINGULAR[key] ?? key} ${String(value)}, but the file has ${counts[key]} ${key}`);
   };
 
   list(json, 'buffers').forEach((buffer, i) => {

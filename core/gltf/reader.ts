@@ -151,35 +151,47 @@ export function readGltfDocument(document: Document, options: GltfReadOptions): 
   };
   jointNodes.forEach(place);
   const jointCount = order.length;
-  if (jointCount > 255 && skins.length > 0) {
+  if (jointCount > 256 && skins.length > 0) {
     // Blend indexes are bytes (SourceModel, IQM's usual ubyte array).
-    throw new ReadError('gltf-joint-count', `the skeleton has ${jointCount} joints: at most 255 can be weighted in one IQM blend array`, 0);
+    throw new ReadError('gltf-joint-count', `the skeleton has ${jointCount} joints: at most 256 can be weighted in one IQM blend array`, 0);
   }
   const jointParent = order.map((i) => (parent[i] >= 0 ? nearestJoint(parent[i]) : -1)).map((p) => (p >= 0 ? jointOf[p] : -1));
 
-  // Bind matrices: the inverse of each joint's inverse bind matrix (identity where the skin has none).
+  // Bind matrices: the inverse of each joint's inverse bind matrix (identity where the skin has
+  // none); and each skin's matrices at rest, S = restWorld · IBM per joint. Where a skin's S are all
+  // one matrix M (an armature transform folded into the inverse bind matrices, as COLLADA2GLTF
+  // writes them), its meshes are moved by M into the rest pose, exactly (the weights sum to 1), and
+  // the base pose is the rest pose. Else the base pose is the bind pose, with a warning.
   const extent = sceneExtent(meshNodes, world, nodeIndex);
   const bind = new Float64Array(12 * jointCount);
   const hasBind = new Uint8Array(jointCount);
-  const ibm = new Float64Array(12);
+  const ibm = new Float64Array(12), atRest = new Float64Array(12);
+  const skinShape = new Map<Skin, Float64Array>();
+  let uniform = true;
   for (const skin of skins) {
     const matrices = skin.getInverseBindMatrices()?.getArray() ?? null;
+    const shape = new Float64Array(12);
     skin.listJoints().forEach((jn, k) => {
       const j = jointOf[nodeIndex.get(jn)!];
-      if (hasBind[j]) return;
       if (matrices) fromColumnMajor(ibm, 0, matrices, 16 * k);
       else identity3x4(ibm, 0);
+      mul3x4(atRest, 0, world, 12 * order[j], ibm, 0);
+      if (k === 0) shape.set(atRest);
+      else if (matrixDifference(atRest, 0, shape, 0, extent) > 1e-3) uniform = false;
+      if (hasBind[j]) return;
       invert3x4(bind, 12 * j, ibm, 0);
       hasBind[j] = 1;
     });
+    skinShape.set(skin, shape);
   }
   const mismatched: string[] = [];
   for (let j = 0; j < jointCount; j++) {
     if (!hasBind[j]) bind.set(world.subarray(12 * order[j], 12 * order[j] + 12), 12 * j);
     else if (matrixDifference(bind, 12 * j, world, 12 * order[j], extent) > 1e-3) mismatched.push(nodeLabel(nodes, nodes[order[j]]));
   }
-  const useBind = mismatched.length > 0;
+  const useBind = !uniform && mismatched.length > 0;
   if (useBind) {
+    skinShape.clear();
     diagnostics.push(warning(`the inverse bind matrices of joints ${list(mismatched)} do not match their rest pose: the base pose is the bind pose the inverse bind matrices give (the mesh deforms as glTF defines it; the rest pose shows in no frame)`, 'gltf-inverse-bind'));
   }
   // B[j]: the joint's world matrix in the base pose.
@@ -208,7 +220,7 @@ export function readGltfDocument(document: Document, options: GltfReadOptions): 
     zUpPose(model.basePoses, o);
   }
 
-  readMeshes(model, diagnostics, { nodes, nodeIndex, meshNodes, world, base, jointOf, nearestJoint, accessorLabel, skins, images: options.images, root });
+  readMeshes(model, diagnostics, { nodes, nodeIndex, meshNodes, world, base, skinShape, jointOf, nearestJoint, accessorLabel, skins, images: options.images, root });
 
   const fps = options.fps !== undefined && options.fps > 0 ? options.fps : chooseFps(document);
   if (jointCount > 0) readAnimations(model, diagnostics, { document, nodes, nodeIndex, parent, order, jointParent, fps, stem: options.stem });
@@ -259,6 +271,8 @@ interface MeshContext {
   meshNodes: readonly Node[];
   world: Float64Array;
   base: Float64Array;
+  /** Per skin, the matrix its meshes are moved by into the rest pose (none: they stay as they are). */
+  skinShape: Map<Skin, Float64Array>;
   jointOf: Int32Array;
   nearestJoint: (i: number) => number;
   accessorLabel: (a: Accessor) => string;
@@ -313,8 +327,11 @@ function readMeshes(model: SourceModel, diagnostics: IqeDiagnostic[], c: MeshCon
       // The rigid transform of an unskinned mesh: its rest world matrix, and, below a joint, moved
       // from the joint's rest to its base pose (the same where the base pose is the rest pose).
       let rigidJoint = -1;
-      if (isSkinned) identity3x4(transform, 0);
-      else {
+      if (isSkinned) {
+        const shape = c.skinShape.get(skin!);
+        if (shape) transform.set(shape);
+        else identity3x4(transform, 0);
+      } else {
         const j = c.nearestJoint(ni);
         if (j >= 0) {
           rigidJoint = c.jointOf[j];
