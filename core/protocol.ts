@@ -134,7 +134,34 @@ export interface TexturesMessage {
   results: TextureResult[];
 }
 
-export type HostToWebview = LoadMessage | HostErrorMessage | TexturesMessage | CompileStateMessage;
+/**
+ * host -> webview: play a listed clip (a "▶ Play" code lens on a sidecar line, a synced
+ * comparison). Matched by name, and by first frame when given (names repeat in .framegroups).
+ */
+export interface PlayClipMessage {
+  type: 'playClip';
+  name: string;
+  firstFrame?: number;
+  /** Start playing (false: show its first frame, paused). */
+  play: boolean;
+}
+
+/**
+ * Part of the drawn model to highlight (the cursor in an IQE text). Indices are of the drawn model
+ * (the compiled IQM): vertices and triangles across all meshes in file order, joints as listed.
+ */
+export type Highlight =
+  | { kind: 'vertices'; indices: number[] }
+  | { kind: 'triangles'; indices: number[] }
+  | { kind: 'joint'; joint: number };
+
+/** host -> webview: highlight part of the model, or nothing (`target` null). */
+export interface HighlightMessage {
+  type: 'highlight';
+  target: Highlight | null;
+}
+
+export type HostToWebview = LoadMessage | HostErrorMessage | TexturesMessage | CompileStateMessage | PlayClipMessage | HighlightMessage;
 
 /** What to look up for one mesh. */
 export interface TextureRequest {
@@ -198,10 +225,26 @@ export interface SaveImageMessage {
   name: string;
 }
 
-export type WebviewToHost = ReadyMessage | TextureRequestMessage | RenderedMessage | LogMessage | OpenSourceMessage | SaveImageMessage | ConvertToIqeMessage;
+/**
+ * webview -> host: the user clicked a triangle of the drawn model. Indices as in `Highlight`:
+ * `triangle` across all meshes, `vertices` its three corners across all meshes.
+ */
+export interface PickedMessage {
+  type: 'picked';
+  mesh: number;
+  triangle: number;
+  vertices: [number, number, number];
+}
+
+export type WebviewToHost = ReadyMessage | TextureRequestMessage | RenderedMessage | LogMessage | OpenSourceMessage | SaveImageMessage | ConvertToIqeMessage | PickedMessage;
 
 export function assertNever(value: never, what = 'message'): never {
   throw new Error(`unexpected ${what}: ${JSON.stringify(value)}`);
+}
+
+/** A non-negative integer (an index or a count). */
+function isIndex(value: unknown): value is number {
+  return Number.isInteger(value) && (value as number) >= 0;
 }
 
 /** Narrow, defensive check of an incoming webview message (the host must not trust the shape). */
@@ -234,6 +277,10 @@ export function isWebviewToHost(value: unknown): value is WebviewToHost {
       const i = value as Partial<SaveImageMessage>;
       return i.png instanceof ArrayBuffer && typeof i.name === 'string';
     }
+    case 'picked': {
+      const p = value as Partial<PickedMessage>;
+      return isIndex(p.mesh) && isIndex(p.triangle) && Array.isArray(p.vertices) && p.vertices.length === 3 && p.vertices.every(isIndex);
+    }
     default:
       return false;
   }
@@ -258,110 +305,18 @@ export function isHostToWebview(value: unknown): value is HostToWebview {
       const c = value as Partial<CompileStateMessage>;
       return (c.state === 'compiling' || c.state === 'failed' || c.state === 'saved') && typeof c.unsaved === 'boolean';
     }
+    case 'playClip': {
+      const p = value as Partial<PlayClipMessage>;
+      return typeof p.name === 'string' && typeof p.play === 'boolean' && (p.firstFrame === undefined || isIndex(p.firstFrame));
+    }
+    case 'highlight': {
+      const t = (value as Partial<HighlightMessage>).target;
+      if (t === null) return true;
+      if (typeof t !== 'object' || t === undefined) return false;
+      if (t.kind === 'joint') return isIndex(t.joint);
+      return (t.kind === 'vertices' || t.kind === 'triangles') && Array.isArray(t.indices) && t.indices.every(isIndex);
+    }
     default:
       return false;
   }
-}
-
-/** View state the webview persists with vscode.setState (camera, playback, toggles). */
-export interface ViewState {
-  version: 1;
-  /** The file this state belongs to: the camera is restored only for the same file. */
-  file: string;
-  camera: { yaw: number; pitch: number; distance: number; target: [number, number, number] } | null;
-  clip: number;
-  time: number;
-  playing: boolean;
-  speed: number;
-  loop: boolean;
-  interpolate: boolean;
-  cull: boolean;
-  /** Winding: 'file' uses the format's, 'flipped' the opposite. */
-  winding: 'file' | 'flipped';
-  textures: boolean;
-  wireframe: boolean;
-  skeleton: boolean;
-  tags: boolean;
-  bounds: boolean;
-  normals: boolean;
-  grid: boolean;
-  weights: boolean;
-  selectedJoint: number;
-  assemblePlayer: boolean;
-  panel: boolean;
-  /** Multiply by the vertex colours where the model has them. */
-  colors: boolean;
-  /** Diffuse lighting (false: unlit, the texture as it is). */
-  lit: boolean;
-  ortho: boolean;
-  autoRotate: boolean;
-  /** Keep the camera on the animated model (its current frame's bounds). */
-  follow: boolean;
-  /** Background colour as #rrggbb, or '' for the editor theme's. */
-  background: string;
-  /** The .skin file chosen by name, or '' for the engines' choice. */
-  skin: string;
-  /** Assembled Quake 3 player: the legs' clip (the torso's is `clip`), -1: LEGS_IDLE. */
-  legsClip: number;
-}
-
-export function defaultViewState(): ViewState {
-  return {
-    version: 1,
-    file: '',
-    camera: null,
-    clip: 0,
-    time: 0,
-    playing: true,
-    speed: 1,
-    loop: true,
-    interpolate: true,
-    cull: true,
-    winding: 'file',
-    textures: true,
-    wireframe: false,
-    skeleton: false,
-    tags: true,
-    bounds: false,
-    normals: false,
-    grid: true,
-    weights: false,
-    selectedJoint: -1,
-    assemblePlayer: false,
-    panel: true,
-    colors: true,
-    lit: true,
-    ortho: false,
-    autoRotate: false,
-    follow: false,
-    background: '',
-    skin: '',
-    legsClip: -1,
-  };
-}
-
-/** Merges a persisted (possibly older or damaged) state over the defaults, field by field. */
-export function restoreViewState(saved: unknown): ViewState {
-  const state = defaultViewState();
-  if (typeof saved !== 'object' || saved === null) return state;
-  const s = saved as Record<string, unknown>;
-  const target = state as unknown as Record<string, unknown>;
-  for (const key of Object.keys(state) as (keyof ViewState)[]) {
-    if (key === 'version' || key === 'camera') continue;
-    const v = s[key];
-    if (typeof v === typeof target[key] && (typeof v !== 'number' || Number.isFinite(v))) target[key] = v;
-  }
-  if (state.winding !== 'file' && state.winding !== 'flipped') state.winding = 'file';
-  if (state.background !== '' && !/^#[0-9a-f]{6}$/i.test(state.background)) state.background = '';
-  const c = s.camera as Record<string, unknown> | null | undefined;
-  if (c && typeof c === 'object') {
-    const t = c.target;
-    if (
-      Number.isFinite(c.yaw) && Number.isFinite(c.pitch) && Number.isFinite(c.distance) && (c.distance as number) > 0 &&
-      Array.isArray(t) && t.length === 3 && t.every((x) => Number.isFinite(x))
-    ) {
-      state.camera = { yaw: c.yaw as number, pitch: c.pitch as number, distance: c.distance as number, target: [t[0], t[1], t[2]] };
-    }
-  }
-  return state;
 }

@@ -30,6 +30,12 @@ function dispatch(message: HostToWebview): void {
     case 'compileState':
       viewer.compileState(message);
       break;
+    case 'playClip':
+      viewer.playClip(message);
+      break;
+    case 'highlight':
+      viewer.highlight(message.target);
+      break;
     default:
       assertNever(message);
   }

@@ -83,6 +83,28 @@ test('a clip that does not loop ends with the restart button, and Play plays it 
   await s.page.waitForSelector('#play[data-state="ended"]', { timeout: 10000 });
 });
 
+test('the host plays a clip by name and highlights a joint (playClip, highlight messages)', { skip }, async () => {
+  assert.equal(await loadGenerated(s, 'skinned-tube.iqm', readFileSync(join(examples, 'skinned-tube.iqm'))), 'ready');
+  const post = (m: unknown) => s.page.evaluate((msg) => (globalThis as unknown as PageGlobals).postMessage(msg, '*'), m);
+  const state = () => s.page.evaluate(() => (globalThis as unknown as PageGlobals).iqmPreview.state as { clip: number; playing: boolean; selectedJoint: number; skeleton: boolean });
+  await post({ type: 'playClip', name: 'twist', play: false });
+  await s.page.waitForFunction(() => ((globalThis as unknown as PageGlobals).iqmPreview.state.playing as boolean) === false);
+  const twist = await s.page.$$eval('#clip option', (o) => o.find((x) => (x.textContent ?? '').startsWith('twist'))?.getAttribute('value') ?? '');
+  assert.equal(String((await state()).clip), twist);
+  assert.equal(await s.page.inputValue('#clip'), twist);
+  // A name the model does not have: nothing changes, the info panel says so.
+  await post({ type: 'playClip', name: 'no-such-clip', play: true });
+  await s.page.waitForFunction("/no clip named no-such-clip/.test(document.getElementById('info')?.textContent ?? '')");
+  assert.equal(String((await state()).clip), twist);
+  await post({ type: 'highlight', target: { kind: 'joint', joint: 1 } });
+  await s.page.waitForSelector('#viewer[data-highlight="joint:1"]');
+  const after = await state();
+  assert.equal(after.selectedJoint, 1);
+  assert.equal(after.skeleton, true);
+  await post({ type: 'highlight', target: null });
+  await s.page.waitForSelector('#viewer[data-highlight=""]');
+});
+
 test('framing covers the whole clip: the fitted box holds every frame\'s bounds', { skip }, async () => {
   assert.equal(await loadAsset(s, 'dpm/nexuiz/grunt.dpm', { waitTextures: false }), 'ready');
   const names = await s.page.$$eval('#clip option', (o) => o.map((x) => x.textContent ?? ''));

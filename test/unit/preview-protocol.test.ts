@@ -3,15 +3,8 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  assertNever,
-  defaultViewState,
-  isHostToWebview,
-  isWebviewToHost,
-  restoreViewState,
-  type HostToWebview,
-  type WebviewToHost,
-} from '../../core/protocol';
+import { assertNever, isHostToWebview, isWebviewToHost, type HostToWebview, type WebviewToHost } from '../../core/protocol';
+import { defaultViewState, restoreViewState } from '../../core/viewState';
 import { contentSecurityPolicy, makeNonce, previewHtml } from '../../client/preview/html';
 
 const load: HostToWebview = {
@@ -33,6 +26,12 @@ test('every host message kind is recognised; malformed ones are rejected', () =>
     { type: 'compileState', state: 'compiling', version: 8, unsaved: true, problem: null },
     { type: 'compileState', state: 'failed', version: 9, unsaved: true, problem: { message: 'x', line: 3, column: 4, count: 2 } },
     { type: 'compileState', state: 'saved', version: 9, unsaved: false, problem: null },
+    { type: 'playClip', name: 'run', play: true },
+    { type: 'playClip', name: 'groupified_2_anim', firstFrame: 40, play: false },
+    { type: 'highlight', target: null },
+    { type: 'highlight', target: { kind: 'joint', joint: 3 } },
+    { type: 'highlight', target: { kind: 'vertices', indices: [0, 7, 9] } },
+    { type: 'highlight', target: { kind: 'triangles', indices: [12] } },
   ];
   for (const m of good) assert.ok(isHostToWebview(m), m.type);
   const bad: unknown[] = [
@@ -46,6 +45,13 @@ test('every host message kind is recognised; malformed ones are rejected', () =>
     { type: 'hostError' },
     { type: 'textures', generation: '1', results: [] },
     { type: 'compileState', state: 'done', version: 1, unsaved: false, problem: null },
+    { type: 'playClip', name: 3, play: true },
+    { type: 'playClip', name: 'run', firstFrame: -1, play: true },
+    { type: 'playClip', name: 'run' },
+    { type: 'highlight' },
+    { type: 'highlight', target: { kind: 'joint', joint: 1.5 } },
+    { type: 'highlight', target: { kind: 'vertices', indices: [0, -1] } },
+    { type: 'highlight', target: { kind: 'edges', indices: [0] } },
   ];
   for (const m of bad) assert.ok(!isHostToWebview(m), JSON.stringify(m));
 });
@@ -59,6 +65,7 @@ test('every webview message kind is recognised; malformed ones are rejected', ()
     { type: 'convertToIqe' },
     { type: 'openSource', line: 4, column: 0 },
     { type: 'saveImage', png: new ArrayBuffer(4), name: 'a.png' },
+    { type: 'picked', mesh: 1, triangle: 40, vertices: [3, 4, 5] },
   ];
   for (const m of good) assert.ok(isWebviewToHost(m), m.type);
   const bad: unknown[] = [
@@ -71,6 +78,8 @@ test('every webview message kind is recognised; malformed ones are rejected', ()
     { type: 'openSource', line: -1, column: 0 },
     { type: 'openSource', line: 1.5, column: 0 },
     { type: 'saveImage', png: 'data:', name: 'a.png' },
+    { type: 'picked', mesh: 0, triangle: 1, vertices: [1, 2] },
+    { type: 'picked', mesh: -1, triangle: 1, vertices: [1, 2, 3] },
   ];
   for (const m of bad) assert.ok(!isWebviewToHost(m), JSON.stringify(m));
 });
@@ -86,6 +95,7 @@ test('dispatch over the unions is exhaustive (assertNever throws on anything unh
       case 'convertToIqe':
       case 'openSource':
       case 'saveImage':
+      case 'picked':
         handled.push(m.type);
         break;
       default:

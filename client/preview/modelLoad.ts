@@ -1,0 +1,71 @@
+// What the host sends for a model file: its bytes, sniffed (IQE text in a file named otherwise is
+// compiled like an .iqe), with its sidecar texts, the other parts of a Quake 3 player, the engine
+// findings and the companion files a source compiles with. I/O only; the webview parses.
+
+import * as vscode from 'vscode';
+import type { LoadMessage } from '../../core/protocol';
+import { sniff } from '../../core/sniff';
+import { engineFindings } from './engines';
+import { companionFiles, toArrayBuffer } from './files';
+import { basename, findSidecars, playerSet, type LookupFs } from './resolve';
+
+export type ModelRead =
+  | { kind: 'model'; message: Omit<LoadMessage, 'reload'>; engines: Awaited<ReturnType<typeof engineFindings>> | undefined }
+  /** IQE text (by its content): the caller compiles it. */
+  | { kind: 'iqe' }
+  | { kind: 'error'; message: string };
+
+/** A display path: the file system path for local files, else the URI. */
+export function displayPath(uri: vscode.Uri): string {
+  return uri.scheme === 'file' ? uri.fsPath : uri.toString();
+}
+
+/**
+ * Reads the model at `source` (usually the panel's document) with everything beside `uri` that
+ * the engines would load with it. `log` takes problems that do not stop the load.
+ */
+export async function readModelFile(uri: vscode.Uri, source: vscode.Uri, fs: LookupFs, log: (message: string) => void): Promise<ModelRead> {
+  let bytes: Uint8Array;
+  try {
+    bytes = await vscode.workspace.fs.readFile(source);
+  } catch (e) {
+    return { kind: 'error', message: `${source.fsPath || source.path}: ${e instanceof Error ? e.message : String(e)}` };
+  }
+  const format = sniff(bytes).format;
+  // IQE text in a file named otherwise (mislabeled): compiled as an .iqe would be.
+  if (format === 'iqe') return { kind: 'iqe' };
+  const md3 = format === 'md3';
+  const sidecars = await findSidecars(uri.path, fs, md3);
+  const playerParts: LoadMessage['playerParts'] = [];
+  if (md3) {
+    for (const part of await playerSet(uri.path, fs)) {
+      if (part.path === uri.path) continue;
+      try {
+        const partBytes = await vscode.workspace.fs.readFile(uri.with({ path: part.path }));
+        const partSidecars = await findSidecars(part.path, fs, false);
+        playerParts.push({ part: part.part, name: basename(part.path), bytes: toArrayBuffer(partBytes), skins: partSidecars.skins });
+      } catch {
+        // A part that cannot be read just leaves the set incomplete.
+      }
+    }
+  }
+  const engines = await engineFindings(uri, bytes).catch((e: unknown) => {
+    log(`${uri.toString()}: engine checks failed: ${e instanceof Error ? e.message : String(e)}`);
+    return undefined;
+  });
+  const companions = await companionFiles(uri, bytes);
+  return {
+    kind: 'model',
+    engines,
+    message: {
+      type: 'load',
+      companions,
+      fileName: basename(uri.path),
+      path: displayPath(uri),
+      bytes: toArrayBuffer(bytes),
+      sidecars,
+      playerParts,
+      engines: engines?.report,
+    },
+  };
+}

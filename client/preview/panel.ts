@@ -1,0 +1,346 @@
+// One open preview: owns its webview, its document's URI, the file watchers and the message
+// traffic. The provider only creates panels; commands reach an open preview through the
+// provider's `panelsOf(uri)` and these methods (playClip, highlight, showModel, reload, onPicked).
+//
+// The webview keeps its own view state (vscode.setState), so hiding, showing and reloading keep the
+// camera and playback. IQE text follows the editor's document, saved or not: each edit (after a
+// pause in typing) is compiled in the compile worker, off the extension host's thread; an edit
+// that comes while a compile runs cancels it. The webview gets the IQM and which version of the
+// text it is.
+
+import * as vscode from 'vscode';
+import {
+  assertNever,
+  isWebviewToHost,
+  type Highlight,
+  type HostToWebview,
+  type PickedMessage,
+  type RenderedMessage,
+  type SourceProblem,
+  type WebviewToHost,
+} from '../../core/protocol';
+import { compileOptionsOf } from '../compile/settings';
+import { compileSource, settingsFor } from '../compile/source';
+import type { Platform } from '../platform';
+import { toDiagnostics } from './engines';
+import { errorText, toArrayBuffer, workspaceFs } from './files';
+import { makeNonce, previewHtml } from './html';
+import { displayPath, readModelFile } from './modelLoad';
+import { basename, dirname, findSidecars, type LookupFs } from './resolve';
+import { lookupTextures } from './textureLookup';
+
+/** How long typing must pause before the IQE preview compiles the text again, ms. */
+const IQE_DEBOUNCE_MS = 300;
+/** Exporters write in pieces: a change on disk reloads after this quiet time, ms. */
+const RELOAD_DEBOUNCE_MS = 150;
+
+/** What the panels share, held by the provider. */
+export interface PanelHost {
+  readonly context: vscode.ExtensionContext;
+  readonly platform: Platform;
+  log(message: string): void;
+  /** Problems-panel entries of `iqmTools.engine` for open binary models. */
+  problems(): vscode.DiagnosticCollection;
+  /** The webview drew (or failed to draw) the model (tests read it through a command). */
+  rendered(uri: vscode.Uri, m: RenderedMessage): void;
+  /** An IQE compile started or was cancelled as stale (tests read the counts). */
+  countCompile(uri: vscode.Uri, field: 'started' | 'cancelled'): void;
+}
+
+export class PreviewPanel {
+  readonly uri: vscode.Uri;
+  /** Where the model's bytes come from: the document, or what showModel set (a revision to compare). */
+  private source: vscode.Uri;
+  private readonly fs: LookupFs;
+  private readonly roots: vscode.Uri[];
+  private readonly stopAt: string | null;
+  private readonly isIqePath: boolean;
+  private loads = 0;
+  private readonly pending: HostToWebview[] = [];
+  private disposed = false;
+  private compiling: vscode.CancellationTokenSource | null = null;
+  private reloadTimer: ReturnType<typeof setTimeout> | undefined;
+  private typingTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly subscriptions: vscode.Disposable[] = [];
+  private readonly pickedEmitter = new vscode.EventEmitter<PickedMessage>();
+  private readonly disposeEmitter = new vscode.EventEmitter<void>();
+  /** The user clicked a triangle in the view. */
+  readonly onPicked = this.pickedEmitter.event;
+  readonly onDidDispose = this.disposeEmitter.event;
+
+  constructor(
+    private readonly host: PanelHost,
+    uri: vscode.Uri,
+    readonly webviewPanel: vscode.WebviewPanel,
+  ) {
+    this.uri = uri;
+    this.source = uri;
+    this.isIqePath = /\.iqe$/i.test(uri.path);
+    const modelDir = uri.with({ path: dirname(uri.path) });
+    const workspaceFolder = vscode.workspace.getWorkspaceFolder(uri);
+    const dist = vscode.Uri.joinPath(host.context.extensionUri, 'dist');
+    // Images load from the model's folder tree: the workspace folder (shaders and skins name paths
+    // relative to the game root) or, outside a workspace, the model's folder and its parent.
+    this.roots = [dist, workspaceFolder ? workspaceFolder.uri : modelDir.with({ path: dirname(modelDir.path) })];
+    this.stopAt = workspaceFolder && workspaceFolder.uri.scheme === uri.scheme ? workspaceFolder.uri.path : null;
+    this.fs = workspaceFs(uri);
+    const webview = webviewPanel.webview;
+    webview.options = { enableScripts: true, localResourceRoots: this.roots };
+    const nonce = makeNonce((n) => {
+      const b = new Uint8Array(n);
+      crypto.getRandomValues(b);
+      return b;
+    });
+    webview.html = previewHtml({
+      cspSource: webview.cspSource,
+      nonce,
+      scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(dist, 'webview.js')).toString(),
+      styleUri: webview.asWebviewUri(vscode.Uri.joinPath(dist, 'webview.css')).toString(),
+    });
+    this.watch(modelDir);
+    webviewPanel.onDidDispose(() => this.dispose());
+  }
+
+  // ---------------------------------------------------------------- seams for commands
+
+  /** Plays a listed clip (by name, and first frame where names repeat). */
+  playClip(name: string, firstFrame?: number, play = true): void {
+    this.postAfterLoad({ type: 'playClip', name, firstFrame, play });
+  }
+
+  /** Highlights vertices, triangles or a joint of the drawn model (null: nothing). */
+  highlight(target: Highlight | null): void {
+    this.postAfterLoad({ type: 'highlight', target });
+  }
+
+  /** Messages about the model wait for its first load (a panel just opened has no page or model yet). */
+  private postAfterLoad(m: HostToWebview): void {
+    if (this.loads > 0) this.post(m);
+    else this.pending.push(m);
+  }
+
+  /** After a `load`: what waited for it. */
+  private flushPending(): void {
+    const waiting = this.pending.splice(0);
+    for (const m of waiting) this.post(m);
+  }
+
+  /**
+   * Shows the model read from `source` instead of the document (a revision of the same file, for a
+   * comparison); sidecars and textures are still looked up beside the document. Null: the document.
+   */
+  showModel(source: vscode.Uri | null): void {
+    this.source = source ?? this.uri;
+    void this.sendLoad();
+  }
+
+  /** Sends the model again (a setting or a file it depends on changed). */
+  reload(): void {
+    this.schedule();
+  }
+
+  post(m: HostToWebview): void {
+    if (!this.disposed) void this.webviewPanel.webview.postMessage(m);
+  }
+
+  // ---------------------------------------------------------------- loading
+
+  private async sendLoad(): Promise<void> {
+    if (this.isIqePath && this.source === this.uri) return this.compileAndLoad();
+    const read = await readModelFile(this.uri, this.source, this.fs, (m) => this.host.log(m));
+    if (read.kind === 'error') {
+      this.post({ type: 'hostError', message: read.message });
+      return;
+    }
+    if (read.kind === 'iqe') return this.compileAndLoad();
+    if (!this.disposed) this.host.problems().set(this.uri, read.engines ? toDiagnostics(read.engines) : []);
+    const reload = this.loads > 0;
+    this.loads++;
+    this.post({ ...read.message, reload });
+    this.flushPending();
+  }
+
+  private openDocument(): vscode.TextDocument | undefined {
+    return vscode.workspace.textDocuments.find((d) => d.uri.toString() === this.uri.toString());
+  }
+
+  /** Stops a compile of older text (it is stale). */
+  private cancelCompile(): void {
+    if (this.compiling && !this.compiling.token.isCancellationRequested) this.host.countCompile(this.uri, 'cancelled');
+    this.compiling?.cancel();
+  }
+
+  /** IQE text: the document's (or the file's) text compiled to IQM in the worker, then `load`. */
+  private async compileAndLoad(): Promise<void> {
+    const uri = this.uri;
+    this.cancelCompile();
+    this.host.countCompile(uri, 'started');
+    const cancel = new vscode.CancellationTokenSource();
+    this.compiling = cancel;
+    const doc = this.openDocument();
+    const version = doc ? doc.version : null;
+    const unsaved = doc ? doc.isDirty : false;
+    this.post({ type: 'compileState', state: 'compiling', version, unsaved, problem: null });
+    try {
+      let input;
+      try {
+        input = await compileSource(uri, this.host.platform.files);
+      } catch (e) {
+        this.post({ type: 'hostError', message: `${uri.fsPath || uri.path}: ${errorText(e)}` });
+        return;
+      }
+      const reply = await this.host.platform.compile(this.host.context, { source: input.source, options: compileOptionsOf(settingsFor(uri)) }, input.size, cancel.token);
+      // Cancelled: a newer text is on its way.
+      if (!reply || cancel.token.isCancellationRequested || this.disposed) return;
+      if (!reply.ok) {
+        this.post({ type: 'hostError', message: `The IQE compiler failed: ${reply.message.split('\n')[0]}` });
+        this.host.log(`${uri.toString()}: the compiler failed: ${reply.message}`);
+        return;
+      }
+      const errors = reply.diagnostics.map((d) => d.diagnostic).filter((d) => d.severity === 'error');
+      if (!reply.bytes || errors.length > 0) {
+        const first = errors[0];
+        const problem: SourceProblem = first
+          ? { message: first.message, line: first.range.line, column: first.range.column, count: errors.length }
+          : { message: 'the IQE text could not be compiled', line: 0, column: 0, count: 1 };
+        this.post({ type: 'compileState', state: 'failed', version, unsaved, problem });
+        return;
+      }
+      const sidecars = await findSidecars(uri.path, this.fs, false);
+      if (cancel.token.isCancellationRequested) return;
+      this.post({
+        type: 'load',
+        fileName: basename(uri.path),
+        path: displayPath(uri),
+        bytes: toArrayBuffer(reply.bytes),
+        sidecars,
+        playerParts: [],
+        reload: this.loads++ > 0,
+        compiled: { version, unsaved, milliseconds: reply.milliseconds },
+      });
+      this.flushPending();
+    } finally {
+      cancel.dispose();
+      if (this.compiling === cancel) this.compiling = null;
+    }
+  }
+
+  // ---------------------------------------------------------------- messages
+
+  private onMessage(raw: unknown): void {
+    if (!isWebviewToHost(raw)) return;
+    const m: WebviewToHost = raw;
+    switch (m.type) {
+      case 'ready':
+        void this.sendLoad();
+        break;
+      case 'textureRequest': {
+        const place = { uri: this.uri, fs: this.fs, stopAt: this.stopAt, roots: this.roots, webview: this.webviewPanel.webview };
+        void lookupTextures(place, m.requests).then((results) => this.post({ type: 'textures', generation: m.generation, results }));
+        break;
+      }
+      case 'rendered':
+        this.host.rendered(this.uri, m);
+        if (!m.ok) this.host.log(`${this.uri.toString()}: ${m.error ?? 'failed'}`);
+        break;
+      case 'log':
+        this.host.log(`[${m.level}] ${m.message}`);
+        break;
+      case 'convertToIqe':
+        void vscode.commands.executeCommand('iqmTools.convertToIqe', this.uri);
+        break;
+      case 'openSource':
+        void showSource(this.uri, m.line, m.column);
+        break;
+      case 'saveImage':
+        void saveImage(this.uri, m.name, new Uint8Array(m.png));
+        break;
+      case 'picked':
+        this.pickedEmitter.fire(m);
+        break;
+      default:
+        assertNever(m);
+    }
+  }
+
+  // ---------------------------------------------------------------- watching
+
+  /** Reload when the model or a sidecar next to it changes (debounced: exporters write in pieces). */
+  private schedule(): void {
+    if (this.reloadTimer) clearTimeout(this.reloadTimer);
+    this.reloadTimer = setTimeout(() => void this.sendLoad(), RELOAD_DEBOUNCE_MS);
+  }
+
+  private watch(modelDir: vscode.Uri): void {
+    const uri = this.uri;
+    const name = basename(uri.path);
+    const watchers: vscode.FileSystemWatcher[] = [
+      vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(modelDir, `${name}*`)),
+      vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(modelDir, '{animation.cfg,*.skin}')),
+    ];
+    const subscriptions = this.subscriptions;
+    subscriptions.push(
+      this.webviewPanel.webview.onDidReceiveMessage((m) => this.onMessage(m)),
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration('iqmTools.engine', uri)) this.schedule();
+      }),
+    );
+    // The file on disk matters while no editor holds its text (an open document follows its edits).
+    const onDisk = () => {
+      if (!(this.isIqePath && this.openDocument())) this.schedule();
+    };
+    for (const w of watchers) subscriptions.push(w, w.onDidChange(onDisk), w.onDidCreate(onDisk));
+    if (this.isIqePath) {
+      const same = (d: vscode.TextDocument) => d.uri.toString() === uri.toString();
+      subscriptions.push(
+        vscode.workspace.onDidChangeTextDocument((e) => {
+          if (!same(e.document) || e.contentChanges.length === 0) return;
+          // A compile of older text is stale: stop it now, compile again when typing pauses.
+          this.cancelCompile();
+          if (this.typingTimer) clearTimeout(this.typingTimer);
+          this.typingTimer = setTimeout(() => void this.compileAndLoad(), IQE_DEBOUNCE_MS);
+        }),
+        vscode.workspace.onDidSaveTextDocument((d) => {
+          if (same(d)) this.post({ type: 'compileState', state: 'saved', version: d.version, unsaved: false, problem: null });
+        }),
+        // Closed without saving: the text on disk is what there is again.
+        vscode.workspace.onDidCloseTextDocument((d) => {
+          if (same(d)) this.schedule();
+        }),
+      );
+    }
+  }
+
+  private dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.compiling?.cancel();
+    this.host.problems().delete(this.uri);
+    if (this.reloadTimer) clearTimeout(this.reloadTimer);
+    if (this.typingTimer) clearTimeout(this.typingTimer);
+    for (const s of this.subscriptions) s.dispose();
+    this.disposeEmitter.fire();
+    this.disposeEmitter.dispose();
+    this.pickedEmitter.dispose();
+  }
+}
+
+/** Shows the IQE text at a line and column (in the editor that has it, else beside the preview). */
+async function showSource(uri: vscode.Uri, line: number, column: number): Promise<void> {
+  const doc = await vscode.workspace.openTextDocument(uri);
+  const position = new vscode.Position(Math.min(line, doc.lineCount - 1), column);
+  const shown = vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === uri.toString());
+  await vscode.window.showTextDocument(doc, { viewColumn: shown?.viewColumn ?? vscode.ViewColumn.Beside, selection: new vscode.Range(position, position) });
+}
+
+/** The export-image button: a save dialog beside the model, then the PNG. */
+async function saveImage(model: vscode.Uri, name: string, png: Uint8Array): Promise<void> {
+  const target = await vscode.window.showSaveDialog({ defaultUri: model.with({ path: `${dirname(model.path)}/${name}` }), filters: { 'PNG image': ['png'] } });
+  if (!target) return;
+  try {
+    await vscode.workspace.fs.writeFile(target, png);
+    vscode.window.setStatusBarMessage(`$(check) Saved ${basename(target.path)}`, 5000);
+  } catch (e) {
+    void vscode.window.showErrorMessage(`${target.fsPath}: ${errorText(e)}`);
+  }
+}

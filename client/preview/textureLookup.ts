@@ -1,0 +1,47 @@
+// Answers the webview's texture requests the way engines look textures up (resolve.ts): the image
+// as a webview URI where the webview may load it (PNG/JPEG under an allowed root), else its bytes
+// (TGA always: the webview decodes it), else what was tried.
+
+import * as vscode from 'vscode';
+import type { TextureRequest, TextureResult } from '../../core/protocol';
+import { isInside, mimeOf, toArrayBuffer } from './files';
+import { resolveTexture, ShaderIndex, type LookupFs } from './resolve';
+
+export interface LookupPlace {
+  /** The model (texture paths are relative to it and to the game root). */
+  uri: vscode.Uri;
+  fs: LookupFs;
+  /** Where the search up the folders stops (the workspace folder), or null. */
+  stopAt: string | null;
+  /** The webview's local resource roots. */
+  roots: readonly vscode.Uri[];
+  webview: vscode.Webview;
+}
+
+export async function lookupTextures(place: LookupPlace, requests: TextureRequest[]): Promise<TextureResult[]> {
+  const { uri, fs, roots } = place;
+  const shaders = new ShaderIndex(fs);
+  const results: TextureResult[] = [];
+  for (const req of requests) {
+    const found = await resolveTexture(req, uri.path, fs, shaders, place.stopAt, null);
+    const base = { key: req.key, via: found.via, tried: found.tried, twoSided: found.twoSided, alphaTest: found.alphaTest, blend: found.blend };
+    if (!found.path) {
+      results.push({ ...base, source: { kind: 'none' } });
+      continue;
+    }
+    const mime = mimeOf(found.path);
+    const fileUri = uri.with({ path: found.path });
+    const display = uri.scheme === 'file' ? fileUri.fsPath : fileUri.toString();
+    if (mime !== 'image/x-tga' && roots.some((r) => r.scheme === fileUri.scheme && isInside(found.path as string, r.path))) {
+      results.push({ ...base, source: { kind: 'uri', uri: place.webview.asWebviewUri(fileUri).toString(), path: display } });
+      continue;
+    }
+    try {
+      const bytes = await vscode.workspace.fs.readFile(fileUri);
+      results.push({ ...base, source: { kind: 'bytes', bytes: toArrayBuffer(bytes), mime, path: display } });
+    } catch (e) {
+      results.push({ ...base, tried: [...found.tried, `${display}: ${e instanceof Error ? e.message : String(e)}`], source: { kind: 'none' } });
+    }
+  }
+  return results;
+}
