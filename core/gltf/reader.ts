@@ -570,10 +570,13 @@ function readAnimations(model: SourceModel, diagnostics: IqeDiagnostic[], c: Ani
       const times = input.getArray() as Float32Array;
       const width = offset === 3 ? 4 : 3;
       const values = new Float64Array(output.getCount() * width);
-      const element = new Float64Array(output.getElementSize());
-      for (let e = 0; e < output.getCount(); e++) {
-        output.getElement(e, element as unknown as number[]);
-        for (let k = 0; k < width; k++) values[e * width + k] = element[k] ?? 0;
+      if (!output.getNormalized() && output.getElementSize() === width) values.set(output.getArray()!);
+      else {
+        const element = new Float64Array(output.getElementSize());
+        for (let e = 0; e < output.getCount(); e++) {
+          output.getElement(e, element as unknown as number[]);
+          for (let k = 0; k < width; k++) values[e * width + k] = element[k] ?? 0;
+        }
       }
       for (let k = 1; k < times.length; k++) {
         if (!(times[k] > times[k - 1])) throw new ReadError('gltf-animation-times', `animation '${name}': the key times of ${c.document.getRoot().listAccessors().indexOf(input) >= 0 ? `accessor ${c.document.getRoot().listAccessors().indexOf(input)}` : 'a sampler'} do not increase (key ${k}: ${times[k]} after ${times[k - 1]})`, 0);
