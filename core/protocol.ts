@@ -43,11 +43,6 @@ export interface LoadMessage {
   sidecars: Sidecars;
   /** Other parts of a Quake 3 player set in the same folder (empty when there is none). */
   playerParts: PlayerPart[];
-  /**
-   * Files compiled with a source (core/compile/companions.ts): an .md5mesh's or a mesh SMD's
-   * animation files beside it (as clips), an OBJ's .mtl; absent for other models.
-   */
-  companions?: { name: string; bytes: ArrayBuffer }[];
   /** True when this load replaces an earlier one because the file changed on disk. */
   reload: boolean;
   /** What the engines of `iqmTools.engine` would refuse or change (absent: no engine set). */
@@ -57,6 +52,22 @@ export interface LoadMessage {
    * from which text. Absent for model files.
    */
   compiled?: CompiledFrom;
+  /**
+   * A compile source (MD5, SMD, OBJ, glTF): `bytes` is the IQM the host compiled from it (in the
+   * compile worker, client/preview/sourceCompile.ts), and this says how. Absent otherwise.
+   */
+  converted?: ConvertedFrom;
+}
+
+/** How a previewed source became the IQM drawn. */
+export interface ConvertedFrom {
+  /** The source's format, worded (SOURCE_FORMAT_NAMES). */
+  format: string;
+  milliseconds: number;
+  /** The animation files beside it merged after it (core/compile/companions.ts), by name. */
+  animations: string[];
+  /** What the compile noticed, `FILE: message`. */
+  notes: string[];
 }
 
 /** Engine findings for the info panel, already worded (core/engines). */

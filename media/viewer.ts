@@ -218,7 +218,7 @@ export class Viewer {
     this.modelPath = msg.path;
     let loaded;
     try {
-      loaded = loadModelBytes(new Uint8Array(msg.bytes), msg.fileName, msg.compiled ?? null, msg.companions);
+      loaded = loadModelBytes(new Uint8Array(msg.bytes), msg.fileName, msg.compiled ?? null, msg.converted ?? null);
     } catch (e) {
       const err = e instanceof LoadError ? e : new LoadError(String(e), null);
       this.showError(`${msg.fileName} cannot be previewed`, err.message, err.offset);

@@ -35,8 +35,9 @@ export interface CompileRequest {
   /** Animation files merged after it (iqmTools.compile.animationFiles). */
   animations?: CompileSource[];
   /**
-   * The files a glTF source names (its .bin buffers, its images), by the uri it gives, for a
-   * worker that cannot read them itself (a path's are read from disk beside it).
+   * The files a glTF source names (its .bin buffers, its images) or an OBJ names (its .mtl), by the
+   * uri or name it gives, for a worker that cannot read them itself (a path's are read from disk
+   * beside it).
    */
   resources?: { uri: string; bytes: Uint8Array }[];
 }

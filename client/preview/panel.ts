@@ -22,10 +22,11 @@ import {
 import { compileOptionsOf } from '../compile/settings';
 import { compileSource, settingsFor } from '../compile/source';
 import type { Platform } from '../platform';
-import { toDiagnostics } from './engines';
+import { engineFindings, toDiagnostics } from './engines';
 import { errorText, toArrayBuffer, workspaceFs } from './files';
 import { makeNonce, previewHtml } from './html';
-import { displayPath, readModelFile } from './modelLoad';
+import { displayPath, type ModelRead, readModelFile } from './modelLoad';
+import { sourceOutcome, sourceRequest } from './sourceCompile';
 import { basename, dirname, findSidecars, type LookupFs } from './resolve';
 import { lookupTextures } from './textureLookup';
 
@@ -153,11 +154,57 @@ export class PreviewPanel {
       return;
     }
     if (read.kind === 'iqe') return this.compileAndLoad();
+    if (read.kind === 'source') return this.compileSourceAndLoad(read);
     if (!this.disposed) this.host.problems().set(this.uri, read.engines ? toDiagnostics(read.engines) : []);
     const reload = this.loads > 0;
     this.loads++;
     this.post({ ...read.message, reload });
     this.flushPending();
+  }
+
+  /**
+   * A compile source (MD5, SMD, OBJ, glTF): compiled with its companion files in the compile
+   * worker (sourceCompile.ts), then `load` with the IQM; a newer load cancels it.
+   */
+  private async compileSourceAndLoad(read: Extract<ModelRead, { kind: 'source' }>): Promise<void> {
+    const uri = this.uri;
+    this.cancelCompile();
+    this.host.countCompile(uri, 'started');
+    const cancel = new vscode.CancellationTokenSource();
+    this.compiling = cancel;
+    try {
+      const name = basename(uri.path);
+      const { animations, resources } = read.companions;
+      const request = sourceRequest(name, read.bytes, animations, resources, compileOptionsOf(settingsFor(uri)));
+      const size = read.bytes.length + animations.reduce((n, a) => n + a.bytes.length, 0);
+      const reply = await this.host.platform.compile(this.host.context, request, size, cancel.token);
+      if (!reply || cancel.token.isCancellationRequested || this.disposed) return;
+      const outcome = sourceOutcome(reply, name, read.format, animations.map((a) => a.name));
+      if ('error' in outcome) {
+        if (!reply.ok) this.host.log(`${uri.toString()}: the compiler failed: ${reply.message}`);
+        this.post({ type: 'hostError', message: outcome.error });
+        return;
+      }
+      // The engines judge what would be written: the IQM.
+      const engines = await engineFindings(uri, outcome.bytes).catch(() => undefined);
+      if (cancel.token.isCancellationRequested || this.disposed) return;
+      this.host.problems().set(uri, engines ? toDiagnostics(engines) : []);
+      this.post({
+        type: 'load',
+        fileName: name,
+        path: displayPath(uri),
+        bytes: toArrayBuffer(outcome.bytes),
+        sidecars: read.sidecars,
+        playerParts: [],
+        reload: this.loads++ > 0,
+        engines: engines?.report,
+        converted: outcome.converted,
+      });
+      this.flushPending();
+    } finally {
+      cancel.dispose();
+      if (this.compiling === cancel) this.compiling = null;
+    }
   }
 
   private openDocument(): vscode.TextDocument | undefined {
