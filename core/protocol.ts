@@ -109,10 +109,16 @@ export interface CompileStateMessage {
   problem: SourceProblem | null;
 }
 
-/** host -> webview: the file could not be read at all (not a format problem: those are the webview's). */
+/**
+ * host -> webview: the file could not be read at all, or (with `fileName`) a compile source (MD5,
+ * SMD, OBJ, glTF) the host compiles for the preview has errors: the preview says so and reports it
+ * as a failed render.
+ */
 export interface HostErrorMessage {
   type: 'hostError';
   message: string;
+  /** The source that does not compile (a failed render of it), absent when the file could not be read. */
+  fileName?: string;
 }
 
 /** One resolved texture: pixels (TGA bytes or PNG/JPEG bytes) or a webview URI to an image. */

@@ -503,6 +503,12 @@ export class Viewer {
 
   // ---------------------------------------------------------------- errors and status
 
+  /** A source the host compiles for the preview has errors: said as a model that cannot be previewed is. */
+  sourceFailed(fileName: string, message: string): void {
+    this.showError(`${fileName} cannot be previewed`, message, null);
+    this.post({ type: 'rendered', ok: false, format: '', error: message, vertices: 0, triangles: 0, joints: 0, firstFrameMs: 0 });
+  }
+
   showError(title: string, message: string, offset: number | null, problem: SourceProblem | null = null): void {
     this.disposeModel();
     this.root.dataset.state = 'error';

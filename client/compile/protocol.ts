@@ -59,5 +59,7 @@ export type CompileReply =
       milliseconds: number;
       /** The first text with errors, or -1. */
       failedText: number;
+      /** A glTF source's embedded images (a material is named after its image's stem): the preview draws them. */
+      images?: { stem: string; extension: string; bytes: Uint8Array }[];
     }
   | { ok: false; message: string };

@@ -5,7 +5,7 @@ import { type AnimationOptions, type BoundsProvider, compile, type CompileSource
 import { sourceFormat } from '../../core/compile/format';
 import { IqeIngest } from '../../core/compile/ingest';
 import { iqeStreamSource } from '../../core/compile/sources';
-import { gltfSource } from '../../core/gltf/source';
+import { type GltfImage, gltfSource } from '../../core/gltf/source';
 import type { IqeDiagnostic } from '../../core/iqe/diagnostic';
 import { encodeUtf8 } from '../../core/utf8';
 import type { CompileReply, CompileRequest, CompileSource } from './protocol';
@@ -75,7 +75,9 @@ export async function runCompile(request: CompileRequest, fileSource?: (path: st
     for (const a of request.animations ?? []) sources.push(await sourceOf(a, undefined));
     const result = compile(sources, global, bounds);
     const byText = ({ source, diagnostic }: { source: number; diagnostic: IqeDiagnostic }) => ({ text: source, diagnostic });
-    return { ok: true, bytes: result.bytes, diagnostics: result.diagnostics.map(byText), notes: result.notes.map(byText), stats: result.stats, milliseconds: performance.now() - start, failedText: result.failed };
+    const main = sources[0] as Source & { images?: readonly GltfImage[] };
+    const images = (main.images ?? []).flatMap((i) => (i.embedded && i.bytes ? [{ stem: i.stem, extension: i.extension, bytes: i.bytes }] : []));
+    return { ok: true, bytes: result.bytes, diagnostics: result.diagnostics.map(byText), notes: result.notes.map(byText), stats: result.stats, milliseconds: performance.now() - start, failedText: result.failed, ...(images.length ? { images } : {}) };
   } catch (error) {
     return { ok: false, message: error instanceof Error ? (error.stack ?? error.message) : String(error) };
   }

@@ -28,7 +28,7 @@ import { makeNonce, previewHtml } from './html';
 import { displayPath, type ModelRead, readModelFile } from './modelLoad';
 import { sourceOutcome, sourceRequest } from './sourceCompile';
 import { basename, dirname, findSidecars, type LookupFs } from './resolve';
-import { lookupTextures } from './textureLookup';
+import { type EmbeddedImage, lookupTextures } from './textureLookup';
 
 /** How long typing must pause before the IQE preview compiles the text again, ms. */
 const IQE_DEBOUNCE_MS = 300;
@@ -60,6 +60,8 @@ export class PreviewPanel {
   private readonly pending: HostToWebview[] = [];
   private disposed = false;
   private compiling: vscode.CancellationTokenSource | null = null;
+  /** The images inside a previewed glTF (its materials find them: textureLookup.ts). */
+  private embedded: EmbeddedImage[] = [];
   private reloadTimer: ReturnType<typeof setTimeout> | undefined;
   private typingTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly subscriptions: vscode.Disposable[] = [];
@@ -182,13 +184,14 @@ export class PreviewPanel {
       const outcome = sourceOutcome(reply, name, read.format, animations.map((a) => a.name));
       if ('error' in outcome) {
         if (!reply.ok) this.host.log(`${uri.toString()}: the compiler failed: ${reply.message}`);
-        this.post({ type: 'hostError', message: outcome.error });
+        this.post({ type: 'hostError', message: outcome.error, fileName: name });
         return;
       }
       // The engines judge what would be written: the IQM.
       const engines = await engineFindings(uri, outcome.bytes).catch(() => undefined);
       if (cancel.token.isCancellationRequested || this.disposed) return;
       this.host.problems().set(uri, engines ? toDiagnostics(engines) : []);
+      this.embedded = outcome.images;
       this.post({
         type: 'load',
         fileName: name,
@@ -283,7 +286,7 @@ export class PreviewPanel {
         break;
       case 'textureRequest': {
         const place = { uri: this.uri, fs: this.fs, stopAt: this.stopAt, roots: this.roots, webview: this.webviewPanel.webview };
-        void lookupTextures(place, m.requests).then((results) => this.post({ type: 'textures', generation: m.generation, results }));
+        void lookupTextures(place, m.requests, this.embedded).then((results) => this.post({ type: 'textures', generation: m.generation, results }));
         break;
       }
       case 'rendered':

@@ -27,10 +27,11 @@ export function sourceRequest(fileName: string, bytes: Uint8Array, animations: r
 }
 
 /**
- * A reply as the webview gets it: the IQM and what it was compiled from, or the first error as
+ * A reply as the webview gets it: the IQM, what it was compiled from and a glTF's embedded images
+ * (textureLookup.ts answers a material named after one with it), or the first error as
  * `FILE line N: message (and M more errors)` (the file with errors: the source or an animation file).
  */
-export function sourceOutcome(reply: CompileReply, fileName: string, format: Exclude<SourceFormat, 'iqe' | 'unknown'>, animations: readonly string[]): { bytes: Uint8Array; converted: ConvertedFrom } | { error: string } {
+export function sourceOutcome(reply: CompileReply, fileName: string, format: Exclude<SourceFormat, 'iqe' | 'unknown'>, animations: readonly string[]): { bytes: Uint8Array; converted: ConvertedFrom; images: NonNullable<Extract<CompileReply, { ok: true }>['images']> } | { error: string } {
   if (!reply.ok) return { error: `the compiler failed: ${reply.message.split('\n')[0]}` };
   const errors = reply.diagnostics.filter((d) => d.diagnostic.severity === 'error');
   if (!reply.bytes || errors.length > 0) {
@@ -41,5 +42,5 @@ export function sourceOutcome(reply: CompileReply, fileName: string, format: Exc
     return { error: `${label} line ${d.range.line + 1}: ${d.message}${errors.length > 1 ? ` (and ${errors.length - 1} more errors)` : ''}` };
   }
   const notes = reply.notes.map((n) => `${n.text > 0 ? animations[n.text - 1] : fileName}: ${n.diagnostic.message}`);
-  return { bytes: reply.bytes, converted: { format: SOURCE_FORMAT_NAMES[format], milliseconds: reply.milliseconds, animations: [...animations], notes } };
+  return { bytes: reply.bytes, converted: { format: SOURCE_FORMAT_NAMES[format], milliseconds: reply.milliseconds, animations: [...animations], notes }, images: reply.images ?? [] };
 }
