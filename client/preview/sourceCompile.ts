@@ -41,6 +41,7 @@ export function sourceOutcome(reply: CompileReply, fileName: string, format: Exc
     const d = first.diagnostic;
     return { error: `${label} line ${d.range.line + 1}: ${d.message}${errors.length > 1 ? ` (and ${errors.length - 1} more errors)` : ''}` };
   }
-  const notes = reply.notes.map((n) => `${n.text > 0 ? animations[n.text - 1] : fileName}: ${n.diagnostic.message}`);
+  // The readers' warnings and notes (a glTF's computed normals, its inverse bind matrices) and the compile's own.
+  const notes = reply.diagnostics.filter((n) => n.diagnostic.severity !== 'error').map((n) => `${n.text > 0 ? animations[n.text - 1] : fileName}: ${n.diagnostic.message}`);
   return { bytes: reply.bytes, converted: { format: SOURCE_FORMAT_NAMES[format], milliseconds: reply.milliseconds, animations: [...animations], notes }, images: reply.images ?? [] };
 }

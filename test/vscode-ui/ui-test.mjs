@@ -323,7 +323,15 @@ async function test(harness, tmp) {
     await page.keyboard.press('Escape');
     await session.runCommand('View: Close All Editor Groups');
     await openFile('Fox.glb');
-    await session.runCommand('View: Reopen Editor With...');
+    // Not the default editor of .glb: the binary-file notice shows, then "Reopen Editor With…".
+    try {
+      await session.runCommand('View: Reopen Editor With...');
+    } catch (error) {
+      console.log(`[ui-test] Reopen Editor With… did not show (${error instanceof Error ? error.message.split('\n')[0] : error}); once more`);
+      await page.keyboard.press('Escape');
+      await page.waitForTimeout(1000);
+      await session.runCommand('View: Reopen Editor With...');
+    }
     await page.keyboard.type('glTF as IQM');
     await page.waitForTimeout(500);
     await page.keyboard.press('Enter');
@@ -344,8 +352,10 @@ async function test(harness, tmp) {
     const shot = await session.screenshotWebview('8-gltf-fox-webview', selector);
     const { drawn, checked } = modelPixels(readPng(shot));
     assert.ok(drawn > checked * 0.01, `the preview of Fox.glb shows no model: ${drawn} of ${checked} pixels (${shot})`);
-    await shoot('8-gltf-fox', { docs: web ? undefined : 'gltf-preview' });
+    // Not in docs/screenshots: the fox is a third party's model (CC-BY 4.0, ../shared/assets/MANIFEST.tsv).
+    await shoot('8-gltf-fox');
     console.log(`[ui-test] Fox.glb as IQM: 576 triangles, 24 joints, textured from inside the file; the model covers ${drawn} of ${checked} pixels of the view area`);
+    await session.runCommand('View: Close All Editor Groups');
   }
 
   /** An entry of the preview toolbar's "more" menu (media/ui/toolbar.ts: `menu-<id>`). */
@@ -636,12 +646,11 @@ async function test(harness, tmp) {
       else console.log('[ui-test] convert step SKIPPED: package.json contributes no iqmTools.convertToIqe yet');
     }
 
-    await gltfStep();
-
     if (web) {
       await webHostStep();
       for (const file of ['bending-pyramid.md3', 'skinned-column.dpm']) await modelStep(file);
     }
+    await gltfStep();
 
     if (previewCommand) {
       await unsavedEditStep(previewCommand);
