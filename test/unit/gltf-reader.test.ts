@@ -344,6 +344,16 @@ test('broken glTFs are one clear error each, naming the accessor, node, joint or
   skins.json.scenes[0].nodes.push(3, 4);
   skins.json.skins.push({ joints: [3] });
   assert.match(firstError(await compileGltf(skins.glb())), /skin 0 and skin 1 share no joint and no root node/);
+  // A node hierarchy with a cycle; a key time far away (a broken float): no endless sampling.
+  const cycle = skinnedStrip();
+  cycle.json.nodes[1].children = [0];
+  cycle.json.scenes[0].nodes = [2];
+  assert.match(firstError(await compileGltf(cycle.glb())), /node \d \('(root|tip)'\) is its own ancestor: the node hierarchy has a cycle/);
+  const far = skinnedStrip({ animation: true });
+  const farBytes = far.glb();
+  const times = farBytes.length - Math.ceil(far.json.buffers[0].byteLength / 4) * 4 + far.json.bufferViews[far.json.animations[0].samplers[0].input].byteOffset;
+  Buffer.from(farBytes.buffer, farBytes.byteOffset).writeFloatLE(1e9, times + 4);
+  assert.match(firstError(await compileGltf(farBytes)), /animation 'bend' runs from 0 s to 1000000000 s: 30000000001 frames at 30 fps, more than the 108000 read/);
   // Version 1.0, and not JSON at all.
   const old = skinnedStrip();
   old.json.asset.version = '1.0';
