@@ -227,10 +227,16 @@ export function checkJson(json: GltfJson, buffers: readonly (Uint8Array | null)[
       if (v !== undefined && (!Array.isArray(v) || v.length !== size || v.some((x) => typeof x !== 'number' || !Number.isFinite(x)))) fail(`${where}: ${key} is not ${size} finite numbers`);
     }
   });
-  // A cycle: a node that is its own ancestor.
+  // A cycle: a node that is its own ancestor. Each chain walked once (state: 1 on the walk, 2 done).
+  const state = new Uint8Array(nodes.length);
   for (let n = 0; n < nodes.length; n++) {
-    let p = parent[n];
-    for (let steps = 0; p >= 0; steps++, p = parent[p]) if (steps > nodes.length || p === n) fail(`${label('node', n, nodes[n])} is its own ancestor: the node hierarchy has a cycle`);
+    const walk: number[] = [];
+    for (let p = n; p >= 0 && state[p] !== 2; p = parent[p]) {
+      if (state[p] === 1) fail(`${label('node', p, nodes[p])} is its own ancestor: the node hierarchy has a cycle`);
+      state[p] = 1;
+      walk.push(p);
+    }
+    for (const p of walk) state[p] = 2;
   }
   list(json, 'skins').forEach((skin, s) => {
     const where = label('skin', s, skin);

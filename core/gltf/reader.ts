@@ -34,6 +34,9 @@ import { evaluate, type Interpolation, type Sampler } from './sampler';
 
 export const DEFAULT_FPS = 30;
 
+/** The most frames one animation is sampled to (an hour at 30 fps): more is a broken key time, not an animation. */
+const MAX_FRAMES = 108000;
+
 /** The frame rates a glTF's key times may evidently be on (Blender's 24, video's 25, 30, 50, 60). */
 const EVIDENT_RATES = [24, 25, 30, 50, 60];
 
@@ -93,26 +96,20 @@ export function readGltfDocument(document: Document, options: GltfReadOptions): 
   const local = new Float64Array(12 * nodes.length);
   const world = new Float64Array(12 * nodes.length);
   nodes.forEach((n, i) => trsMatrix(local, 12 * i, n.getTranslation(), n.getRotation(), n.getScale()));
-  const worldDone = new Uint8Array(nodes.length);
-  const worldOf = (i: number): void => {
-    if (worldDone[i]) return;
-    if (parent[i] >= 0) {
-      worldOf(parent[i]);
-      mul3x4(world, 12 * i, world, 12 * parent[i], local, 12 * i);
-    } else world.set(local.subarray(12 * i, 12 * i + 12), 12 * i);
-    worldDone[i] = 1;
-  };
-  for (let i = 0; i < nodes.length; i++) worldOf(i);
+  const worldDone = new Int32Array(nodes.length).fill(-1);
+  for (let i = 0; i < nodes.length; i++) composeWorld(i, parent, local, world, worldDone, 0);
 
   // The scene's nodes, depth first.
   const scene = root.getDefaultScene() ?? root.listScenes()[0] ?? null;
   const tops = scene ? scene.listChildren() : nodes.filter((_, i) => parent[i] < 0);
   const drawn: Node[] = [];
-  const visit = (n: Node): void => {
+  // Depth first without recursion (a hierarchy may be deeper than the stack).
+  const stack = [...tops].reverse();
+  while (stack.length > 0) {
+    const n = stack.pop()!;
     drawn.push(n);
-    for (const child of n.listChildren()) visit(child);
-  };
-  tops.forEach(visit);
+    stack.push(...[...n.listChildren()].reverse());
+  }
   const meshNodes = drawn.filter((n) => n.getMesh() !== null);
 
   // The joints: the skins' (or, without skins, the animated nodes that move a mesh).
@@ -142,16 +139,17 @@ export function readGltfDocument(document: Document, options: GltfReadOptions): 
   // Parents first, the skins' order otherwise kept.
   const order: number[] = [];
   const jointOf = new Int32Array(nodes.length).fill(-1);
-  const place = (i: number): void => {
-    if (jointOf[i] >= 0) return;
-    const p = parent[i] >= 0 ? nearestJoint(parent[i]) : -1;
-    if (p >= 0) place(p);
-    jointOf[i] = order.length;
-    order.push(i);
-  };
-  jointNodes.forEach(place);
+  for (const joint of jointNodes) {
+    // The joint and its joint ancestors not yet placed, placed from the top down.
+    const chain: number[] = [];
+    for (let j = joint; j >= 0 && jointOf[j] < 0; j = parent[j] >= 0 ? nearestJoint(parent[j]) : -1) chain.push(j);
+    for (let k = chain.length - 1; k >= 0; k--) {
+      jointOf[chain[k]] = order.length;
+      order.push(chain[k]);
+    }
+  }
   const jointCount = order.length;
-  if (jointCount > 256 && skins.length > 0) {
+  if (jointCount > 256) {
     // Blend indexes are bytes (SourceModel, IQM's usual ubyte array).
     throw new ReadError('gltf-joint-count', `the skeleton has ${jointCount} joints: at most 256 can be weighted in one IQM blend array`, 0);
   }
@@ -228,6 +226,21 @@ export function readGltfDocument(document: Document, options: GltfReadOptions): 
     diagnostics.push(warning(`the file's ${animations.length} animations move no joint and no mesh that IQM can animate (morph targets or nodes without meshes): none is written`, 'gltf-animation-dropped'));
   }
   return { model, diagnostics };
+}
+
+/**
+ * world[i] = world[parent] · local[i] for node i and the ancestors not yet composed (done[n] !==
+ * stamp), without recursion: a hierarchy may be deeper than the stack.
+ */
+function composeWorld(i: number, parent: Int32Array, local: Float64Array, world: Float64Array, done: Int32Array, stamp: number): void {
+  const chain: number[] = [];
+  for (let p = i; p >= 0 && done[p] !== stamp; p = parent[p]) chain.push(p);
+  for (let k = chain.length - 1; k >= 0; k--) {
+    const n = chain[k];
+    if (parent[n] >= 0) mul3x4(world, 12 * n, world, 12 * parent[n], local, 12 * n);
+    else world.set(local.subarray(12 * n, 12 * n + 12), 12 * n);
+    done[n] = stamp;
+  }
 }
 
 /** Several skins make one skeleton when they share a joint or a root node; else an error. */
@@ -549,7 +562,7 @@ function readAnimations(model: SourceModel, diagnostics: IqeDiagnostic[], c: Ani
   const restTrs = new Float64Array(10 * nodes.length);
   nodes.forEach((n, i) => restTrs.set([...n.getTranslation(), ...n.getRotation(), ...n.getScale()], 10 * i));
   const localM = new Float64Array(12 * nodes.length), worldM = new Float64Array(12 * nodes.length);
-  const stamp = new Int32Array(nodes.length).fill(-1);
+  const stamp = new Int32Array(nodes.length).fill(-1), localStamp = new Int32Array(nodes.length).fill(-1);
   const relative = new Float64Array(12), inverse = new Float64Array(12), scratch = new Float64Array(12);
   const pose = new Float64Array(POSE_STRIDE);
 
@@ -579,7 +592,7 @@ function readAnimations(model: SourceModel, diagnostics: IqeDiagnostic[], c: Ani
         }
       }
       for (let k = 1; k < times.length; k++) {
-        if (!(times[k] > times[k - 1])) throw new ReadError('gltf-animation-times', `animation '${name}': the key times of ${c.document.getRoot().listAccessors().indexOf(input) >= 0 ? `accessor ${c.document.getRoot().listAccessors().indexOf(input)}` : 'a sampler'} do not increase (key ${k}: ${times[k]} after ${times[k - 1]})`, 0);
+        if (!(times[k] > times[k - 1]) || !Number.isFinite(times[k])) throw new ReadError('gltf-animation-times', `animation '${name}': the key times of ${c.document.getRoot().listAccessors().indexOf(input) >= 0 ? `accessor ${c.document.getRoot().listAccessors().indexOf(input)}` : 'a sampler'} do not increase (key ${k}: ${times[k]} after ${times[k - 1]})`, 0);
       }
       start = Math.min(start, times[0]);
       end = Math.max(end, times[times.length - 1]);
@@ -592,6 +605,9 @@ function readAnimations(model: SourceModel, diagnostics: IqeDiagnostic[], c: Ani
     }
     // Frame k at start + k / fps; the last frame is at or just before the last key.
     const frameCount = Math.floor((end - start) * fps + 1e-6) + 1;
+    if (!Number.isFinite(end) || frameCount > MAX_FRAMES) {
+      throw new ReadError('gltf-animation-length', `animation '${name}' runs from ${start} s to ${end} s: ${Number.isFinite(frameCount) ? frameCount : 'endless'} frames at ${fps} fps, more than the ${MAX_FRAMES} read (a broken key time?)`, 0);
+    }
     model.animations.push({ name, framerate: fps, flags: 0, firstFrame: model.frameCount, frameCount, line: 0, column: 0 });
     for (let f = 0; f < frameCount; f++) {
       const t = Math.min(start + f / fps, end);
@@ -599,14 +615,12 @@ function readAnimations(model: SourceModel, diagnostics: IqeDiagnostic[], c: Ani
       for (const ch of channels) evaluate(ch.sampler, t, trs, 10 * ch.node + ch.offset);
       const frameId = model.frameCount;
       const worldOf = (i: number): number => {
-        if (stamp[i] !== frameId) {
-          trsMatrix(localM, 12 * i, trs.subarray(10 * i, 10 * i + 3), trs.subarray(10 * i + 3, 10 * i + 7), trs.subarray(10 * i + 7, 10 * i + 10));
-          if (parent[i] >= 0) {
-            worldOf(parent[i]);
-            mul3x4(worldM, 12 * i, worldM, 12 * parent[i], localM, 12 * i);
-          } else worldM.set(localM.subarray(12 * i, 12 * i + 12), 12 * i);
-          stamp[i] = frameId;
+        // The local matrices of the chain up to the first node composed in this frame, then down.
+        for (let p = i; p >= 0 && stamp[p] !== frameId && localStamp[p] !== frameId; p = parent[p]) {
+          trsMatrix(localM, 12 * p, trs.subarray(10 * p, 10 * p + 3), trs.subarray(10 * p + 3, 10 * p + 7), trs.subarray(10 * p + 7, 10 * p + 10));
+          localStamp[p] = frameId;
         }
+        composeWorld(i, parent, localM, worldM, stamp, frameId);
         return 12 * i;
       };
       for (let j = 0; j < jointCount; j++) {

@@ -19,6 +19,8 @@ import { sampleModel } from '../../cli/sample';
 import { sourceFormat } from '../../core/compile/format';
 import { FLOAT, GltfBuilder, glbOf, skinnedStrip, UNSIGNED_BYTE } from '../helpers/gltf-build';
 import { withTempDir } from '../helpers/temp-dir';
+import type { CompileReply } from '../../client/compile/protocol';
+import { compileInWorker, NO_WORKER } from '../helpers/compile-worker';
 
 const CLI = resolve('dist', 'cli.js');
 const NO_CLI = existsSync(CLI) ? false : `${CLI} is not built (npm run build)`;
@@ -344,6 +346,16 @@ test('broken glTFs are one clear error each, naming the accessor, node, joint or
   skins.json.scenes[0].nodes.push(3, 4);
   skins.json.skins.push({ joints: [3] });
   assert.match(firstError(await compileGltf(skins.glb())), /skin 0 and skin 1 share no joint and no root node/);
+  // A node hierarchy with a cycle; a key time far away (a broken float): no endless sampling.
+  const cycle = skinnedStrip();
+  cycle.json.nodes[1].children = [0];
+  cycle.json.scenes[0].nodes = [2];
+  assert.match(firstError(await compileGltf(cycle.glb())), /node \d \('(root|tip)'\) is its own ancestor: the node hierarchy has a cycle/);
+  const far = skinnedStrip({ animation: true });
+  const farBytes = far.glb();
+  const times = farBytes.length - Math.ceil(far.json.buffers[0].byteLength / 4) * 4 + far.json.bufferViews[far.json.animations[0].samplers[0].input].byteOffset;
+  Buffer.from(farBytes.buffer, farBytes.byteOffset).writeFloatLE(1e9, times + 4);
+  assert.match(firstError(await compileGltf(farBytes)), /animation 'bend' runs from 0 s to 1000000000 s: 30000000001 frames at 30 fps, more than the 108000 read/);
   // Version 1.0, and not JSON at all.
   const old = skinnedStrip();
   old.json.asset.version = '1.0';
@@ -400,4 +412,24 @@ test('CLI: compile, check, info and convert take .gltf/.glb; --textures writes e
     const checked = spawnSync(process.execPath, [CLI, 'check', bad], { encoding: 'utf8' });
     assert.equal(checked.status, 1);
   });
+});
+
+test('compile worker: a GLB\'s bytes, a .gltf by its path (its .bin read beside it), an open .gltf\'s text with its .bin as a resource: the same IQM as the CLI\'s compile', { skip: NO_WORKER }, async () => {
+  const expected = await compileGltf(skinnedStrip({ animation: true }).glb(), 'strip.glb');
+  assert.ok(expected.bytes);
+  const same = (reply: CompileReply): void => {
+    assert.ok(reply.ok, reply.ok ? '' : reply.message);
+    assert.ok(reply.bytes && Buffer.from(reply.bytes).equals(Buffer.from(expected.bytes!)), JSON.stringify(reply.diagnostics));
+  };
+  same(await compileInWorker({ source: { bytes: skinnedStrip({ animation: true }).glb(), name: '/x/strip.glb' }, options: {} }));
+  const { json, bin } = skinnedStrip({ animation: true }).separate('strip%20data.bin');
+  await withTempDir('iqm-gltf-worker-', async (dir) => {
+    writeFileSync(join(dir, 'strip.gltf'), json);
+    writeFileSync(join(dir, 'strip data.bin'), bin);
+    same(await compileInWorker({ source: { path: join(dir, 'strip.gltf') }, options: {} }));
+  });
+  same(await compileInWorker({ source: { text: json, name: '/x/strip.gltf' }, resources: [{ uri: 'strip%20data.bin', bytes: bin }], options: {} }));
+  // Without the resource: the error names the buffer.
+  const missing = await compileInWorker({ source: { text: json, name: '/x/strip.gltf' }, options: {} });
+  assert.ok(missing.ok && missing.failedText === 0 && /buffer 0 \('strip%20data\.bin'\) cannot be read/.test(missing.diagnostics[0].diagnostic.message), JSON.stringify(missing));
 });
