@@ -1,8 +1,9 @@
 // Benchmark (issue 15): `iqm-tools compile` on glTF, as a user runs it (`node dist/cli.js compile
 // IN -o OUT`, node's start included): the largest real sample, ../shared/assets/gltf/raylib/Wizard.glb
 // (5,413 vertices, 32 joints, 11 animations), and a generated skinned tube of 100,000 vertices, 100
-// joints and 2,000 frames (test/helpers/gltf-writer.ts: keys at 30 per second, so the compile samples
-// 2,000 frames at its evident 30 fps), written once to $IQM_BENCH_DATA (default
+// joints and 2,000 keys per channel at 30 per second (test/helpers/gltf-writer.ts; the compile samples
+// it at the evident 30 fps: 2,000 frames, or 1,999 where the last float32 key time falls a hair
+// before 1999/30 s), written once to $IQM_BENCH_DATA (default
 // ~/.cache/iqm-tools-bench). Prints the median wall time, CPU time (all threads) and the largest
 // peak memory (maxRSS, from /usr/bin/time where it exists) over IQM_GLTF_RUNS runs (default 3).
 // Prints figures; never fails on slowness.
@@ -41,7 +42,7 @@ const inputs: { name: string; path: string }[] = [];
 const wizard = resolve('..', 'shared', 'assets', 'gltf', 'raylib', 'Wizard.glb');
 if (existsSync(wizard)) inputs.push({ name: 'Wizard.glb', path: wizard });
 else console.log(`note: ${wizard} is absent: the real sample is skipped`);
-inputs.push({ name: 'generated 100k v, 100 j, 2000 f', path: bigGltf() });
+inputs.push({ name: 'generated 100k v, 100 j, 2000 keys', path: bigGltf() });
 
 const dir = mkdtempSync(join(tmpdir(), 'iqm-gltf-bench-'));
 const sizeText = (bytes: number): string => (bytes >= 1 << 20 ? `${(bytes / (1 << 20)).toFixed(1)} MB` : `${(bytes / 1024).toFixed(0)} KB`);
