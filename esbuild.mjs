@@ -9,6 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Buffer } from 'node:buffer';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -23,6 +24,22 @@ const common = {
   minify: production,
   logLevel: 'warning',
   target: 'es2022',
+};
+
+/**
+ * For the browser bundles: the glTF library (@gltf-transform/core) carries a Node reader, NodeIO,
+ * that imports node:fs and node:path when it is used; nothing here uses it (core/gltf hands the
+ * library every file's bytes), so in a browser bundle those imports become a module that says so.
+ */
+const noNodeBuiltins = {
+  name: 'no-node-builtins',
+  setup(build) {
+    build.onResolve({ filter: /^node:/ }, (args) => ({ path: args.path, namespace: 'no-node' }));
+    build.onLoad({ filter: /.*/, namespace: 'no-node' }, (args) => ({
+      contents: `throw new Error(${JSON.stringify(`${args.path} is not available in the browser`)});`,
+      loader: 'js',
+    }));
+  },
 };
 
 /**
@@ -78,7 +95,7 @@ const testBuilds = withTests
     ]
   : [];
 
-const builds = [...products.map((p) => ({ ...common, ...p })), ...testBuilds.map((t) => ({ ...common, ...t, minify: false }))];
+const builds = [...products.map((p) => ({ ...common, ...p, ...(p.platform === 'browser' ? { plugins: [noNodeBuiltins] } : {}) })), ...testBuilds.map((t) => ({ ...common, ...t, minify: false }))];
 
 if (watch) {
   for (const options of builds) {
@@ -102,7 +119,10 @@ function writeCliCodeCache() {
   try {
     const input = join(dir, 'warm.iqe');
     writeFileSync(input, warmUpModel());
-    const run = spawnSync(process.execPath, ['dist/cli.js', 'compile', input, '-o', join(dir, 'warm.iqm')], {
+    // The glTF reader too (its library is a large part of the bundle): each compiled as its own model.
+    const gltf = join(dir, 'warm.glb');
+    writeFileSync(gltf, warmUpGlb());
+    const run = spawnSync(process.execPath, ['dist/cli.js', 'compile', '--each', input, gltf, '-o', join(dir, 'out') + '/'], {
       env: { ...process.env, IQM_TOOLS_WRITE_CODE_CACHE: '1' },
       encoding: 'utf8',
     });
@@ -112,6 +132,72 @@ function writeCliCodeCache() {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * The same strip as a GLB (glTF 2.0 binary): Y-up positions, two joints (the second at y = 1),
+ * one LINEAR rotation channel over one second.
+ */
+function warmUpGlb() {
+  const floats = (values) => Buffer.from(new Float32Array(values).buffer);
+  const positions = [], joints = [], weights = [];
+  for (let i = 0; i < 6; i++) {
+    const y = Math.floor(i / 2);
+    positions.push(i % 2, y, 0);
+    joints.push(y > 1 ? 1 : 0, 0, 0, 0);
+    weights.push(1, 0, 0, 0);
+  }
+  const s = Math.sin(0.25), c = Math.cos(0.25);
+  const parts = [
+    floats(positions),
+    Buffer.from(Uint8Array.from(joints)),
+    floats(weights),
+    Buffer.from(new Uint16Array([0, 1, 3, 0, 3, 2, 2, 3, 5, 2, 5, 4]).buffer),
+    floats([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, -1, 0, 1]),
+    floats([0, 1]),
+    floats([0, 0, 0, 1, s, 0, 0, c]),
+  ];
+  const views = [];
+  let offset = 0;
+  for (const part of parts) {
+    views.push({ buffer: 0, byteOffset: offset, byteLength: part.length });
+    offset += part.length;
+  }
+  const accessor = (view, componentType, count, type, extra = {}) => ({ bufferView: view, componentType, count, type, ...extra });
+  const json = {
+    asset: { version: '2.0' },
+    scene: 0,
+    scenes: [{ nodes: [0, 2] }],
+    nodes: [{ name: 'root', children: [1] }, { name: 'tip', translation: [0, 1, 0] }, { name: 'strip', mesh: 0, skin: 0 }],
+    meshes: [{ primitives: [{ attributes: { POSITION: 0, JOINTS_0: 1, WEIGHTS_0: 2 }, indices: 3 }] }],
+    skins: [{ joints: [0, 1], inverseBindMatrices: 4 }],
+    animations: [{ name: 'bend', samplers: [{ input: 5, output: 6 }], channels: [{ sampler: 0, target: { node: 1, path: 'rotation' } }] }],
+    accessors: [
+      accessor(0, 5126, 6, 'VEC3', { min: [0, 0, 0], max: [1, 2, 0] }),
+      accessor(1, 5121, 6, 'VEC4'),
+      accessor(2, 5126, 6, 'VEC4'),
+      accessor(3, 5123, 12, 'SCALAR'),
+      accessor(4, 5126, 2, 'MAT4'),
+      accessor(5, 5126, 2, 'SCALAR', { min: [0], max: [1] }),
+      accessor(6, 5126, 2, 'VEC4'),
+    ],
+    bufferViews: views,
+    buffers: [{ byteLength: offset }],
+  };
+  const pad = (buffer, fill) => Buffer.concat([buffer, Buffer.alloc((4 - (buffer.length % 4)) % 4, fill)]);
+  const jsonChunk = pad(Buffer.from(JSON.stringify(json)), 0x20);
+  const binChunk = pad(Buffer.concat(parts), 0);
+  const header = Buffer.alloc(12);
+  header.write('glTF', 0, 'ascii');
+  header.writeUInt32LE(2, 4);
+  header.writeUInt32LE(12 + 8 + jsonChunk.length + 8 + binChunk.length, 8);
+  const chunkHeader = (length, type) => {
+    const b = Buffer.alloc(8);
+    b.writeUInt32LE(length, 0);
+    b.writeUInt32LE(type, 4);
+    return b;
+  };
+  return Buffer.concat([header, chunkHeader(jsonChunk.length, 0x4e4f534a), jsonChunk, chunkHeader(binChunk.length, 0x004e4942), binChunk]);
 }
 
 /** A small skinned, animated IQE: a quad strip on two joints, three frames (what the compile runs for most models). */

@@ -22,6 +22,7 @@ import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, r
 import { homedir, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { median } from './helpers/data';
+import { type Run, timed } from './helpers/timed';
 
 interface Row {
   name: string;
@@ -37,7 +38,6 @@ const assets = resolve('..', 'shared', 'assets', 'iqe');
 const cli = resolve('dist', 'cli.js');
 const reference = process.env.REF_IQM ?? join(homedir(), '.cache', 'ref-iqm', 'iqm');
 const other = process.env.IQM_MATRIX_OTHER;
-const timeTool = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
 
 /** `vb` fields (joint weight pairs) -> one influence: the heaviest joint, weight 1 (a rigid model). */
 function rigid(fields: string[]): string[] {
@@ -128,33 +128,6 @@ function rewriteBlends(path: string, vb: (fields: string[]) => string[]): void {
   writeSync(out, chunk.join('\n'));
   closeSync(out);
   renameSync(`${path}.vb`, path);
-}
-
-interface Run {
-  seconds: number;
-  /** Peak resident memory in MiB (NaN without /usr/bin/time). */
-  mib: number;
-  /** CPU seconds of all its threads, user + system (NaN without /usr/bin/time). */
-  cpu: number;
-  ok: boolean;
-  error?: string;
-}
-
-/** One run of a command: wall seconds (as seen from here), peak memory, success. */
-function timed(command: string, args: string[], dir: string): Run {
-  const rssFile = join(dir, 'rss');
-  const [file, argv] = timeTool ? [timeTool, ['-f', '%M %U %S', '-o', rssFile, command, ...args]] : [command, args];
-  const t = performance.now();
-  const run = spawnSync(file, argv, { encoding: 'utf8', maxBuffer: 1 << 26 });
-  const seconds = (performance.now() - t) / 1000;
-  let mib = NaN, cpu = NaN;
-  if (timeTool && existsSync(rssFile)) {
-    const [kib, user, system] = readFileSync(rssFile, 'utf8').trim().split('\n').pop()!.split(' ').map(Number);
-    mib = kib / 1024;
-    cpu = user + system;
-  }
-  const ok = run.status === 0;
-  return { seconds, mib, cpu, ok, error: ok ? undefined : (run.stderr || run.stdout).trim().split('\n').slice(0, 3).join(' | ') };
 }
 
 function digest(path: string): string {

@@ -2,7 +2,8 @@
 import { readFileSync } from 'node:fs';
 import { validateIqe } from '../core/iqe/document';
 import type { IqeDiagnostic } from '../core/iqe/diagnostic';
-import { decodeText, notIqeText, siblingReader } from '../node/text';
+import { decodeText, isGltfHead, notIqeText, resourceReader, siblingReader } from '../node/text';
+import { gltfSource } from '../core/gltf/source';
 import { sourceFormat } from '../core/compile/format';
 import { readSourceText } from '../core/compile/sources';
 import { resolve } from 'node:path';
@@ -91,7 +92,7 @@ export async function runCheck(args: string[]): Promise<number> {
   const files = args.filter((a) => a !== '--json' && a !== '--all');
   const unknown = files.find((a) => a.startsWith('-'));
   if (unknown !== undefined || files.length === 0) {
-    process.stderr.write(unknown !== undefined ? `check: unknown option '${unknown}'\n` : 'usage: iqm-tools check FILE ... [--json] [--all]  (FILE: .iqe, .md5mesh, .smd, .obj, .framegroups, animation.cfg, .skin, .shader)\n');
+    process.stderr.write(unknown !== undefined ? `check: unknown option '${unknown}'\n` : 'usage: iqm-tools check FILE ... [--json] [--all]  (FILE: .iqe, .md5mesh, .smd, .obj, .gltf, .glb, .framegroups, animation.cfg, .skin, .shader)\n');
     return 2;
   }
   const lines = new DiagnosticLines((text) => process.stdout.write(text), '--json lists them all, --all prints them all', args.includes('--all') ? Infinity : TERMINAL_MAX_PROBLEMS);
@@ -121,6 +122,11 @@ export async function runCheck(args: string[]): Promise<number> {
       // Latin-1: these files are ASCII, and a stray byte must not shift the columns.
       const sidecar = await checkSidecar(kind, resolve(file), new TextDecoder('latin1').decode(bytes), diskSidecarIo, textureExtensions([]));
       report(file, sidecar.diagnostics);
+      continue;
+    }
+    if (isGltfHead(bytes.subarray(0, 4096), file)) {
+      // A glTF: what its reader says (decoded first: core/gltf/source.ts).
+      report(file, (await gltfSource(bytes, file, resourceReader(file))).read().diagnostics);
       continue;
     }
     const other = notIqeText(bytes);

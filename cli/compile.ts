@@ -4,12 +4,14 @@
 // one stderr line and exit 2. The
 // output is written to a temporary file beside it and renamed (atomicWrite.ts: through symbolic
 // links, keeping the replaced file's permissions), so a failed compile never leaves a partial file.
-import { statSync } from 'node:fs';
-import { type AnimationOptions, compile, type CompileOptions, type CompileSource } from '../core/compile/index';
+import { mkdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { GltfCompileSource } from '../core/gltf/source';
+import { type AnimationOptions, compile, type CompileOptions, type CompileResult, type CompileSource, type SourceDiagnostic } from '../core/compile/index';
 import type { IqeDiagnostic } from '../core/iqe/diagnostic';
 import { DiagnosticLines, fileDiagnosticToJson, formatDiagnostic } from './check';
 import { parallelBounds } from '../node/compileParallel';
-import { fileSource, notIqeText, readHead } from '../node/text';
+import { fileSource, isGltfHead, notIqeText, openFileSource, readHead } from '../node/text';
 import { compileHeap } from '../node/heap';
 import { outputInFolder } from './output';
 import { writeStderr, writeStdout } from './write';
@@ -21,8 +23,10 @@ import { formatLint, lintFile, lintJson, type LintResult } from './lint';
 import { runCompileEach } from './compileEach';
 
 const USAGE = [
-  'usage: iqm-tools compile IN [ANIM ...] [-o OUT.iqm|FOLDER/] [-s SCALE] [-t X,Y,Z] [-r X,Y,Z] [-j] [--name N] [--fps F] [--loop] [--start F] [--end F] [--json]',
-  '  IN and ANIM: .iqe, .md5mesh/.md5anim, .smd, .obj (the format is read from the content).',
+  'usage: iqm-tools compile IN [ANIM ...] [-o OUT.iqm|FOLDER/] [-s SCALE] [-t X,Y,Z] [-r X,Y,Z] [-j] [--name N] [--fps F] [--loop] [--start F] [--end F] [--textures DIR] [--json]',
+  '  IN and ANIM: .iqe, .md5mesh/.md5anim, .smd, .obj, .gltf/.glb (the format is read from the content).',
+  '  glTF: every animation is sampled at --fps F frames per second (default: the rate its key times are on, 24, 25, 50 or 60, else 30);',
+  '    Y-up is turned Z-up; --textures DIR writes its embedded images there, named as its materials name them.',
   '  Several inputs (a mesh file, then animation files) are merged as the reference compiler merges them.',
   '  -j (--forcejoints): write the joints even without a mesh.',
   '  --name, --fps, --loop, --start and --end apply to the next input (options after the last input: to it).',
@@ -75,12 +79,15 @@ export interface CompileArguments {
   engines: EngineProfile[];
   /** Whether -o was given (output is otherwise the first input's name with .iqm). */
   outputGiven: boolean;
+  /** --textures: the folder a glTF's images are written to. */
+  textures?: string;
 }
 
 export function parseCompileArguments(args: readonly string[]): CompileArguments {
   const inputs: InputArgument[] = [];
   let output: string | undefined;
   let json = false;
+  let textures: string | undefined;
   const engines: EngineProfile[] = [];
   const options: CompileOptions = {};
   // Per-input options apply to the next input (as in the reference).
@@ -103,6 +110,9 @@ export function parseCompileArguments(args: readonly string[]): CompileArguments
         break;
       case '--json':
         json = true;
+        break;
+      case '--textures':
+        textures = value();
         break;
       case '--engine': {
         const { engines: found, unknown } = parseEngineList(value());
@@ -163,13 +173,13 @@ export function parseCompileArguments(args: readonly string[]): CompileArguments
   if (scaled) options.scale = scale;
   if (translated) options.translate = [translate[0], translate[1], translate[2]];
   if (rotate.length > 0) options.rotate = rotate;
-  return { inputs, output: output ?? defaultOutput(input), json, options, engines, outputGiven: output !== undefined };
+  return { inputs, output: output ?? defaultOutput(input), json, options, engines, outputGiven: output !== undefined, textures };
 }
 
 /** The source extensions an output name replaces. */
-const SOURCE_EXTENSION = /\.(iqe|md5mesh|md5anim|smd|obj)$/i;
+const SOURCE_EXTENSION = /\.(iqe|md5mesh|md5anim|smd|obj|gltf|glb)$/i;
 
-/** IN.iqe (.md5mesh, .smd, .obj) -> IN.iqm (another name gets .iqm added). */
+/** IN.iqe (.md5mesh, .smd, .obj, .gltf, .glb) -> IN.iqm (another name gets .iqm added). */
 function defaultOutput(input: string): string {
   return SOURCE_EXTENSION.test(input) ? input.replace(SOURCE_EXTENSION, '.iqm') : `${input}.iqm`;
 }
@@ -191,6 +201,21 @@ export function loadForCompile(path: string, options?: AnimationOptions): Compil
   }
 }
 
+/**
+ * loadForCompile for every source format, glTF included (a glTF is decoded here, before the
+ * compile: node/text.ts openFileSource).
+ */
+export async function openForCompile(path: string, options?: AnimationOptions): Promise<CompileSource | string> {
+  try {
+    if (isGltfHead(readHead(path), path)) return await openFileSource(path, options);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === undefined) throw error;
+    return `cannot read: ${code}`;
+  }
+  return loadForCompile(path, options);
+}
+
 /** The size of a file in bytes, 0 when it cannot be read (loadForCompile reports that). */
 function fileSize(path: string): number {
   try {
@@ -200,7 +225,7 @@ function fileSize(path: string): number {
   }
 }
 
-export function runCompile(args: string[]): number {
+export async function runCompile(args: string[]): Promise<number> {
   if (args.includes('-h') || args.includes('--help')) {
     process.stdout.write(USAGE + '\n');
     return 0;
@@ -228,7 +253,7 @@ export function runCompile(args: string[]): number {
   setCollector(compileHeap(inputs.reduce((total, { path }) => total + fileSize(path), 0)));
   const sources: CompileSource[] = [];
   for (const { path, options: animation } of inputs) {
-    const loaded = loadForCompile(path, animation);
+    const loaded = await openForCompile(path, animation);
     if (typeof loaded === 'string') {
       process.stderr.write(`${path}: ${loaded}\n`);
       return 2;
@@ -248,15 +273,24 @@ export function runCompile(args: string[]): number {
   // Any source with errors stops the compile (each source's errors with its file).
   const errors = result.diagnostics.filter((d) => d.diagnostic.severity === 'error').map(({ source, diagnostic }) => ({ path: inputs[source].path, diagnostic }));
   if (!result.bytes) return printErrors(errors, parsed.json);
-  // What the compile itself noticed (an ignored option, tangents that needed a fallback, ...),
-  // each with its file; the sources' own warnings are `check`'s to show.
-  const notes = result.notes.map(({ source, diagnostic }) => ({ path: inputs[source].path, diagnostic }));
+  // What the compile noticed (an ignored option, tangents that needed a fallback, ...) and what
+  // the reading of a source that compiles noticed (a glTF's notes), each with its file.
+  const notes = compileNotes(result).map(({ source, diagnostic }) => ({ path: inputs[source].path, diagnostic }));
   if (!parsed.json) for (const { path, diagnostic } of notes) writeStderr(formatDiagnostic(path, diagnostic) + '\n');
   try {
     writeFileAtomically(output, result.bytes);
   } catch (error) {
     process.stderr.write(`${output}: cannot write: ${(error as NodeJS.ErrnoException).code ?? String(error)}\n`);
     return 2;
+  }
+  let written: string[] = [];
+  if (parsed.textures !== undefined) {
+    const wrote = writeTextures(sources, parsed.textures);
+    if (typeof wrote === 'string') {
+      process.stderr.write(`${wrote}\n`);
+      return 2;
+    }
+    written = wrote;
   }
   const s = result.stats;
   // --engine: where the written model breaks the chosen engines' profiles (warnings only).
@@ -268,9 +302,11 @@ export function runCompile(args: string[]): number {
   if (parsed.json) {
     const stats = { meshes: s.meshes, vertices: s.vertices, triangles: s.triangles, joints: s.joints, animations: s.animations, frames: s.frames, bytes: s.bytes };
     const engines = parsed.engines.length > 0 ? { engines: engineFindings.map(lintJson) } : {};
-    writeStdout(JSON.stringify({ output, stats, notes: notes.map(({ path, diagnostic }) => fileDiagnosticToJson(path, diagnostic)), ...engines }) + '\n');
+    const textures = parsed.textures !== undefined ? { textures: written } : {};
+    writeStdout(JSON.stringify({ output, stats, notes: notes.map(({ path, diagnostic }) => fileDiagnosticToJson(path, diagnostic)), ...textures, ...engines }) + '\n');
   } else {
     for (const r of engineFindings) writeStderr(formatLint(r) + '\n');
+    if (parsed.textures !== undefined) writeStderr(written.length > 0 ? `wrote ${written.join(', ')}\n` : `--textures: no glTF source with images: nothing written to ${parsed.textures}\n`);
     writeStdout(
       `${output}: ${s.meshes} meshes, ${s.vertices} vertices, ${s.triangles} triangles, ${s.joints} joints, ${s.animations} animations, ${s.frames} frames, ${s.bytes} bytes\n`,
     );
@@ -293,4 +329,32 @@ function printErrors(errors: { path: string; diagnostic: IqeDiagnostic }[], json
     lines.finish();
   }
   return 1;
+}
+
+/** What a compile that succeeded has to say: its notes and the non-error diagnostics of its sources. */
+export function compileNotes(result: CompileResult): SourceDiagnostic[] {
+  return result.diagnostics.filter((d) => d.diagnostic.severity !== 'error');
+}
+
+/**
+ * --textures DIR: the images of the glTF sources (embedded or beside them), each as the file its
+ * materials name (NAME.png, NAME.jpg): the paths written, or the one-line error.
+ */
+export function writeTextures(sources: readonly CompileSource[], folder: string): string[] | string {
+  const written: string[] = [];
+  for (const source of sources) {
+    for (const image of (source as Partial<GltfCompileSource>).images ?? []) {
+      if (!image.bytes || image.bytes.length === 0) continue;
+      const path = join(folder, `${image.stem}.${image.extension}`);
+      if (written.includes(path)) continue;
+      try {
+        mkdirSync(folder, { recursive: true });
+        writeFileAtomically(path, image.bytes);
+      } catch (error) {
+        return `${path}: cannot write: ${(error as NodeJS.ErrnoException).code ?? String(error)}`;
+      }
+      written.push(path);
+    }
+  }
+  return written;
 }

@@ -16,7 +16,7 @@ import { sameFile, writeFileAtomically } from '../node/atomicWrite';
 import { parallelBounds } from '../node/compileParallel';
 import { compileHeap } from '../node/heap';
 import { fileDiagnosticToJson, formatDiagnostic } from './check';
-import { type CompileArguments, loadForCompile } from './compile';
+import { type CompileArguments, compileNotes, openForCompile } from './compile';
 import { writeStderr, writeStdout } from './write';
 
 /** The output of each input: FOLDER/NAME.iqm with -o (a folder), else NAME.iqm beside the input. */
@@ -54,7 +54,7 @@ type Outcome =
   | { input: string; error: string };
 
 /** Compiles each input of `parsed` as its own model. */
-export function runCompileEach(parsed: CompileArguments): number {
+export async function runCompileEach(parsed: CompileArguments): Promise<number> {
   const outputs = eachOutputs(parsed);
   if (typeof outputs === 'string') {
     process.stderr.write(`compile: ${outputs}\n`);
@@ -81,26 +81,31 @@ export function runCompileEach(parsed: CompileArguments): number {
   const bounds = parallelBounds();
   const outcomes: Outcome[] = [];
   let status = 0;
-  parsed.inputs.forEach(({ path, options }, i) => {
+  for (const [i, { path, options }] of parsed.inputs.entries()) {
     const output = outputs[i];
     const report = (outcome: Outcome, text: string, code: number, stream: 'out' | 'err'): void => {
       outcomes.push(outcome);
       status = Math.max(status, code);
       if (!parsed.json) (stream === 'out' ? writeStdout : writeStderr)(text);
     };
-    const source = loadForCompile(path, options);
-    if (typeof source === 'string') return report({ input: path, error: source }, `${path}: ${source}\n`, 2, 'err');
+    const source = await openForCompile(path, options);
+    if (typeof source === 'string') {
+      report({ input: path, error: source }, `${path}: ${source}\n`, 2, 'err');
+      continue;
+    }
     const result = compile([source], parsed.options, bounds);
     if (!result.bytes) {
       const errors = result.diagnostics.map((d) => d.diagnostic).filter((d) => d.severity === 'error');
-      return report({ input: path, diagnostics: errors.map((d) => fileDiagnosticToJson(path, d)) }, errors.map((d) => formatDiagnostic(path, d)).join('\n') + '\n', 1, 'out');
+      report({ input: path, diagnostics: errors.map((d) => fileDiagnosticToJson(path, d)) }, errors.map((d) => formatDiagnostic(path, d)).join('\n') + '\n', 1, 'out');
+      continue;
     }
-    const notes: IqeDiagnostic[] = result.notes.map((d) => d.diagnostic);
+    const notes: IqeDiagnostic[] = compileNotes(result).map((d) => d.diagnostic);
     if (!parsed.json) for (const d of notes) writeStderr(formatDiagnostic(path, d) + '\n');
     try {
       writeFileAtomically(output, result.bytes);
     } catch (error) {
-      return report({ input: path, error: `${output}: cannot write: ${(error as NodeJS.ErrnoException).code ?? String(error)}` }, `${output}: cannot write: ${(error as NodeJS.ErrnoException).code ?? String(error)}\n`, 2, 'err');
+      report({ input: path, error: `${output}: cannot write: ${(error as NodeJS.ErrnoException).code ?? String(error)}` }, `${output}: cannot write: ${(error as NodeJS.ErrnoException).code ?? String(error)}\n`, 2, 'err');
+      continue;
     }
     const s = result.stats;
     const stats = { meshes: s.meshes, vertices: s.vertices, triangles: s.triangles, joints: s.joints, animations: s.animations, frames: s.frames, bytes: s.bytes };
@@ -110,7 +115,7 @@ export function runCompileEach(parsed: CompileArguments): number {
       0,
       'out',
     );
-  });
+  }
   if (parsed.json) writeStdout(JSON.stringify({ results: outcomes }) + '\n');
   return status;
 }

@@ -13,13 +13,13 @@ import type { Model } from '../core/model/model';
 import { applyFramegroups } from '../core/sidecar/apply';
 import { sameFile, writeFileAtomically } from '../node/atomicWrite';
 import { decodeText } from '../node/text';
-import { loadModel } from './info';
+import { loadAnyModel } from './info';
 import { outputInFolder } from './output';
 import { writeStderr, writeStdout } from './write';
 
 export const CONVERT_USAGE = [
   'usage: iqm-tools convert IN [ANIM ...] [-o OUT.iqe|FOLDER/] [--json]',
-  '  IN: an IQM (v1, v2), MD3 (frame 0), DPM or IQE model; each ANIM: a model whose animations are added (its poses must match IN\'s joints).',
+  '  IN: an IQM (v1, v2), MD3 (frame 0), DPM or IQE model, or a source the compiler reads (MD5, SMD, OBJ, glTF/GLB: as the IQM it compiles to); each ANIM: a model whose animations are added (its poses must match IN\'s joints).',
   '  Writes IQE text that `iqm-tools compile` turns back into the same model (default OUT: IN with .iqe).',
   '  What IQE cannot carry is printed as a warning on stderr.',
   '  --json: one JSON object on stdout: {output, warnings, stats}.',
@@ -31,8 +31,8 @@ function defaultOutput(input: string): string {
 }
 
 /** Reads a model and applies `<file>.framegroups` when there is one; a string is the one-line error. */
-function load(file: string, notes: string[]): Model | string {
-  const loaded = loadModel(file);
+async function load(file: string, notes: string[]): Promise<Model | string> {
+  const loaded = await loadAnyModel(file);
   if (!loaded.ok) return loaded.message;
   for (const w of loaded.warnings) notes.push(`${file}: warning: ${w}`);
   const sidecar = `${file}.framegroups`;
@@ -48,7 +48,7 @@ function load(file: string, notes: string[]): Model | string {
   return loaded.model;
 }
 
-export function runConvert(args: string[]): number {
+export async function runConvert(args: string[]): Promise<number> {
   const inputs: string[] = [];
   let output: string | undefined;
   let json = false;
@@ -77,7 +77,7 @@ export function runConvert(args: string[]): number {
   const notes: string[] = [];
   const models: Model[] = [];
   for (const file of inputs) {
-    const model = load(file, notes);
+    const model = await load(file, notes);
     if (typeof model === 'string') {
       process.stderr.write(model + '\n');
       return 2;

@@ -2,11 +2,11 @@
 // (core/compare/diff.ts); exit 1 when there are any, 0 when none, 2 on bad input. Any format
 // `info` reads works, IQE included (compiled in memory), so `diff model.iqe reference.iqm` works.
 import { diffModels } from '../core/compare/diff';
-import { loadModel } from './info';
+import { loadAnyModel } from './info';
 
 const USAGE = 'usage: iqm-tools diff A B [--json] [--tolerance T]';
 
-export function runDiff(args: string[]): number {
+export async function runDiff(args: string[]): Promise<number> {
   const files: string[] = [];
   let json = false;
   let tolerance: number | undefined;
@@ -29,7 +29,7 @@ export function runDiff(args: string[]): number {
     process.stderr.write(`iqm-tools diff: needs two files\n${USAGE}\n`);
     return 2;
   }
-  const [a, b] = files.map((file) => loadModel(file));
+  const [a, b] = await Promise.all(files.map((file) => loadAnyModel(file)));
   for (const loaded of [a, b]) {
     if (!loaded.ok) {
       process.stderr.write(loaded.message + '\n');

@@ -3,13 +3,14 @@
 
 import { IqeDocument } from '../core/iqe/document';
 import { summarizeIqe } from '../core/iqe/summary';
-import { compile, textSource } from '../core/compile/index';
+import { compile, type CompileResult, textSource } from '../core/compile/index';
+import { gltfSource } from '../core/gltf/source';
 import { SOURCE_FORMAT_NAMES, type SourceFormat, sourceFormat } from '../core/compile/format';
 import { type IngestResult, ingestText } from '../core/compile/ingest';
 import { takeVpOrder, withVpOrder } from '../core/compile/vpOrder';
 import { fullCollector } from '../node/heap';
 import { iqmToModel, readIqmDocument } from '../core/iqm/reader';
-import { decodeText, ingestFile, readHead, siblingReader } from '../node/text';
+import { decodeText, ingestFile, isGltfHead, readHead, resourceReader, siblingReader } from '../node/text';
 import { readFileSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { FormatError } from '../core/binary';
@@ -51,7 +52,11 @@ export function parseArgs(args: string[], valued: string[] = []): { file?: strin
  * is the message. An IQE's model says format 'iqe'; another source's is the IQM it compiles to.
  */
 function compiledModel(file: string, text: string, format: SourceFormat): Loaded {
-  const result = compile([textSource(text, file, undefined, siblingReader(file))]);
+  return modelOfCompile(file, compile([textSource(text, file, undefined, siblingReader(file))]), format);
+}
+
+/** The model a compile made of a source, or its first error as the message. */
+function modelOfCompile(file: string, result: CompileResult, format: SourceFormat): Loaded {
   const error = result.diagnostics.find((d) => d.diagnostic.severity === 'error')?.diagnostic;
   if (error || !result.bytes) {
     const where = error ? ` (at line ${error.range.line + 1}, column ${error.range.column + 1})` : '';
@@ -67,21 +72,45 @@ function compiledModel(file: string, text: string, format: SourceFormat): Loaded
 }
 
 /**
+ * loadModel for every format, glTF too: a glTF's model is the IQM its compile makes (decoded
+ * first: core/gltf/source.ts).
+ */
+export async function loadAnyModel(file: string, iqeOrder: 'compiled' | 'vp' = 'compiled'): Promise<Loaded> {
+  let head: Uint8Array;
+  try {
+    head = readHead(file);
+  } catch (e) {
+    return unreadable(file, e);
+  }
+  if (!isGltfHead(head, file)) return loadModel(file, iqeOrder);
+  let bytes: Uint8Array;
+  try {
+    bytes = readFileSync(file);
+  } catch (e) {
+    return unreadable(file, e);
+  }
+  const format = sourceFormat(decodeText(bytes.subarray(0, 4096)), file);
+  return modelOfCompile(file, compile([await gltfSource(bytes, file, resourceReader(file))]), format);
+}
+
+/** A file that cannot be read, as the one-line error. */
+function unreadable(file: string, e: unknown): Loaded {
+  const code = (e as { code?: string }).code;
+  return { ok: false, message: `${file}: cannot read the file${code ? ` (${code})` : ''}` };
+}
+
+/**
  * Reads and parses a model file by its magic bytes. Every failure becomes one message line
  * (`file: what is wrong (at byte N)`). An IQE is compiled (its model is the compiled one), and
  * with `iqeOrder: 'vp'` (sample) its vertices are those of its `vp` lines, in their order.
  */
 export function loadModel(file: string, iqeOrder: 'compiled' | 'vp' = 'compiled'): Loaded {
-  const unreadable = (e: unknown): Loaded => {
-    const code = (e as { code?: string }).code;
-    return { ok: false, message: `${file}: cannot read the file${code ? ` (${code})` : ''}` };
-  };
   let read: { bytes: Uint8Array } | { ingested: IngestResult };
   try {
     // An IQE in vp order (sample) is read in blocks: neither its bytes nor its text is held whole.
     read = iqeOrder === 'vp' && sniff(readHead(file)).format === 'iqe' ? { ingested: ingestFile(file, true) } : { bytes: readFileSync(file) };
   } catch (e) {
-    return unreadable(e);
+    return unreadable(file, e);
   }
   if ('ingested' in read) {
     // A collection between steps where their arrays are large (a few ms each).
@@ -223,7 +252,7 @@ function iqeInfo(file: string, bytes: Uint8Array): InfoJson {
   return { format: 'iqe', version: 0, ...summary, tags: [], warnings, winding: 'cw' };
 }
 
-export function runInfo(args: string[]): number {
+export async function runInfo(args: string[]): Promise<number> {
   const parsed = parseArgs(args, ['--engine']);
   const engineArg = parsed.options.get('--engine');
   const engines = engineArg === undefined ? undefined : parseEngineList(engineArg);
@@ -254,7 +283,7 @@ export function runInfo(args: string[]): number {
     }
     return 0;
   }
-  const loaded = loadModel(file);
+  const loaded = await loadAnyModel(file);
   if (!loaded.ok) {
     process.stderr.write(loaded.message + '\n');
     return 2;

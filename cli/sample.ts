@@ -6,7 +6,7 @@
 import type { Model } from '../core/model/model';
 import { createPose, morphVertices, sampleFrames } from '../core/model/sample';
 import { skinVertices, totalVertices } from '../core/model/skin';
-import { loadModel, parseArgs } from './info';
+import { loadAnyModel, parseArgs } from './info';
 
 export interface SampleResult {
   frame: number;
@@ -66,7 +66,7 @@ function vertexOrder(model: Model): 'vp' | 'file' {
   return model.format === 'iqe' ? 'vp' : 'file';
 }
 
-export function runSample(args: string[]): number {
+export async function runSample(args: string[]): Promise<number> {
   const parsed = parseArgs(args, ['--frame']);
   const usage = 'usage: iqm-tools sample FILE --frame F [--json]\n';
   if (parsed.error || parsed.file === undefined) {
@@ -80,7 +80,7 @@ export function runSample(args: string[]): number {
   }
   const frame = Number(frameText);
   // An IQE's vertices are its `vp` lines in their order (not the compiled order): vertex k is the k-th vp.
-  const loaded = loadModel(parsed.file, 'vp');
+  const loaded = await loadAnyModel(parsed.file, 'vp');
   if (!loaded.ok) {
     process.stderr.write(loaded.message + '\n');
     return 2;

@@ -45,11 +45,6 @@ export interface LoadMessage {
   sidecars: Sidecars;
   /** Other parts of a Quake 3 player set in the same folder (empty when there is none). */
   playerParts: PlayerPart[];
-  /**
-   * Files compiled with a source (core/compile/companions.ts): an .md5mesh's or a mesh SMD's
-   * animation files beside it (as clips), an OBJ's .mtl; absent for other models.
-   */
-  companions?: { name: string; bytes: ArrayBuffer }[];
   /** True when this load replaces an earlier one because the file changed on disk. */
   reload: boolean;
   /** The "mesh from…" picker (core/model/animationSet.ts): absent when there is nothing to pick. */
@@ -61,6 +56,22 @@ export interface LoadMessage {
    * from which text. Absent for model files.
    */
   compiled?: CompiledFrom;
+  /**
+   * A compile source (MD5, SMD, OBJ, glTF): `bytes` is the IQM the host compiled from it (in the
+   * compile worker, client/preview/sourceCompile.ts), and this says how. Absent otherwise.
+   */
+  converted?: ConvertedFrom;
+}
+
+/** How a previewed source became the IQM drawn. */
+export interface ConvertedFrom {
+  /** The source's format, worded (SOURCE_FORMAT_NAMES). */
+  format: string;
+  milliseconds: number;
+  /** The animation files beside it merged after it (core/compile/companions.ts), by name. */
+  animations: string[];
+  /** What the compile noticed, `FILE: message`. */
+  notes: string[];
 }
 
 /** What the models of the folder offer the opened one: a mesh for an animation file, or clips for a mesh. */
@@ -113,10 +124,16 @@ export interface CompileStateMessage {
   problem: SourceProblem | null;
 }
 
-/** host -> webview: the file could not be read at all (not a format problem: those are the webview's). */
+/**
+ * host -> webview: the file could not be read at all, or (with `fileName`) a compile source (MD5,
+ * SMD, OBJ, glTF) the host compiles for the preview has errors: the preview says so and reports it
+ * as a failed render.
+ */
 export interface HostErrorMessage {
   type: 'hostError';
   message: string;
+  /** The source that does not compile (a failed render of it), absent when the file could not be read. */
+  fileName?: string;
 }
 
 /** One resolved texture: pixels (TGA bytes or PNG/JPEG bytes) or a webview URI to an image. */

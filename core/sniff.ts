@@ -2,7 +2,7 @@
 // real content has MD3 files named .iqm and .dpm, and Git LFS pointers named .iqm.
 
 export type ModelFormat = 'iqm' | 'md3' | 'dpm' | 'iqe';
-export type OtherFormat = 'md2' | 'mdl' | 'zym' | 'md5' | 'lfs' | 'unknown';
+export type OtherFormat = 'md2' | 'mdl' | 'zym' | 'md5' | 'glb' | 'lfs' | 'unknown';
 
 export interface SniffResult {
   format: ModelFormat | OtherFormat;
@@ -36,6 +36,8 @@ export function sniff(bytes: Uint8Array): SniffResult {
   if (startsWith(bytes, 'DARKPLACESMODEL\0')) return { format: 'dpm', description: 'a DPM model', supported: true };
   if (startsWith(bytes, 'IDP2')) return { format: 'md2', description: 'an MD2 (Quake 2) model', supported: false };
   if (startsWith(bytes, 'IDPO')) return { format: 'mdl', description: 'a Quake MDL model', supported: false };
+  // A glTF source (compiled, not viewed: core/gltf).
+  if (startsWith(bytes, 'glTF')) return { format: 'glb', description: 'a binary glTF (GLB)', supported: false };
   if (startsWith(bytes, 'ZYMOTICMODEL')) return { format: 'zym', description: 'a Zymotic (ZYM) model', supported: false };
   const line = firstLine(bytes);
   // IQE: the first line contains the header comment, possibly after spaces (and a BOM, stripped

@@ -1,14 +1,13 @@
-// Bytes -> Model for the webview: sniffed by magic bytes (never the extension). IQE text arrives
-// compiled: the extension host compiles it in its compile worker and posts the IQM, so the preview
-// shows exactly what the compiler writes. Which sidecar decides the clips and textures is
+// Bytes -> Model for the webview: sniffed by magic bytes (never the extension). IQE text and the
+// other compile sources (MD5, SMD, OBJ, glTF) arrive compiled: the extension host compiles them in
+// its compile worker and posts the IQM, so the preview shows exactly what the compiler writes (and
+// the compiler is not in the webview's bundle). Which sidecar decides the clips and textures is
 // core/sidecar/precedence.ts's.
 
 import { FormatError } from '../core/binary';
-import { compile, textSource } from '../core/compile/index';
-import { sourceFormat } from '../core/compile/format';
 import { readModel } from '../core/model/read';
 import type { Model } from '../core/model/model';
-import type { CompiledFrom, Sidecars } from '../core/protocol';
+import type { CompiledFrom, ConvertedFrom, Sidecars } from '../core/protocol';
 import { modelClips } from '../core/sidecar/precedence';
 import { extensionWarning, sniff } from '../core/sniff';
 import type { ViewClip } from './scene';
@@ -29,11 +28,11 @@ export class LoadError extends Error {
 }
 
 /**
- * The model in `bytes`. IQE text arrives compiled by the host (`compiled` says from which text); the
- * reference compiler's other sources (MD5, SMD, OBJ) are compiled here, with `companions` (their
- * animation files, merged after them, and the .mtl files an OBJ names).
+ * The model in `bytes`. IQE text arrives compiled by the host (`compiled` says from which text), and
+ * so do the other compile sources, MD5, SMD, OBJ and glTF (`converted` says how): the compiler
+ * never runs here.
  */
-export function loadModelBytes(bytes: Uint8Array, fileName: string, compiled: CompiledFrom | null = null, companions: readonly { name: string; bytes: ArrayBuffer }[] = []): Loaded {
+export function loadModelBytes(bytes: Uint8Array, fileName: string, compiled: CompiledFrom | null = null, converted: ConvertedFrom | null = null): Loaded {
   const notes: string[] = [];
   const s = sniff(bytes);
   try {
@@ -42,33 +41,11 @@ export function loadModelBytes(bytes: Uint8Array, fileName: string, compiled: Co
       notes.push(`compiled from the IQE text (${compiled.version === null ? 'the file on disk' : `editor version ${compiled.version}${compiled.unsaved ? ', unsaved' : ''}`}) in ${Math.round(compiled.milliseconds)} ms`);
       return { model: readModel(bytes), notes };
     }
-    const text = s.format === 'md5' || s.format === 'unknown' ? new TextDecoder('utf-8').decode(bytes) : null;
-    const format = text === null ? null : sourceFormat(text, fileName);
-    if (text !== null && format !== null && format !== 'unknown') {
-      // A source (MD5, SMD, OBJ): compiled as `iqm-tools compile` would compile it.
-      const decode = (b: ArrayBuffer): string => new TextDecoder('utf-8').decode(new Uint8Array(b));
-      const mtl = companions.filter((c) => /\.mtl$/i.test(c.name));
-      const siblings = (name: string): string | null => {
-        const found = mtl.find((c) => c.name === name.replace(/\\/g, '/'));
-        return found ? decode(found.bytes) : null;
-      };
-      const animations = companions.filter((c) => !/\.mtl$/i.test(c.name));
-      // -j: an animation file alone (an .md5anim, an animation SMD) still shows its skeleton moving.
-      const result = compile([textSource(text, fileName, undefined, siblings), ...animations.map((c) => textSource(decode(c.bytes), c.name))], { forceJoints: true });
-      if (animations.length > 0) notes.push(`with the animation files beside it: ${animations.map((c) => c.name).join(', ')}`);
-      const failedName = result.failed > 0 ? animations[result.failed - 1].name : fileName;
-      const errors = result.diagnostics.filter((d) => d.diagnostic.severity === 'error').map((d) => d.diagnostic);
-      if (!result.bytes || errors.length) {
-        const first = errors[0];
-        const label = failedName;
-        throw new LoadError(
-          first ? `${label} line ${first.range.line + 1}: ${first.message}${errors.length > 1 ? ` (and ${errors.length - 1} more errors)` : ''}` : `the ${label} file could not be compiled`,
-          null,
-        );
-      }
-      notes.push(`${fileName} (${format}) compiled to IQM in memory for the preview`);
-      const model = readModel(result.bytes);
-      return { model, notes };
+    if (converted) {
+      notes.push(`${fileName} (${converted.format}) compiled to IQM for the preview in ${Math.round(converted.milliseconds)} ms`);
+      if (converted.animations.length > 0) notes.push(`with the animation files beside it: ${converted.animations.join(', ')}`);
+      notes.push(...converted.notes);
+      return { model: readModel(bytes), notes };
     }
     const model = readModel(bytes);
     if (s.format === 'iqm' || s.format === 'md3' || s.format === 'dpm') {

@@ -22,7 +22,8 @@ function dispatch(message: HostToWebview): void {
       viewer.load(message);
       break;
     case 'hostError':
-      viewer.showError('The file could not be read', message.message, null);
+      if (message.fileName !== undefined) viewer.sourceFailed(message.fileName, message.message);
+      else viewer.showError('The file could not be read', message.message, null);
       break;
     case 'textures':
       void viewer.applyTextures(message.generation, message.results);

@@ -234,7 +234,7 @@ export class Viewer {
     this.modelPath = msg.path;
     let loaded;
     try {
-      loaded = loadModelBytes(new Uint8Array(msg.bytes), msg.fileName, msg.compiled ?? null, msg.companions);
+      loaded = loadModelBytes(new Uint8Array(msg.bytes), msg.fileName, msg.compiled ?? null, msg.converted ?? null);
     } catch (e) {
       const err = e instanceof LoadError ? e : new LoadError(String(e), null);
       this.showError(`${msg.fileName} cannot be previewed`, err.message, err.offset);
@@ -614,6 +614,12 @@ export class Viewer {
   }
 
   // ---------------------------------------------------------------- errors and status
+
+  /** A source the host compiles for the preview has errors: said as a model that cannot be previewed is. */
+  sourceFailed(fileName: string, message: string): void {
+    this.showError(`${fileName} cannot be previewed`, message, null);
+    this.post({ type: 'rendered', ok: false, format: '', error: message, vertices: 0, triangles: 0, joints: 0, firstFrameMs: 0 });
+  }
 
   showError(title: string, message: string, offset: number | null, problem: SourceProblem | null = null): void {
     this.disposeModel();

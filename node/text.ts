@@ -7,6 +7,7 @@ import { type AnimationOptions, type CompileSource, iqeStreamSource, textSource 
 import { sourceFormat } from '../core/compile/format';
 import { type IngestResult, IqeIngest } from '../core/compile/ingest';
 import { sniff } from '../core/sniff';
+import { gltfSource, type ResourceReader } from '../core/gltf/source';
 
 /** How far into a file a NUL byte says "binary data" (IQE text has none). */
 const BINARY_PROBE_BYTES = 4096;
@@ -22,7 +23,8 @@ export function notIqeText(bytes: Uint8Array): string | null {
   switch (kind.format) {
     case 'iqe':
     case 'md5':
-      // Source text the compiler reads (MD5 among them: core/compile/format.ts).
+    case 'glb':
+      // Sources the compiler reads (MD5 text, a binary glTF: core/compile/format.ts).
       return null;
     case 'lfs':
       return 'a Git LFS pointer, not the model it stands for (git lfs pull fetches it)';
@@ -121,4 +123,31 @@ export function siblingReader(path: string): (name: string) => string | null {
       return null;
     }
   };
+}
+
+/** Reads the files a glTF names (its .bin, its images), relative to its folder, as bytes (null when one cannot be read). */
+export function resourceReader(path: string): ResourceReader {
+  return (uri) => {
+    try {
+      return new Uint8Array(readFileSync(join(dirname(path), decodeURIComponent(uri).replace(/\\/g, '/'))));
+    } catch {
+      return null;
+    }
+  };
+}
+
+/** Whether a file's first bytes are a glTF (a GLB, or glTF JSON: core/compile/format.ts). */
+export function isGltfHead(head: Uint8Array, path: string): boolean {
+  const format = sourceFormat(decodeText(head), path);
+  return format === 'gltf' || format === 'glb';
+}
+
+/**
+ * A file as a compile source, glTF included: a glTF is decoded now (core/gltf/source.ts: the glTF
+ * library's reader is async) with the files beside it; any other format is fileSource's. Read
+ * errors are thrown (NodeJS.ErrnoException).
+ */
+export async function openFileSource(path: string, options?: AnimationOptions): Promise<CompileSource> {
+  if (!isGltfHead(readHead(path), path)) return fileSource(path, options);
+  return gltfSource(new Uint8Array(readFileSync(path)), path, resourceReader(path), options);
 }

@@ -1,12 +1,14 @@
-// Generated MD3 and DPM sample models, written with the project's test writers
-// (test/helpers/model-writers.ts). Bundled and run by scripts/make-examples.mjs (examples/) and
+// Generated MD3, DPM and glTF sample models, written with the project's test writers
+// (test/helpers/model-writers.ts, test/helpers/gltf-writer.ts). Bundled and run by scripts/make-examples.mjs (examples/) and
 // scripts/make-vscode-fixtures.mjs (the in-editor suite's workspace):
-//   node out/scripts/make-examples.cjs OUTDIR            examples: bending-pyramid.md3, skinned-column.dpm
-//   node out/scripts/make-examples.cjs OUTDIR --fixtures preview.md3, preview-box.md3, preview.dpm
+//   node out/scripts/make-examples.cjs OUTDIR            examples: bending-pyramid.md3, skinned-column.dpm, bending-tube.glb
+//   node out/scripts/make-examples.cjs OUTDIR --fixtures preview.md3, preview-box.md3, preview.dpm,
+//                                                        preview.glb, preview-broken.glb (a joint index past the skin)
 // Everything is generated (no third-party content) and deterministic.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeDpm, writeMd3, type DpmSpec, type Md3Spec } from '../test/helpers/model-writers';
+import { makeGltf } from '../test/helpers/gltf-writer';
 
 type Vec3 = [number, number, number];
 
@@ -230,10 +232,13 @@ function main(argv: string[]): void {
         ['preview.md3', writeMd3(pyramidMd3Spec())],
         ['preview-box.md3', writeMd3(boxMd3Spec())],
         ['preview.dpm', writeDpm(columnDpmSpec())],
+        ['preview.glb', makeGltf({ vertices: 320, joints: 6, prop: true }).bytes],
+        ['preview-broken.glb', makeGltf({ vertices: 64, around: 8, joints: 3, broken: 'joint-index' }).bytes],
       ]
     : [
         ['bending-pyramid.md3', writeMd3(pyramidMd3Spec())],
         ['skinned-column.dpm', writeDpm(columnDpmSpec())],
+        ['bending-tube.glb', makeGltf({ vertices: 640, joints: 8, prop: true, animations: [{ name: 'Bend', interpolation: 'LINEAR' }, { name: 'Sway', interpolation: 'CUBICSPLINE' }] }).bytes],
       ];
   for (const [name, bytes] of files) writeFileSync(join(out, name), bytes);
   console.log(`${files.map(([name]) => name).join(', ')} written to ${out}/`);

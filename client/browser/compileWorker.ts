@@ -6,7 +6,7 @@ import { runCompile, transferOf } from '../compile/run';
 
 const worker = self as DedicatedWorkerGlobalScope;
 
-worker.onmessage = (event: MessageEvent<CompileRequest>) => {
-  const reply = runCompile(event.data);
+worker.onmessage = async (event: MessageEvent<CompileRequest>) => {
+  const reply = await runCompile(event.data);
   worker.postMessage(reply, transferOf(reply));
 };

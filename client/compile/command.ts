@@ -12,15 +12,15 @@ import { engineFindings, toDiagnostics } from '../preview/engines';
 import type { Platform } from '../platform';
 import type { CompileRequest, CompileSource } from './protocol';
 import { animationPathsFor, compileOptionsOf, outputPathFor } from './settings';
-import { compileSource, settingsFor } from './source';
+import { compileSource, type LoadedSource, settingsFor } from './source';
 import { companionExtension } from '../../core/compile/companions';
 import { siblingAnimations } from '../companions';
 
 const PROGRESS_AFTER_MS = 500;
 const PREVIEW_VIEW_TYPE = 'iqmTools.preview';
 
-/** The files the compile takes: IQE, and the reference compiler's MD5, SMD and OBJ sources. */
-const SOURCE_FILE = /\.(iqe|md5mesh|smd|obj)$/i;
+/** The files the compile takes: IQE, the reference compiler's MD5, SMD and OBJ sources, and glTF 2.0. */
+const SOURCE_FILE = /\.(iqe|md5mesh|smd|obj|gltf|glb)$/i;
 
 function isPreviewOpen(uri: vscode.Uri): boolean {
   return vscode.window.tabGroups.all.some((group) =>
@@ -119,7 +119,7 @@ async function compile(host: CompileHost, source: vscode.Uri, interactive: boole
     void vscode.window.showErrorMessage(`Compiling ${name}: ${message}`);
     return { errors: 0, writeError: message };
   }
-  let main: { source: CompileSource; size: number };
+  let main: LoadedSource;
   try {
     main = await compileSource(source, host.platform.files);
   } catch (error) {
@@ -130,7 +130,7 @@ async function compile(host: CompileHost, source: vscode.Uri, interactive: boole
     return { errors: 1 };
   }
   inputBytes += main.size;
-  const request: CompileRequest = { source: main.source, options: compileOptionsOf(settings), animations };
+  const request: CompileRequest = { source: main.source, options: compileOptionsOf(settings), animations, ...(main.resources ? { resources: main.resources } : {}) };
   const fileName = (text: number): string => (text === 0 ? name : animationFiles[text - 1].path.slice(animationFiles[text - 1].path.lastIndexOf('/') + 1));
 
   const cancellation = new vscode.CancellationTokenSource();
@@ -312,7 +312,7 @@ export function registerCompile(context: vscode.ExtensionContext, platform: Plat
       if (chosen.length > 1) return compileMany(host, chosen);
       const source = uri instanceof vscode.Uri ? uri : vscode.window.activeTextEditor?.document.uri;
       if (!source) {
-        void vscode.window.showWarningMessage('Open or select an .iqe file to compile.');
+        void vscode.window.showWarningMessage('Open or select a model source to compile (.iqe, .md5mesh, .smd, .obj, .gltf, .glb).');
         return undefined;
       }
       return compile(host, source, true);

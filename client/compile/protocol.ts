@@ -19,7 +19,7 @@ export type CompileSource = { text: string; name?: string } | { path: string } |
  * pool from everything else that uses it).
  */
 export function requestTransfers(request: CompileRequest): ArrayBuffer[] {
-  return [request.source, ...(request.animations ?? [])].flatMap((source) => {
+  return [request.source, ...(request.animations ?? []), ...(request.resources ?? [])].flatMap((source) => {
     if (!('bytes' in source)) return [];
     const { buffer, byteOffset, byteLength } = source.bytes;
     return buffer instanceof ArrayBuffer && byteOffset === 0 && byteLength === buffer.byteLength ? [buffer] : [];
@@ -34,6 +34,12 @@ export interface CompileRequest {
   options: EditorCompileOptions;
   /** Animation files merged after it (iqmTools.compile.animationFiles). */
   animations?: CompileSource[];
+  /**
+   * The files a glTF source names (its .bin buffers, its images) or an OBJ names (its .mtl), by the
+   * uri or name it gives, for a worker that cannot read them itself (a path's are read from disk
+   * beside it).
+   */
+  resources?: { uri: string; bytes: Uint8Array }[];
 }
 
 /** A note of the compile and the text it is about (0: the source, k: animations[k - 1]). */
@@ -55,5 +61,7 @@ export type CompileReply =
       failedText: number;
       /** With options.sourceMap (the IQE preview): where each written triangle and joint comes from. */
       sourceMap?: CompileSourceMap;
+      /** A glTF source's embedded images (a material is named after its image's stem): the preview draws them. */
+      images?: { stem: string; extension: string; bytes: Uint8Array }[];
     }
   | { ok: false; message: string };

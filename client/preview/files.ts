@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import { companionExtension, mtlLibraries } from '../../core/compile/companions';
 import { siblingAnimations } from '../companions';
+import { gltfResources } from '../compile/source';
 import { dirname, type LookupFs } from './resolve';
 
 /** LookupFs over vscode.workspace.fs for the model's file system (same scheme and authority); open documents by their editor text. */
@@ -42,24 +43,37 @@ export function workspaceFs(base: vscode.Uri): LookupFs {
   };
 }
 
-/** The files compiled with a source: its sibling animation files, an OBJ's .mtl files (unreadable ones left out). */
-export async function companionFiles(uri: vscode.Uri, bytes: Uint8Array): Promise<{ name: string; bytes: ArrayBuffer }[] | undefined> {
+/**
+ * The files compiled with a source: the animation files beside an .md5mesh or a mesh SMD (merged
+ * after it: its clips), the .mtl files an OBJ names and the .bin and images a glTF names (as
+ * resources, by the name the source gives). Unreadable ones are left out: the compile says what
+ * it misses (a .mtl: materials keep their names).
+ */
+export async function companionFiles(uri: vscode.Uri, bytes: Uint8Array): Promise<{ animations: { name: string; bytes: Uint8Array }[]; resources: { uri: string; bytes: Uint8Array }[] }> {
+  const animations: { name: string; bytes: Uint8Array }[] = [];
+  const resources: { uri: string; bytes: Uint8Array }[] = [];
+  if (/\.(gltf|glb)$/i.test(uri.path)) return { animations, resources: (await gltfResources(uri, bytes)) ?? [] };
   const extension = companionExtension(uri.path);
-  if (!extension) return undefined;
+  if (!extension) return { animations, resources };
   const folder = dirname(uri.path);
-  const paths =
-    extension === '.mtl'
-      ? mtlLibraries(new TextDecoder('utf-8').decode(bytes)).map((name) => `${folder}/${name.replace(/\\/g, '/')}`)
-      : (await siblingAnimations(uri)).map((u) => u.path);
-  const out: { name: string; bytes: ArrayBuffer }[] = [];
-  for (const path of paths) {
+  if (extension === '.mtl') {
+    for (const name of mtlLibraries(new TextDecoder('utf-8').decode(bytes))) {
     try {
-      out.push({ name: path.slice(folder.length + 1), bytes: toArrayBuffer(await vscode.workspace.fs.readFile(uri.with({ path }))) });
+        resources.push({ uri: name, bytes: await vscode.workspace.fs.readFile(uri.with({ path: `${folder}/${name.replace(/\\/g, '/')}` })) });
     } catch {
-      // Left out: the compile says what it misses (a .mtl: materials keep their names).
+        // Left out (see above).
     }
   }
-  return out;
+    return { animations, resources };
+  }
+  for (const u of await siblingAnimations(uri)) {
+    try {
+      animations.push({ name: u.path.slice(folder.length + 1), bytes: await vscode.workspace.fs.readFile(u) });
+    } catch {
+      // Left out (see above).
+    }
+  }
+  return { animations, resources };
 }
 
 export function mimeOf(path: string): 'image/x-tga' | 'image/png' | 'image/jpeg' {

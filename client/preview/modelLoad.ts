@@ -1,16 +1,20 @@
 // What the host sends for a model file: its bytes, sniffed (IQE text in a file named otherwise is
-// compiled like an .iqe), with its sidecar texts, the other parts of a Quake 3 player, the engine
-// findings and the companion files a source compiles with. I/O only; the webview parses.
+// compiled like an .iqe; a compile source, MD5, SMD, OBJ or glTF, is compiled with its companion
+// files by the caller), with its sidecar texts, the other parts of a Quake 3 player and the engine
+// findings. I/O only; the webview parses.
 
 import * as vscode from 'vscode';
 import type { LoadMessage } from '../../core/protocol';
 import { sniff } from '../../core/sniff';
 import { engineFindings } from './engines';
+import { sourceFormatOf } from './sourceCompile';
 import { companionFiles, toArrayBuffer } from './files';
 import { basename, findSidecars, playerSet, type LookupFs } from './resolve';
 
 export type ModelRead =
   | { kind: 'model'; message: Omit<LoadMessage, 'reload'>; engines: Awaited<ReturnType<typeof engineFindings>> | undefined }
+  /** A compile source (MD5, SMD, OBJ, glTF): the caller compiles it with its companions (sourceCompile.ts). */
+  | { kind: 'source'; format: NonNullable<ReturnType<typeof sourceFormatOf>>; bytes: Uint8Array; companions: Awaited<ReturnType<typeof companionFiles>>; sidecars: LoadMessage['sidecars'] }
   /** IQE text (by its content): the caller compiles it. */
   | { kind: 'iqe' }
   | { kind: 'error'; message: string };
@@ -36,6 +40,8 @@ export async function readModelFile(uri: vscode.Uri, source: vscode.Uri, fs: Loo
   if (format === 'iqe') return { kind: 'iqe' };
   const md3 = format === 'md3';
   const sidecars = await findSidecars(uri.path, fs, md3);
+  const compiled = format === 'iqm' || md3 || format === 'dpm' ? null : sourceFormatOf(bytes, basename(uri.path));
+  if (compiled) return { kind: 'source', format: compiled, bytes, companions: await companionFiles(uri, bytes), sidecars };
   const playerParts: LoadMessage['playerParts'] = [];
   if (md3) {
     for (const part of await playerSet(uri.path, fs)) {
@@ -53,13 +59,11 @@ export async function readModelFile(uri: vscode.Uri, source: vscode.Uri, fs: Loo
     log(`${uri.toString()}: engine checks failed: ${e instanceof Error ? e.message : String(e)}`);
     return undefined;
   });
-  const companions = await companionFiles(uri, bytes);
   return {
     kind: 'model',
     engines,
     message: {
       type: 'load',
-      companions,
       fileName: basename(uri.path),
       path: displayPath(uri),
       bytes: toArrayBuffer(bytes),

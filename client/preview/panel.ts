@@ -23,14 +23,15 @@ import {
 import { compileOptionsOf } from '../compile/settings';
 import { compileSource, settingsFor } from '../compile/source';
 import type { Platform } from '../platform';
-import { toDiagnostics } from './engines';
+import { engineFindings, toDiagnostics } from './engines';
 import { errorText, toArrayBuffer, workspaceFs } from './files';
 import { makeNonce, previewHtml } from './html';
 import { findPartners, rememberedPartner, rememberPartner } from './partners';
-import { displayPath, readModelFile } from './modelLoad';
+import { displayPath, type ModelRead, readModelFile } from './modelLoad';
+import { sourceOutcome, sourceRequest } from './sourceCompile';
 import { sidecarKind } from '../../core/sidecar/companions';
 import { basename, dirname, findSidecars, type LookupFs } from './resolve';
-import { lookupTextures } from './textureLookup';
+import { type EmbeddedImage, lookupTextures } from './textureLookup';
 import type { ComparablePreview, Comparisons } from '../compare/comparisons';
 import { SourceLink, type SourceLinkStatus } from '../link/sourceLink';
 
@@ -68,6 +69,8 @@ export class PreviewPanel implements ComparablePreview {
   private readonly pending: HostToWebview[] = [];
   private disposed = false;
   private compiling: vscode.CancellationTokenSource | null = null;
+  /** The images inside a previewed glTF (its materials find them: textureLookup.ts). */
+  private embedded: EmbeddedImage[] = [];
   private reloadTimer: ReturnType<typeof setTimeout> | undefined;
   private typingTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly subscriptions: vscode.Disposable[] = [];
@@ -177,6 +180,7 @@ export class PreviewPanel implements ComparablePreview {
       return;
     }
     if (read.kind === 'iqe') return this.compileAndLoad();
+    if (read.kind === 'source') return this.compileSourceAndLoad(read);
     if (!this.disposed) this.host.problems().set(this.uri, read.engines ? toDiagnostics(read.engines) : []);
     // An animation file borrows a mesh of the folder, a mesh the clips of an animation file.
     const partner = this.source === this.uri ? await findPartners(this.uri, new Uint8Array(read.message.bytes), rememberedPartner(this.host.context.workspaceState, this.uri), (m) => this.host.log(m)) : undefined;
@@ -186,6 +190,52 @@ export class PreviewPanel implements ComparablePreview {
     this.post({ ...read.message, reload, ...(partner ? { partner } : {}) });
     this.flushPending();
     this.host.comparisons.loaded(this);
+  }
+
+  /**
+   * A compile source (MD5, SMD, OBJ, glTF): compiled with its companion files in the compile
+   * worker (sourceCompile.ts), then `load` with the IQM; a newer load cancels it.
+   */
+  private async compileSourceAndLoad(read: Extract<ModelRead, { kind: 'source' }>): Promise<void> {
+    const uri = this.uri;
+    this.cancelCompile();
+    this.host.countCompile(uri, 'started');
+    const cancel = new vscode.CancellationTokenSource();
+    this.compiling = cancel;
+    try {
+      const name = basename(uri.path);
+      const { animations, resources } = read.companions;
+      const request = sourceRequest(name, read.bytes, animations, resources, compileOptionsOf(settingsFor(uri)));
+      const size = read.bytes.length + animations.reduce((n, a) => n + a.bytes.length, 0);
+      const reply = await this.host.platform.compile(this.host.context, request, size, cancel.token);
+      if (!reply || cancel.token.isCancellationRequested || this.disposed) return;
+      const outcome = sourceOutcome(reply, name, read.format, animations.map((a) => a.name));
+      if ('error' in outcome) {
+        if (!reply.ok) this.host.log(`${uri.toString()}: the compiler failed: ${reply.message}`);
+        this.post({ type: 'hostError', message: outcome.error, fileName: name });
+        return;
+      }
+      // The engines judge what would be written: the IQM.
+      const engines = await engineFindings(uri, outcome.bytes).catch(() => undefined);
+      if (cancel.token.isCancellationRequested || this.disposed) return;
+      this.host.problems().set(uri, engines ? toDiagnostics(engines) : []);
+      this.embedded = outcome.images;
+      this.post({
+        type: 'load',
+        fileName: name,
+        path: displayPath(uri),
+        bytes: toArrayBuffer(outcome.bytes),
+        sidecars: read.sidecars,
+        playerParts: [],
+        reload: this.loads++ > 0,
+        engines: engines?.report,
+        converted: outcome.converted,
+      });
+      this.flushPending();
+    } finally {
+      cancel.dispose();
+      if (this.compiling === cancel) this.compiling = null;
+    }
   }
 
   private openDocument(): vscode.TextDocument | undefined {
@@ -267,7 +317,7 @@ export class PreviewPanel implements ComparablePreview {
         break;
       case 'textureRequest': {
         const place = { uri: this.uri, fs: this.fs, stopAt: this.stopAt, roots: this.roots, webview: this.webviewPanel.webview };
-        void lookupTextures(place, m.requests).then((results) => this.post({ type: 'textures', generation: m.generation, results }));
+        void lookupTextures(place, m.requests, this.embedded).then((results) => this.post({ type: 'textures', generation: m.generation, results }));
         break;
       }
       case 'rendered':

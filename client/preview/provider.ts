@@ -12,6 +12,8 @@ export const VIEW_TYPE = 'iqmTools.preview';
 export const IQE_VIEW_TYPE = 'iqmTools.iqePreview';
 /** The preview of an OBJ (an "Open With…" option: a text editor stays the default for .obj). */
 export const OBJ_VIEW_TYPE = 'iqmTools.objPreview';
+/** The preview of a glTF as the IQM it compiles to (an "Open With…" option: glTF editors keep .gltf/.glb). */
+export const GLTF_VIEW_TYPE = 'iqmTools.gltfPreview';
 
 class PreviewDocument implements vscode.CustomDocument {
   constructor(readonly uri: vscode.Uri) {}

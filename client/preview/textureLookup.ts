@@ -18,11 +18,26 @@ export interface LookupPlace {
   webview: vscode.Webview;
 }
 
-export async function lookupTextures(place: LookupPlace, requests: TextureRequest[]): Promise<TextureResult[]> {
+/** An image inside the previewed file (a glTF's embedded image, by its stem: the material's name). */
+export interface EmbeddedImage {
+  stem: string;
+  extension: string;
+  bytes: Uint8Array;
+}
+
+/** `embedded`: a glTF's own images, which a material named after one of them finds first (engines find them beside the IQM once written with --textures). */
+export async function lookupTextures(place: LookupPlace, requests: TextureRequest[], embedded: readonly EmbeddedImage[] = []): Promise<TextureResult[]> {
   const { uri, fs, roots } = place;
   const shaders = new ShaderIndex(fs);
   const results: TextureResult[] = [];
+  const fileName = uri.path.slice(uri.path.lastIndexOf('/') + 1);
   for (const req of requests) {
+    const own = embeddedImage(req.names, embedded);
+    if (own) {
+      const mime = mimeOf(`x.${own.extension}`);
+      results.push({ key: req.key, via: `image ${own.stem} embedded in ${fileName}`, tried: [], twoSided: false, alphaTest: null, source: { kind: 'bytes', bytes: toArrayBuffer(own.bytes), mime, path: `${fileName}: ${own.stem}.${own.extension}` } });
+      continue;
+    }
     const found = await resolveTexture(req, uri.path, fs, shaders, place.stopAt, null);
     const base = { key: req.key, via: found.via, tried: found.tried, twoSided: found.twoSided, alphaTest: found.alphaTest, blend: found.blend };
     if (!found.path) {
@@ -44,4 +59,14 @@ export async function lookupTextures(place: LookupPlace, requests: TextureReques
     }
   }
   return results;
+}
+
+/** The first of `names` that is an embedded image's stem (with or without an extension; case aside), PNG or JPEG. */
+function embeddedImage(names: readonly string[], embedded: readonly EmbeddedImage[]): EmbeddedImage | undefined {
+  for (const name of names) {
+    const base = name.replace(/\\/g, '/').replace(/^.*\//, '').replace(/\.[^.]*$/, '').toLowerCase();
+    const found = embedded.find((e) => e.stem.toLowerCase() === base && /^(png|jpe?g)$/i.test(e.extension));
+    if (found) return found;
+  }
+  return undefined;
 }

@@ -1,8 +1,9 @@
 // Which reader a source text goes to: by its content, as binary models are read by their magic
 // (FORMAT-PITFALLS §1), with the file name's extension only where the content says nothing
-// clear (an OBJ has no header; an empty file has nothing).
+// clear (an OBJ has no header; an empty file has nothing). A glTF is recognised here too (a GLB
+// by its magic, a .gltf by its JSON's "asset"), though it is read from its bytes (core/gltf).
 
-export type SourceFormat = 'iqe' | 'md5mesh' | 'md5anim' | 'smd' | 'obj' | 'fbx' | 'fbx-binary' | 'unknown';
+export type SourceFormat = 'iqe' | 'md5mesh' | 'md5anim' | 'smd' | 'obj' | 'gltf' | 'glb' | 'fbx' | 'fbx-binary' | 'unknown';
 
 /** How far into the text the content is looked at (characters). */
 const HEAD = 8192;
@@ -13,6 +14,9 @@ const OBJ_COMMANDS = /^(v|vt|vn|vp|f|l|p|o|g|s|usemtl|mtllib|cstype|deg|curv|sur
 export function sourceFormat(text: string, name = ''): SourceFormat {
   const head = text.slice(0, HEAD).replace(/^\uFEFF/, '');
   if (head.startsWith('Kaydara FBX Binary')) return 'fbx-binary';
+  if (head.startsWith('glTF')) return 'glb';
+  // glTF JSON: an object with an "asset" (exporters write it first; the extension where it is not in the head).
+  if (/^\s*\{/.test(head) && (/"asset"\s*:/.test(head) || /\.gltf$/i.test(name))) return 'gltf';
   const firstLine = head.split(/\r\n?|\n/, 1)[0];
   if (/^[^#]*# Inter-Quake Export/.test(firstLine)) return 'iqe';
   if (/^\s*MD5Version\b/m.test(head)) {
@@ -34,6 +38,8 @@ export function sourceFormat(text: string, name = ''): SourceFormat {
     case 'smd': return 'smd';
     case 'obj': return 'obj';
     case 'fbx': return 'fbx';
+    case 'gltf': return 'gltf';
+    case 'glb': return 'glb';
     default: return 'unknown';
   }
 }
@@ -45,6 +51,8 @@ export const SOURCE_FORMAT_NAMES: Readonly<Record<SourceFormat, string>> = {
   md5anim: 'an MD5 animation (.md5anim)',
   smd: 'a Valve SMD',
   obj: 'a Wavefront OBJ',
+  gltf: 'a glTF 2.0 (.gltf)',
+  glb: 'a binary glTF 2.0 (.glb)',
   fbx: 'an ASCII FBX',
   'fbx-binary': 'a binary FBX',
   unknown: 'not a model source',

@@ -126,6 +126,10 @@ export function readSourceText(text: string, name = '', siblings?: SiblingReader
       return readSmd(text, baseName(name));
     case 'obj':
       return readObj(text, siblings);
+    case 'gltf':
+    case 'glb':
+      // Read from its bytes, with its buffers and images: core/gltf/source.ts (gltfSource).
+      return sourceError('source-format', `${SOURCE_FORMAT_NAMES[format]} is read from its bytes (gltfSource), not as text`);
     case 'fbx':
       return sourceError('source-format', `${SOURCE_FORMAT_NAMES.fbx}: FBX is not read (the reference compiler's ASCII FBX 7 input is not supported here); export IQE, MD5, SMD or OBJ`);
     case 'fbx-binary':

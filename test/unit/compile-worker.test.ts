@@ -3,29 +3,15 @@
 // dist/boundsWorker.js on a large input, and the document's errors (nothing to write) on a bad one.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { Worker } from 'node:worker_threads';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { compileDocument } from '../helpers/compile-iqm';
 import { IqeDocument } from '../../core/iqe/document';
-import type { CompileReply, CompileRequest } from '../../client/compile/protocol';
 import { iqe, joints } from '../helpers/iqe-fixtures';
 import { withTempDir } from '../helpers/temp-dir';
+import { compileInWorker, NO_WORKER } from '../helpers/compile-worker';
 
-const WORKER = resolve('dist', 'compileWorker.js');
-const skip = existsSync(WORKER) ? false : `${WORKER} is not built (npm run build)`;
-
-function compileInWorker(request: CompileRequest): Promise<CompileReply> {
-  return new Promise((done, fail) => {
-    const worker = new Worker(WORKER);
-    worker.once('message', (reply: CompileReply) => {
-      void worker.terminate();
-      done(reply);
-    });
-    worker.once('error', fail);
-    worker.postMessage(request);
-  });
-}
+const skip = NO_WORKER;
 
 /** A skinned, animated grid: 151 x 151 vertices, 1,000 frames (past the bounds worker's threshold of 2e7 vertex-frames). */
 function animatedGrid(): string {

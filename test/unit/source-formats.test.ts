@@ -15,7 +15,8 @@ import type { Model } from '../../core/model/model';
 import { fileSource } from '../../node/text';
 import { companionAnimations, mtlLibraries } from '../../core/compile/companions';
 import { withTempDir } from '../helpers/temp-dir';
-import { loadModelBytes } from '../../media/load';
+import { runCompile } from '../../client/compile/run';
+import { sourceFormatOf, sourceOutcome, sourceRequest } from '../../client/preview/sourceCompile';
 
 const CLI = resolve('dist', 'cli.js');
 const NO_CLI = existsSync(CLI) ? false : `${CLI} is not built (npm run build)`;
@@ -392,14 +393,22 @@ test('OBJ: vertices without normals beside vertices with them get computed norma
   }
 });
 
-test('preview: a mesh source with its companions is compiled with them; an animation SMD alone shows its skeleton', () => {
+test('preview: a mesh source with its companions is compiled with them (on the host, in the compile worker); an animation SMD alone shows its skeleton', async () => {
   const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);
-  const buffer = (text: string): ArrayBuffer => bytes(text).buffer as ArrayBuffer;
-  const withAnimation = loadModelBytes(bytes(SMD_MESH), 'm.smd', null, [{ name: 'walk.smd', bytes: buffer(SMD_ANIM) }]).model;
+  // What the preview's panel does: the request of sourceCompile.ts, run as the worker runs it, and its outcome.
+  const preview = async (text: string, name: string, animations: { name: string; bytes: Uint8Array }[] = [], resources: { uri: string; bytes: Uint8Array }[] = []) => {
+    const format = sourceFormatOf(bytes(text), name);
+    assert.ok(format, `${name} is a compile source`);
+    const outcome = sourceOutcome(await runCompile(sourceRequest(name, bytes(text), animations, resources, {})), name, format, animations.map((a) => a.name));
+    if ('error' in outcome) throw new Error(outcome.error);
+    return readModel(outcome.bytes);
+  };
+  const withAnimation = await preview(SMD_MESH, 'm.smd', [{ name: 'walk.smd', bytes: bytes(SMD_ANIM) }]);
   assert.deepEqual([withAnimation.meshes.length, withAnimation.clips.map((c) => c.name)], [1, ['walk']]);
-  const alone = loadModelBytes(bytes(SMD_ANIM), 'walk.smd').model;
+  const alone = await preview(SMD_ANIM, 'walk.smd');
   assert.deepEqual([alone.meshes.length, alone.skeleton?.names, alone.clips.map((c) => c.frameCount)], [0, ['root', 'arm'], [3]]);
-  const obj = loadModelBytes(bytes(OBJ), 'm.obj', null, [{ name: 'm.mtl', bytes: buffer('newmtl Material.001\nmap_Kd wood.png\n') }]).model;
+  const obj = await preview(OBJ, 'm.obj', [], [{ uri: 'm.mtl', bytes: bytes('newmtl Material.001\nmap_Kd wood.png\n') }]);
   assert.deepEqual(obj.meshes.map((m) => m.material), ['wood.png', 'skin']);
-  assert.throws(() => loadModelBytes(bytes(SMD_MESH.replace('1 0 1 0 0 0 1 0 1', '4 0 1 0 0 0 1 0 1')), 'bad.smd'), /bad\.smd line 15: parent bone 4 is not in nodes/);
+  await assert.rejects(preview(SMD_MESH.replace('1 0 1 0 0 0 1 0 1', '4 0 1 0 0 0 1 0 1'), 'bad.smd'), /bad\.smd line 15: parent bone 4 is not in nodes/);
+  assert.equal(sourceFormatOf(bytes('# Inter-Quake Export\n'), 'a.iqe'), null, 'IQE text goes the IQE way');
 });

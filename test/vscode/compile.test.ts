@@ -325,4 +325,38 @@ suite('compile command', () => {
     assert.deepEqual(problems.map((d) => [d.range.start.line, d.range.start.character, d.severity]), [[18, 10, vscode.DiagnosticSeverity.Error]]);
     assert.match(problems[0].message, /joint 5 does not exist/);
   });
+
+  test('a .glb compiles from the explorer (its skeleton and animation written); a broken one is an error in the Problems panel, nothing written', async function () {
+    if (missing) {
+      if (this.test) this.test.title += ` [skipped: ${missing}]`;
+      this.skip();
+    }
+    await setGlobalSetting('iqmTools.compile', 'outputPath', `${dir}/\${fileBasenameNoExtension}.iqm`);
+    // preview.glb: scripts/make-examples.ts (a 320-vertex tube on 6 joints, a box prop, one animation "Bend").
+    const outcome = await vscode.commands.executeCommand<CompileOutcome | undefined>(COMMAND, fixtureUri('preview.glb'), [fixtureUri('preview.glb')]);
+    assert.ok(outcome && !Array.isArray(outcome), 'the command returned one outcome');
+    assert.equal(outcome.errors, 0, JSON.stringify(outcome));
+    assert.ok(outcome.output, 'no output file');
+    assert.equal(outcome.output.fsPath, path.join(dir, 'preview.iqm'));
+    const bytes = fs.readFileSync(outcome.output.fsPath);
+    assert.equal(bytes.subarray(0, 16).toString('latin1'), 'INTERQUAKEMODEL\0');
+    assert.deepEqual([bytes.readUInt32LE(16 + 4 * 5), bytes.readUInt32LE(16 + 4 * 13), bytes.readUInt32LE(16 + 4 * 17)], [2, 6, 1], 'meshes, joints, animations');
+    const output = outcome.output;
+    for (const tab of vscode.window.tabGroups.all.flatMap((g) => g.tabs)) {
+      if (tab.input instanceof vscode.TabInputCustom && tab.input.uri.toString() === output.toString()) await vscode.window.tabGroups.close(tab);
+    }
+    // preview-broken.glb: a JOINTS_0 entry one past the skin's 3 joints.
+    const broken = fixtureUri('preview-broken.glb');
+    const failing = vscode.commands.executeCommand<CompileOutcome | undefined>(COMMAND, broken);
+    const problems = await waitFor(() => {
+      const found = vscode.languages.getDiagnostics(broken);
+      return found.length > 0 ? found : undefined;
+    }, 'the glTF error in the Problems panel', 20000);
+    await vscode.commands.executeCommand('notifications.clearAll');
+    const failed = await failing;
+    assert.ok(failed && failed.errors > 0 && !failed.output, JSON.stringify(failed));
+    assert.ok(!fs.existsSync(path.join(dir, 'preview-broken.iqm')), 'nothing written');
+    assert.equal(problems[0].severity, vscode.DiagnosticSeverity.Error);
+    assert.match(problems[0].message, /joint/i);
+  });
 });

@@ -85,6 +85,31 @@ suite('model preview', () => {
     }
   });
 
+  test('a .glb opens as the IQM it compiles to through Open With (compiled on the host), not by default; a broken one says why', async function () {
+    skipUnlessRegistered(this);
+    const glb = fixtureUri('preview.glb');
+    // Not the default editor of .glb: glTF editors keep it.
+    const editors = (vscode.extensions.all.find((e) => e.id.endsWith('.iqm-tools'))?.packageJSON as { contributes?: { customEditors?: { viewType: string; priority?: string; selector: { filenamePattern: string }[] }[] } } | undefined)?.contributes?.customEditors ?? [];
+    const gltf = editors.find((e) => e.viewType === 'iqmTools.gltfPreview');
+    assert.ok(gltf, 'the glTF preview is contributed');
+    assert.equal(gltf.priority, 'option');
+    assert.deepEqual(gltf.selector.map((s) => s.filenamePattern).sort(), ['*.glb', '*.gltf']);
+    assert.ok(!editors.some((e) => e.viewType !== 'iqmTools.gltfPreview' && e.selector.some((s) => /gl(tf|b)/.test(s.filenamePattern))), 'no other preview takes glTF');
+    await vscode.commands.executeCommand('vscode.openWith', glb, 'iqmTools.gltfPreview');
+    const tab = await waitForTab(glb, 'iqmTools.gltfPreview');
+    const status = await renderedStatus(glb, (s) => s.ok || s.error !== null, 'the .glb preview');
+    assert.equal(status.ok, true, `preview error: ${status.error}`);
+    // scripts/make-examples.ts: a tube of 20 rings of 16 (608 triangles) and a box (12) on 6 joints.
+    assert.deepEqual([status.format, status.triangles, status.joints], ['iqm', 620, 6]);
+    await vscode.window.tabGroups.close(tab);
+    const broken = fixtureUri('preview-broken.glb');
+    await vscode.commands.executeCommand('vscode.openWith', broken, 'iqmTools.gltfPreview');
+    const failed = await renderedStatus(broken, (s) => s.ok || s.error !== null, 'the broken .glb preview');
+    assert.equal(failed.ok, false);
+    assert.match(failed.error ?? '', /joint/i);
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
+
   /** Waits for the preview of `uri` to report a render that `accept` takes, and returns it. */
   async function renderedStatus(uri: vscode.Uri, accept: (status: Rendered) => boolean, what: string): Promise<Rendered> {
     let last: Rendered | null = null;

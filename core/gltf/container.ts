@@ -1,0 +1,282 @@
+// The glTF 2.0 container, before the glTF library sees it: a GLB's header and chunks, the JSON
+// (with the line and column of a syntax error), and every index and byte range the JSON gives
+// checked against what it points to. The library (decode.ts) trusts its input: a view past its
+// buffer becomes a short typed array there, an index past a list an undefined it trips over
+// later. Here each such problem is one error that names the accessor, buffer view, node, ... and
+// the byte offset.
+import { decodeUtf8 } from '../binary';
+import { ReadError } from '../compile/readError';
+import { utf8Length } from '../utf8';
+
+/** "glTF" as a little-endian uint32: a GLB's first four bytes. */
+const GLB_MAGIC = 0x46546c67;
+const CHUNK_JSON = 0x4e4f534a;
+const CHUNK_BIN = 0x004e4942;
+
+/** A glTF's JSON (loosely typed: every field is checked before use) and its GLB binary chunk. */
+export interface GltfContainer {
+  json: GltfJson;
+  /** The GLB's BIN chunk (the buffer without a uri), or null. */
+  bin: Uint8Array | null;
+  /** Whether it came as a GLB. */
+  binary: boolean;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type GltfJson = Record<string, any>;
+
+/** Whether the bytes are a GLB (by its magic). */
+export function isGlb(bytes: Uint8Array): boolean {
+  return bytes.length >= 4 && bytes[0] === 0x67 && bytes[1] === 0x6c && bytes[2] === 0x54 && bytes[3] === 0x46;
+}
+
+/** Reads a GLB or a .gltf JSON text (UTF-8 bytes); throws ReadError. */
+export function readContainer(bytes: Uint8Array): GltfContainer {
+  if (!isGlb(bytes)) return { json: parseJson(decodeUtf8(bytes, 0, bytes.length), 0, false), bin: null, binary: false };
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (bytes.length < 12) throw new ReadError('glb-header', `GLB header truncated: ${bytes.length} bytes, a header has 12 (at byte 0)`, 0);
+  const version = view.getUint32(4, true);
+  if (view.getUint32(0, true) !== GLB_MAGIC || version !== 2) throw new ReadError('glb-header', `GLB version ${version}: only glTF 2.0 GLB files are read (at byte 4)`, 0);
+  const length = view.getUint32(8, true);
+  if (length > bytes.length) throw new ReadError('glb-truncated', `GLB truncated: its header says ${length} bytes, the file has ${bytes.length} (at byte 8)`, 0);
+  let json: GltfJson | null = null;
+  let bin: Uint8Array | null = null;
+  let at = 12;
+  while (at < length) {
+    if (at + 8 > length) throw new ReadError('glb-truncated', `GLB chunk header truncated at byte ${at} (the file's length is ${length})`, 0);
+    const chunkLength = view.getUint32(at, true);
+    const type = view.getUint32(at + 4, true);
+    if (at + 8 + chunkLength > length) {
+      throw new ReadError('glb-truncated', `GLB chunk at byte ${at} says ${chunkLength} bytes, past the end of the file (${length} bytes: ${length - at - 8} left)`, 0);
+    }
+    const data = bytes.subarray(at + 8, at + 8 + chunkLength);
+    if (json === null) {
+      if (type !== CHUNK_JSON) throw new ReadError('glb-chunk', `the first GLB chunk (at byte ${at}) is not JSON`, 0);
+      json = parseJson(decodeUtf8(data, 0, data.length), at + 8, true);
+    } else if (type === CHUNK_BIN && bin === null) {
+      bin = data;
+    }
+    // Chunks are 4-byte aligned; an unknown chunk type is skipped, as the specification says.
+    at += 8 + chunkLength + ((4 - (chunkLength % 4)) % 4);
+  }
+  if (json === null) throw new ReadError('glb-chunk', 'the GLB has no JSON chunk (at byte 12)', 0);
+  return { json, bin, binary: true };
+}
+
+/** JSON.parse with the error's place as a line and column (a .gltf) or a byte offset (a GLB's JSON chunk). */
+function parseJson(text: string, chunkOffset: number, binary: boolean): GltfJson {
+  let value: unknown;
+  try {
+    value = JSON.parse(text.replace(/^\uFEFF/, ''));
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const position = /position (\d+)/.exec(message);
+    const at = position ? Number(position[1]) : -1;
+    const before = at >= 0 ? text.slice(0, at) : '';
+    const line = at >= 0 ? before.split('\n').length - 1 : 0;
+    const column = at >= 0 ? at - (before.lastIndexOf('\n') + 1) : 0;
+    const where = binary && at >= 0 ? ` (at byte ${chunkOffset + utf8Length(before)})` : '';
+    throw new ReadError('gltf-json', `the glTF JSON is not valid: ${message.replace(/^JSON\.parse: /, '')}${where}`, binary ? 0 : line, binary ? 0 : column);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ReadError('gltf-json', 'the glTF JSON is not an object', 0);
+  return value as GltfJson;
+}
+
+const COMPONENT_SIZES: Readonly<Record<number, number>> = { 5120: 1, 5121: 1, 5122: 2, 5123: 2, 5125: 4, 5126: 4 };
+const TYPE_SIZES: Readonly<Record<string, number>> = { SCALAR: 1, VEC2: 2, VEC3: 3, VEC4: 4, MAT2: 4, MAT3: 9, MAT4: 16 };
+
+/** A property for messages: `accessor 3 ('Cube_POSITION')`. */
+export function label(kind: string, index: number, def: unknown): string {
+  const name = typeof def === 'object' && def !== null && typeof (def as { name?: unknown }).name === 'string' ? (def as { name: string }).name : '';
+  return name !== '' ? `${kind} ${index} ('${name}')` : `${kind} ${index}`;
+}
+
+const SINGULAR: Readonly<Record<string, string>> = { accessors: 'accessor', bufferViews: 'buffer view', buffers: 'buffer', nodes: 'node', meshes: 'mesh', skins: 'skin', materials: 'material', textures: 'texture', images: 'image', animations: 'animation', scenes: 'scene', cameras: 'camera', samplers: 'sampler' };
+
+function fail(message: string, code = 'gltf-invalid'): never {
+  throw new ReadError(code, message, 0);
+}
+
+function list(json: GltfJson, key: string): GltfJson[] {
+  const value = json[key];
+  if (value === undefined) return [];
+  if (!Array.isArray(value)) fail(`'${key}' is not an array`);
+  value.forEach((item, i) => {
+    if (typeof item !== 'object' || item === null || Array.isArray(item)) fail(`${key}[${i}] is not an object`);
+  });
+  return value as GltfJson[];
+}
+
+function isCount(value: unknown): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0;
+}
+
+/**
+ * Checks every reference and byte range of the JSON, given each buffer's bytes (null where a
+ * buffer could not be had: an error naming it). Throws ReadError.
+ */
+export function checkJson(json: GltfJson, buffers: readonly (Uint8Array | null)[]): void {
+  const asset = json.asset;
+  if (typeof asset !== 'object' || asset === null) fail("the JSON has no 'asset': not a glTF");
+  if (typeof asset.version !== 'string' || !/^2\.\d+$/.test(asset.version)) fail(`glTF version '${String(asset.version)}': only glTF 2.0 is read`, 'gltf-version');
+  const counts: Record<string, number> = {};
+  for (const key of ['accessors', 'bufferViews', 'buffers', 'nodes', 'meshes', 'skins', 'materials', 'textures', 'images', 'animations', 'scenes', 'cameras', 'samplers']) counts[key] = list(json, key).length;
+  const ref = (value: unknown, key: string, where: string): void => {
+    if (value === undefined) return;
+    if (!isCount(value) || value >= counts[key]) fail(`${where} refers to ${SINGULAR[key] ?? key} ${String(value)}, but the file has ${counts[key]} ${key}`);
+  };
+
+  list(json, 'buffers').forEach((buffer, i) => {
+    const where = label('buffer', i, buffer);
+    if (!isCount(buffer.byteLength)) fail(`${where}: byteLength is not a count`);
+    const data = buffers[i];
+    if (!data) fail(`${where}${buffer.uri === undefined ? '' : ` (${shortUri(buffer.uri)})`} cannot be read`, 'gltf-resource');
+    if (data.length < buffer.byteLength) fail(`${where}${buffer.uri === undefined ? ' (the GLB BIN chunk)' : ` (${shortUri(buffer.uri)})`} has ${data.length} bytes, its byteLength says ${buffer.byteLength}`, 'gltf-buffer-range');
+  });
+  const views = list(json, 'bufferViews');
+  views.forEach((view, i) => {
+    const where = label('buffer view', i, view);
+    ref(view.buffer, 'buffers', where);
+    if (view.buffer === undefined) fail(`${where} has no buffer`);
+    const offset = view.byteOffset ?? 0;
+    if (!isCount(offset) || !isCount(view.byteLength)) fail(`${where}: byteOffset or byteLength is not a count`);
+    const size = json.buffers[view.buffer].byteLength as number;
+    if (offset + view.byteLength > size) fail(`${where}: bytes ${offset}..${offset + view.byteLength} are past the end of buffer ${view.buffer} (${size} bytes)`, 'gltf-buffer-range');
+    if (view.byteStride !== undefined && (!isCount(view.byteStride) || view.byteStride < 4 || view.byteStride > 252 || view.byteStride % 4 !== 0)) fail(`${where}: byteStride ${String(view.byteStride)} is not a multiple of 4 in 4..252`);
+  });
+  // An accessor's elements within its buffer view: the last one ends at offset + stride * (count - 1) + element size.
+  const span = (where: string, viewIndex: number, offset: number, count: number, elementSize: number): void => {
+    const view = views[viewIndex];
+    const stride = view.byteStride ?? elementSize;
+    const end = count === 0 ? offset : offset + stride * (count - 1) + elementSize;
+    if (end > view.byteLength) {
+      fail(`${where}: ${count} elements of ${elementSize} bytes from byte ${offset} need ${end} bytes of buffer view ${viewIndex}, which has ${view.byteLength} (its data would run to byte ${(view.byteOffset ?? 0) + end} of buffer ${view.buffer})`, 'gltf-accessor-range');
+    }
+  };
+  list(json, 'accessors').forEach((accessor, i) => {
+    const where = label('accessor', i, accessor);
+    const component = COMPONENT_SIZES[accessor.componentType as number];
+    const width = TYPE_SIZES[accessor.type as string];
+    if (!component) fail(`${where}: componentType ${String(accessor.componentType)} is not a glTF component type`);
+    if (!width) fail(`${where}: type '${String(accessor.type)}' is not a glTF accessor type`);
+    if (!isCount(accessor.count) || accessor.count < 1) fail(`${where}: count ${String(accessor.count)} is not at least 1`);
+    const offset = accessor.byteOffset ?? 0;
+    if (!isCount(offset)) fail(`${where}: byteOffset is not a count`);
+    if (accessor.bufferView !== undefined) {
+      ref(accessor.bufferView, 'bufferViews', where);
+      span(where, accessor.bufferView, offset, accessor.count, component * width);
+    }
+    const sparse = accessor.sparse;
+    if (sparse !== undefined) {
+      if (!isCount(sparse.count) || sparse.count < 1 || sparse.count > accessor.count) fail(`${where}: sparse count ${String(sparse.count)} is not in 1..${accessor.count}`);
+      const indices = sparse.indices ?? {}, values = sparse.values ?? {};
+      const indexSize = COMPONENT_SIZES[indices.componentType as number];
+      if (!indexSize || indices.componentType === 5120 || indices.componentType === 5122 || indices.componentType === 5126) fail(`${where}: sparse indices componentType ${String(indices.componentType)} is not an unsigned integer type`);
+      ref(indices.bufferView, 'bufferViews', `${where} (sparse indices)`);
+      ref(values.bufferView, 'bufferViews', `${where} (sparse values)`);
+      if (indices.bufferView === undefined || values.bufferView === undefined) fail(`${where}: sparse indices or values have no buffer view`);
+      span(`${where} (sparse indices)`, indices.bufferView, indices.byteOffset ?? 0, sparse.count, indexSize);
+      span(`${where} (sparse values)`, values.bufferView, values.byteOffset ?? 0, sparse.count, component * width);
+    }
+  });
+
+  list(json, 'images').forEach((image, i) => {
+    ref(image.bufferView, 'bufferViews', label('image', i, image));
+    if (image.bufferView === undefined && typeof image.uri !== 'string') fail(`${label('image', i, image)} has neither a uri nor a buffer view`);
+  });
+  list(json, 'textures').forEach((texture, i) => ref(texture.source, 'images', label('texture', i, texture)));
+  list(json, 'materials').forEach((material, i) => {
+    const where = label('material', i, material);
+    const pbr = material.pbrMetallicRoughness ?? {};
+    for (const info of [pbr.baseColorTexture, pbr.metallicRoughnessTexture, material.normalTexture, material.occlusionTexture, material.emissiveTexture]) {
+      if (info !== undefined) {
+        ref(info.index, 'textures', where);
+        if (json.textures[info.index].source === undefined) fail(`${where} uses texture ${info.index}, which has no image`);
+      }
+    }
+  });
+  list(json, 'meshes').forEach((mesh, m) => {
+    const where = label('mesh', m, mesh);
+    const primitives = mesh.primitives;
+    if (!Array.isArray(primitives)) fail(`${where} has no primitives`);
+    primitives.forEach((p: GltfJson, k: number) => {
+      const at = `${where} primitive ${k}`;
+      if (typeof p !== 'object' || p === null || typeof p.attributes !== 'object' || p.attributes === null) fail(`${at} has no attributes`);
+      for (const [semantic, accessor] of Object.entries(p.attributes)) ref(accessor, 'accessors', `${at} attribute ${semantic}`);
+      ref(p.indices, 'accessors', `${at} indices`);
+      ref(p.material, 'materials', at);
+      for (const [t, target] of (Array.isArray(p.targets) ? p.targets : []).entries()) {
+        for (const [semantic, accessor] of Object.entries(target as object)) ref(accessor, 'accessors', `${at} morph target ${t} ${semantic}`);
+      }
+    });
+  });
+  const nodes = list(json, 'nodes');
+  const parent = new Int32Array(nodes.length).fill(-1);
+  nodes.forEach((node, n) => {
+    const where = label('node', n, node);
+    ref(node.mesh, 'meshes', where);
+    ref(node.skin, 'skins', where);
+    ref(node.camera, 'cameras', where);
+    for (const child of Array.isArray(node.children) ? node.children : []) {
+      ref(child, 'nodes', `${where} (children)`);
+      if (parent[child] >= 0 || child === n) fail(`node ${child} has two parents (nodes ${parent[child]} and ${n}) or is its own child: the node hierarchy must be a tree`);
+      parent[child] = n;
+    }
+    for (const [key, size] of [['translation', 3], ['rotation', 4], ['scale', 3], ['matrix', 16]] as const) {
+      const v = node[key];
+      if (v !== undefined && (!Array.isArray(v) || v.length !== size || v.some((x) => typeof x !== 'number' || !Number.isFinite(x)))) fail(`${where}: ${key} is not ${size} finite numbers`);
+    }
+  });
+  // A cycle: a node that is its own ancestor. Each chain walked once (state: 1 on the walk, 2 done).
+  const state = new Uint8Array(nodes.length);
+  for (let n = 0; n < nodes.length; n++) {
+    const walk: number[] = [];
+    for (let p = n; p >= 0 && state[p] !== 2; p = parent[p]) {
+      if (state[p] === 1) fail(`${label('node', p, nodes[p])} is its own ancestor: the node hierarchy has a cycle`);
+      state[p] = 1;
+      walk.push(p);
+    }
+    for (const p of walk) state[p] = 2;
+  }
+  list(json, 'skins').forEach((skin, s) => {
+    const where = label('skin', s, skin);
+    if (!Array.isArray(skin.joints) || skin.joints.length === 0) fail(`${where} has no joints`);
+    skin.joints.forEach((j: unknown) => ref(j, 'nodes', `${where} (joints)`));
+    ref(skin.inverseBindMatrices, 'accessors', `${where} inverseBindMatrices`);
+    ref(skin.skeleton, 'nodes', `${where} skeleton`);
+    if (skin.inverseBindMatrices !== undefined) {
+      const accessor = json.accessors[skin.inverseBindMatrices];
+      if (accessor.type !== 'MAT4' || accessor.componentType !== 5126) fail(`${where}: inverseBindMatrices (accessor ${skin.inverseBindMatrices}) are not float MAT4`);
+      if (accessor.count < skin.joints.length) fail(`${where}: inverseBindMatrices (accessor ${skin.inverseBindMatrices}) has ${accessor.count} matrices for ${skin.joints.length} joints`, 'gltf-accessor-range');
+    }
+  });
+  list(json, 'animations').forEach((animation, a) => {
+    const where = label('animation', a, animation);
+    const samplers = Array.isArray(animation.samplers) ? animation.samplers : [];
+    samplers.forEach((sampler: GltfJson, k: number) => {
+      ref(sampler.input, 'accessors', `${where} sampler ${k} input`);
+      ref(sampler.output, 'accessors', `${where} sampler ${k} output`);
+      if (sampler.input === undefined || sampler.output === undefined) fail(`${where} sampler ${k} has no input or output`);
+      const interpolation = sampler.interpolation ?? 'LINEAR';
+      if (!['LINEAR', 'STEP', 'CUBICSPLINE'].includes(interpolation)) fail(`${where} sampler ${k}: interpolation '${String(interpolation)}' is not LINEAR, STEP or CUBICSPLINE`);
+      const input = json.accessors[sampler.input], output = json.accessors[sampler.output];
+      if (input.type !== 'SCALAR' || input.componentType !== 5126) fail(`${where} sampler ${k}: input (accessor ${sampler.input}) is not float SCALAR times`);
+      const need = interpolation === 'CUBICSPLINE' ? 3 * input.count : input.count;
+      // Morph-weight outputs have one value per target per key: a multiple.
+      if (output.count < need || output.count % input.count !== 0) fail(`${where} sampler ${k}: output (accessor ${sampler.output}) has ${output.count} values for ${input.count} key times (${interpolation})`, 'gltf-accessor-range');
+    });
+    (Array.isArray(animation.channels) ? animation.channels : []).forEach((channel: GltfJson, k: number) => {
+      if (!isCount(channel.sampler) || channel.sampler >= samplers.length) fail(`${where} channel ${k} refers to sampler ${String(channel.sampler)}, but the animation has ${samplers.length}`);
+      ref(channel.target?.node, 'nodes', `${where} channel ${k}`);
+    });
+  });
+  list(json, 'scenes').forEach((scene, s) => {
+    for (const n of Array.isArray(scene.nodes) ? scene.nodes : []) ref(n, 'nodes', label('scene', s, scene));
+  });
+  ref(json.scene, 'scenes', "the file's 'scene'");
+}
+
+/** A uri for messages: a data: URI by its media type only. */
+export function shortUri(uri: string): string {
+  return uri.startsWith('data:') ? `${uri.slice(0, Math.max(uri.indexOf(','), 5))},…` : `'${uri}'`;
+}
