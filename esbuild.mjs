@@ -95,7 +95,7 @@ const testBuilds = withTests
     ]
   : [];
 
-const builds = [...products.map((p) => ({ ...common, ...p, ...(p.platform === 'browser' ? { plugins: [noNodeBuiltins] } : {}) })), ...testBuilds.map((t) => ({ ...common, ...t, minify: false }))];
+const builds = [...products.map((p) => ({ ...common, ...p, ...(p.platform === 'browser' ? { plugins: [...common.plugins, noNodeBuiltins] } : {}) })), ...testBuilds.map((t) => ({ ...common, ...t, minify: false }))];
 
 if (watch) {
   for (const options of builds) {
