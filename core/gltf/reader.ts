@@ -32,6 +32,9 @@ import type { GltfImage } from './decode';
 import { determinant3x4, fromColumnMajor, matrixDifference, normalMatrix, trsMatrix, zUpPose, zUpVector } from './math';
 import { evaluate, type Interpolation, type Sampler } from './sampler';
 
+/** How close to the frame grid (in frames) the last key may be and still make a frame. */
+export const FRAME_GRID_SLACK = 1e-3;
+
 export const DEFAULT_FPS = 30;
 
 /** The most frames one animation is sampled to (an hour at 30 fps): more is a broken key time, not an animation. */
@@ -603,8 +606,10 @@ function readAnimations(model: SourceModel, diagnostics: IqeDiagnostic[], c: Ani
       dropped.push(`'${name}'${channels.length === 0 ? ' (no node channel)' : !moves ? ' (moves no joint)' : ' (zero length)'}`);
       return;
     }
-    // Frame k at start + k / fps; the last frame is at or just before the last key.
-    const frameCount = Math.floor((end - start) * fps + 1e-6) + 1;
+    // Frame k at start + k / fps; the last frame is at or just before the last key. Key times are
+    // float32: a last key within a thousandth of a frame of the grid counts as on it (2,000 keys at
+    // 30 fps end at 66.6333 s, a hair before 1999 / 30), so a whole number of frames keeps its last.
+    const frameCount = Math.floor((end - start) * fps + FRAME_GRID_SLACK) + 1;
     if (!Number.isFinite(end) || frameCount > MAX_FRAMES) {
       throw new ReadError('gltf-animation-length', `animation '${name}' runs from ${start} s to ${end} s: ${Number.isFinite(frameCount) ? frameCount : 'endless'} frames at ${fps} fps, more than the ${MAX_FRAMES} read (a broken key time?)`, 0);
     }

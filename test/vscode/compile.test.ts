@@ -271,7 +271,13 @@ suite('compile command', () => {
     fs.writeFileSync(extra, lines.join('\n') + '\n');
     await setGlobalSetting('iqmTools.compile', 'outputPath', `${dir}/\${fileBasenameNoExtension}-merged.iqm`);
     await setGlobalSetting('iqmTools.compile', 'animationFiles', [extra]);
-    const outcome = await vscode.commands.executeCommand<CompileOutcome | undefined>(COMMAND, fixtureUri('features.iqe'));
+    // The setting is taken back at once: the tests after this one compile without it.
+    let outcome: CompileOutcome | undefined;
+    try {
+      outcome = await vscode.commands.executeCommand<CompileOutcome | undefined>(COMMAND, fixtureUri('features.iqe'));
+    } finally {
+      await setGlobalSetting('iqmTools.compile', 'animationFiles', undefined);
+    }
     assert.ok(outcome?.output, 'no output file');
     assert.equal(outcome.errors, 0);
     const bytes = fs.readFileSync(outcome.output.fsPath);
