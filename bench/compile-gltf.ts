@@ -2,8 +2,7 @@
 // IN -o OUT`, node's start included): the largest real sample, ../shared/assets/gltf/raylib/Wizard.glb
 // (5,413 vertices, 32 joints, 11 animations), and a generated skinned tube of 100,000 vertices, 100
 // joints and 2,000 keys per channel at 30 per second (test/helpers/gltf-writer.ts; the compile samples
-// it at the evident 30 fps: 2,000 frames, or 1,999 where the last float32 key time falls a hair
-// before 1999/30 s), written once to $IQM_BENCH_DATA (default
+// it at the evident 30 fps: 2,000 frames), written once to $IQM_BENCH_DATA (default
 // ~/.cache/iqm-tools-bench). Prints the median wall time, CPU time (all threads) and the largest
 // peak memory (maxRSS, from /usr/bin/time where it exists) over IQM_GLTF_RUNS runs (default 3).
 // Prints figures; never fails on slowness.
