@@ -66,6 +66,8 @@ export class PreviewPanel implements ComparablePreview {
   private readonly stopAt: string | null;
   private readonly isIqePath: boolean;
   private loads = 0;
+  /** Bumped by each sendLoad: a load that finds a newer one started after its awaits posts nothing. */
+  private loadGeneration = 0;
   private readonly pending: HostToWebview[] = [];
   private disposed = false;
   private compiling: vscode.CancellationTokenSource | null = null;
@@ -174,7 +176,12 @@ export class PreviewPanel implements ComparablePreview {
 
   private async sendLoad(): Promise<void> {
     if (this.isIqePath && this.source === this.uri) return this.compileAndLoad();
+    // Loads overlap (a sidecar edited, then reverted, while the first load still reads the
+    // folder): only the newest may post, or an older text would be drawn last.
+    const generation = ++this.loadGeneration;
+    const stale = () => generation !== this.loadGeneration || this.disposed;
     const read = await readModelFile(this.uri, this.source, this.fs, (m) => this.host.log(m));
+    if (stale()) return;
     if (read.kind === 'error') {
       this.post({ type: 'hostError', message: read.message });
       return;
@@ -184,6 +191,7 @@ export class PreviewPanel implements ComparablePreview {
     if (!this.disposed) this.host.problems().set(this.uri, read.engines ? toDiagnostics(read.engines) : []);
     // An animation file borrows a mesh of the folder, a mesh the clips of an animation file.
     const partner = this.source === this.uri ? await findPartners(this.uri, new Uint8Array(read.message.bytes), rememberedPartner(this.host.context.workspaceState, this.uri), (m) => this.host.log(m)) : undefined;
+    if (stale()) return;
     const reload = this.loads > 0;
     this.loads++;
     this.modelBytes = new Uint8Array(read.message.bytes);
