@@ -4,14 +4,17 @@
 // when the user says so; what IQE cannot carry goes to the "IQM Tools Convert" output channel.
 import * as vscode from 'vscode';
 import { FormatError } from '../../core/binary';
-import { compile, textSource } from '../../core/compile/index';
-import { sourceFormat } from '../../core/compile/format';
 import { writeIqe } from '../../core/iqe/writer';
 import type { Model } from '../../core/model/model';
 import { readModel } from '../../core/model/read';
 import { applyFramegroups } from '../../core/sidecar/apply';
 import { sniff } from '../../core/sniff';
-import type { ModelFiles, Platform } from '../platform';
+import type { CompileRequest } from '../compile/protocol';
+import { compileOptionsOf } from '../compile/settings';
+import { settingsFor } from '../compile/source';
+import type { Platform } from '../platform';
+import { companionFiles } from '../preview/files';
+import { sourceFormatOf } from '../preview/sourceCompile';
 
 export const CONVERT_COMMAND = 'iqmTools.convertToIqe';
 
@@ -41,21 +44,39 @@ export function convertOutput(source: vscode.Uri): vscode.Uri {
 }
 
 /**
- * The model in `bytes` by its magic: IQM, MD3, DPM read directly; a source (IQE, MD5, SMD, OBJ) is
- * compiled as `iqm-tools compile` would (its errors stop it).
+ * The model in `bytes` by its magic: IQM, MD3, DPM read directly; a source (IQE, MD5, SMD, OBJ,
+ * glTF) is compiled in the platform's compile worker, as the preview compiles it (with the files
+ * it names and the animation files beside it), never on the extension host's thread (the glTF
+ * reader is only in the worker). Its errors stop the conversion.
  */
-function modelOf(bytes: Uint8Array, name: string): Model {
+async function modelOf(source: vscode.Uri, bytes: Uint8Array, context: vscode.ExtensionContext, platform: Platform, log: (line: string) => void): Promise<Model> {
+  const name = fileName(source);
   const s = sniff(bytes);
   if (s.format === 'iqm' || s.format === 'md3' || s.format === 'dpm') return readModel(bytes);
-  const text = new TextDecoder('utf-8').decode(bytes);
-  const format = sourceFormat(text, name);
+  const compiled = sourceFormatOf(bytes, name);
   // Neither a model nor a source text: the reader says what the bytes are.
-  if (format === 'unknown' && s.format !== 'iqe') return readModel(bytes);
-  const result = compile([textSource(text, name)]);
-  const error = result.diagnostics.find((d) => d.diagnostic.severity === 'error')?.diagnostic;
-  if (error || !result.bytes) throw new Error(`${name}: ${error ? `line ${error.range.line + 1}: ${error.message} [${error.code}]` : 'the source does not compile'}`);
-  const model = readModel(result.bytes);
-  return format === 'iqe' || format === 'unknown' ? { ...model, format: 'iqe', version: 0 } : model;
+  if (!compiled && s.format !== 'iqe') return readModel(bytes);
+  const { animations, resources } = compiled ? await companionFiles(source, bytes) : { animations: [], resources: [] };
+  if (animations.length > 0) log(`${name}: with the animation files beside it: ${animations.map((a) => a.name).join(', ')}`);
+  const request: CompileRequest = { source: { bytes, name: source.path }, options: compileOptionsOf(settingsFor(source)), animations: animations.map((a) => ({ bytes: a.bytes, name: a.name })), resources };
+  const size = bytes.length + animations.reduce((n, a) => n + a.bytes.length, 0);
+  const cancel = new vscode.CancellationTokenSource();
+  let reply;
+  try {
+    reply = await platform.compile(context, request, size, cancel.token);
+  } finally {
+    cancel.dispose();
+  }
+  if (!reply) throw new Error(`${name}: the compile was cancelled`);
+  if (!reply.ok) throw new Error(`${name}: the compiler failed: ${reply.message.split('\n')[0]}`);
+  const errors = reply.diagnostics.filter((d) => d.diagnostic.severity === 'error');
+  if (errors.length > 0 || !reply.bytes) {
+    const first = errors[0];
+    const label = first && first.text > 0 ? animations[first.text - 1].name : name;
+    throw new Error(first ? `${label}: line ${first.diagnostic.range.line + 1}: ${first.diagnostic.message} [${first.diagnostic.code}]` : `${name}: the source does not compile`);
+  }
+  const model = readModel(reply.bytes);
+  return compiled ? model : { ...model, format: 'iqe', version: 0 };
 }
 
 /** The model whose preview (or IQE editor) is active. */
@@ -65,12 +86,12 @@ function activeModel(): vscode.Uri | undefined {
   return vscode.window.activeTextEditor?.document.uri;
 }
 
-async function convert(source: vscode.Uri, options: ConvertOptions, log: vscode.OutputChannel, files: ModelFiles): Promise<ConvertOutcome> {
+async function convert(source: vscode.Uri, options: ConvertOptions, log: vscode.OutputChannel, context: vscode.ExtensionContext, platform: Platform): Promise<ConvertOutcome> {
   const name = fileName(source);
   let model: Model;
   const warnings: string[] = [];
   try {
-    model = modelOf(await vscode.workspace.fs.readFile(source), name);
+    model = await modelOf(source, await vscode.workspace.fs.readFile(source), context, platform, (line) => warnings.push(line));
   } catch (error) {
     const message = error instanceof FormatError ? `${name}: ${error.message} (at byte ${error.offset})` : error instanceof Error ? error.message : String(error);
     void vscode.window.showErrorMessage(`Convert to IQE: ${message}`);
@@ -101,7 +122,7 @@ async function convert(source: vscode.Uri, options: ConvertOptions, log: vscode.
   }
   let writeNote: string | undefined;
   try {
-    writeNote = await files.writeAtomically(output, new TextEncoder().encode(result.text));
+    writeNote = await platform.files.writeAtomically(output, new TextEncoder().encode(result.text));
   } catch (error) {
     const message = `${fileName(output)}: cannot write: ${error instanceof Error ? error.message : String(error)}`;
     void vscode.window.showErrorMessage(`Convert to IQE: ${message}`);
@@ -133,7 +154,7 @@ export function registerConvert(context: vscode.ExtensionContext, platform: Plat
         context.subscriptions.push(log);
       }
       const options = extra && !Array.isArray(extra) ? extra : {};
-      return convert(source, options, log, platform.files);
+      return convert(source, options, log, context, platform);
     }),
   );
 }

@@ -115,6 +115,25 @@ suite('convert to IQE command', () => {
     assert.deepEqual(diffModels(readModel(once.bytes), compiled(outcome.output.fsPath)), []);
   });
 
+  test('a .glb (compiled in the compile worker, where the glTF reader is): written as NAME.iqe with its skeleton and animation; a broken one is an error, nothing written', async function () {
+    skipIfMissing(this);
+    // preview.glb: scripts/make-examples.ts (a 320-vertex tube on 6 joints, a box prop, one animation "Bend").
+    const source = copy('preview.glb');
+    const outcome = await vscode.commands.executeCommand<ConvertOutcome | undefined>(COMMAND, source);
+    assert.ok(outcome?.output, outcome?.error ?? 'no output');
+    assert.equal(outcome.output.fsPath, path.join(dir, 'preview.iqe'));
+    const back = compiled(outcome.output.fsPath);
+    assert.equal(back.meshes.length, 2);
+    assert.equal(back.skeleton?.names.length, 6);
+    assert.deepEqual(back.clips.map((c) => c.name), ['Bend']);
+    // preview-broken.glb: a JOINTS_0 entry one past the skin's 3 joints.
+    const broken = copy('preview-broken.glb');
+    const failed = await vscode.commands.executeCommand<ConvertOutcome | undefined>(COMMAND, broken);
+    assert.ok(failed?.error, 'an error is reported');
+    assert.match(failed.error, /preview-broken\.glb: .*joint/i);
+    assert.equal(fs.existsSync(path.join(dir, 'preview-broken.iqe')), false);
+  });
+
   test('bad input: an error, and nothing written', async function () {
     skipIfMissing(this);
     const bad = path.join(dir, 'truncated.iqm');
