@@ -59,8 +59,9 @@ export async function compileSource(uri: vscode.Uri, files: ModelFiles): Promise
  * The files a glTF names by a relative URI (its external buffers and images), read beside it
  * through vscode.workspace.fs; `data:` URIs are inside the file. One that cannot be read (or a
  * glTF whose JSON cannot be read at all) is left out: the compile then says what is missing.
+ * `lookedFor` gets every file looked for, read or not (the preview watches them).
  */
-export async function gltfResources(uri: vscode.Uri, bytes: Uint8Array): Promise<CompileRequest['resources']> {
+export async function gltfResources(uri: vscode.Uri, bytes: Uint8Array, lookedFor?: vscode.Uri[]): Promise<CompileRequest['resources']> {
   let json: Record<string, unknown>;
   try {
     json = readContainer(bytes).json;
@@ -86,8 +87,10 @@ export async function gltfResources(uri: vscode.Uri, bytes: Uint8Array): Promise
     }
     // Relative to the glTF's folder, as the CLI reads them (a scheme or an absolute path is not followed).
     if (/^[a-z][a-z0-9+.-]*:/i.test(relative) || relative.startsWith('/')) continue;
+    const file = vscode.Uri.joinPath(folder, relative);
+    lookedFor?.push(file);
     try {
-      resources.push({ uri: u, bytes: await vscode.workspace.fs.readFile(vscode.Uri.joinPath(folder, relative)) });
+      resources.push({ uri: u, bytes: await vscode.workspace.fs.readFile(file) });
     } catch {
       // Left out: the compile names the file it misses.
     }

@@ -43,37 +43,48 @@ export function workspaceFs(base: vscode.Uri): LookupFs {
   };
 }
 
+export interface CompanionFiles {
+  animations: { name: string; bytes: Uint8Array }[];
+  resources: { uri: string; bytes: Uint8Array }[];
+  /** Every companion file looked for, read or not: a change to one (or its creation) changes the compile. */
+  lookedFor: vscode.Uri[];
+}
+
 /**
  * The files compiled with a source: the animation files beside an .md5mesh or a mesh SMD (merged
  * after it: its clips), the .mtl files an OBJ names and the .bin and images a glTF names (as
  * resources, by the name the source gives). Unreadable ones are left out: the compile says what
  * it misses (a .mtl: materials keep their names).
  */
-export async function companionFiles(uri: vscode.Uri, bytes: Uint8Array): Promise<{ animations: { name: string; bytes: Uint8Array }[]; resources: { uri: string; bytes: Uint8Array }[] }> {
+export async function companionFiles(uri: vscode.Uri, bytes: Uint8Array): Promise<CompanionFiles> {
   const animations: { name: string; bytes: Uint8Array }[] = [];
   const resources: { uri: string; bytes: Uint8Array }[] = [];
-  if (/\.(gltf|glb)$/i.test(uri.path)) return { animations, resources: (await gltfResources(uri, bytes)) ?? [] };
+  const lookedFor: vscode.Uri[] = [];
+  if (/\.(gltf|glb)$/i.test(uri.path)) return { animations, resources: (await gltfResources(uri, bytes, lookedFor)) ?? [], lookedFor };
   const extension = companionExtension(uri.path);
-  if (!extension) return { animations, resources };
+  if (!extension) return { animations, resources, lookedFor };
   const folder = dirname(uri.path);
   if (extension === '.mtl') {
     for (const name of mtlLibraries(new TextDecoder('utf-8').decode(bytes))) {
-    try {
-        resources.push({ uri: name, bytes: await vscode.workspace.fs.readFile(uri.with({ path: `${folder}/${name.replace(/\\/g, '/')}` })) });
-    } catch {
+      const file = uri.with({ path: `${folder}/${name.replace(/\\/g, '/')}` });
+      lookedFor.push(file);
+      try {
+        resources.push({ uri: name, bytes: await vscode.workspace.fs.readFile(file) });
+      } catch {
         // Left out (see above).
+      }
     }
-  }
-    return { animations, resources };
+    return { animations, resources, lookedFor };
   }
   for (const u of await siblingAnimations(uri)) {
+    lookedFor.push(u);
     try {
       animations.push({ name: u.path.slice(folder.length + 1), bytes: await vscode.workspace.fs.readFile(u) });
     } catch {
       // Left out (see above).
     }
   }
-  return { animations, resources };
+  return { animations, resources, lookedFor };
 }
 
 export function mimeOf(path: string): 'image/x-tga' | 'image/png' | 'image/jpeg' {

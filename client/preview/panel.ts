@@ -76,6 +76,8 @@ export class PreviewPanel implements ComparablePreview {
   private reloadTimer: ReturnType<typeof setTimeout> | undefined;
   private typingTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly subscriptions: vscode.Disposable[] = [];
+  /** Watchers of a compile source's companion files (a glTF's .bin and images, an OBJ's .mtl, MD5 animations), renewed at each compile. */
+  private companionWatchers: vscode.Disposable[] = [];
   private readonly pickedEmitter = new vscode.EventEmitter<PickedMessage>();
   private readonly disposeEmitter = new vscode.EventEmitter<void>();
   /** The user clicked a triangle in the view. */
@@ -212,7 +214,8 @@ export class PreviewPanel implements ComparablePreview {
     this.compiling = cancel;
     try {
       const name = basename(uri.path);
-      const { animations, resources } = read.companions;
+      const { animations, resources, lookedFor } = read.companions;
+      this.watchCompanions(lookedFor);
       const request = sourceRequest(name, read.bytes, animations, resources, compileOptionsOf(settingsFor(uri)));
       const size = read.bytes.length + animations.reduce((n, a) => n + a.bytes.length, 0);
       const reply = await this.host.platform.compile(this.host.context, request, size, cancel.token);
@@ -370,6 +373,22 @@ export class PreviewPanel implements ComparablePreview {
     this.reloadTimer = setTimeout(() => void this.sendLoad(), RELOAD_DEBOUNCE_MS);
   }
 
+  /**
+   * Reload when a file compiled with the source changes or appears (a glTF's external .bin or a
+   * texture saved by an image editor): these are named by the source, not found by the model's
+   * name, so the folder watchers of `watch` miss them. Exact paths, one watcher each.
+   */
+  private watchCompanions(files: readonly vscode.Uri[]): void {
+    for (const w of this.companionWatchers) w.dispose();
+    this.companionWatchers = [];
+    for (const file of files) {
+      const folder = file.with({ path: dirname(file.path) });
+      const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, basename(file.path)));
+      const changed = () => this.schedule();
+      this.companionWatchers.push(watcher, watcher.onDidChange(changed), watcher.onDidCreate(changed), watcher.onDidDelete(changed));
+    }
+  }
+
   private watch(modelDir: vscode.Uri): void {
     const uri = this.uri;
     const name = basename(uri.path);
@@ -429,6 +448,7 @@ export class PreviewPanel implements ComparablePreview {
     if (this.reloadTimer) clearTimeout(this.reloadTimer);
     if (this.typingTimer) clearTimeout(this.typingTimer);
     for (const s of this.subscriptions) s.dispose();
+    for (const w of this.companionWatchers) w.dispose();
     this.link?.dispose();
     this.host.comparisons.remove(this);
     this.disposeEmitter.fire();

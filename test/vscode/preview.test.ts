@@ -110,6 +110,38 @@ suite('model preview', () => {
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
 
+  test('a .gltf preview follows its external .bin: removed, the preview says what is missing; written back, the model is drawn again', async function () {
+    skipUnlessRegistered(this);
+    // preview.glb split into a .gltf (its JSON, the buffer named "tube.bin") and the .bin beside it.
+    const glb = await vscode.workspace.fs.readFile(fixtureUri('preview.glb'));
+    const view = new DataView(glb.buffer, glb.byteOffset, glb.byteLength);
+    const jsonLength = view.getUint32(12, true);
+    const json = JSON.parse(new TextDecoder().decode(glb.subarray(20, 20 + jsonLength))) as { buffers: { uri?: string; byteLength: number }[] };
+    const binStart = 20 + jsonLength;
+    const bin = glb.slice(binStart + 8, binStart + 8 + view.getUint32(binStart, true));
+    json.buffers[0].uri = 'tube.bin';
+    const scratch = await scratchFolder('gltf-bin');
+    try {
+      const gltf = vscode.Uri.joinPath(scratch.uri, 'tube.gltf');
+      const binUri = vscode.Uri.joinPath(scratch.uri, 'tube.bin');
+      await vscode.workspace.fs.writeFile(binUri, bin);
+      await vscode.workspace.fs.writeFile(gltf, utf8(JSON.stringify(json)));
+      await vscode.commands.executeCommand('vscode.openWith', gltf, 'iqmTools.gltfPreview');
+      const first = await renderedStatus(gltf, (s) => s.ok || s.error !== null, 'the .gltf preview');
+      assert.equal(first.ok, true, `preview error: ${first.error}`);
+      assert.equal(first.triangles, 620);
+      await vscode.workspace.fs.delete(binUri);
+      const missing = await renderedStatus(gltf, (s) => !s.ok && s.error !== null, 'the preview without its .bin');
+      assert.match(missing.error ?? '', /tube\.bin|buffer/i);
+      await vscode.workspace.fs.writeFile(binUri, bin);
+      const again = await renderedStatus(gltf, (s) => s.ok, 'the preview with its .bin written back');
+      assert.equal(again.triangles, 620);
+      await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+    } finally {
+      await scratch.remove();
+    }
+  });
+
   /** Waits for the preview of `uri` to report a render that `accept` takes, and returns it. */
   async function renderedStatus(uri: vscode.Uri, accept: (status: Rendered) => boolean, what: string): Promise<Rendered> {
     let last: Rendered | null = null;
