@@ -26,7 +26,7 @@ import type { Platform } from '../platform';
 import { engineFindings, toDiagnostics } from './engines';
 import { errorText, toArrayBuffer, workspaceFs } from './files';
 import { makeNonce, previewHtml } from './html';
-import { findPartners, rememberedPartner, rememberPartner } from './partners';
+import { findPartners, partnersMatter, rememberedPartner, rememberPartner } from './partners';
 import { displayPath, type ModelRead, readModelFile } from './modelLoad';
 import { sourceOutcome, sourceRequest } from './sourceCompile';
 import { sidecarKind } from '../../core/sidecar/companions';
@@ -78,6 +78,8 @@ export class PreviewPanel implements ComparablePreview {
   private readonly subscriptions: vscode.Disposable[] = [];
   /** Watchers of a compile source's companion files (a glTF's .bin and images, an OBJ's .mtl, MD5 animations), renewed at each compile. */
   private companionWatchers: vscode.Disposable[] = [];
+  /** The other IQMs of the folder are offered in "Mesh from" / "Clips from": one changing or appearing reloads. */
+  private partnersMatter = false;
   private readonly pickedEmitter = new vscode.EventEmitter<PickedMessage>();
   private readonly disposeEmitter = new vscode.EventEmitter<void>();
   /** The user clicked a triangle in the view. */
@@ -192,8 +194,10 @@ export class PreviewPanel implements ComparablePreview {
     if (read.kind === 'source') return this.compileSourceAndLoad(read);
     if (!this.disposed) this.host.problems().set(this.uri, read.engines ? toDiagnostics(read.engines) : []);
     // An animation file borrows a mesh of the folder, a mesh the clips of an animation file.
-    const partner = this.source === this.uri ? await findPartners(this.uri, new Uint8Array(read.message.bytes), rememberedPartner(this.host.context.workspaceState, this.uri), (m) => this.host.log(m)) : undefined;
+    const bytes = new Uint8Array(read.message.bytes);
+    const partner = this.source === this.uri ? await findPartners(this.uri, bytes, rememberedPartner(this.host.context.workspaceState, this.uri), (m) => this.host.log(m)) : undefined;
     if (stale()) return;
+    this.partnersMatter = this.source === this.uri && partnersMatter(this.uri, bytes);
     const reload = this.loads > 0;
     this.loads++;
     this.modelBytes = new Uint8Array(read.message.bytes);
@@ -408,6 +412,14 @@ export class PreviewPanel implements ComparablePreview {
       if (!(this.isIqePath && this.openDocument())) this.schedule();
     };
     for (const w of watchers) subscriptions.push(w, w.onDidChange(onDisk), w.onDidCreate(onDisk));
+    // "Mesh from" / "Clips from": the folder's other IQMs (a mesh recompiled, a new animation file).
+    if (/\.iqm$/i.test(uri.path)) {
+      const partners = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(modelDir, '*.[iI][qQ][mM]'));
+      const onPartner = (changed: vscode.Uri) => {
+        if (this.partnersMatter && changed.path !== uri.path) this.schedule();
+      };
+      subscriptions.push(partners, partners.onDidChange(onPartner), partners.onDidCreate(onPartner), partners.onDidDelete(onPartner));
+    }
     // A sidecar of this model edited (saved or not), or closed unsaved: the preview shows its text.
     const isSidecar = (d: vscode.TextDocument) =>
       d.uri.scheme === uri.scheme && d.uri.authority === uri.authority && sidecarKind(d.uri.path) !== undefined && (dirname(d.uri.path) === modelDir.path || sidecarKind(d.uri.path) === 'shader');

@@ -3,7 +3,7 @@
 // workspace state. Large folders are read up to a limit: the picker is a convenience, not a scan.
 
 import * as vscode from 'vscode';
-import { partnerChoice } from '../../core/model/animationSet';
+import { isAnimationOnly, isSkinnedMesh, partnerChoice } from '../../core/model/animationSet';
 import type { Model } from '../../core/model/model';
 import type { PartnerOffer } from '../../core/protocol';
 import { tryReadModel } from './engines';
@@ -26,6 +26,17 @@ export function rememberedPartner(state: vscode.Memento, uri: vscode.Uri): strin
 
 export async function rememberPartner(state: vscode.Memento, uri: vscode.Uri, name: string): Promise<void> {
   await state.update(stateKey(uri), name);
+}
+
+/**
+ * Whether the other IQMs of the folder matter to the preview of the IQM `bytes`: it is
+ * animation-only (it wants a mesh) or a skinned mesh (it may borrow clips). The preview then
+ * reloads when one of them changes or appears.
+ */
+export function partnersMatter(uri: vscode.Uri, bytes: Uint8Array): boolean {
+  if (!/\.iqm$/i.test(uri.path)) return false;
+  const opened = tryReadModel(bytes);
+  return opened !== undefined && (isAnimationOnly(opened) || isSkinnedMesh(opened));
 }
 
 /**

@@ -183,7 +183,7 @@ suite('model preview', () => {
     });
   }
 
-  test('an animation-only IQM plays on the mesh of its folder with the same skeleton (guyanim.iqm beside guy.iqm)', async function () {
+  test('an animation-only IQM plays on the mesh of its folder with the same skeleton (guyanim.iqm beside guy.iqm), found when the mesh file appears', async function () {
     skipUnlessRegistered(this);
     // The real files come from ../shared/assets beside the extension's folder (the Node host reads them; the web host cannot).
     const shared = vscode.Uri.joinPath((await activeExtension()).extensionUri, '..', 'shared', 'assets', 'iqm', 'raylib_guy');
@@ -196,12 +196,17 @@ suite('model preview', () => {
     }
     const scratch = await scratchFolder('guy');
     try {
-      for (const [n, b] of files) await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(scratch.uri, n), b);
+      // The animation file alone first: its skeleton, no triangles.
       const anim = vscode.Uri.joinPath(scratch.uri, 'guyanim.iqm');
+      await vscode.workspace.fs.writeFile(anim, files[1][1]);
       await vscode.commands.executeCommand('vscode.openWith', anim, MODEL_PREVIEW);
       const tab = await waitForTab(anim, MODEL_PREVIEW);
-      // guy.iqm is the only model of the folder with 14 joints: its mesh is used without asking.
-      const status = await renderedStatus(anim, (s) => s.ok || s.error !== null, 'the animation file on its mesh');
+      const alone = await renderedStatus(anim, (s) => s.ok || s.error !== null, 'the animation file alone');
+      assert.equal(alone.ok, true, `preview error: ${alone.error}`);
+      assert.deepEqual([alone.triangles, alone.joints], [0, 14]);
+      // guy.iqm appears, the only model of the folder with 14 joints: the preview reloads and uses its mesh without asking.
+      await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(scratch.uri, 'guy.iqm'), files[0][1]);
+      const status = await renderedStatus(anim, (s) => (s.ok && s.triangles > 0) || s.error !== null, 'the animation file on its mesh');
       assert.equal(status.ok, true, `preview error: ${status.error}`);
       assert.deepEqual([status.triangles, status.joints], [120, 14]);
       await assertPreviewDrawn(this, 'preview-guyanim-mesh-from', 'guyanim.iqm');
