@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { IqeDocument } from '../core/iqe/document';
 import { StdoutBlocks } from './write';
+import { COLLECT_BETWEEN_STEPS_FROM, fullCollector } from '../node/heap';
 import type { IqeDiagnostic } from '../core/iqe/diagnostic';
 import { decodeText, isGltfHead, notIqeText, resourceReader, siblingReader } from '../node/text';
 import { gltfSource } from '../core/gltf/source';
@@ -166,7 +167,10 @@ async function checkFile(file: string): Promise<DiagnosticPasses | string> {
   const read = await readForCheck(file);
   if (!('iqe' in read)) return read.outcome;
   // IQE: the language server's checks, made afresh at each pass from the document's compact
-  // problem lists. The file's bytes are gone by now: only the text and its parse are held.
+  // problem lists. The file's bytes are dropped by now, and freed before the parse where they
+  // are large (an ArrayBuffer waits for a full collection, which a parse seldom brings soon).
+  const collect = read.iqe.length >= COLLECT_BETWEEN_STEPS_FROM ? fullCollector() : null;
+  collect?.();
   const document = new IqeDocument(read.iqe);
   document.analyse();
   return () => document.eachDiagnostic({ maxProblems: Number.MAX_SAFE_INTEGER });
