@@ -9,12 +9,16 @@
 //            the first diagnostics took to come;
 //   sample - `iqm-tools sample --frame 0`'s work (read, compile of the skeleton and animation,
 //            pose) in a process of its own: peak RSS as for check.
-// Peak RSS is given twice. cold: the process did the same work on a 14-line file first (code
+// Peak RSS is given three times. cold: the process did the same work on a 14-line file first (code
 // loaded), as a one-shot CLI run is. warm: it did the same work on a generated 0.8 MB model first,
 // so that the code is compiled by the optimising JIT and V8's heap has its working size; what that
 // warm-up left resident (printed: about 10-14 MB, whatever the file's size) is then in the
 // baseline, not in the figure. cold minus warm is that fixed cost; on a file below a few MB it is
-// most of the cold figure. The RSS is the process's own (other processes do not count).
+// most of the cold figure. whole: the whole process's peak (node's start included) above the same
+// command's on the 14-line file in a process of its own, as a user sees it with /usr/bin/time.
+// The RSS is the process's own (other processes do not count). `check` is the CLI's (runCheck
+// with --json, its output to /dev/null): reading, validation and every diagnostic written.
+// The last column says which of the figures are within 4x (issue 17's target).
 // Also the times of issue 17's items 2 and 4 (long lines, CR-only files) through the CLI.
 // Prints figures; never fails on a figure.
 import { spawn, spawnSync } from 'node:child_process';
@@ -53,9 +57,17 @@ function checkArrays(text: string): number {
  * the process's own, so other processes on the machine do not count.
  */
 function measureChild(what: 'check' | 'sample', file: string, warmUp: string): { peak: number; fixed: number } | string {
-  const run = spawnSync(process.execPath, ['--expose-gc', __filename, '--child', what, file, warmUp], { encoding: 'utf8' });
-  const match = /^peak (-?\d+) fixed (-?\d+)$/m.exec(run.stdout);
-  return match ? { peak: Number(match[1]), fixed: Number(match[2]) } : `failed: ${(run.stderr || run.stdout).trim().split('\n')[0]}`;
+  // The command's output (check --json) goes to /dev/null; the figures come on stderr.
+  const run = spawnSync(process.execPath, ['--expose-gc', __filename, '--child', what, file, warmUp], { encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'] });
+  const match = /^peak (-?\d+) fixed (-?\d+)$/m.exec(run.stderr);
+  return match ? { peak: Number(match[1]), fixed: Number(match[2]) } : `failed: ${run.stderr.trim().split('\n')[0]}`;
+}
+
+/** The whole process's peak RSS (VmHWM, node's start included) for the command on `file` alone. */
+function wholeProcessPeak(what: 'check' | 'sample', file: string): number | string {
+  const run = spawnSync(process.execPath, ['--expose-gc', __filename, '--whole', what, file], { encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'] });
+  const match = /^whole (\d+)$/m.exec(run.stderr);
+  return match ? Number(match[1]) : `failed: ${run.stderr.trim().split('\n')[0]}`;
 }
 
 async function measureServer(text: string): Promise<{ retained: number; publishMs: number }> {
@@ -124,21 +136,40 @@ async function main(): Promise<void> {
   }
   // The warm-up model: the same mix of commands as a real skinned, animated file.
   const warmUp = syntheticIqe('memory-warm-up.iqe', ['--grid', '15', '--anims', '1', '--frames-per-anim', '10']) ?? join(dataDir, 'memory-small.iqe');
-  console.log('memory as a multiple of the file size (target <= 4x); peak RSS: cold / warm (fixed: what the warm-up left resident):');
-  console.log('input | size | check: typed arrays | check: peak RSS | server: retained | server: first diagnostics | sample: peak RSS');
+  const trivial = join(dataDir, 'memory-small.iqe');
+  writeFileSync(trivial, SMALL_IQE);
+  const commands = ['check', 'sample'] as const;
+  const trivialPeak = new Map(commands.map((what) => [what, wholeProcessPeak(what, trivial)]));
+  for (const what of commands) {
+    const peak = trivialPeak.get(what)!;
+    console.log(`${what} of the 14-line file, whole process peak RSS: ${typeof peak === 'string' ? peak : `${(peak / 2 ** 20).toFixed(1)} MiB`}`);
+  }
+  console.log('memory as a multiple of the file size (target <= 4x); peak RSS: cold / warm (fixed: what the warm-up left resident) / whole (above the 14-line file\'s):');
+  console.log('input | size | check: typed arrays | check: peak RSS | server: retained | server: first diagnostics | sample: peak RSS | <= 4x?');
   for (const [label, path] of inputs) {
     const text = readFileSync(path, 'utf8');
     const size = statSync(path).size;
     const arrays = checkArrays(text);
     const server = await measureServer(text);
-    const [check, sample] = (['check', 'sample'] as const).map((what) => {
+    const within: string[] = [];
+    const verdict = (name: string, ratio: number): void => {
+      within.push(`${name} ${ratio <= 4 ? 'yes' : 'NO'}`);
+    };
+    verdict('server', server.retained / size);
+    const [check, sample] = commands.map((what) => {
       const cold = measureChild(what, path, '');
       const warm = measureChild(what, path, warmUp);
+      const whole = wholeProcessPeak(what, path);
+      const base = trivialPeak.get(what)!;
       if (typeof cold === 'string') return cold;
       if (typeof warm === 'string') return warm;
-      return `${x(cold.peak, size)} / ${x(warm.peak, size)} (fixed ${(warm.fixed / 2 ** 20).toFixed(0)} MiB)`;
+      if (typeof whole === 'string' || typeof base === 'string') return typeof whole === 'string' ? whole : String(base);
+      verdict(`${what} cold`, cold.peak / size);
+      verdict(`${what} warm`, warm.peak / size);
+      verdict(`${what} whole`, (whole - base) / size);
+      return `${x(cold.peak, size)} / ${x(warm.peak, size)} (fixed ${(warm.fixed / 2 ** 20).toFixed(0)} MiB) / ${x(whole - base, size)}`;
     });
-    console.log(`${label} | ${(size / 1e6).toFixed(1)} MB | ${x(arrays, size)} | ${check} | ${x(server.retained, size)} | ${server.publishMs.toFixed(0)} ms | ${sample}`);
+    console.log(`${label} | ${(size / 1e6).toFixed(1)} MB | ${x(arrays, size)} | ${check} | ${x(server.retained, size)} | ${server.publishMs.toFixed(0)} ms | ${sample} | ${within.join(', ')}`);
   }
 
   // Issue 17 items 2 and 4: times through the CLI (node's start included).
@@ -165,14 +196,14 @@ async function main(): Promise<void> {
  * compiled, heap at its working size), then on `file`; prints the peak RSS above the RSS just
  * before `file` was read, and what the warm-up left resident.
  */
-async function child(what: string, file: string, warmUp: string): Promise<void> {
+/** The command's work on `path`: `check --json` (its output to stdout), or sample's (no output). */
+async function commandWork(what: string): Promise<(path: string) => Promise<void>> {
   const { loadModel } = await import('../cli/info');
   const { sampleModel } = await import('../cli/sample');
-  const { decodeText } = await import('../node/text');
-  const { validateIqe } = await import('../core/iqe/document');
-  const work = (path: string): void => {
+  const { runCheck } = await import('../cli/check');
+  return async (path: string): Promise<void> => {
     if (what === 'check') {
-      validateIqe(decodeText(readFileSync(path)), { maxProblems: Number.MAX_SAFE_INTEGER });
+      await runCheck([path, '--json']);
       return;
     }
     const loaded = loadModel(path, 'vp');
@@ -180,13 +211,27 @@ async function child(what: string, file: string, warmUp: string): Promise<void> 
     const result = sampleModel(loaded.model, loaded.model.frameCount > 0 ? 0 : -1);
     if (typeof result === 'string') throw new Error(result);
   };
+}
+
+const SMALL_IQE = '# Inter-Quake Export\njoint a -1\npq 0 0 0 0 0 0 1\nmesh m\nvp 0 0 0\nvb 0 1\nvp 1 0 0\nvb 0 1\nvp 0 1 0\nvb 0 1\nfa 0 1 2\nanimation a\nframe\npq 0 0 0 0 0 0 1\n';
+
+/** Whole mode: the command's work on `file` in a fresh process; prints the process's peak RSS (VmHWM, bytes). */
+async function whole(what: string, file: string): Promise<void> {
+  const work = await commandWork(what);
+  await work(file);
+  const hwm = /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'));
+  console.error(`whole ${(hwm ? Number(hwm[1]) : process.resourceUsage().maxRSS) * 1024}`);
+}
+
+async function child(what: string, file: string, warmUp: string): Promise<void> {
+  const work = await commandWork(what);
   const small = join(dataDir, 'memory-small.iqe');
-  writeFileSync(small, '# Inter-Quake Export\njoint a -1\npq 0 0 0 0 0 0 1\nmesh m\nvp 0 0 0\nvb 0 1\nvp 1 0 0\nvb 0 1\nvp 0 1 0\nvb 0 1\nfa 0 1 2\nanimation a\nframe\npq 0 0 0 0 0 0 1\n');
-  work(small);
+  writeFileSync(small, SMALL_IQE);
+  await work(small);
   gc();
   const loaded = process.memoryUsage().rss;
   if (warmUp) {
-    work(warmUp);
+    await work(warmUp);
     gc();
   }
   const before = process.memoryUsage().rss;
@@ -198,13 +243,14 @@ async function child(what: string, file: string, warmUp: string): Promise<void> 
   } catch {
     reset = false;
   }
-  work(file);
+  await work(file);
   const hwm = /VmHWM:\s+(\d+) kB/.exec(reset ? readFileSync('/proc/self/status', 'utf8') : '');
   // VmHWM and maxRSS are in KiB; without the reset a warm-up's higher peak would be taken for this one.
   if (!hwm && warmUp) throw new Error('the peak RSS cannot be reset here: only the cold figure is measured');
   const peak = (hwm ? Number(hwm[1]) : process.resourceUsage().maxRSS) * 1024;
-  console.log(`peak ${peak - before} fixed ${before - loaded}`);
+  console.error(`peak ${peak - before} fixed ${before - loaded}`);
 }
 
 if (process.argv[2] === '--child') void child(process.argv[3], process.argv[4], process.argv[5] ?? '');
+else if (process.argv[2] === '--whole') void whole(process.argv[3], process.argv[4]);
 else void main();

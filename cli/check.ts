@@ -1,6 +1,8 @@
 // `iqm-tools check FILE.iqe ... [--json]` (CLI.md): the language server's validation, printed.
 import { readFileSync } from 'node:fs';
-import { validateIqe } from '../core/iqe/document';
+import { IqeDocument } from '../core/iqe/document';
+import { StdoutBlocks } from './write';
+import { COLLECT_BETWEEN_STEPS_FROM, fullCollector } from '../node/heap';
 import type { IqeDiagnostic } from '../core/iqe/diagnostic';
 import { decodeText, isGltfHead, notIqeText, resourceReader, siblingReader } from '../node/text';
 import { gltfSource } from '../core/gltf/source';
@@ -37,6 +39,13 @@ export function formatDiagnostic(file: string, d: IqeDiagnostic): string {
 export const TERMINAL_MAX_PROBLEMS = 1000;
 
 const SEVERITY_RANK: Record<string, number> = { error: 0, warning: 1, information: 2, hint: 3 };
+const rankOf = (d: IqeDiagnostic): number => SEVERITY_RANK[d.severity] ?? 4;
+
+/**
+ * A file's diagnostics: a list, or a function that makes them afresh at each call, one at a time
+ * (an IQE's, from its compact problem lists: they are never all held; issue 17).
+ */
+export type DiagnosticPasses = readonly IqeDiagnostic[] | (() => Iterable<IqeDiagnostic>);
 
 /**
  * Prints diagnostics as lines, at most `max` in all (a file with 145,000 problems printed them
@@ -49,32 +58,58 @@ export class DiagnosticLines {
   private omittedErrors = 0;
 
   constructor(
-    private readonly write: (text: string) => void,
+    private readonly write: (text: string) => void | Promise<void>,
     /** Where the rest can be seen, for the closing line. */
     private readonly rest: string,
     private readonly max = TERMINAL_MAX_PROBLEMS,
   ) {}
 
-  print(file: string, diagnostics: readonly IqeDiagnostic[]): void {
+  /**
+   * Prints a file's diagnostics; whether any is an error. A first pass counts them by severity
+   * (and keeps them while they are few); when more than fit or were kept, a second pass prints
+   * the chosen ones as they come.
+   */
+  async print(file: string, diagnostics: DiagnosticPasses): Promise<boolean> {
+    const pass = typeof diagnostics === 'function' ? diagnostics : () => diagnostics;
     const room = Math.max(0, this.max - this.shown);
-    let chosen = diagnostics;
-    if (diagnostics.length > room) {
-      const rank = (i: number): number => SEVERITY_RANK[diagnostics[i].severity] ?? 4;
-      const order = diagnostics.map((_, i) => i).sort((a, b) => rank(a) - rank(b) || a - b).slice(0, room).sort((a, b) => a - b);
-      chosen = order.map((i) => diagnostics[i]);
-      const errors = (list: readonly IqeDiagnostic[]): number => list.reduce((n, d) => n + (d.severity === 'error' ? 1 : 0), 0);
-      this.omitted += diagnostics.length - chosen.length;
-      this.omittedErrors += errors(diagnostics) - errors(chosen);
+    const byRank = [0, 0, 0, 0, 0];
+    let kept: IqeDiagnostic[] | undefined = [];
+    for (const d of pass()) {
+      byRank[rankOf(d)]++;
+      if (kept && kept.length < TERMINAL_MAX_PROBLEMS) kept.push(d);
+      else kept = undefined;
     }
-    if (chosen.length > 0) this.write(chosen.map((d) => formatDiagnostic(file, d)).join('\n') + '\n');
-    this.shown += chosen.length;
+    const total = byRank.reduce((a, b) => a + b, 0);
+    // The chosen are the first `room` by (severity, order): every one of a rank below `rank`, and
+    // the first `ofRank` of `rank`.
+    let rank = 0;
+    let below = 0;
+    while (rank < byRank.length && below + byRank[rank] <= room) below += byRank[rank++];
+    const ofRank = room - below;
+    const chosen = Math.min(total, room);
+    let block = '';
+    const seen = [0, 0, 0, 0, 0];
+    for (const d of kept ?? pass()) {
+      const r = rankOf(d);
+      if (r > rank || (r === rank && seen[r]++ >= ofRank)) continue;
+      block += formatDiagnostic(file, d) + '\n';
+      if (block.length >= 65536) {
+        await this.write(block);
+        block = '';
+      }
+    }
+    if (block.length > 0) await this.write(block);
+    this.shown += chosen;
+    this.omitted += total - chosen;
+    this.omittedErrors += byRank[0] - Math.min(byRank[0], room);
+    return byRank[0] > 0;
   }
 
   /** The closing line when some were not printed. */
-  finish(): void {
+  async finish(): Promise<void> {
     if (this.omitted === 0) return;
     const errors = this.omittedErrors > 0 ? ` (${this.omittedErrors} of them errors)` : '';
-    this.write(`… and ${this.omitted} more problems${errors} not shown; ${this.rest}\n`);
+    await this.write(`… and ${this.omitted} more problems${errors} not shown; ${this.rest}\n`);
   }
 }
 
@@ -95,53 +130,75 @@ export async function runCheck(args: string[]): Promise<number> {
     process.stderr.write(unknown !== undefined ? `check: unknown option '${unknown}'\n` : 'usage: iqm-tools check FILE ... [--json] [--all]  (FILE: .iqe, .md5mesh, .smd, .obj, .gltf, .glb, .framegroups, animation.cfg, .skin, .shader)\n');
     return 2;
   }
-  const lines = new DiagnosticLines((text) => process.stdout.write(text), '--json lists them all, --all prints them all', args.includes('--all') ? Infinity : TERMINAL_MAX_PROBLEMS);
+  const out = new StdoutBlocks();
+  const lines = new DiagnosticLines((text) => out.write(text), '--json lists them all, --all prints them all', args.includes('--all') ? Infinity : TERMINAL_MAX_PROBLEMS);
   let unchecked = false;
   let errors = false;
-  const all: { file: string; diagnostic: IqeDiagnostic }[] = [];
-  const report = (file: string, diagnostics: readonly IqeDiagnostic[]): void => {
-    if (diagnostics.some((d) => d.severity === 'error')) errors = true;
-    if (json) {
-      for (const diagnostic of diagnostics) all.push({ file, diagnostic });
-    } else {
+  // --json: one object, written as its diagnostics come (byte for byte JSON.stringify of the
+  // whole: no spaces), so that they are never all held.
+  let listed = 0;
+  if (json) await out.write('{"diagnostics":[');
+  const report = async (file: string, diagnostics: DiagnosticPasses): Promise<void> => {
+    if (!json) {
       // Each file's lines as they are found: a long list of files shows progress.
-      lines.print(file, diagnostics);
+      if (await lines.print(file, diagnostics)) errors = true;
+      return;
+    }
+    for (const d of typeof diagnostics === 'function' ? diagnostics() : diagnostics) {
+      if (d.severity === 'error') errors = true;
+      await out.write((listed++ > 0 ? ',' : '') + JSON.stringify(fileDiagnosticToJson(file, d)));
     }
   };
   for (const file of files) {
-    let bytes: Uint8Array;
-    try {
-      bytes = readFileSync(file);
-    } catch (error) {
-      process.stderr.write(`${file}: cannot read: ${(error as NodeJS.ErrnoException).code ?? String(error)}\n`);
+    const checked = await checkFile(file);
+    if (typeof checked === 'string') {
+      process.stderr.write(`${file}: ${checked}\n`);
       unchecked = true;
-      continue;
-    }
-    const kind = sidecarKind(file);
-    if (kind !== undefined) {
-      // Latin-1: these files are ASCII, and a stray byte must not shift the columns.
-      const sidecar = await checkSidecar(kind, resolve(file), new TextDecoder('latin1').decode(bytes), diskSidecarIo, textureExtensions([]));
-      report(file, sidecar.diagnostics);
-      continue;
-    }
-    if (isGltfHead(bytes.subarray(0, 4096), file)) {
-      // A glTF: what its reader says (decoded first: core/gltf/source.ts).
-      report(file, (await gltfSource(bytes, file, resourceReader(file))).read().diagnostics);
-      continue;
-    }
-    const other = notIqeText(bytes);
-    if (other) {
-      process.stderr.write(`${file}: ${other}\n`);
-      unchecked = true;
-      continue;
-    }
-    // The whole file, however large: the CLI has no problem limit unless the caller filters.
-    const text = decodeText(bytes);
-    const format = sourceFormat(text, file);
-    // MD5, SMD and OBJ sources: what their readers say (the compile's errors); IQE: the language server's checks.
-    report(file, format === 'iqe' || format === 'unknown' ? validateIqe(text, { maxProblems: Number.MAX_SAFE_INTEGER }) : readSourceText(text, file, siblingReader(file)).diagnostics);
+    } else await report(file, checked);
   }
-  if (!json) lines.finish();
-  if (json) process.stdout.write(JSON.stringify({ diagnostics: all.map(({ file, diagnostic }) => fileDiagnosticToJson(file, diagnostic)) }) + '\n');
+  if (json) await out.write(']}\n');
+  else await lines.finish();
+  await out.flush();
   return unchecked ? 2 : errors ? 1 : 0;
+}
+
+/** One file's diagnostics, or why it could not be checked. */
+async function checkFile(file: string): Promise<DiagnosticPasses | string> {
+  const read = await readForCheck(file);
+  if (!('iqe' in read)) return read.outcome;
+  // IQE: the language server's checks, made afresh at each pass from the document's compact
+  // problem lists. The file's bytes are dropped by now, and freed before the parse where they
+  // are large (an ArrayBuffer waits for a full collection, which a parse seldom brings soon).
+  const collect = read.iqe.length >= COLLECT_BETWEEN_STEPS_FROM ? fullCollector() : null;
+  collect?.();
+  const document = new IqeDocument(read.iqe);
+  document.analyse();
+  return () => document.eachDiagnostic({ maxProblems: Number.MAX_SAFE_INTEGER });
+}
+
+/** A file's diagnostics or why it could not be checked (`outcome`), or the text of an IQE (`iqe`). */
+async function readForCheck(file: string): Promise<{ outcome: DiagnosticPasses | string } | { iqe: string }> {
+  let bytes: Uint8Array;
+  try {
+    bytes = readFileSync(file);
+  } catch (error) {
+    return { outcome: `cannot read: ${(error as NodeJS.ErrnoException).code ?? String(error)}` };
+  }
+  const kind = sidecarKind(file);
+  if (kind !== undefined) {
+    // Latin-1: these files are ASCII, and a stray byte must not shift the columns.
+    return { outcome: (await checkSidecar(kind, resolve(file), new TextDecoder('latin1').decode(bytes), diskSidecarIo, textureExtensions([]))).diagnostics };
+  }
+  if (isGltfHead(bytes.subarray(0, 4096), file)) {
+    // A glTF: what its reader says (decoded first: core/gltf/source.ts).
+    return { outcome: (await gltfSource(bytes, file, resourceReader(file))).read().diagnostics };
+  }
+  const other = notIqeText(bytes);
+  if (other) return { outcome: other };
+  // The whole file, however large: the CLI has no problem limit unless the caller filters.
+  const text = decodeText(bytes);
+  const format = sourceFormat(text, file);
+  // MD5, SMD and OBJ sources: what their readers say (the compile's errors).
+  if (format !== 'iqe' && format !== 'unknown') return { outcome: readSourceText(text, file, siblingReader(file)).diagnostics };
+  return { iqe: text };
 }

@@ -272,7 +272,7 @@ export async function runCompile(args: string[]): Promise<number> {
   }
   // Any source with errors stops the compile (each source's errors with its file).
   const errors = result.diagnostics.filter((d) => d.diagnostic.severity === 'error').map(({ source, diagnostic }) => ({ path: inputs[source].path, diagnostic }));
-  if (!result.bytes) return printErrors(errors, parsed.json);
+  if (!result.bytes) return await printErrors(errors, parsed.json);
   // What the compile noticed (an ignored option, tangents that needed a fallback, ...) and what
   // the reading of a source that compiles noticed (a glTF's notes), each with its file.
   const notes = compileNotes(result).map(({ source, diagnostic }) => ({ path: inputs[source].path, diagnostic }));
@@ -315,7 +315,7 @@ export async function runCompile(args: string[]): Promise<number> {
 }
 
 /** The errors that stop a compile, on stdout as `check` prints them (or as JSON); exit 1. */
-function printErrors(errors: { path: string; diagnostic: IqeDiagnostic }[], json: boolean): number {
+async function printErrors(errors: { path: string; diagnostic: IqeDiagnostic }[], json: boolean): Promise<number> {
   if (json) writeStdout(JSON.stringify({ diagnostics: errors.map(({ path, diagnostic }) => fileDiagnosticToJson(path, diagnostic)) }) + '\n');
   else {
     const lines = new DiagnosticLines(writeStdout, `iqm-tools check --all prints them all, --json lists them all`);
@@ -323,10 +323,10 @@ function printErrors(errors: { path: string; diagnostic: IqeDiagnostic }[], json
     for (let i = 0; i < errors.length; ) {
       let j = i;
       while (j < errors.length && errors[j].path === errors[i].path) j++;
-      lines.print(errors[i].path, errors.slice(i, j).map((e) => e.diagnostic));
+      await lines.print(errors[i].path, errors.slice(i, j).map((e) => e.diagnostic));
       i = j;
     }
-    lines.finish();
+    await lines.finish();
   }
   return 1;
 }

@@ -8,7 +8,7 @@ import { gltfSource } from '../core/gltf/source';
 import { SOURCE_FORMAT_NAMES, type SourceFormat, sourceFormat } from '../core/compile/format';
 import { type IngestResult, ingestText } from '../core/compile/ingest';
 import { takeVpOrder, withVpOrder } from '../core/compile/vpOrder';
-import { fullCollector } from '../node/heap';
+import { COLLECT_BETWEEN_STEPS_FROM, fullCollector } from '../node/heap';
 import { iqmToModel, readIqmDocument } from '../core/iqm/reader';
 import { decodeText, ingestFile, isGltfHead, readHead, resourceReader, siblingReader } from '../node/text';
 import { readFileSync, statSync } from 'node:fs';
@@ -19,9 +19,6 @@ import { readModel } from '../core/model/read';
 import { extensionWarning, sniff } from '../core/sniff';
 import { engineNames, parseEngineList } from '../core/engines/index';
 import { formatLint, lintFile, lintJson } from './lint';
-
-/** Files from this size (bytes) are sampled with a garbage collection between steps. */
-const COLLECT_FROM = 1 << 20;
 
 /** What a sub-command needs from its input: the bytes, or the one-line error it should print. */
 export type Loaded = { ok: true; model: Model; warnings: string[] } | { ok: false; message: string };
@@ -114,7 +111,7 @@ export function loadModel(file: string, iqeOrder: 'compiled' | 'vp' = 'compiled'
   }
   if ('ingested' in read) {
     // A collection between steps where their arrays are large (a few ms each).
-    const collect = statSync(file).size >= COLLECT_FROM ? (fullCollector() ?? undefined) : undefined;
+    const collect = statSync(file).size >= COLLECT_BETWEEN_STEPS_FROM ? (fullCollector() ?? undefined) : undefined;
     return vpOrderModel(file, read.ingested, () => decodeText(readFileSync(file)), collect);
   }
   const bytes = read.bytes;

@@ -21,3 +21,24 @@ export function writeStdout(text: string): void {
 export function writeStderr(text: string): void {
   writeAll(2, text);
 }
+
+/**
+ * Text for stdout gathered into blocks of about 64 KB, each written when the stream has taken the
+ * one before: a command that streams a long output (check --json of 100,000 problems) holds one
+ * block, not the whole output (writes to a pipe are asynchronous: without waiting, node queues
+ * everything written in memory).
+ */
+export class StdoutBlocks {
+  private pending = '';
+
+  async write(text: string): Promise<void> {
+    this.pending += text;
+    if (this.pending.length >= 65536) await this.flush();
+  }
+
+  async flush(): Promise<void> {
+    const block = this.pending;
+    this.pending = '';
+    if (block.length > 0 && !process.stdout.write(block)) await new Promise((resolve) => process.stdout.once('drain', resolve));
+  }
+}

@@ -27,6 +27,9 @@ export function compileHeap(inputBytes: number): (() => void) | null {
   return fullCollector();
 }
 
+/** Input bytes from which `check` and `sample` collect garbage between their steps (a few ms each): what a step dropped is freed before the next allocates. */
+export const COLLECT_BETWEEN_STEPS_FROM = 1 << 20;
+
 /** A function that runs a full collection and waits for the buffers it freed, or null where node does not give one. */
 export function fullCollector(): (() => void) | null {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, not at start-up

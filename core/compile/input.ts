@@ -1,7 +1,7 @@
 // Stage 1 of an IQE source: its chunks -> the neutral source model (source.ts), typed arrays per attribute, with the reference compiler's defaults
 // (IQE-SEMANTICS.md §3), in one pass over the parsed lines. Lines after the first `comment` are
 // comment text (§3.7).
-import { type Chunk, lineStartOf } from '../iqe/chunk';
+import { type Chunk, lineStartOf, type Values } from '../iqe/chunk';
 import { Cmd } from '../iqe/commands';
 import { float64s, Growable, int32s, uint8s } from '../growable';
 import { newArray } from '../pages';
@@ -11,7 +11,7 @@ import { type Pose, POSE_STRIDE, poseFromMatrix, poseFromAngles, poseFromQuatern
 const CUSTOMS = 10;
 
 /** Value k of a line (values[v..v+n)), or the default when the line has fewer. */
-function val(values: Float64Array, v: number, n: number, k: number, fallback: number): number {
+function val(values: Values, v: number, n: number, k: number, fallback: number): number {
   return k < n ? values[v + k] : fallback;
 }
 
@@ -247,7 +247,7 @@ export class InputGatherer {
   }
 
   /** A face of n >= 2 indices, as a fan of triangles (§3.2). */
-  private addFace(fm: boolean, values: Float64Array, v: number, n: number, line: number): void {
+  private addFace(fm: boolean, values: Values, v: number, n: number, line: number): void {
     const vertexCount = this.positions.length / 4;
     const offset = fm ? this.fmOffset : 0;
     if (this.pending) {
@@ -274,7 +274,7 @@ export class InputGatherer {
   }
 
   /** An `fs` line of n >= 3 flags: one entry per triangle of the matching face (§3.2). */
-  private addEdgeFlags(values: Float64Array, v: number, n: number): void {
+  private addEdgeFlags(values: Values, v: number, n: number): void {
     this.groups[this.group].used = true;
     const bit = (k: number): number => (values[v + k] > 0 ? 1 : 0);
     let flags = bit(0) | (bit(1) << 1) | (bit(2) << 2);
@@ -285,7 +285,7 @@ export class InputGatherer {
     this.edgeFlags.push(flags);
   }
 
-  private addPose(k: Cmd, values: Float64Array, v: number, n: number): void {
+  private addPose(k: Cmd, values: Values, v: number, n: number): void {
     const pose = this.pose;
     if (k === Cmd.Pq) poseFromQuaternion(values, v, n, pose);
     else if (k === Cmd.Pm) poseFromMatrix(values, v, n, pose);
@@ -398,7 +398,7 @@ function resolveIndex(raw: number, vertexCount: number, fmOffset: number): numbe
 }
 
 /** Four values of a line (missing ones: 0, and `lastDefault` for the fourth). */
-function addFour(out: Growable<Float64Array>, values: Float64Array, v: number, n: number, lastDefault: number): void {
+function addFour(out: Growable<Float64Array>, values: Values, v: number, n: number, lastDefault: number): void {
   const data = out.reserve(4);
   const o = out.length;
   data[o] = val(values, v, n, 0, 0); data[o + 1] = val(values, v, n, 1, 0); data[o + 2] = val(values, v, n, 2, 0); data[o + 3] = val(values, v, n, 3, lastDefault);
@@ -433,7 +433,7 @@ export function gatherInput(text: string, chunks: readonly Chunk[]): SourceModel
  * `vb` pairs -> four bone bytes and four normalised weights (§4.8.4): weights <= 0.001 dropped,
  * a descending top 4 by strict `>`, unused slots (0, bone 0), weights scaled by 1 / sum.
  */
-export function blendCombo(values: Float64Array, v: number, n: number, bones: Uint8Array, weights: Float64Array, o: number): void {
+export function blendCombo(values: Values, v: number, n: number, bones: Uint8Array, weights: Float64Array, o: number): void {
   let count = 0;
   for (let k = 0; k < 4; k++) {
     bones[o + k] = 0;

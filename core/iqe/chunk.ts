@@ -49,6 +49,13 @@ export interface ChunkSummary {
  */
 export type Offsets = Int32Array | Uint16Array;
 
+/**
+ * A chunk's numbers: in 32 bits when every one of them is a float32 exactly (small integers,
+ * halves: `vp 1 2 3`, face indices), else in 64. Reading gives the same numbers either way; a
+ * file of short lines of such numbers held 8 bytes per number, twice its text (issue 17).
+ */
+export type Values = Float64Array | Float32Array;
+
 export interface Chunk {
   /** The chunk's own text: its lines with their terminators. Offsets below are relative to it. */
   text: string;
@@ -75,7 +82,7 @@ export interface Chunk {
   flags: Uint32Array;
   /** Index of each line's first value in `values`, and one more entry: the total (16 bits when few enough). */
   valueStart: Offsets;
-  values: Float64Array;
+  values: Values;
   /** Names of mesh, material, joint, animation and vertexarray lines, by line index in the chunk. */
   names: Map<number, string>;
   summary: ChunkSummary;
@@ -248,7 +255,7 @@ export function parseChunk(scanner: LineScanner, from: number, firstLine: number
     // A chunk without values (blank lines, comments, bare commands) shares one array of zeros: for a
     // file of empty lines these offsets were most of its parsed size.
     valueStart: transient ? valueStarts.view() : values.length === 0 ? noValues(valueStarts.length) : offsets(valueStarts),
-    values: take(values),
+    values: transient ? values.view() : compactValues(values),
     names,
     summary,
   };
@@ -259,6 +266,16 @@ let zeroOffsets = new Uint16Array(0);
 export function noValues(n: number): Uint16Array {
   if (zeroOffsets.length < n) zeroOffsets = new Uint16Array(Math.max(n, 2 * zeroOffsets.length, 4096));
   return zeroOffsets.subarray(0, n);
+}
+
+/** A copy of the values, in 32 bits when that keeps every one exactly (NaN too). */
+function compactValues(g: Growable<Float64Array>): Values {
+  const all = g.view();
+  for (let i = 0; i < all.length; i++) {
+    const v = all[i];
+    if (Math.fround(v) !== v && v === v) return g.copy();
+  }
+  return Float32Array.from(all);
 }
 
 /** A copy of ascending offsets, in 16 bits when the last one fits. */
@@ -312,7 +329,7 @@ export function summariseUpTo(chunk: Chunk, stop: number): ChunkSummary {
 }
 
 /** Adds a line (its numbers are values[v, v + n)) to a chunk's summary. */
-function summarise(s: ChunkSummary, kind: Cmd, index: number, values: Float64Array, v: number, n: number): void {
+function summarise(s: ChunkSummary, kind: Cmd, index: number, values: Values, v: number, n: number): void {
   if (kind >= Cmd.Pq) s.structuralLines++;
   switch (kind) {
     case Cmd.Vp:
@@ -360,7 +377,7 @@ function summarise(s: ChunkSummary, kind: Cmd, index: number, values: Float64Arr
  * (joint, mesh) come before the bulk of a file, so that the optimised summarise() has seen it,
  * and a later first `animation` line does not send it back to unoptimised code.
  */
-function summariseStructure(s: ChunkSummary, kind: Cmd, index: number, values: Float64Array, v: number, n: number): void {
+function summariseStructure(s: ChunkSummary, kind: Cmd, index: number, values: Values, v: number, n: number): void {
   switch (kind) {
     case Cmd.Joint:
       s.jointLines.push(index);

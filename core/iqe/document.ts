@@ -7,7 +7,7 @@
 import { type Chunk, chunkIndexOfLine, lineStartOf, LineScanner, parseChunk } from './chunk';
 import type { IqeDiagnostic, ValidateOptions } from './diagnostic';
 import { analyse, type Analysis } from './validate';
-import { materialize } from './report';
+import { eachDiagnostic, materialize } from './report';
 
 export class IqeDocument {
   /** The text as given to the constructor or the last full update, and the unparsed part of it. */
@@ -133,6 +133,14 @@ export class IqeDocument {
   /** Parses whatever is left and validates the whole document. */
   diagnostics(options: ValidateOptions = {}): IqeDiagnostic[] {
     return materialize(this.parsedChunks, this.analyse(), options);
+  }
+
+  /**
+   * The diagnostics of diagnostics(), made one at a time as they are asked for (the CLI's check
+   * prints or streams them without holding them all). The document must not be edited meanwhile.
+   */
+  eachDiagnostic(options: ValidateOptions = {}): Generator<IqeDiagnostic, void, undefined> {
+    return eachDiagnostic(this.parsedChunks, this.analyse(), options);
   }
 
   /** The cross-line analysis (cached until the next edit). */

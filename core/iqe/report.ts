@@ -6,7 +6,7 @@ import { type Chunk, chunkIndexOfLine, lineContentEnd, lineStartOf } from './chu
 import { CODES, defaultSeverity, type Code } from './codes';
 import { ATTRIBUTE_COMMANDS, COMMAND_NAMES, Cmd, suggestCommand, VERTEXARRAY_FORMATS, VERTEXARRAY_TYPES } from './commands';
 import type { IqeDiagnostic, Range, Severity, ValidateOptions } from './diagnostic';
-import { line, LineProblem, LINE_PROBLEM_COUNT, MAX_LINE_BYTES, parseLine } from './line';
+import { line, LineProblem, LINE_PROBLEM_COUNT, MAX_LINE_BYTES, parseCount, parseLine } from './line';
 import { Target } from './problems';
 import type { Analysis } from './validate';
 
@@ -75,10 +75,12 @@ class LineLocator {
 
   /** The line whose parse `line` holds (-1: none); a long line with many problems is parsed once, not once per problem. */
   private loaded = -1;
+  /** parseCount.lines after that parse: another parse since (between two diagnostics asked of eachDiagnostic) replaced `line`. */
+  private loadedParse = -1;
 
   /** Parses line `lineNumber` into `line` (unless it is there already) and returns its content start (or -1 if absent). */
   load(lineNumber: number): number {
-    if (lineNumber === this.loaded) return this.lineStartOffset;
+    if (lineNumber === this.loaded && parseCount.lines === this.loadedParse) return this.lineStartOffset;
     const index = chunkIndexOfLine(this.chunks, lineNumber);
     this.loaded = -1;
     if (index < 0) return -1;
@@ -90,6 +92,7 @@ class LineLocator {
     this.lineStartOffset = start;
     this.lineEndOffset = end;
     this.loaded = lineNumber;
+    this.loadedParse = parseCount.lines;
     return start;
   }
 
@@ -324,7 +327,18 @@ function relatedMessage(code: Code): string {
   }
 }
 
+/** Every diagnostic of a validated document, in a list (the language server, tests). */
 export function materialize(chunks: readonly Chunk[], analysis: Analysis, options: ValidateOptions): IqeDiagnostic[] {
+  return [...eachDiagnostic(chunks, analysis, options)];
+}
+
+/**
+ * The diagnostics one at a time, in the order `materialize` lists them: each is made when it is
+ * asked for, so a caller that prints or streams them (the CLI's check of a file with 100,000
+ * problems) never holds more than one (issue 17: an object per problem was 10x a file of short
+ * lines).
+ */
+export function* eachDiagnostic(chunks: readonly Chunk[], analysis: Analysis, options: ValidateOptions): Generator<IqeDiagnostic, void, undefined> {
   const ignore = new Set(options.ignore ?? []);
   const severities = options.severity ?? {};
   const max = Math.max(0, Math.floor(options.maxProblems ?? DEFAULT_MAX_PROBLEMS));
@@ -333,33 +347,35 @@ export function materialize(chunks: readonly Chunk[], analysis: Analysis, option
   const { problems, commentLine } = analysis;
   const order = problems.order();
   const locator = new LineLocator(chunks);
-  const out: IqeDiagnostic[] = [];
+  let emitted = 0;
   let omitted = 0;
   let firstOmitted: Range | undefined;
 
   const severityOf = (code: Code): Severity => severities[code] ?? defaultSeverity(code);
-  const emit = (code: Code, range: Range, message: string, related?: IqeDiagnostic['related']): void => {
-    if (out.length < max) {
-      const diagnostic: IqeDiagnostic = { range, severity: severityOf(code), code, message };
-      if (related) diagnostic.related = related;
-      out.push(diagnostic);
-    } else {
+  /** The diagnostic when there is room for it; else counted as omitted. */
+  const made = (code: Code, range: Range, message: string, related?: IqeDiagnostic['related']): IqeDiagnostic | undefined => {
+    if (emitted >= max) {
       omitted++;
       firstOmitted ??= range;
+      return undefined;
     }
+    emitted++;
+    const diagnostic: IqeDiagnostic = { range, severity: severityOf(code), code, message };
+    if (related) diagnostic.related = related;
+    return diagnostic;
   };
 
-  const emitGlobal = (p: number): void => {
+  const global = (p: number): IqeDiagnostic | undefined => {
     const code = CODES[problems.code[p]];
-    if (ignore.has(code)) return;
+    if (ignore.has(code)) return undefined;
     const lineNumber = problems.line[p];
-    if (out.length >= max) {
+    if (emitted >= max) {
       omitted++;
       if (!firstOmitted) {
         locator.load(lineNumber);
         firstOmitted = locator.range(lineNumber, problems.target[p]);
       }
-      return;
+      return undefined;
     }
     let related: IqeDiagnostic['related'];
     const relatedLine = problems.relatedLine(p);
@@ -381,7 +397,7 @@ export function materialize(chunks: readonly Chunk[], analysis: Analysis, option
       range.endLine = end;
       range.endColumn = last.endColumn;
     }
-    emit(code, range, problemMessage(code, problems.a(p), problems.b(p), problems.notes.get(p), context), related);
+    return made(code, range, problemMessage(code, problems.a(p), problems.b(p), problems.notes.get(p), context), related);
   };
 
   let next = 0;
@@ -391,10 +407,13 @@ export function materialize(chunks: readonly Chunk[], analysis: Analysis, option
       const i = flagged[f];
       const lineNumber = chunk.firstLine + i;
       if (commentLine >= 0 && lineNumber > commentLine) break;
-      while (next < order.length && problems.line[order[next]] < lineNumber) emitGlobal(order[next++]);
+      while (next < order.length && problems.line[order[next]] < lineNumber) {
+        const diagnostic = global(order[next++]);
+        if (diagnostic) yield diagnostic;
+      }
       const bits = chunk.flags[f] & ~ignoredBits;
       if (bits === 0) continue;
-      if (out.length >= max) {
+      if (emitted >= max) {
         let count = 0;
         for (let b = bits; b !== 0; b &= b - 1) count++;
         omitted += count;
@@ -406,24 +425,31 @@ export function materialize(chunks: readonly Chunk[], analysis: Analysis, option
       }
       locator.load(lineNumber);
       const kind = chunk.kind[i] as Cmd;
+      // The line's diagnostics are all made before the first is given: the caller may parse
+      // another line (into the shared `line`) before asking for the next.
+      const onLine: IqeDiagnostic[] = [];
       for (let bit = 0; bit < LINE_PROBLEM_COUNT; bit++) {
         if (!(bits & (1 << bit))) continue;
         const code = LINE_PROBLEM_CODES[bit];
         const start = line.problemStart[bit] - locator.lineStartOffset;
         const end = line.problemEnd[bit] - locator.lineStartOffset;
-        emit(code, { line: lineNumber, column: start, endLine: lineNumber, endColumn: end }, lineProblemMessage(bit as LineProblem, kind, locator));
+        const diagnostic = made(code, { line: lineNumber, column: start, endLine: lineNumber, endColumn: end }, lineProblemMessage(bit as LineProblem, kind, locator));
+        if (diagnostic) onLine.push(diagnostic);
       }
+      yield* onLine;
     }
   }
-  while (next < order.length) emitGlobal(order[next++]);
+  while (next < order.length) {
+    const diagnostic = global(order[next++]);
+    if (diagnostic) yield diagnostic;
+  }
 
   if (omitted > 0 && firstOmitted && !ignore.has('too-many-problems')) {
-    out.push({
+    yield {
       range: firstOmitted,
       severity: severityOf('too-many-problems'),
       code: 'too-many-problems',
       message: `${omitted} more problems are not shown (iqmTools.diagnostics.maxProblems is ${max}).`,
-    });
+    };
   }
-  return out;
 }

@@ -2,7 +2,7 @@
 // Two passes over the chunks' typed arrays: the first gathers totals (vertex count, joints,
 // declarations), the second checks every line against them in file order. Lines after the first
 // `comment` command are comment text (§3.7) and are not looked at.
-import { ATTRIBUTE_KINDS, type Chunk, type ChunkSummary, summariseUpTo } from './chunk';
+import { ATTRIBUTE_KINDS, type Chunk, type ChunkSummary, summariseUpTo, type Values } from './chunk';
 import { attributeSlot, Cmd, commandOfVertexarrayType, FORMAT_UBYTE, TYPE_BLENDINDEXES, VERTEXARRAY_TYPES } from './commands';
 import { ProblemList, Target } from './problems';
 import { int32s } from '../growable';
@@ -36,7 +36,8 @@ interface Part {
 interface Totals {
   parts: Part[];
   vertexCount: number;
-  positions: Float64Array;
+  /** x, y, z per vertex: in 32 bits when every chunk holds its numbers so (they are then exact in 32 bits). */
+  positions: Values;
   firstVpLine: number;
   lastVpLine: number;
   attributeCount: Int32Array;
@@ -55,7 +56,7 @@ interface Totals {
 }
 
 /** x, y, z of the chunk's `vp` lines first..last (defaults 0) into out from `at` (the values hold them; nothing keeps a copy). */
-function readPositions(chunk: Chunk, first: number, last: number, out: Float64Array, at: number): void {
+function readPositions(chunk: Chunk, first: number, last: number, out: Values, at: number): void {
   const { kind, valueStart, values } = chunk;
   let o = at;
   for (let i = first; i <= last; i++) {
@@ -85,7 +86,7 @@ function gatherTotals(chunks: readonly Chunk[], withPositions: boolean): Totals 
   const t: Totals = {
     parts,
     vertexCount,
-    positions: new Float64Array(withPositions ? 3 * vertexCount : 0),
+    positions: withPositions && parts.every((p) => p.summary.vpCount === 0 || p.chunk.values instanceof Float32Array) ? new Float32Array(3 * vertexCount) : new Float64Array(withPositions ? 3 * vertexCount : 0),
     firstVpLine: -1,
     lastVpLine: -1,
     attributeCount: new Int32Array(ATTRIBUTE_KINDS),
@@ -223,7 +224,7 @@ export function analyse(chunks: readonly Chunk[], zeroAreas = true): Analysis {
     animationPoses = 0;
   };
 
-  const checkFace = (fm: boolean, lineNumber: number, values: Float64Array, v: number, n: number): void => {
+  const checkFace = (fm: boolean, lineNumber: number, values: Values, v: number, n: number): void => {
     const meshEnd = fm && meshOrdinal + 1 < t.meshStarts.length ? t.meshStarts[meshOrdinal + 1] : vertexCount;
     const meshStart = fm ? fmOffset : 0;
     let i0 = -1;
@@ -450,7 +451,7 @@ export function analyse(chunks: readonly Chunk[], zeroAreas = true): Analysis {
   return { problems, commentLine: t.commentLine, vertexCount, jointCount, faceLineCount: t.faceLines };
 }
 
-function zeroArea(positions: Float64Array, a: number, b: number, c: number): boolean {
+function zeroArea(positions: Values, a: number, b: number, c: number): boolean {
   const ax = positions[3 * a], ay = positions[3 * a + 1], az = positions[3 * a + 2];
   const e1x = positions[3 * b] - ax, e1y = positions[3 * b + 1] - ay, e1z = positions[3 * b + 2] - az;
   const e2x = positions[3 * c] - ax, e2y = positions[3 * c + 1] - ay, e2z = positions[3 * c + 2] - az;

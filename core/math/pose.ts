@@ -15,7 +15,7 @@ const shortPose = new Float64Array(6);
  * `pq Tx Ty Tz Qx Qy Qz [Qw] [Sx Sy Sz]`. Straight-line code (no loops or calls) for the usual
  * line of 6 values or more: this runs for every pose of a file, mostly before it is optimised.
  */
-export function poseFromQuaternion(values: Float64Array, v: number, n: number, out: Pose): void {
+export function poseFromQuaternion(values: Float64Array | Float32Array, v: number, n: number, out: Pose): void {
   if (n < 6) {
     // The missing values are 0.
     shortPose.fill(0);
@@ -43,7 +43,7 @@ export function poseFromQuaternion(values: Float64Array, v: number, n: number, o
 }
 
 /** `pm Tx Ty Tz Ax Ay Az Bx By Bz Cx Cy Cz [Sx Sy Sz]`: A, B, C are the rows of R. */
-export function poseFromMatrix(values: Float64Array, v: number, n: number, out: Pose): void {
+export function poseFromMatrix(values: Float64Array | Float32Array, v: number, n: number, out: Pose): void {
   const at = (k: number, fallback: number): number => (k < n ? values[v + k] : fallback);
   out[0] = at(0, 0); out[1] = at(1, 0); out[2] = at(2, 0);
   const m = [at(3, 0), at(4, 0), at(5, 0), at(6, 0), at(7, 0), at(8, 0), at(9, 0), at(10, 0), at(11, 0)];
@@ -109,7 +109,7 @@ function quaternionFromMatrix(m: number[], out: Pose): void {
 }
 
 /** `pa Tx Ty Tz Rx Ry Rz [Sx Sy Sz]` (radians; q = qz * qy * qx). */
-export function poseFromAngles(values: Float64Array, v: number, n: number, out: Pose): void {
+export function poseFromAngles(values: Float64Array | Float32Array, v: number, n: number, out: Pose): void {
   const at = (k: number, fallback: number): number => (k < n ? values[v + k] : fallback);
   out[0] = at(0, 0); out[1] = at(1, 0); out[2] = at(2, 0);
   quaternionFromAngles(at(3, 0), at(4, 0), at(5, 0), out, 3);
