@@ -16,20 +16,27 @@ import { compileOneOf, type EachInput, type FileResult } from './compileEach';
 export const POOL_WORKER_COMMAND = '__compile-each-worker';
 
 /**
- * Input bytes from which the batch goes to a pool. Below this the whole batch compiles in one
- * thread in about the time a worker takes to start and warm up (docs/PERFORMANCE.md, issue 18
- * third session: measured on the real files).
+ * Input bytes from which the batch may go to a pool. A worker costs 0.2-0.4 s of CPU before it
+ * pays (its isolate's start, and every stage and reader run cold once more: the real corpus took
+ * 2.8 s of CPU on one thread, 3.0-3.3 s on two; docs/PERFORMANCE.md), so a batch smaller than about
+ * twice that on one thread stays on it.
  */
-const MIN_POOL_BYTES = 1 << 20;
+const MIN_POOL_BYTES = 2 << 20;
 
-/** The threads for a batch of inputs of these sizes: 1 (this thread only) or min(cores, inputs); IQM_TOOLS_EACH_THREADS=N sets it (tests, bench). */
+/**
+ * The threads for a batch of inputs of these sizes: 1 (this thread only), or as many as there are
+ * idle cores (their count less the one-minute load average, rounded), at most one per input: on a
+ * busy machine a worker only adds its own start to the CPU time. IQM_TOOLS_EACH_THREADS=N sets it
+ * (tests, bench).
+ */
 export function poolThreads(sizes: readonly number[]): number {
   const forced = process.env.IQM_TOOLS_EACH_THREADS;
   if (forced !== undefined && /^\d+$/.test(forced)) return Math.max(1, Math.min(Number(forced), sizes.length));
   if (sizes.length < 2 || sizes.reduce((a, b) => a + b, 0) < MIN_POOL_BYTES) return 1;
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only for a pool, not at start-up
-  const { availableParallelism } = require('node:os') as typeof import('node:os');
-  return Math.min(availableParallelism(), sizes.length);
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only for a large batch, not at start-up
+  const { availableParallelism, loadavg } = require('node:os') as typeof import('node:os');
+  const cores = availableParallelism();
+  return Math.max(1, Math.min(sizes.length, cores, Math.round(cores - loadavg()[0])));
 }
 
 /** What every thread of the pool gets (structured-clonable; the counter is shared). */
