@@ -9,8 +9,14 @@
 // Shapes: gen_big_iqe.py's defaults (the old benchmark file) and the shapes of issue 18 (many
 // vertices and few frames, few vertices and long animations, no normals), then one thing varied
 // at a time from the 24 MB shape: joints, influences per vertex (all rigid, all four), meshes;
-// then every real IQE of ../shared/assets/iqe. The synthetic inputs are generated once into
-// $IQM_BENCH_DATA (default ~/.cache/iqm-tools-bench, outside the repository).
+// then every real source of ../shared/assets the reference compiles (IQE, MD5, SMD, OBJ), then the
+// batch: all those real files in one `compile --each` (as it chooses its threads, then on one and
+// on two threads) against the reference run file by file. The synthetic inputs are generated once
+// into $IQM_BENCH_DATA (default ~/.cache/iqm-tools-bench, outside the repository).
+// Each row also times `node -e 0` (interleaved the same way) and says whether it meets issue 18's
+// goal, on the wall times and on the CPU times: a generated shape <= 0.25x the reference; a real
+// file <= 1.0x, or, where the reference takes under 0.15 s, <= node's own start + 0.05 s; the
+// batch <= 0.3x the reference file by file.
 // Environment: IQM_MATRIX=a,b runs only the rows whose name contains a or b; IQM_MATRIX_RUNS=N
 // (default 3 for inputs over 8 MB, 7 under); IQM_MATRIX_OTHER=path/to/cli.js adds a column for
 // another build of the CLI (e.g. a copy of main's dist/, made with `cp -a` so that its code cache
@@ -22,19 +28,25 @@ import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, r
 import { homedir, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { median } from './helpers/data';
-import { type Run, timed } from './helpers/timed';
+import { type Run, timed, timedSeries } from './helpers/timed';
 
 interface Row {
   name: string;
-  /** The input path (generated when missing). */
+  /** What the goal is for (see the top). */
+  kind: 'generated' | 'real' | 'batch';
+  /** The input path (generated when missing; a batch: its first input). */
   path: string;
+  /** A batch's inputs, and its IQM_TOOLS_EACH_THREADS when set. */
+  batch?: { inputs: string[]; threads?: string };
   /** How to make it: gen_big_iqe.py arguments, optionally with a rewrite of its `vb` lines. */
   make?: { args: string[]; vb?: (fields: string[]) => string[] };
 }
 
 const dataDir = process.env.IQM_BENCH_DATA ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'iqm-tools-bench');
 const generator = resolve('..', 'shared', 'tools', 'gen_big_iqe.py');
-const assets = resolve('..', 'shared', 'assets', 'iqe');
+const assets = resolve('..', 'shared', 'assets');
+/** The real sources the reference compiler reads, by folder of ../shared/assets. */
+const realSources: [string, RegExp][] = [['iqe', /\.iqe$/i], ['md5', /\.md5mesh$/i], ['smd', /\.smd$/i], ['obj', /\.obj$/i]];
 const cli = resolve('dist', 'cli.js');
 const reference = process.env.REF_IQM ?? join(homedir(), '.cache', 'ref-iqm', 'iqm');
 const other = process.env.IQM_MATRIX_OTHER;
@@ -61,7 +73,7 @@ function fourInfluences(fields: string[]): string[] {
 }
 
 function synthetic(name: string, args: string[], vb?: (fields: string[]) => string[]): Row {
-  return { name, path: join(dataDir, `${name}.iqe`), make: { args, vb } };
+  return { name, kind: 'generated', path: join(dataDir, `${name}.iqe`), make: { args, vb } };
 }
 
 const MID = ['--grid', '64', '--frames-per-anim', '250'];
@@ -80,11 +92,24 @@ const rows: Row[] = [
   synthetic('mrfixit-size', ['--grid', '10', '--joints', '75', '--anims', '1', '--frames-per-anim', '100']),
 ];
 if (existsSync(assets)) {
-  for (const dir of readdirSync(assets).sort()) {
-    const folder = join(assets, dir);
-    if (!statSync(folder).isDirectory()) continue;
-    for (const file of readdirSync(folder).sort()) {
-      if (file.endsWith('.iqe')) rows.push({ name: `${dir}/${file}`, path: join(folder, file) });
+  const real: Row[] = [];
+  for (const [format, pattern] of realSources) {
+    const root = join(assets, format);
+    if (!existsSync(root)) continue;
+    for (const dir of readdirSync(root).sort()) {
+      const folder = join(root, dir);
+      if (!statSync(folder).isDirectory()) continue;
+      for (const file of readdirSync(folder).sort()) {
+        // IQE rows keep their old names (folder/file), the others say their format.
+        if (pattern.test(file)) real.push({ name: `${format === 'iqe' ? '' : `${format}/`}${dir}/${file}`, kind: 'real', path: join(folder, file) });
+      }
+    }
+  }
+  rows.push(...real);
+  const inputs = real.map((r) => r.path);
+  if (inputs.length > 1) {
+    for (const [label, threads] of [['chosen', undefined], ['1 thread', '1'], ['2 threads', '2']] as const) {
+      rows.push({ name: `batch ${inputs.length} real, ${label}`, kind: 'batch', path: inputs[0], batch: { inputs, threads } });
     }
   }
 } else {
@@ -136,6 +161,24 @@ function digest(path: string): string {
 
 const sizeText = (bytes: number): string => (bytes >= 1 << 20 ? `${(bytes / (1 << 20)).toFixed(1)} MB` : `${(bytes / 1024).toFixed(0)} KB`);
 const secs = (s: number): string => (Number.isFinite(s) ? s.toFixed(3) : '-');
+
+/** Issue 18's goal for a row, and whether `ours` meets it against `ref` and node's start (seconds of wall, or of CPU). */
+function goal(kind: Row['kind'], refWall: number): string {
+  if (kind === 'generated') return '<=0.25x';
+  if (kind === 'batch') return '<=0.3x';
+  return refWall < 0.15 ? '<=node+.05' : '<=1.0x';
+}
+function meets(text: string, ours: number, ref: number, node: number): string {
+  const bound = text === '<=node+.05' ? node + 0.05 : Number(text.slice(2, -1)) * ref;
+  return Number.isFinite(bound) && Number.isFinite(ours) ? (ours <= bound ? 'yes' : 'NO') : '-';
+}
+
+/** The digest of a file, or of every file of a folder (names and contents). */
+function digestOf(path: string): string {
+  if (!existsSync(path)) return '';
+  if (!statSync(path).isDirectory()) return digest(path);
+  return createHash('sha256').update(readdirSync(path).sort().map((name) => `${name}:${digest(join(path, name))}`).join('\n')).digest('hex');
+}
 const mibText = (m: number): string => (Number.isFinite(m) ? m.toFixed(0) : '-');
 /** Median CPU seconds (all threads, user + system; /usr/bin/time counts in hundredths). */
 const cpuText = (side: Run[]): string => (side.length > 0 && Number.isFinite(median(side.map((x) => x.cpu))) ? median(side.map((x) => x.cpu)).toFixed(2) : '-');
@@ -156,8 +199,8 @@ const chosen = rows.filter((r) => filters.length === 0 || filters.some((f) => r.
 const load0 = loadavg();
 console.log(`machine: ${readCpuName()}, ${readdirSync('/sys/devices/system/cpu').filter((d) => /^cpu\d+$/.test(d)).length || '?'} CPUs, node ${process.versions.node}; load average at start ${load0.map((l) => l.toFixed(2)).join(' ')}`);
 const dir = mkdtempSync(join(tmpdir(), 'iqm-matrix-'));
-const header = ['shape', 'size', 'ours s', 'ref s', 'ratio', ...(other ? ['other s', 'o/ref'] : []), 'ours cpu', 'ref cpu', 'cpu ratio', ...(other ? ['o cpu', 'o ratio'] : []), 'ours MiB', 'ref MiB', ...(other ? ['=other'] : [])];
-const widths = [29, 8, 7, 7, 6, ...(other ? [7, 6] : []), 8, 7, 9, ...(other ? [6, 7] : []), 8, 7, 6];
+const header = ['shape', 'size', 'ours s', 'ref s', 'ratio', 'node s', ...(other ? ['other s', 'o/ref'] : []), 'ours cpu', 'ref cpu', 'cpu ratio', 'node cpu', ...(other ? ['o cpu', 'o ratio'] : []), 'ours MiB', 'ref MiB', 'goal', 'wall', 'cpu', ...(other ? ['=other'] : [])];
+const widths = [40, 8, 7, 7, 6, 6, ...(other ? [7, 6] : []), 8, 7, 9, 8, ...(other ? [6, 7] : []), 8, 7, 10, 4, 4, 6];
 const line = (cells: string[]): string => cells.map((c, k) => (k === 0 ? c.padEnd(widths[k]) : c.padStart(widths[k]))).join(' ');
 try {
   const nodeStart: number[] = [];
@@ -166,14 +209,19 @@ try {
   console.log(line(header));
   for (const row of chosen) {
     if (!ensure(row)) continue;
-    const bytes = statSync(row.path).size;
-    const runs = Number(process.env.IQM_MATRIX_RUNS ?? (bytes > 8 << 20 ? 3 : 7));
-    const ours: Run[] = [], refs: Run[] = [], others: Run[] = [];
-    const oursOut = join(dir, 'ours.iqm'), refOut = join(dir, 'ref.iqm'), otherOut = join(dir, 'other.iqm');
+    const inputs = row.batch?.inputs ?? [row.path];
+    const bytes = inputs.reduce((total, path) => total + statSync(path).size, 0);
+    const runs = Number(process.env.IQM_MATRIX_RUNS ?? (bytes > 8 << 20 || row.batch ? 3 : 7));
+    const ours: Run[] = [], refs: Run[] = [], others: Run[] = [], nodes: Run[] = [];
+    // A batch writes into folders (-o FOLDER/), a file its IQM.
+    const oursOut = join(dir, row.batch ? 'ours/' : 'ours.iqm'), refOut = join(dir, 'ref.iqm'), otherOut = join(dir, row.batch ? 'other/' : 'other.iqm');
+    const compileArgs = (out: string): string[] => (row.batch ? ['compile', '--each', ...inputs, '-o', out] : ['compile', row.path, '-o', out]);
+    const env = row.batch?.threads !== undefined ? { IQM_TOOLS_EACH_THREADS: row.batch.threads } : undefined;
     for (let i = 0; i < runs; i++) {
-      ours.push(timed(process.execPath, [cli, 'compile', row.path, '-o', oursOut], dir));
-      if (withReference) refs.push(timed(reference, [refOut, row.path], dir));
-      if (other) others.push(timed(process.execPath, [other, 'compile', row.path, '-o', otherOut], dir));
+      nodes.push(timed(process.execPath, ['-e', '0'], dir));
+      ours.push(timed(process.execPath, [cli, ...compileArgs(oursOut)], dir, env));
+      if (withReference) refs.push(timedSeries(inputs.map((path) => ({ command: reference, args: [refOut, path] })), dir));
+      if (other) others.push(timed(process.execPath, [other, ...compileArgs(otherOut)], dir, env));
     }
     const failed = ours.find((r) => !r.ok);
     if (failed) {
@@ -183,9 +231,12 @@ try {
     const o = median(ours.map((r) => r.seconds));
     const r = withReference && refs.every((x) => x.ok) ? median(refs.map((x) => x.seconds)) : NaN;
     const x = other ? median(others.map((y) => y.seconds)) : NaN;
+    const n = median(nodes.map((y) => y.seconds));
+    const cpuOf = (side: Run[]): number => (side.length > 0 ? median(side.map((y) => y.cpu)) : NaN);
+    const target = goal(row.kind, r);
     // Ours against the other build's bytes (a speed change must not change them; against the
     // reference they differ where it is wrong: README, IQE-SEMANTICS.md §6).
-    const same = other ? (others.every((y) => y.ok) && digest(oursOut) === digest(otherOut) ? 'yes' : 'NO') : '';
+    const same = other ? (others.every((y) => y.ok) && digestOf(oursOut) === digestOf(otherOut) ? 'yes' : 'NO') : '';
     console.log(
       line([
         row.name,
@@ -193,18 +244,24 @@ try {
         secs(o),
         secs(r),
         Number.isFinite(r) ? (o / r).toFixed(2) : '-',
+        secs(n),
         ...(other ? [secs(x), Number.isFinite(r) ? (x / r).toFixed(2) : '-'] : []),
         cpuText(ours),
         cpuText(refs),
         cpuRatio(ours, refs),
+        cpuText(nodes),
         ...(other ? [cpuText(others), cpuRatio(others, refs)] : []),
         mibText(Math.max(...ours.map((y) => y.mib))),
         mibText(withReference ? Math.max(...refs.map((y) => y.mib)) : NaN),
+        target,
+        meets(target, o, r, n),
+        meets(target, cpuOf(ours), cpuOf(refs), cpuOf(nodes)),
         ...(other ? [same] : []),
       ]),
     );
   }
   console.log(`\nload average at end ${loadavg().map((l) => l.toFixed(2)).join(' ')}; times are medians of interleaved runs; MiB is the largest peak RSS of the runs`);
+  console.log('node: `node -e 0` in the same runs; goal: issue 18 (a batch against the reference run file by file); wall/cpu: met on the wall times / on the CPU times (CPU: /usr/bin/time counts hundredths)');
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

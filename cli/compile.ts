@@ -32,7 +32,7 @@ const USAGE = [
   '  --name, --fps, --loop, --start and --end apply to the next input (options after the last input: to it).',
   '  --json: one JSON object on stdout: {output, stats, notes} when written, {diagnostics} on errors (exit 1).',
   '  --engine NAME[,NAME]: also warn where the output breaks these engine profiles (iqm-tools lint; the exit status is unchanged).',
-  '  --each: each input compiled as its own model in this one process (-o: a folder), {results: [...]} with --json.',
+  '  --each: each input compiled as its own model in this one process (-o: a folder; from 2 MiB of input on worker threads, one per idle core), {results: [...]} with --json.',
 ].join('\n');
 
 class UsageError extends Error {}

@@ -1,15 +1,16 @@
 // `iqm-tools compile --each A.iqe B.iqe ... [-o FOLDER/] [options]`: each input compiled as its own
-// model (not merged as `compile A.iqe B.iqe` merges animation files), one after another in this
-// process: node starts once, and each file after the first runs code V8 has already optimised
-// (docs/PERFORMANCE.md: a small file's compile is mostly that warm-up when it runs alone). A large
-// file's bounds still take the worker thread (node/compileParallel.ts).
+// model (not merged as `compile A.iqe B.iqe` merges animation files), in one process: node starts
+// once, and each file after the first on a thread runs code V8 has already optimised
+// (docs/PERFORMANCE.md). Enough input for the cores to pay for a worker's start goes to a pool of
+// threads (cli/compileEachPool.ts), largest files first; a small batch stays on this thread.
 // -s/-t/-r apply to every file; --name, --fps, --loop, --start, --end to the file they precede.
 // Outputs: FOLDER/NAME.iqm, or NAME.iqm beside each input without -o. A file that cannot be read
-// or has errors is reported and skipped; the others are still written. Exit status: 0 when every
-// file was written, 1 when some had errors, 2 for usage or read/write problems.
+// or has errors is reported and skipped; the others are still written. What each file prints comes
+// in input order whichever thread compiled it. Exit status: 0 when every file was written, 1 when
+// some had errors, 2 for usage or read/write problems.
 import { mkdirSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve, sep } from 'node:path';
-import { compile } from '../core/compile/index';
+import { type AnimationOptions, type BoundsProvider, compile, type CompileOptions } from '../core/compile/index';
 import type { IqeDiagnostic } from '../core/iqe/diagnostic';
 import { setCollector } from '../core/pages';
 import { sameFile, writeFileAtomically } from '../node/atomicWrite';
@@ -17,6 +18,7 @@ import { parallelBounds } from '../node/compileParallel';
 import { compileHeap } from '../node/heap';
 import { fileDiagnosticToJson, formatDiagnostic } from './check';
 import { type CompileArguments, compileNotes, openForCompile } from './compile';
+import { compileInPool, poolThreads } from './compileEachPool';
 import { writeStderr, writeStdout } from './write';
 
 /** The output of each input: FOLDER/NAME.iqm with -o (a folder), else NAME.iqm beside the input. */
@@ -48,10 +50,66 @@ export function eachOutputs(parsed: CompileArguments): string[] | string {
 }
 
 /** What happened to one input (the --json result's entries). */
-type Outcome =
+export type Outcome =
   | { input: string; output: string; stats: Record<string, number>; notes: Record<string, unknown>[] }
   | { input: string; diagnostics: Record<string, unknown>[] }
   | { input: string; error: string };
+
+/** One input's compile as any thread does it: what to print (in order), the outcome, the exit status it asks for. */
+export interface FileResult {
+  outcome: Outcome;
+  /** Text for stdout ('out') or stderr ('err'), in the order it is printed (empty with --json). */
+  writes: { stream: 'out' | 'err'; text: string }[];
+  status: number;
+}
+
+/** One input of the batch, as the threads get it (structured-clonable). */
+export interface EachInput {
+  path: string;
+  options: AnimationOptions;
+  output: string;
+}
+
+/** Compiles one input and writes its IQM; never throws for a file's own problems. */
+export async function compileOneOf(input: EachInput, options: CompileOptions, json: boolean, bounds: BoundsProvider | undefined): Promise<FileResult> {
+  const { path, output } = input;
+  const writes: FileResult['writes'] = [];
+  const done = (outcome: Outcome, text: string, status: number, stream: 'out' | 'err'): FileResult => {
+    if (!json) writes.push({ stream, text });
+    return { outcome, writes, status };
+  };
+  const source = await openForCompile(path, input.options);
+  if (typeof source === 'string') return done({ input: path, error: source }, `${path}: ${source}\n`, 2, 'err');
+  let result;
+  try {
+    result = compile([source], options, bounds);
+  } catch (error) {
+    // A file that went away or became a folder between its opening and its reading.
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === undefined) throw error;
+    return done({ input: path, error: `cannot read: ${code}` }, `${path}: cannot read: ${code}\n`, 2, 'err');
+  }
+  if (!result.bytes) {
+    const errors = result.diagnostics.map((d) => d.diagnostic).filter((d) => d.severity === 'error');
+    return done({ input: path, diagnostics: errors.map((d) => fileDiagnosticToJson(path, d)) }, errors.map((d) => formatDiagnostic(path, d)).join('\n') + '\n', 1, 'out');
+  }
+  const notes: IqeDiagnostic[] = compileNotes(result).map((d) => d.diagnostic);
+  if (!json) for (const d of notes) writes.push({ stream: 'err', text: formatDiagnostic(path, d) + '\n' });
+  try {
+    writeFileAtomically(output, result.bytes);
+  } catch (error) {
+    const message = `${output}: cannot write: ${(error as NodeJS.ErrnoException).code ?? String(error)}`;
+    return done({ input: path, error: message }, `${message}\n`, 2, 'err');
+  }
+  const s = result.stats;
+  const stats = { meshes: s.meshes, vertices: s.vertices, triangles: s.triangles, joints: s.joints, animations: s.animations, frames: s.frames, bytes: s.bytes };
+  return done(
+    { input: path, output, stats, notes: notes.map((d) => fileDiagnosticToJson(path, d)) },
+    `${output}: ${s.meshes} meshes, ${s.vertices} vertices, ${s.triangles} triangles, ${s.joints} joints, ${s.animations} animations, ${s.frames} frames, ${s.bytes} bytes\n`,
+    0,
+    'out',
+  );
+}
 
 /** Compiles each input of `parsed` as its own model. */
 export async function runCompileEach(parsed: CompileArguments): Promise<number> {
@@ -68,54 +126,36 @@ export async function runCompileEach(parsed: CompileArguments): Promise<number> 
       return 2;
     }
   }
-  // Heap settings for the largest input (node/heap.ts): they only ever apply from a size on.
-  let largest = 0;
-  for (const { path } of parsed.inputs) {
+  const inputs: EachInput[] = parsed.inputs.map(({ path, options }, i) => ({ path, options, output: outputs[i] }));
+  // Sizes: the heap settings for the largest input (node/heap.ts), and the pool's order and size.
+  const sizes = inputs.map(({ path }) => {
     try {
-      largest = Math.max(largest, statSync(path).size);
+      return statSync(path).size;
     } catch {
-      /* reported when it is read */
+      return 0; // reported when it is read
     }
-  }
+  });
+  const largest = Math.max(0, ...sizes);
   setCollector(compileHeap(largest));
-  const bounds = parallelBounds();
-  const outcomes: Outcome[] = [];
-  let status = 0;
-  for (const [i, { path, options }] of parsed.inputs.entries()) {
-    const output = outputs[i];
-    const report = (outcome: Outcome, text: string, code: number, stream: 'out' | 'err'): void => {
-      outcomes.push(outcome);
-      status = Math.max(status, code);
-      if (!parsed.json) (stream === 'out' ? writeStdout : writeStderr)(text);
-    };
-    const source = await openForCompile(path, options);
-    if (typeof source === 'string') {
-      report({ input: path, error: source }, `${path}: ${source}\n`, 2, 'err');
-      continue;
+
+  // Each file's lines in input order, printed as soon as every earlier file has been printed.
+  const results: (FileResult | undefined)[] = inputs.map(() => undefined);
+  let printed = 0;
+  const settle = (index: number, result: FileResult): void => {
+    results[index] = result;
+    for (; printed < results.length && results[printed]; printed++) {
+      if (parsed.json) continue;
+      for (const { stream, text } of results[printed]!.writes) (stream === 'out' ? writeStdout : writeStderr)(text);
     }
-    const result = compile([source], parsed.options, bounds);
-    if (!result.bytes) {
-      const errors = result.diagnostics.map((d) => d.diagnostic).filter((d) => d.severity === 'error');
-      report({ input: path, diagnostics: errors.map((d) => fileDiagnosticToJson(path, d)) }, errors.map((d) => formatDiagnostic(path, d)).join('\n') + '\n', 1, 'out');
-      continue;
-    }
-    const notes: IqeDiagnostic[] = compileNotes(result).map((d) => d.diagnostic);
-    if (!parsed.json) for (const d of notes) writeStderr(formatDiagnostic(path, d) + '\n');
-    try {
-      writeFileAtomically(output, result.bytes);
-    } catch (error) {
-      report({ input: path, error: `${output}: cannot write: ${(error as NodeJS.ErrnoException).code ?? String(error)}` }, `${output}: cannot write: ${(error as NodeJS.ErrnoException).code ?? String(error)}\n`, 2, 'err');
-      continue;
-    }
-    const s = result.stats;
-    const stats = { meshes: s.meshes, vertices: s.vertices, triangles: s.triangles, joints: s.joints, animations: s.animations, frames: s.frames, bytes: s.bytes };
-    report(
-      { input: path, output, stats, notes: notes.map((d) => fileDiagnosticToJson(path, d)) },
-      `${output}: ${s.meshes} meshes, ${s.vertices} vertices, ${s.triangles} triangles, ${s.joints} joints, ${s.animations} animations, ${s.frames} frames, ${s.bytes} bytes\n`,
-      0,
-      'out',
-    );
+  };
+
+  const threads = poolThreads(sizes);
+  if (threads > 1) {
+    await compileInPool({ inputs, sizes, options: parsed.options, json: parsed.json, largest }, threads, settle);
+  } else {
+    const bounds = parallelBounds();
+    for (const [i, input] of inputs.entries()) settle(i, await compileOneOf(input, parsed.options, parsed.json, bounds));
   }
-  if (parsed.json) writeStdout(JSON.stringify({ results: outcomes }) + '\n');
-  return status;
+  if (parsed.json) writeStdout(JSON.stringify({ results: results.map((r) => r!.outcome) }) + '\n');
+  return Math.max(0, ...results.map((r) => r!.status));
 }

@@ -28,7 +28,9 @@ const script = new Script(wrapModuleSource(source), { filename: bundle, cachedDa
 
 // The build (esbuild.mjs) runs one small compile with this set: the cache is written when the
 // run ends, so that it holds the bytecode of every function the compile ran, not only the top level.
-if (process.env.IQM_TOOLS_WRITE_CODE_CACHE === '1') {
+// Not from a worker thread (compile --each's pool runs this file too).
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- only when writing the cache
+if (process.env.IQM_TOOLS_WRITE_CODE_CACHE === '1' && (require('node:worker_threads') as typeof import('node:worker_threads')).isMainThread) {
   process.on('exit', () => {
     const temporary = `${cacheFile}.${process.pid}.tmp`;
     try {

@@ -8,6 +8,7 @@ import { runInfo } from './info';
 import { runLint } from './lint';
 import { runSample } from './sample';
 import { setWasmEnabled } from '../core/wasm';
+import { POOL_WORKER_COMMAND, runPoolWorker } from './compileEachPool';
 
 type Command = (args: string[]) => Promise<number> | number;
 
@@ -41,6 +42,7 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(`iqm-tools ${IQM_TOOLS_VERSION} (node ${process.versions.node})\n`);
     return 0;
   }
+  if (name === POOL_WORKER_COMMAND) return runPoolWorker();
   const command = commands[name];
   if (!command) {
     process.stderr.write(`iqm-tools: unknown command '${name}'\n${usage()}`);
@@ -51,12 +53,34 @@ export async function main(argv: string[]): Promise<number> {
 
 // A reader that closes the pipe (`iqm-tools check big.iqe | head`) ends the command quietly, as
 // Unix tools end on SIGPIPE (which node ignores, so writes fail with EPIPE instead): status 141,
-// 128 + SIGPIPE, what a shell reports for such a tool.
+// 128 + SIGPIPE, what a shell reports for such a tool. The handler is added when a command first
+// uses the stream: making process.stdout and process.stderr loads node's stream modules (and net
+// for a pipe), which a compile that writes through cli/write.ts does not need.
 const EPIPE_STATUS = 141;
-for (const stream of [process.stdout, process.stderr]) {
+function quietOnEpipe(stream: NodeJS.WriteStream): void {
   stream.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code === 'EPIPE') process.exit(EPIPE_STATUS);
     throw error;
+  });
+}
+for (const name of ['stdout', 'stderr'] as const) {
+  const descriptor = Object.getOwnPropertyDescriptor(process, name);
+  const make = descriptor?.get;
+  if (!make || !descriptor.configurable) {
+    quietOnEpipe(process[name]);
+    continue;
+  }
+  let stream: NodeJS.WriteStream | undefined;
+  Object.defineProperty(process, name, {
+    configurable: true,
+    enumerable: descriptor.enumerable,
+    get(): NodeJS.WriteStream {
+      if (!stream) {
+        stream = make.call(process) as NodeJS.WriteStream;
+        quietOnEpipe(stream);
+      }
+      return stream;
+    },
   });
 }
 

@@ -103,11 +103,18 @@ export function weldCorners(input: SourceModel): Welds {
     const start = groupStart[g], end = groupStart[g + 1];
     for (let a = start; a < end; a++) {
       const w = order[a];
+      // w's root, kept up to date as it is joined (one find a pair instead of two).
+      let rw = find(w);
       for (let b = a + 1; b < end; b++) {
         const v = order[b];
-        const rw = find(w), rv = find(v);
-        if (rw === rv) continue;
-        if (canWeld(w, v)) parent[rv < rw ? rw : rv] = rv < rw ? rv : rw;
+        const rv = find(v);
+        if (rw === rv || !canWeld(w, v)) continue;
+        if (rv < rw) {
+          parent[rw] = rv;
+          rw = rv;
+        } else {
+          parent[rv] = rw;
+        }
       }
     }
   }

@@ -14,28 +14,44 @@ import { blendCombo } from '../compile/input';
 import { emptySourceModel, type InputJoint, type Section, type SourceModel } from '../compile/source';
 import type { SourceRead } from '../compile/sources';
 import { POSE_STRIDE, poseFromQuaternion } from '../math/pose';
-import { Tok, type Token, tokenize } from './tokens';
+import { isTokenError, Lexer, Tok, type Token } from './tokens';
 
 
-/** The tokens of a file with a cursor; comments are skipped unless asked for. */
+/**
+ * The tokens of a file with a cursor, made as they are read (Lexer); comments are skipped unless
+ * asked for. The text was skimmed first (open), so the lexer meets no error here.
+ */
 class Cursor {
-  private p = 0;
+  /** The token after those taken (a comment or not), undefined before it is made, null at the end. */
+  private ahead: Token | null | undefined = undefined;
   constructor(
-    private readonly tokens: Token[],
+    private readonly lexer: Lexer,
     private readonly lastLine: number,
   ) {}
 
+  private look(): Token | null {
+    if (this.ahead === undefined) {
+      const t = this.lexer.next();
+      this.ahead = t !== null && isTokenError(t) ? null : t;
+    }
+    return this.ahead;
+  }
+
   /** The next token that is not a comment (without taking it), or null at the end. */
   peek(): Token | null {
-    while (this.p < this.tokens.length && this.tokens[this.p].kind === Tok.Comment) this.p++;
-    return this.tokens[this.p] ?? null;
+    let t = this.look();
+    while (t && t.kind === Tok.Comment) {
+      this.ahead = undefined;
+      t = this.look();
+    }
+    return t;
   }
 
   /** The next comment before the next other token, taken, or null. */
   comment(): Token | null {
-    const t = this.tokens[this.p];
+    const t = this.look();
     if (t && t.kind === Tok.Comment) {
-      this.p++;
+      this.ahead = undefined;
       return t;
     }
     return null;
@@ -44,7 +60,7 @@ class Cursor {
   next(what: string): Token {
     const t = this.peek();
     if (!t) throw new ReadError('md5-syntax', `the file ends where ${what} was expected`, this.lastLine, 0, 0);
-    this.p++;
+    this.ahead = undefined;
     return t;
   }
 
@@ -78,10 +94,10 @@ function errorAt(t: Token, code: string, message: string): ReadError {
 
 /** The tokens of a file, and its MD5Version checked (10). */
 function open(text: string): Cursor {
-  const { tokens, error } = tokenize(text);
+  // An unterminated string anywhere is the error, before any other (as when the whole text was tokenized first).
+  const { error, lastLine } = Lexer.skim(text);
   if (error) throw new ReadError('unterminated-quote', error.message, error.line, error.column, error.end);
-  const lastLine = tokens.length > 0 ? tokens[tokens.length - 1].line : 0;
-  const cursor = new Cursor(tokens, lastLine);
+  const cursor = new Cursor(new Lexer(text), lastLine);
   const first = cursor.peek();
   if (!first || first.text !== 'MD5Version') throw new ReadError('md5-version', 'an MD5 file starts with MD5Version 10', first?.line ?? 0, first?.column ?? 0, first?.end ?? 0);
   cursor.next('MD5Version');

@@ -51,6 +51,9 @@ function skipped(line: string): boolean {
 
 const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
+/** What the values after a vertex line's parent bone are (for errors). */
+const VERTEX_VALUES = ['the position x', 'the position y', 'the position z', 'the normal x', 'the normal y', 'the normal z', 'the texture u', 'the texture v'];
+
 /** Reads an SMD; `name` names the animation of a file without triangles (the file name without its extension). */
 export function readSmd(text: string, name: string): SourceRead {
   try {
@@ -170,10 +173,11 @@ function smd(lines: string[], name: string, diagnostics: IqeDiagnostic[]): Retur
           for (let k = 0; k < 3; k++) {
             l++;
             while (l < lines.length && skipped(lines[l])) l++;
-            if (l >= lines.length || words(lines[l])[0].text === 'end') {
+            const ws = l < lines.length ? words(lines[l]) : null;
+            if (!ws || ws[0].text === 'end') {
               throw new ReadError('smd-values', `triangle ${triangle}: ${k} of its 3 vertex lines before the end`, materialLine, 0, material.length);
             }
-            vertex(words(lines[l]), l);
+            vertex(ws, l);
           }
           triangle++;
         }
@@ -190,7 +194,7 @@ function smd(lines: string[], name: string, diagnostics: IqeDiagnostic[]): Retur
   /** One vertex line: a new vertex (the triangles are made reversed from them at the end). */
   function vertex(ws: ReturnType<typeof words>, line: number): void {
     const parent = bone(ws, 0, line, 'parent bone');
-    const v = [1, 2, 3, 4, 5, 6, 7, 8].map((k) => num(ws, k, line, ['', 'the position x', 'the position y', 'the position z', 'the normal x', 'the normal y', 'the normal z', 'the texture u', 'the texture v'][k]));
+    const v = VERTEX_VALUES.map((what, k) => num(ws, k + 1, line, what));
     const links = ws.length > 9 ? num(ws, 9, line, 'the link count', true) : 0;
     const pairs: number[] = [];
     let parentWeight = 0, total = 0;

@@ -12,8 +12,8 @@ import { withTempDir } from '../helpers/temp-dir';
 const CLI = resolve('dist', 'cli.js');
 const NO_CLI = existsSync(CLI) ? false : `${CLI} is not built (npm run build)`;
 
-function run(args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [CLI, 'compile', ...args], { encoding: 'utf8' });
+function run(args: string[], env: Record<string, string> = {}): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [CLI, 'compile', ...args], { encoding: 'utf8', env: { ...process.env, ...env } });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -262,6 +262,51 @@ test('compile: a mesh file and animation files, merged; errors name their file',
     assert.equal(bad.status, 1);
     assert.match(bad.stdout, /walk\.iqe:\d+:\d+: error: /);
     assert.ok(!existsSync(join(dir, 'bad.iqm')));
+  });
+});
+
+/** An IQE strip of `n` quads (3 + 6n lines): inputs of different sizes. */
+function strip(n: number): string {
+  const lines = ['# Inter-Quake Export', 'mesh m', 'material x'];
+  for (let i = 0; i <= n; i++) lines.push(`vp ${i} 0 0`, `vp ${i} 1 0`);
+  for (let i = 0; i < n; i++) lines.push(`fa ${2 * i} ${2 * i + 2} ${2 * i + 1}`, `fa ${2 * i + 1} ${2 * i + 2} ${2 * i + 3}`);
+  return lines.join('\n') + '\n';
+}
+
+test('compile --each on a pool of threads: the same bytes, lines, JSON and exit status as on one thread; a bad file among good ones is never written', { skip: NO_CLI }, () => {
+  return withTempDir('iqm-compile-pool-', (dir) => {
+    // Sizes out of input order, so that the pool (largest first) finishes them in another order.
+    const inputs: string[] = [];
+    for (const [name, text] of [['s1.iqe', strip(3)], ['big.iqe', strip(4000)], ['bad.iqe', BAD], ['s2.iqe', strip(40)], ['mid.iqe', strip(900)], ['s3.iqe', GOOD]] as const) {
+      inputs.push(join(dir, name));
+      writeFileSync(join(dir, name), text);
+    }
+    inputs.splice(3, 0, join(dir, 'missing.iqe'));
+    const outcomes = ['1', '3'].map((threads) => {
+      const out = join(dir, `out${threads}`) + '/';
+      const text = run(['--each', ...inputs, '-o', out, '-s', '2'], { IQM_TOOLS_EACH_THREADS: threads });
+      const json = run(['--each', ...inputs, '-o', out, '--json'], { IQM_TOOLS_EACH_THREADS: threads });
+      const written = readdirSync(out).sort();
+      return { text, json, out, written };
+    });
+    const [one, pool] = outcomes;
+    assert.equal(one.text.status, 2, 'a missing file is exit 2, over the bad file\'s 1');
+    for (const [kind, runs] of [['text', [one.text, pool.text]], ['--json', [one.json, pool.json]]] as const) {
+      assert.equal(runs[1].status, runs[0].status, `${kind} status`);
+      for (const key of ['stdout', 'stderr'] as const) assert.equal(runs[1][key], runs[0][key].replaceAll('out1/', 'out3/'), `${kind} ${key}`);
+    }
+    // Lines in input order; the bad file's error and the missing file's on their streams.
+    assert.deepEqual(pool.text.stdout.split('\n').filter((l) => l.endsWith('bytes')).map((l) => l.slice(l.lastIndexOf('/') + 1, l.indexOf(':'))), ['s1.iqm', 'big.iqm', 's2.iqm', 'mid.iqm', 's3.iqm']);
+    assert.match(pool.text.stdout, /bad\.iqe:6:\d+: error: .*\[face-index-range\]/);
+    assert.match(pool.text.stderr, /missing\.iqe: cannot read: ENOENT/);
+    // Only whole outputs: no bad.iqm, no temporary file left.
+    assert.deepEqual(pool.written, ['big.iqm', 'mid.iqm', 's1.iqm', 's2.iqm', 's3.iqm']);
+    assert.deepEqual(one.written, pool.written);
+    for (const name of pool.written) assert.deepEqual(readFileSync(join(pool.out, name)), readFileSync(join(one.out, name)), name);
+    // The worker's hidden command is refused on the main thread.
+    const hidden = spawnSync(process.execPath, [CLI, '__compile-each-worker'], { encoding: 'utf8' });
+    assert.equal(hidden.status, 2);
+    assert.match(hidden.stderr, /unknown command/);
   });
 });
 
