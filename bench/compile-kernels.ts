@@ -28,7 +28,7 @@ console.log(`load average at start ${loadavg().map((l) => l.toFixed(2)).join(' '
 console.log('bounds, whole frames (ms of CPU, median of 3; ns per point and frame)');
 // Beside them, with the kernels: the pruned way (bounds.ts) and the runner's own choice per block ('auto').
 console.log('shape                 points  frames    js ms  wasm ms   js ns  wasm ns  ratio pruned ms  auto ms  same');
-for (const name of ['g129-f25', 'g64-f250', 'g16-f1000', 'g64-f250-4infl', 'default']) {
+for (const name of ['g129-f25', 'g64-f250', 'g16-f1000', 'g64-f250-4infl', 'g64-f250-j20', 'g16-m60-f250', 'default']) {
   const path = join(dataDir, `${name}.iqe`);
   if (!chosen(name)) continue;
   if (!existsSync(path)) {

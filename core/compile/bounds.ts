@@ -587,7 +587,7 @@ export function planBounds(input: BoundsInput, shared = false): BoundsPlan | nul
   };
   return {
     vertexCount: n, vertices: share(vertices), allVertices: share(input.vertices), positions: share(positions), weights: share(weights), bones: share(bones), groupCount, groupBones, groups, groupStart, members, boneCenter, extent,
-    batch: batchPoints(vertices, n, positions, weights, bones, allocate),
+    batch: batchPoints(vertices, n, positions, weights, bones, points.classOf, allocate),
     frames: share(input.frames), parents: share(input.skeleton.parents), inverse: share(input.skeleton.inverse),
     framePoses: share(input.framePoses), framePoseStride: input.framePoseStride, framePoseStart: share(input.framePoseStart),
   };
