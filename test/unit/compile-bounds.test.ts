@@ -208,6 +208,12 @@ test('whole-frame bounds (boundsBatch.ts; the kernel and JavaScript) equal full 
     const run = boundsRunner(plan, 'batch');
     for (const [first, end] of [[64, input.frames.length], [0, 32], [32, 64]]) run(first, Math.min(end, input.frames.length), out);
     assert.ok(sameDoubles(out, full), `${way}: ${label}`);
+    // Planned without groups (as the CLI plans for the kernel): whole frames whatever the mode.
+    const bare = planBounds(input, false, false)!;
+    assert.equal(bare.groupCount, 0);
+    const bareOut = new Float64Array(full.length);
+    boundsRunner(bare, 'auto')(0, input.frames.length, bareOut);
+    assert.ok(sameDoubles(bareOut, full), `${way}: ${label}, no groups`);
     assert.ok(boundsStats.batchedFrames > 0 || label === 'overflow', `${label}: frames were evaluated whole`);
   }
   assert.ok(computeBoundsFull(flat).some((v) => v === 0), 'the flat model has extremes of exactly 0');
