@@ -8,7 +8,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { boundsRunner, type BoundsPlan } from '../core/compile/bounds';
-import type { BoundsProvider, PendingBounds } from '../core/compile/index';
+import type { BoundsProvider } from '../core/compile/index';
 
 /** Frames per chunk (one block of the bounds runner). */
 const CHUNK = 32;
@@ -69,38 +69,23 @@ export function parallelBounds(options: ParallelOptions = {}): BoundsProvider {
       return vertexCount * frameCount >= minWork && frameCount >= 2 * CHUNK && existsSync(workerScript);
     },
     compute(plan: BoundsPlan): Float64Array {
-      return startBounds(plan, workerScript).finish();
-    },
-    start: (plan) => startBounds(plan, workerScript),
-  };
-}
-
-/**
- * Starts the worker on the plan's frames (from the last ones back) and returns at once: the
- * calling thread runs the compile's later stages meanwhile, then `finish` takes the frames still
- * free from the first ones on and waits for the worker's, so that neither thread idles while the
- * other has work (the worker's start-up, ~50-90 ms, is hidden behind those stages too).
- */
-function startBounds(plan: BoundsPlan, workerScript: string): PendingBounds {
-  const chunks = Math.ceil(plan.frames.length / CHUNK);
-  const job: Job = {
-    iqmToolsBounds: true,
-    plan,
-    cursor: new Int32Array(new SharedArrayBuffer(8)),
-    status: new Int32Array(new SharedArrayBuffer(4 * chunks)),
-    out: new Float64Array(new SharedArrayBuffer(8 * 8 * plan.frames.length)),
-  };
-  let worker: import('node:worker_threads').Worker | null = null;
-  try {
-    worker = new (workerThreads().Worker)(workerScript, { workerData: job });
-    worker.unref();
-    // A failing worker has released its chunk; the main thread computes what is left.
-    worker.on('error', () => undefined);
-  } catch {
-    worker = null;
-  }
-  return {
-    finish(): Float64Array {
+      const chunks = Math.ceil(plan.frames.length / CHUNK);
+      const job: Job = {
+        iqmToolsBounds: true,
+        plan,
+        cursor: new Int32Array(new SharedArrayBuffer(8)),
+        status: new Int32Array(new SharedArrayBuffer(4 * chunks)),
+        out: new Float64Array(new SharedArrayBuffer(8 * 8 * plan.frames.length)),
+      };
+      let worker: import('node:worker_threads').Worker | null = null;
+      try {
+        worker = new (workerThreads().Worker)(workerScript, { workerData: job });
+        worker.unref();
+        // A failing worker has released its chunk; the main thread computes what is left.
+        worker.on('error', () => undefined);
+      } catch {
+        worker = null;
+      }
       try {
         const run = boundsRunner(plan);
         work(job, run, false);
@@ -121,12 +106,6 @@ function startBounds(plan: BoundsPlan, workerScript: string): PendingBounds {
         void worker?.terminate();
       }
       return job.out;
-    },
-    cancel(): void {
-      // No chunk is claimed after this (both cursors past the end).
-      Atomics.store(job.cursor, 0, chunks);
-      Atomics.store(job.cursor, 1, chunks);
-      void worker?.terminate();
     },
   };
 }

@@ -44,18 +44,6 @@ export interface BoundsProvider {
   takes(vertexCount: number, frameCount: number): boolean;
   /** The bounds, 8 values per output frame. */
   compute(plan: BoundsPlan): Float64Array;
-  /**
-   * Optional: starts the bounds on other threads and returns at once; the calling thread runs the
-   * later stages of the compile, then `finish` joins in for what is left and returns the bounds
-   * (its threads then share the frames that remain), or `cancel` stops them (a later stage threw).
-   */
-  start?(plan: BoundsPlan): PendingBounds;
-}
-
-/** Bounds being computed (BoundsProvider.start). */
-export interface PendingBounds {
-  finish(): Float64Array;
-  cancel(): void;
 }
 
 /**
@@ -213,8 +201,7 @@ export function compileModel(input: SourceModel, options: CompileOptions & Anima
     return { firstFrame, frameCount: frameList.length - firstFrame };
   });
   const frames = Int32Array.from(frameList);
-  // Pending while the stages below run (on a provider's other thread: BoundsProvider.start).
-  const pendingBounds = skeleton && input.blendBones && frames.length > 0
+  const bounds = skeleton && input.blendBones && frames.length > 0
     ? frameBounds({
       vertices: writtenVertices(candidates, input.vertexCount),
       positions: input.positions,
@@ -227,101 +214,95 @@ export function compileModel(input: SourceModel, options: CompileOptions & Anima
       framePoseStart: input.framePoseStart,
     }, boundsProvider)
     : null;
-  try {
-    const poseCount = input.animations.length > 0 ? jointCount : 0;
-    const channels = quantiseChannels(input.framePoses, input.framePoseStride, input.framePoseStart, frames, poseCount);
-    input.framePoses = EMPTY_FLOATS;
-    collectPages();
+  const poseCount = input.animations.length > 0 ? jointCount : 0;
+  const channels = quantiseChannels(input.framePoses, input.framePoseStride, input.framePoseStart, frames, poseCount);
+  input.framePoses = EMPTY_FLOATS;
+  collectPages();
 
-    // The vertex-cache order of each mesh (§4.5).
-    const { meshes, source, weld: outWeld, triangles, candidateTriangle } = hasSections ? orderMeshes(candidates, input.sections, text, notes, options.sourceMap) : NO_MESHES;
-    const sourceMap = options.sourceMap
-      ? buildSourceMap(input, candidates, meshes, triangles, candidateTriangle ?? new Int32Array(0), skeleton ? jointCount : 0)
-      : undefined;
-    collectPages();
+  // The vertex-cache order of each mesh (§4.5).
+  const { meshes, source, weld: outWeld, triangles, candidateTriangle } = hasSections ? orderMeshes(candidates, input.sections, text, notes, options.sourceMap) : NO_MESHES;
+  const sourceMap = options.sourceMap
+    ? buildSourceMap(input, candidates, meshes, triangles, candidateTriangle ?? new Int32Array(0), skeleton ? jointCount : 0)
+    : undefined;
+  collectPages();
 
-    const vertexCount = source.length;
+  const vertexCount = source.length;
 
-    // Vertex arrays (§4.2, §4.8).
-    const arrays = hasSections ? writeVertexArrays(input, normals, { source, weld: outWeld, triangles }, text, stats, notes) : [];
+  // Vertex arrays (§4.2, §4.8).
+  const arrays = hasSections ? writeVertexArrays(input, normals, { source, weld: outWeld, triangles }, text, stats, notes) : [];
 
-    // The vertex data is written: drop it, so that what is still to come (adjacency, channels, the
-    // file itself) is not held beside it.
-    candidates = [];
-    welds = normals = null;
-    releaseVertexData(input);
-    collectPages();
+  // The vertex data is written: drop it, so that what is still to come (adjacency, channels, the
+  // file itself) is not held beside it.
+  candidates = [];
+  welds = normals = null;
+  releaseVertexData(input);
+  collectPages();
 
-    // Adjacency (B1) over the written positions and blend data.
-    let adjacency: Uint32Array = new Uint32Array(0);
-    if (triangles.length > 0) {
-      const columns: Column[] = [];
-      for (const a of arrays) {
-        if (a.slot === ArrayType.Position || a.slot === ArrayType.BlendIndexes || a.slot === ArrayType.BlendWeights) {
-          columns.push({ data: a.bytes, stride: a.bytes.length / vertexCount });
-        }
+  // Adjacency (B1) over the written positions and blend data.
+  let adjacency: Uint32Array = new Uint32Array(0);
+  if (triangles.length > 0) {
+    const columns: Column[] = [];
+    for (const a of arrays) {
+      if (a.slot === ArrayType.Position || a.slot === ArrayType.BlendIndexes || a.slot === ArrayType.BlendWeights) {
+        columns.push({ data: a.bytes, stride: a.bytes.length / vertexCount });
       }
-      const { classOf } = classifyRows(columns, vertexCount);
-      adjacency = computeAdjacency(triangles, classOf);
     }
-
-    // Joints (§4.9): when a mesh exists.
-    const joints: OutputJoint[] = [];
-    if (skeleton) {
-      skeleton.names.forEach((name, j) => {
-        joints.push({ name: text.share(name), parent: skeleton.parents[j], pose: skeleton.poses.subarray(POSE_STRIDE * j, POSE_STRIDE * (j + 1)) });
-      });
-    }
-
-    // Animations, frames, bounds, channels (§4.10-4.11).
-    const anims: OutputAnim[] = [];
-    input.animations.forEach((a, i) => {
-      anims.push({ name: text.share(a.name), firstFrame: animFrames[i].firstFrame, frameCount: animFrames[i].frameCount, framerate: a.framerate, flags: a.flags });
-    });
-    const poses = [];
-    for (let p = 0; p < poseCount; p++) {
-      poses.push({
-        parent: storedParent(input.joints[p].parent),
-        mask: channels.mask[p],
-        offset: channels.offset.subarray(10 * p, 10 * p + 10),
-        scale: channels.scale.subarray(10 * p, 10 * p + 10),
-      });
-    }
-
-    const parts: IqmParts = {
-      text,
-      meshes,
-      vertexCount,
-      arrays,
-      triangles,
-      adjacency,
-      joints,
-      poses,
-      anims,
-      frameCount: frames.length,
-      frameChannels: channels.channelCount,
-      frames: channels.data,
-      bounds: pendingBounds ? pendingBounds.finish() : null,
-      comment: input.comment !== null ? encodeUtf8(input.comment) : null,
-    };
-    const bytes = writeIqm(parts);
-    Object.assign(stats, {
-      meshes: meshes.length,
-      vertices: vertexCount,
-      triangles: triangles.length / 3,
-      joints: joints.length,
-      poses: poses.length,
-      animations: anims.length,
-      frames: frames.length,
-      frameChannels: channels.channelCount,
-      bytes: bytes.length,
-    });
-    return { bytes, stats, notes, sourceMap };
-  } catch (error) {
-    // The bounds threads stop: nobody will read their frames.
-    pendingBounds?.cancel();
-    throw error;
+    const { classOf } = classifyRows(columns, vertexCount);
+    adjacency = computeAdjacency(triangles, classOf);
   }
+
+  // Joints (§4.9): when a mesh exists.
+  const joints: OutputJoint[] = [];
+  if (skeleton) {
+    skeleton.names.forEach((name, j) => {
+      joints.push({ name: text.share(name), parent: skeleton.parents[j], pose: skeleton.poses.subarray(POSE_STRIDE * j, POSE_STRIDE * (j + 1)) });
+    });
+  }
+
+  // Animations, frames, bounds, channels (§4.10-4.11).
+  const anims: OutputAnim[] = [];
+  input.animations.forEach((a, i) => {
+    anims.push({ name: text.share(a.name), firstFrame: animFrames[i].firstFrame, frameCount: animFrames[i].frameCount, framerate: a.framerate, flags: a.flags });
+  });
+  const poses = [];
+  for (let p = 0; p < poseCount; p++) {
+    poses.push({
+      parent: storedParent(input.joints[p].parent),
+      mask: channels.mask[p],
+      offset: channels.offset.subarray(10 * p, 10 * p + 10),
+      scale: channels.scale.subarray(10 * p, 10 * p + 10),
+    });
+  }
+
+  const parts: IqmParts = {
+    text,
+    meshes,
+    vertexCount,
+    arrays,
+    triangles,
+    adjacency,
+    joints,
+    poses,
+    anims,
+    frameCount: frames.length,
+    frameChannels: channels.channelCount,
+    frames: channels.data,
+    bounds,
+    comment: input.comment !== null ? encodeUtf8(input.comment) : null,
+  };
+  const bytes = writeIqm(parts);
+  Object.assign(stats, {
+    meshes: meshes.length,
+    vertices: vertexCount,
+    triangles: triangles.length / 3,
+    joints: joints.length,
+    poses: poses.length,
+    animations: anims.length,
+    frames: frames.length,
+    frameChannels: channels.channelCount,
+    bytes: bytes.length,
+  });
+  return { bytes, stats, notes, sourceMap };
 }
 
 /**
@@ -385,22 +366,15 @@ function referenceDropNote(sections: readonly Section[], mesh: MeshCandidates, d
   return lineNote('information', 'reference-drops-triangles', message, section ? section.line : 0);
 }
 
-/**
- * The per-frame bounds, on the provider's threads when it takes them: started there (finished
- * when the caller asks, after its other stages) where the provider can, else computed now.
- */
-function frameBounds(boundsInput: BoundsInput, boundsProvider: BoundsProvider | undefined): PendingBounds {
+/** The per-frame bounds, on the provider's threads when it takes them. */
+function frameBounds(boundsInput: BoundsInput, boundsProvider: BoundsProvider | undefined): Float64Array {
   const provider = boundsProvider?.takes(boundsInput.vertices.length, boundsInput.frames.length) ? boundsProvider : null;
   // With the bounds kernel the runners evaluate whole frames: no groups to plan (bounds.ts).
   const plan = provider && boundsInput.vertices.length > 0 && boundsInput.frames.length >= 2 ? planBounds(boundsInput, true, !boundsKernelAvailable()) : null;
-  if (!provider || !plan) return doneBounds(computeBounds(boundsInput));
+  if (!provider || !plan) return computeBounds(boundsInput);
   // The plan's own temporaries go before the worker's memory comes.
   collectPages();
-  return provider.start ? provider.start(plan) : doneBounds(provider.compute(plan));
-}
-
-function doneBounds(bounds: Float64Array): PendingBounds {
-  return { finish: () => bounds, cancel: () => undefined };
+  return provider.compute(plan);
 }
 
 /** The meshes in vertex-cache order (§4.5): output vertex i is input vertex source[i] with weld weld[i]. */

@@ -274,35 +274,13 @@ test('the CLI compile with a bounds worker writes the same bytes as the single-t
   const single = compileDocument(new IqeDocument(text));
   let started = 0;
   const provider = parallelBounds({ workerScript, minWork: 0 });
-  const start = provider.start!.bind(provider);
-  provider.start = (plan) => {
+  const compute = provider.compute.bind(provider);
+  provider.compute = (plan) => {
     started++;
-    return start(plan);
+    return compute(plan);
   };
   const parallel = compileDocument(new IqeDocument(text), {}, provider);
   assert.equal(started, 1, 'the worker path was taken');
   assert.ok(single.bytes && parallel.bytes);
   assert.ok(Buffer.from(single.bytes).equals(Buffer.from(parallel.bytes)));
-  // The same through compute (bounds joined at once, not after the later stages).
-  const joined = parallelBounds({ workerScript, minWork: 0 });
-  joined.start = undefined;
-  const atOnce = compileDocument(new IqeDocument(text), {}, joined);
-  assert.ok(atOnce.bytes && Buffer.from(single.bytes).equals(Buffer.from(atOnce.bytes)));
-});
-
-test('started bounds: the worker alone, then the caller joining late, give the exact bounds; cancel stops them', () => {
-  const workerScript = join(__dirname, '..', '..', '..', 'dist', 'boundsWorker.js');
-  assert.ok(existsSync(workerScript), `${workerScript} (npm run build)`);
-  const input = boundsInput(model(12, { frames: 300, speed: 0.3 }));
-  const full = computeBoundsFull(input);
-  const plan = planBounds(input, true)!;
-  const provider = parallelBounds({ workerScript, minWork: 0 });
-  const pending = provider.start!(plan);
-  // The caller is busy elsewhere while the worker takes frames from the end.
-  const until = Date.now() + 300;
-  while (Date.now() < until);
-  assert.ok(sameDoubles(pending.finish(), full));
-  const cancelled = provider.start!(plan);
-  cancelled.cancel();
-  assert.ok(sameDoubles(provider.compute(plan), full));
 });
