@@ -28,7 +28,7 @@ console.log(`load average at start ${loadavg().map((l) => l.toFixed(2)).join(' '
 console.log('bounds, whole frames (ms of CPU, median of 3; ns per point and frame)');
 // Beside them, with the kernels: the pruned way (bounds.ts) and the runner's own choice per block ('auto').
 console.log('shape                 points  frames    js ms  wasm ms   js ns  wasm ns  ratio pruned ms  auto ms  same');
-for (const name of ['g129-f25', 'g64-f250', 'g16-f1000', 'g64-f250-4infl', 'default']) {
+for (const name of ['g129-f25', 'g64-f250', 'g16-f1000', 'g64-f250-4infl', 'g64-f250-j20', 'g16-m60-f250', 'default']) {
   const path = join(dataDir, `${name}.iqe`);
   if (!chosen(name)) continue;
   if (!existsSync(path)) {
@@ -58,6 +58,10 @@ for (const name of ['g129-f25', 'g64-f250', 'g16-f1000', 'g64-f250-4infl', 'defa
       return b;
     },
   };
+  // Planned without the kernels, so that the plan has the pruning's groups (the compile plans
+  // none where the bounds kernel runs); compute() turns the kernels on and off itself.
+  setWasmEnabled(false);
   compile([fileSource(path)], {}, provider);
+  setWasmEnabled(true);
 }
 console.log(`\nload average at end ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);

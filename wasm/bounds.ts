@@ -8,8 +8,8 @@
 //
 // Memory, laid out by the caller (core/compile/boundsWasm.ts), byte offsets:
 //   positions: f64 x 3 per point; offsets: i32 (12 * bone) per influence; weights: f64 per
-//   influence; skin: f64 x 12 per joint, rows (m0 m1 m2 m3 / m4 .. / m8 ..) as the caller has
-//   them; lanes: f64 x 12 per joint, written by transpose(); out: f64 x 8.
+//   influence; fresh: u8 per point; skin: f64 x 12 per joint, rows (m0 m1 m2 m3 / m4 .. / m8 ..)
+//   as the caller has them; lanes: f64 x 12 per joint, written by transpose(); out: f64 x 8.
 
 /** skin (12 per joint, three rows of four) -> lanes (m0 m4, m1 m5, m2 m6, m3 m7, m8 m9, m10 m11). */
 export function transpose(skin: usize, lanes: usize, joints: i32): void {
@@ -25,26 +25,31 @@ export function transpose(skin: usize, lanes: usize, joints: i32): void {
 }
 
 /**
- * The extremes of the points first .. end - 1 of k influences each (influences from q0 + k * i)
- * into out[0..7] (min x y z, max x y z, largest x^2 + y^2, largest x^2 + y^2 + z^2), starting from
+ * The extremes of the points first .. end - 1 of k influences each (influences from q0 + k * i;
+ * fresh: u8 per point, 0 where its influences are those of the point before it) into out[0..7]
+ * (min x y z, max x y z, largest x^2 + y^2, largest x^2 + y^2 + z^2), starting from
  * what out holds.
  */
-export function influenced(positions: usize, offsets: usize, weights: usize, lanes: usize, first: i32, end: i32, k: i32, q0: i32, out: usize): void {
+export function influenced(positions: usize, offsets: usize, weights: usize, fresh: usize, lanes: usize, first: i32, end: i32, k: i32, q0: i32, out: usize): void {
   let minXY = v128.load(out), minZ = load<f64>(out + 16);
   let maxXY = v128.load(out + 24), maxZ = load<f64>(out + 40);
   let exy = load<f64>(out + 48), er = load<f64>(out + 56);
+  let a = f64x2.splat(0), b = f64x2.splat(0), c = f64x2.splat(0), d = f64x2.splat(0), e = f64x2.splat(0), f = f64x2.splat(0);
   for (let i = first; i < end; i++) {
-    let a = f64x2.splat(0), b = f64x2.splat(0), c = f64x2.splat(0), d = f64x2.splat(0), e = f64x2.splat(0), f = f64x2.splat(0);
-    const q = q0 + k * i;
-    for (let n: i32 = 0; n < k; n++) {
-      const s = lanes + 8 * <usize>load<i32>(offsets + 4 * (q + n));
-      const w = f64x2.splat(load<f64>(weights + 8 * (q + n)));
-      a = f64x2.add(a, f64x2.mul(v128.load(s), w));
-      b = f64x2.add(b, f64x2.mul(v128.load(s + 16), w));
-      c = f64x2.add(c, f64x2.mul(v128.load(s + 32), w));
-      d = f64x2.add(d, f64x2.mul(v128.load(s + 48), w));
-      e = f64x2.add(e, f64x2.mul(v128.load(s + 64), w));
-      f = f64x2.add(f, f64x2.mul(v128.load(s + 80), w));
+    // fresh[i] = 0: the same influences as point i - 1, whose matrix a .. f still hold.
+    if (load<u8>(fresh + <usize>i) != 0) {
+      a = f64x2.splat(0); b = f64x2.splat(0); c = f64x2.splat(0); d = f64x2.splat(0); e = f64x2.splat(0); f = f64x2.splat(0);
+      const q = q0 + k * i;
+      for (let n: i32 = 0; n < k; n++) {
+        const s = lanes + 8 * <usize>load<i32>(offsets + 4 * (q + n));
+        const w = f64x2.splat(load<f64>(weights + 8 * (q + n)));
+        a = f64x2.add(a, f64x2.mul(v128.load(s), w));
+        b = f64x2.add(b, f64x2.mul(v128.load(s + 16), w));
+        c = f64x2.add(c, f64x2.mul(v128.load(s + 32), w));
+        d = f64x2.add(d, f64x2.mul(v128.load(s + 48), w));
+        e = f64x2.add(e, f64x2.mul(v128.load(s + 64), w));
+        f = f64x2.add(f, f64x2.mul(v128.load(s + 80), w));
+      }
     }
     const x = load<f64>(positions + 24 * i), y = load<f64>(positions + 24 * i + 8), z = load<f64>(positions + 24 * i + 16);
     // px, py = m0 x + m1 y + m2 z + m3, m4 x + ...; pz = m8 x + m9 y + m10 z + m11, left to right.

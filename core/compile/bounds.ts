@@ -470,9 +470,10 @@ export interface BoundsPlan extends Animation {
  * Null when the positions are not all finite (then every vertex is evaluated). With `shared`,
  * every array is on a SharedArrayBuffer (for node/compileParallel.ts); the input's positions,
  * blend data and frame poses are already on one where SharedArrayBuffer exists (input.ts), else
- * copied.
+ * copied. Without `withGroups` the plan has no groups (where the bounds kernel runs: the runner
+ * then evaluates whole frames only, and the groups would cost planning time and memory for nothing).
  */
-export function planBounds(input: BoundsInput, shared = false): BoundsPlan | null {
+export function planBounds(input: BoundsInput, shared = false, withGroups = true): BoundsPlan | null {
   Object.assign(boundsStats, { evaluated: 0, groups: 0, zeroFallbacks: 0, boxes: 0, seeds: 0, milliseconds: 0, batchedFrames: 0 });
   // On SharedArrayBuffers when `shared` (a worker thread reads the plan).
   const allocate = <T>(kind: ArrayKind<T>, n: number): T => newArray(kind, n, shared);
@@ -484,6 +485,27 @@ export function planBounds(input: BoundsInput, shared = false): BoundsPlan | nul
   const vertices = points.vertices.subarray(0, n);
   const words = boneWords(bones);
   const jointCount = input.skeleton.parents.length;
+  const share = <T extends Int32Array | Float64Array | Uint8Array>(a: T): T => {
+    if (!shared || a.buffer instanceof SharedArrayBuffer) return a;
+    const copy = allocate(a.constructor as ArrayKind<T>, a.length);
+    copy.set(a);
+    return copy;
+  };
+  const plan = (groupCount: number, groupBones: Int32Array, groups: Float64Array, groupStart: Int32Array, members: Int32Array, boneCenter: Float64Array, extent: number): BoundsPlan => ({
+    vertexCount: n, vertices: share(vertices), allVertices: share(input.vertices), positions: share(positions), weights: share(weights), bones: share(bones), groupCount, groupBones, groups, groupStart, members, boneCenter, extent,
+    batch: batchPoints(vertices, n, positions, weights, bones, points.classOf, allocate),
+    frames: share(input.frames), parents: share(input.skeleton.parents), inverse: share(input.skeleton.inverse),
+    framePoses: share(input.framePoses), framePoseStride: input.framePoseStride, framePoseStart: share(input.framePoseStart),
+  });
+  if (!withGroups) {
+    let extent = 0;
+    for (let i = 0; i < n; i++) {
+      const o = 4 * vertices[i];
+      for (let k = 0; k < 3; k++) extent = Math.max(extent, Math.abs(positions[o + k]));
+    }
+    if (!Number.isFinite(extent)) return null;
+    return plan(0, allocate(Int32Array, 0), allocate(Float64Array, 0), allocate(Int32Array, 1), allocate(Int32Array, 0), allocate(Float64Array, 3 * jointCount), extent);
+  }
   // Per group while planning: size, box (6), weight ranges (8), bones (4, -1 past the count).
   const groupOf = new Map<number, number>();
   const groupSize = int32s();
@@ -579,18 +601,7 @@ export function planBounds(input: BoundsInput, shared = false): BoundsPlan | nul
     }
     groupBones[GI * g] = count;
   }
-  const share = <T extends Int32Array | Float64Array | Uint8Array>(a: T): T => {
-    if (!shared || a.buffer instanceof SharedArrayBuffer) return a;
-    const copy = allocate(a.constructor as ArrayKind<T>, a.length);
-    copy.set(a);
-    return copy;
-  };
-  return {
-    vertexCount: n, vertices: share(vertices), allVertices: share(input.vertices), positions: share(positions), weights: share(weights), bones: share(bones), groupCount, groupBones, groups, groupStart, members, boneCenter, extent,
-    batch: batchPoints(vertices, n, positions, weights, bones, allocate),
-    frames: share(input.frames), parents: share(input.skeleton.parents), inverse: share(input.skeleton.inverse),
-    framePoses: share(input.framePoses), framePoseStride: input.framePoseStride, framePoseStart: share(input.framePoseStart),
-  };
+  return plan(groupCount, groupBones, groups, groupStart, members, boneCenter, extent);
 }
 
 /** Per row (x, y, z): least and largest value (groupInside's scratch). */
@@ -732,7 +743,8 @@ export function boundsRunner(plan: BoundsPlan, mode: BoundsMode = 'auto'): (firs
   // With the WebAssembly kernel (f64x2), whole frames cost 13-23 ns a point against 50-60 in
   // JavaScript: 0.2-0.8x the pruning's time on every shape of the matrix, the benchmark file
   // included (bench/compile-kernels.ts), so the choice per block is only made without it.
-  if (mode === 'auto' && boundsKernelAvailable()) mode = 'batch';
+  // A plan without groups (planned for the kernel) is evaluated whole in any case.
+  if ((mode === 'auto' && boundsKernelAvailable()) || (plan.groupCount === 0 && plan.vertexCount > 0)) mode = 'batch';
   const { groups, groupBones, groupStart, members, boneCenter, extent, groupCount } = plan;
   // The same shape as prepare()'s objects: evaluate() sees one kind of object.
   const sv: SkinVertices = { vertices: plan.vertices, positions: plan.positions, weights: plan.weights, bones: plan.bones };

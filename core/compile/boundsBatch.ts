@@ -23,12 +23,19 @@ export interface BatchPoints {
   weights: Float64Array;
   /** Where each count's influences begin in offsets and weights (5 values). */
   influenceStart: Int32Array;
+  /**
+   * 1 where a point's influences (bones and weights) differ from the point before it: within a
+   * count, the points of one influence class are neighbours, and only the first of each run
+   * blends the class's matrix (the next ones reuse it: the same doubles as blending it again).
+   */
+  fresh: Uint8Array;
 }
 
 /**
  * The batch of points `vertices[0 .. count)` (input vertices; x y z and four influences at 4 v, the
- * influences with a weight > 0 first, input.ts). `allocate` gives the arrays (shared ones for a
- * worker thread).
+ * influences with a weight > 0 first, input.ts), of influence classes `classOf` (numbered from 0,
+ * -1 for no weight; points of a class have the same bones and weights). `allocate` gives the
+ * arrays (shared ones for a worker thread).
  */
 export function batchPoints(
   vertices: Int32Array,
@@ -36,6 +43,7 @@ export function batchPoints(
   positions: Float64Array,
   weights: Float64Array,
   bones: Uint8Array,
+  classOf: Int32Array,
   allocate: <T>(kind: ArrayKind<T>, n: number) => T,
 ): BatchPoints {
   const influences = new Uint8Array(count);
@@ -58,12 +66,35 @@ export function batchPoints(
     offsets: allocate(Int32Array, influenceStart[4] + 4 * (start[5] - start[4])),
     weights: allocate(Float64Array, influenceStart[4] + 4 * (start[5] - start[4])),
     influenceStart,
+    fresh: allocate(Uint8Array, count),
   };
-  const next = start.slice(0, 5);
+  // Within each count, the points class by class (a counting sort; classes in their first order).
+  let classCount = 0;
+  for (let i = 0; i < count; i++) classCount = Math.max(classCount, classOf[i] + 1);
+  const classNext = new Int32Array(classCount);
+  const classCount0 = new Int32Array(classCount);
+  const classK = new Uint8Array(classCount);
+  for (let i = 0; i < count; i++) {
+    const c = classOf[i];
+    if (c >= 0) {
+      classCount0[c]++;
+      classK[c] = influences[i];
+    }
+  }
+  for (let k = 1, p = start[1]; k <= 4; k++) {
+    for (let c = 0; c < classCount; c++) {
+      if (classK[c] !== k) continue;
+      classNext[c] = p;
+      batch.fresh[p] = 1;
+      p += classCount0[c];
+    }
+  }
+  let unweighted = start[0];
   for (let i = 0; i < count; i++) {
     const o = 4 * vertices[i];
     const k = influences[i];
-    const p = next[k]++;
+    const c = classOf[i];
+    const p = c >= 0 ? classNext[c]++ : unweighted++;
     batch.positions[3 * p] = positions[o];
     batch.positions[3 * p + 1] = positions[o + 1];
     batch.positions[3 * p + 2] = positions[o + 2];
@@ -112,7 +143,7 @@ interface BoundsKernel {
   memory: { buffer: ArrayBuffer; grow(pages: number): number };
   heapBase(): number;
   transpose(skin: number, lanes: number, joints: number): void;
-  influenced(positions: number, offsets: number, weights: number, lanes: number, first: number, end: number, k: number, q0: number, out: number): void;
+  influenced(positions: number, offsets: number, weights: number, fresh: number, lanes: number, first: number, end: number, k: number, q0: number, out: number): void;
   classExtremes(points: number, classes: number, m: number, n: number, out: number): number;
 }
 const boundsSlot: { kernel?: BoundsKernel | null } = {};
@@ -126,7 +157,7 @@ export function boundsKernelAvailable(): boolean {
  * The batch whose points are in the kernel's memory (copied once per batch: each thread has its
  * own kernel), and where: byte offsets of its arrays, of the skin, its lanes and the extremes.
  */
-let loaded: { batch: BatchPoints; positions: number; offsets: number; weights: number; skin: number; lanes: number; out: number; joints: number } | null = null;
+let loaded: { batch: BatchPoints; positions: number; offsets: number; weights: number; fresh: number; skin: number; lanes: number; out: number; joints: number } | null = null;
 
 /**
  * computeBoundsSmall's frames (bounds.ts frameExtremes, the same doubles) in the kernel: points
@@ -176,7 +207,8 @@ function kernelExtremes(kernel: BoundsKernel, batch: BatchPoints, skin: Float64A
     const positions = align(kernel.heapBase());
     const offsets = positions + align(batch.positions.length * 8);
     const weights = offsets + align(influences * 4);
-    const skinAt = weights + align(influences * 8);
+    const fresh = weights + align(influences * 8);
+    const skinAt = fresh + align(batch.fresh.length);
     const lanes = skinAt + align(joints * 96);
     const out = lanes + align(joints * 96);
     const bytes = out + 64;
@@ -185,7 +217,8 @@ function kernelExtremes(kernel: BoundsKernel, batch: BatchPoints, skin: Float64A
     new Float64Array(memory.buffer, positions, batch.positions.length).set(batch.positions);
     new Int32Array(memory.buffer, offsets, influences).set(batch.offsets);
     new Float64Array(memory.buffer, weights, influences).set(batch.weights);
-    loaded = { batch, positions, offsets, weights, skin: skinAt, lanes, out, joints };
+    new Uint8Array(memory.buffer, fresh, batch.fresh.length).set(batch.fresh);
+    loaded = { batch, positions, offsets, weights, fresh, skin: skinAt, lanes, out, joints };
   }
   const { buffer } = kernel.memory;
   new Float64Array(buffer, loaded.skin, skin.length).set(skin);
@@ -196,23 +229,27 @@ function kernelExtremes(kernel: BoundsKernel, batch: BatchPoints, skin: Float64A
   const { start, influenceStart } = batch;
   for (let k = 1; k <= 4; k++) {
     const first = start[k], end = start[k + 1];
-    if (end > first) kernel.influenced(loaded.positions, loaded.offsets, loaded.weights, loaded.lanes, first, end, k, influenceStart[k] - k * first, loaded.out);
+    if (end > first) kernel.influenced(loaded.positions, loaded.offsets, loaded.weights, loaded.fresh, loaded.lanes, first, end, k, influenceStart[k] - k * first, loaded.out);
   }
   e.set(out);
 }
 
 /** Points of k influences (1 to 4). */
 function influenced(batch: BatchPoints, k: number, skin: Float64Array, e: Float64Array): void {
-  const { positions, offsets, weights } = batch;
+  const { positions, offsets, weights, fresh } = batch;
   const first = batch.start[k], end = batch.start[k + 1], q0 = batch.influenceStart[k] - k * first;
   let minX = e[0], minY = e[1], minZ = e[2], maxX = e[3], maxY = e[4], maxZ = e[5], exy = e[6], er = e[7];
+  let m0 = 0, m1 = 0, m2 = 0, m3 = 0, m4 = 0, m5 = 0, m6 = 0, m7 = 0, m8 = 0, m9 = 0, m10 = 0, m11 = 0;
   for (let i = first; i < end; i++) {
-    let m0 = 0, m1 = 0, m2 = 0, m3 = 0, m4 = 0, m5 = 0, m6 = 0, m7 = 0, m8 = 0, m9 = 0, m10 = 0, m11 = 0;
-    for (let q = q0 + k * i; q < q0 + k * i + k; q++) {
-      const s = offsets[q], w = weights[q];
-      m0 += skin[s] * w; m1 += skin[s + 1] * w; m2 += skin[s + 2] * w; m3 += skin[s + 3] * w;
-      m4 += skin[s + 4] * w; m5 += skin[s + 5] * w; m6 += skin[s + 6] * w; m7 += skin[s + 7] * w;
-      m8 += skin[s + 8] * w; m9 += skin[s + 9] * w; m10 += skin[s + 10] * w; m11 += skin[s + 11] * w;
+    // A point of the same class as the one before: the same matrix.
+    if (fresh[i] === 1) {
+      m0 = m1 = m2 = m3 = m4 = m5 = m6 = m7 = m8 = m9 = m10 = m11 = 0;
+      for (let q = q0 + k * i; q < q0 + k * i + k; q++) {
+        const s = offsets[q], w = weights[q];
+        m0 += skin[s] * w; m1 += skin[s + 1] * w; m2 += skin[s + 2] * w; m3 += skin[s + 3] * w;
+        m4 += skin[s + 4] * w; m5 += skin[s + 5] * w; m6 += skin[s + 6] * w; m7 += skin[s + 7] * w;
+        m8 += skin[s + 8] * w; m9 += skin[s + 9] * w; m10 += skin[s + 10] * w; m11 += skin[s + 11] * w;
+      }
     }
     const x = positions[3 * i], y = positions[3 * i + 1], z = positions[3 * i + 2];
     const px = m0 * x + m1 * y + m2 * z + m3, py = m4 * x + m5 * y + m6 * z + m7, pz = m8 * x + m9 * y + m10 * z + m11;

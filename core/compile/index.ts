@@ -13,6 +13,7 @@ import { type IqmParts, type OutputAnim, type OutputJoint, type OutputMesh, writ
 import { assembleMeshes, type MeshCandidates } from './meshes';
 import { POSE_STRIDE, quaternionFromAngles } from '../math/pose';
 import { type BoundsInput, type BoundsPlan, computeBounds, planBounds } from './bounds';
+import { boundsKernelAvailable } from './boundsBatch';
 import { buildSkeleton, storedParent } from './skeleton';
 import { weldCorners } from './smooth';
 import { explicitTangents, generateTangents, type RowNormals } from './tangents';
@@ -368,7 +369,8 @@ function referenceDropNote(sections: readonly Section[], mesh: MeshCandidates, d
 /** The per-frame bounds, on the provider's threads when it takes them. */
 function frameBounds(boundsInput: BoundsInput, boundsProvider: BoundsProvider | undefined): Float64Array {
   const provider = boundsProvider?.takes(boundsInput.vertices.length, boundsInput.frames.length) ? boundsProvider : null;
-  const plan = provider && boundsInput.vertices.length > 0 && boundsInput.frames.length >= 2 ? planBounds(boundsInput, true) : null;
+  // With the bounds kernel the runners evaluate whole frames: no groups to plan (bounds.ts).
+  const plan = provider && boundsInput.vertices.length > 0 && boundsInput.frames.length >= 2 ? planBounds(boundsInput, true, !boundsKernelAvailable()) : null;
   if (!provider || !plan) return computeBounds(boundsInput);
   // The plan's own temporaries go before the worker's memory comes.
   collectPages();

@@ -191,7 +191,7 @@ test('pruned bounds with repeated points (planned once) equal full bounds, in fr
   assert.ok(sameDoubles(computeBoundsPruned(hugeRepeated), computeBoundsFull(hugeRepeated)));
 });
 
-test('whole-frame bounds (boundsBatch.ts; the kernel and JavaScript) equal full bounds: 0 to 4 influences, zero extremes, repeats, overflow, ranges', () => bothWays((way) => {
+test('whole-frame bounds (boundsBatch.ts; the kernel and JavaScript) equal full bounds: 0 to 4 influences, class runs, zero extremes, repeats, overflow, ranges', () => bothWays((way) => {
   const cases: [string, BoundsInput][] = [];
   for (const seed of [1, 2]) for (const speed of [0.05, 2.5]) cases.push([`seed ${seed}, speed ${speed}`, boundsInput(model(seed, { frames: 70, speed }))]);
   const flat = boundsInput(model(7, { frames: 40, speed: 0, flat: true }));
@@ -202,10 +202,18 @@ test('whole-frame bounds (boundsBatch.ts; the kernel and JavaScript) equal full 
     const full = computeBoundsFull(input);
     const plan = planBounds(input)!;
     assert.ok(plan, label);
+    // Rigid points of one joint share a class: later points of a run reuse its matrix.
+    assert.ok(plan.batch.fresh.some((f, i) => f === 0 && i >= plan.batch.start[1]), `${label}: class runs`);
     const out = new Float64Array(full.length);
     const run = boundsRunner(plan, 'batch');
     for (const [first, end] of [[64, input.frames.length], [0, 32], [32, 64]]) run(first, Math.min(end, input.frames.length), out);
     assert.ok(sameDoubles(out, full), `${way}: ${label}`);
+    // Planned without groups (as the CLI plans for the kernel): whole frames whatever the mode.
+    const bare = planBounds(input, false, false)!;
+    assert.equal(bare.groupCount, 0);
+    const bareOut = new Float64Array(full.length);
+    boundsRunner(bare, 'auto')(0, input.frames.length, bareOut);
+    assert.ok(sameDoubles(bareOut, full), `${way}: ${label}, no groups`);
     assert.ok(boundsStats.batchedFrames > 0 || label === 'overflow', `${label}: frames were evaluated whole`);
   }
   assert.ok(computeBoundsFull(flat).some((v) => v === 0), 'the flat model has extremes of exactly 0');
