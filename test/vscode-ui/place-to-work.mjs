@@ -141,6 +141,8 @@ export async function compareStep({ session, page, shoot, openFile, runCommand, 
   assert.ok(expected.length > 0);
   await cleanSlate();
   await openFile('skinned-tube.iqm');
+  // Its page loaded first: a preview takes the focus when it loads, which closes the palette (workbench.mjs).
+  await session.findFrame('#viewer[data-state="ready"][data-file="skinned-tube.iqm"]', 60000);
   await runCommand('IQM Tools: Compare with…');
   await page.keyboard.type('skinned-tube-variant.iqm');
   await page.locator('.quick-input-list .monaco-list-row', { hasText: 'skinned-tube-variant.iqm' }).first().click({ timeout: 30000 });

@@ -1,9 +1,10 @@
 // The command palette and Quick Open for the UI tests, opened by a click on the title bar's
-// command center instead of the harness's F1 (Session.runCommand, Session.quickOpen). A key goes
-// to whatever has the focus: right after a preview opens, that is its webview, which forwards keys
-// to the workbench only once its page has loaded, so an F1 pressed in between is lost (seen in the
-// full UI run: "Compare with…" right after Quick Open of a model, the palette never opened). A
-// click on the command center works wherever the focus is.
+// command center instead of the harness's F1 (Session.runCommand, Session.quickOpen): a click
+// works wherever the focus is, and a key does not reach the workbench from a webview that has not
+// loaded yet. Neither survives a preview that is still loading, though: when its page loads, the
+// webview takes the focus and the quick input closes (seen in the full UI run: "Compare with…"
+// right after Quick Open of a model never showed). So a step waits for a preview it opened to be
+// ready (its #viewer[data-state="ready"]) before it runs a command.
 
 const COMMAND_CENTER = '.titlebar .command-center .command-center-quick-pick';
 const INPUT = '.quick-input-widget input';

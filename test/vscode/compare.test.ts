@@ -12,7 +12,7 @@ import * as vscode from 'vscode';
 import { diffModels } from '../../core/compare/diff';
 import { readModel } from '../../core/model/read';
 import { requestScreenshot, waitFor } from './harnessClient';
-import { activeExtension, fixtureUri, lineOf, scratchFolder, utf8, waitForTab } from './helpers';
+import { activeExtension, fixtureUri, lineOf, scratchFolder, utf8, waitForTab, writeMd5Pair } from './helpers';
 
 interface ComparisonStatus {
   left: string;
@@ -66,10 +66,12 @@ const compareStatus = () => vscode.commands.executeCommand<ComparisonStatus[]>('
 
 /** The comparison of these two files once its differences are computed. */
 function comparisonOf(left: vscode.Uri, right: vscode.Uri): Promise<ComparisonStatus> {
+  let seen: ComparisonStatus[] = [];
   return waitFor(
-    async () => (await compareStatus()).find((c) => c.left === left.toString() && c.right === right.toString() && (c.differences !== null || c.error !== null)),
+    async () => (seen = await compareStatus()).find((c) => c.left === left.toString() && c.right === right.toString() && (c.differences !== null || c.error !== null)),
     `the comparison of ${left.path} and ${right.path}`,
     60000,
+    () => `comparisons: ${JSON.stringify(seen)}; tabs: ${vscode.window.tabGroups.all.flatMap((g) => g.tabs).map((t) => t.label).join(', ')}`,
   );
 }
 
@@ -107,6 +109,38 @@ suite('preview as a place to work', () => {
       await vscode.workspace.fs.writeFile(copy, utf8(text));
       await vscode.commands.executeCommand('iqmTools.compareWith', a, [a, copy]);
       assert.deepEqual((await comparisonOf(a, copy)).differences, []);
+    } finally {
+      await scratch.remove();
+    }
+  });
+
+  test('Compare with… on compile sources (OBJ, MD5): compiled as their previews are, then compared', async function () {
+    this.timeout(240000);
+    const scratch = await scratchFolder('compare-sources');
+    try {
+      const quad = 'v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf 1 2 3 4\n';
+      const a = vscode.Uri.joinPath(scratch.uri, 'a.obj');
+      const b = vscode.Uri.joinPath(scratch.uri, 'b.obj');
+      const same = vscode.Uri.joinPath(scratch.uri, 'same.obj');
+      await vscode.workspace.fs.writeFile(a, utf8(quad));
+      await vscode.workspace.fs.writeFile(b, utf8(quad.replace('v 1 1 0', 'v 1 1 0.5')));
+      await vscode.workspace.fs.writeFile(same, utf8(quad));
+      await vscode.commands.executeCommand('iqmTools.compareWith', a, [a, b]);
+      const moved = await comparisonOf(a, b);
+      assert.equal(moved.error, null);
+      const lines = (moved.differences ?? []).map((d) => `${d.section}: ${d.message}`);
+      assert.ok(lines.some((l) => /^triangles: mesh 0 .*have no match/.test(l)), lines.join('\n'));
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      await vscode.commands.executeCommand('iqmTools.compareWith', a, [a, same]);
+      assert.deepEqual((await comparisonOf(a, same)).differences, []);
+      // An MD5 (its .md5anim merged, as in its preview) with itself: no differences.
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      await writeMd5Pair(scratch.uri);
+      const door = vscode.Uri.joinPath(scratch.uri, 'door.md5mesh');
+      const copy = vscode.Uri.joinPath(scratch.uri, 'door-copy.md5mesh');
+      await vscode.workspace.fs.copy(door, copy);
+      await vscode.commands.executeCommand('iqmTools.compareWith', door, [door, copy]);
+      assert.deepEqual((await comparisonOf(door, copy)).differences, []);
     } finally {
       await scratch.remove();
     }
