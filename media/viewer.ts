@@ -557,12 +557,18 @@ export class Viewer {
     this.work.showPickSource(m);
   }
 
-  /** This preview is one side of a comparison: the differences, and from now on the view is shared. */
+  /**
+   * This preview is one side of a comparison: the differences, and from now on the view is shared.
+   * Both sides get this message (at pairing, and again whenever a side reloads); only the left one
+   * sends its view then, or the two views would cross on their way and each side take the other's
+   * (seen in the web worker host: a reload after the drag put the right side's older camera on
+   * the left).
+   */
   comparison(m: ComparisonMessage): void {
     this.compared = true;
     this.root.dataset.compare = m.side;
     this.work.showComparison(m);
-    this.shareView();
+    if (m.side === 'left') this.shareView();
   }
 
   comparisonEnded(): void {

@@ -6,7 +6,8 @@ import type { Comparisons } from './comparisons';
 
 /** Files the preview opens, and the view type that opens each (text formats only "Open With…"). */
 const MODEL_FILE = /\.(iqm|md3|dpm|vvm|exm|md5mesh|smd|iqe|obj)$/i;
-const DEFAULT_PREVIEW = /\.(iqm|md3|dpm|vvm|exm|md5mesh|smd)$/i;
+/** Binary models: VS Code's diff editor shows them in their custom editor (a text file, even one the preview opens by default, gets a text diff). */
+const BINARY_MODEL = /\.(iqm|md3|dpm|vvm|exm)$/i;
 
 export function viewTypeOf(path: string): string {
   if (/\.iqe$/i.test(path)) return 'iqmTools.iqePreview';
@@ -37,14 +38,14 @@ async function pickModel(title: string, except?: vscode.Uri): Promise<vscode.Uri
 }
 
 /**
- * Opens two models compared: in one diff editor when both open in the preview by default (the
- * same editor "Open Changes" gives), else (an IQE or OBJ, whose default is the text) their
- * previews in two columns.
+ * Opens two models compared: in one diff editor when both are binary models (the same editor
+ * "Open Changes" gives), else (IQE, OBJ, MD5, SMD: text, which the diff editor shows as text)
+ * their previews in two columns.
  */
 export async function openComparison(comparisons: Comparisons, left: vscode.Uri, right: vscode.Uri): Promise<void> {
   comparisons.expect(left, right);
   const name = (u: vscode.Uri) => u.path.slice(u.path.lastIndexOf('/') + 1);
-  if (DEFAULT_PREVIEW.test(left.path) && DEFAULT_PREVIEW.test(right.path)) {
+  if (BINARY_MODEL.test(left.path) && BINARY_MODEL.test(right.path)) {
     await vscode.commands.executeCommand('vscode.diff', left, right, `${name(left)} ↔ ${name(right)}`);
     return;
   }

@@ -107,9 +107,9 @@ export class Comparisons implements vscode.Disposable {
   }
 
   /**
-   * The preview this one is compared with, if it is open: a pair the compare command opened; the
-   * other side of a diff tab whose label names both; or, for a source control side (`git:` and the
-   * like, which VS Code's diff shows left of the file), the open, unpaired preview of the same path.
+   * The preview this one is compared with, if it is open: a pair the compare command opened; for a
+   * source control side (`git:` and the like, which VS Code's diff shows left of the file), the
+   * open, unpaired preview of the same path; or the other side of a diff tab whose label names both.
    */
   private findPartner(preview: ComparablePreview): Pairing | null {
     const me = key(preview.uri);
@@ -124,6 +124,12 @@ export class Comparisons implements vscode.Disposable {
         return { other, side: me === left ? 'left' : 'right' };
       }
     }
+    // A source control side first: its tab's label names the same file twice ("model.iqm ↔
+    // model.iqm" for "Open Changes"), so the label cannot tell the sides apart.
+    const versioned = (uri: vscode.Uri) => uri.scheme !== 'file' && uri.scheme !== 'vscode-remote' && uri.scheme !== 'vscode-vfs' && uri.query !== '';
+    const samePath = [...this.previews].filter((p) => p !== preview && p.uri.path === preview.uri.path && !this.pairs.has(p) && versioned(p.uri) !== versioned(preview.uri));
+    const other = samePath[samePath.length - 1];
+    if (other) return { other, side: versioned(preview.uri) ? 'left' : 'right' };
     // A diff editor of two custom editors has no tab input the API describes (only text and
     // notebook diffs have one); its label is "left ↔ right" (names, maybe with a description).
     const name = (uri: vscode.Uri) => uri.path.slice(uri.path.lastIndexOf('/') + 1);
@@ -135,10 +141,7 @@ export class Comparisons implements vscode.Disposable {
       const others = [...this.previews].filter((p) => p !== preview && !this.pairs.has(p) && sides[1 - at].startsWith(name(p.uri)) && key(p.uri) !== me);
       if (others.length > 0) return { other: others[others.length - 1], side: at === 0 ? 'left' : 'right' };
     }
-    const versioned = (uri: vscode.Uri) => uri.scheme !== 'file' && uri.scheme !== 'vscode-remote' && uri.scheme !== 'vscode-vfs' && uri.query !== '';
-    const samePath = [...this.previews].filter((p) => p !== preview && p.uri.path === preview.uri.path && !this.pairs.has(p) && versioned(p.uri) !== versioned(preview.uri));
-    const other = samePath[samePath.length - 1];
-    return other ? { other, side: versioned(preview.uri) ? 'left' : 'right' } : null;
+    return null;
   }
 
   /** The differences of a pair, to both sides (the left file is the first of `iqm-tools diff`). */

@@ -246,7 +246,10 @@ export class PreviewPanel implements ComparablePreview {
         engines: engines?.report,
         converted: outcome.converted,
       });
+      // A comparison compares what is drawn: the IQM compiled from the source (its text is no model).
+      this.modelBytes = outcome.bytes;
       this.flushPending();
+      this.host.comparisons.loaded(this);
     } finally {
       cancel.dispose();
       if (this.compiling === cancel) this.compiling = null;

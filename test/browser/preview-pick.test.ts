@@ -172,3 +172,27 @@ test('highlighted vertices and triangles are outlined over the model in the high
   assert.ok(vertices > none + 5, `vertex crosses: ${vertices} cyan pixels, ${none} without`);
   assert.ok(cleared <= none + 2, `cleared: ${cleared} cyan pixels, ${none} before`);
 });
+
+test('a comparison: only the left side sends its view when paired; both follow a syncView', { skip }, async () => {
+  const bytes = readFileSync(join(examples, 'skinned-tube.iqm'));
+  assert.equal(await loadGenerated(s, 'skinned-tube.iqm', bytes), 'ready');
+  const post = (m: unknown) => s.page.evaluate((msg) => (globalThis as unknown as PageGlobals).postMessage(msg, '*'), m);
+  const shared = () => s.page.evaluate(() => (globalThis as unknown as { __posted: { type: string }[] }).__posted.filter((m) => m.type === 'viewChanged').length);
+  const comparison = (side: 'left' | 'right') => ({ type: 'comparison', side, other: 'other.iqm', differences: [], error: null });
+  const before = await shared();
+  // The right side: it takes the left's view, and sends none of its own (both sending at once
+  // crossed, and each side took the other's).
+  await post(comparison('right'));
+  await s.page.waitForSelector('#viewer[data-compare="right"]');
+  await settle(s.page);
+  // Ten times the 30 ms the viewer coalesces its view messages over.
+  await s.page.waitForTimeout(300);
+  assert.equal(await shared(), before, 'the right side sent its view when paired');
+  const view = { camera: { yaw: 0.25, pitch: 0.5, distance: 6, target: [0, 0, 1] }, clip: 0, clipName: '', time: 0, playing: false };
+  await post({ type: 'syncView', view });
+  await s.page.waitForSelector('#viewer[data-camera="0.250,0.500,6.000"]');
+  // The left side sends its view once paired.
+  await post(comparison('left'));
+  await s.page.waitForFunction((n) => (globalThis as unknown as { __posted: { type: string }[] }).__posted.filter((m) => m.type === 'viewChanged').length > n, before);
+  assert.equal(await s.page.getAttribute('#viewer', 'data-compare'), 'left');
+});

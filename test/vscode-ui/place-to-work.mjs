@@ -57,10 +57,10 @@ async function pointOnModel(session, frame, shotName, modelPixels) {
   return { x: canvas.x + canvas.width / 2, y: canvas.y + canvas.height / 2 };
 }
 
-export async function clickToLineStep({ session, page, shoot, openFile, cleanSlate, modelPixels, previewCommand }) {
+export async function clickToLineStep({ session, page, shoot, openFile, runCommand, cleanSlate, modelPixels, previewCommand }) {
   await cleanSlate();
   await openFile('skinned-tube.iqe');
-  await session.runCommand(`${previewCommand.category}: ${previewCommand.title}`);
+  await runCommand(`${previewCommand.category}: ${previewCommand.title}`);
   const selector = '#viewer[data-state="ready"][data-file="skinned-tube.iqe"][data-source-map]';
   const frame = await session.findFrame(selector, 60000);
   await still(frame, 0);
@@ -69,6 +69,9 @@ export async function clickToLineStep({ session, page, shoot, openFile, cleanSla
   await page.mouse.click(point.x, point.y);
   const picked = await frame.waitForSelector('#viewer[data-picked]', { timeout: 30000 });
   const triangle = Number(await picked.getAttribute('data-picked'));
+  // The webview names the triangle at once; its source lines come in the host's answer
+  // (pickedSource), a round trip later: wait for them before reading the panel.
+  await frame.locator('#pick-info .source-lines').waitFor({ timeout: 30000 });
   const info = await frame.locator('#pick-info').innerText();
   assert.match(info, new RegExp(`triangle ${triangle}\\b`), info);
   assert.match(info, /of mesh \d+ '[^']*', material '/, info);
@@ -76,7 +79,7 @@ export async function clickToLineStep({ session, page, shoot, openFile, cleanSla
   const text = readFileSync(join(session.workspace, 'skinned-tube.iqe'), 'utf8');
   const lines = text.split(/\r\n|\r|\n/);
   let line = -1;
-  for (let tries = 0; tries < 100; tries++) {
+  for (const deadline = Date.now() + 30000; Date.now() < deadline; ) {
     line = await cursorLine(page);
     if (/^\s*f[am]\s/.test(lines[line] ?? '')) break;
     await page.waitForTimeout(100);
@@ -97,7 +100,7 @@ export async function clickToLineStep({ session, page, shoot, openFile, cleanSla
   // The cursor on a vp line: the vertex is highlighted in the preview.
   const vpLine = named[0];
   await page.locator('.editor-group-container .monaco-editor').first().click({ position: { x: 200, y: 10 } });
-  await session.runCommand('Go to Line/Column');
+  await runCommand('Go to Line/Column');
   await page.keyboard.type(`${vpLine}:1`);
   await page.keyboard.press('Enter');
   const highlighted = await frame.waitForSelector('#viewer[data-highlight^="vertices:"]', { timeout: 30000 });
@@ -128,7 +131,7 @@ async function listed(frame) {
   return (await frame.locator('#compare-list li').allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
 }
 
-export async function compareStep({ session, page, shoot, openFile, cleanSlate, extensionDir }) {
+export async function compareStep({ session, page, shoot, openFile, runCommand, cleanSlate, extensionDir }) {
   const cli = join(extensionDir, 'dist', 'cli.js');
   const workspace = session.workspace;
   writeVariant(workspace, cli);
@@ -138,7 +141,9 @@ export async function compareStep({ session, page, shoot, openFile, cleanSlate, 
   assert.ok(expected.length > 0);
   await cleanSlate();
   await openFile('skinned-tube.iqm');
-  await session.runCommand('IQM Tools: Compare with…');
+  // Its page loaded first: a preview takes the focus when it loads, which closes the palette (workbench.mjs).
+  await session.findFrame('#viewer[data-state="ready"][data-file="skinned-tube.iqm"]', 60000);
+  await runCommand('IQM Tools: Compare with…');
   await page.keyboard.type('skinned-tube-variant.iqm');
   await page.locator('.quick-input-list .monaco-list-row', { hasText: 'skinned-tube-variant.iqm' }).first().click({ timeout: 30000 });
   const left = await session.findFrame('#viewer[data-state="ready"][data-file="skinned-tube.iqm"][data-compare="left"]', 60000);
@@ -155,8 +160,10 @@ export async function compareStep({ session, page, shoot, openFile, cleanSlate, 
   await page.mouse.move(x + 80, y + 20, { steps: 5 });
   await page.mouse.up();
   const camera = async (frame) => frame.locator('#viewer').getAttribute('data-camera');
+  // (Each side posts its view to the other through the extension host, coalesced over 30 ms:
+  // generous waits for a loaded machine and the web worker host.)
   let leftCamera = await camera(left);
-  for (let tries = 0; tries < 100 && (await camera(right)) !== leftCamera; tries++) {
+  for (const deadline = Date.now() + 30000; Date.now() < deadline && (await camera(right)) !== leftCamera; ) {
     await page.waitForTimeout(100);
     leftCamera = await camera(left);
   }
@@ -166,9 +173,17 @@ export async function compareStep({ session, page, shoot, openFile, cleanSlate, 
   if (clips.length > 1) {
     await left.locator('#clip').selectOption({ index: 1 });
     await still(left, 4);
-    await right.waitForFunction((name) => document.querySelector('#clip').selectedOptions[0]?.textContent === name, clips[1], { timeout: 10000 });
+    // The frame label is redrawn by the frame loop, after the scrub: wait for the left side's own
+    // label of the frame set before comparing the right one with it.
+    const at = Number(await left.locator('#timeline').inputValue());
+    await left.waitForFunction(
+      ([name, shown]) => document.querySelector('#clip').selectedOptions[0]?.textContent === name && document.querySelector('#frame').textContent.includes(`(${shown}/`),
+      [clips[1], at + 1],
+      { timeout: 30000 },
+    );
     const frameText = (await left.locator('#frame').innerText()).trim();
-    await right.waitForFunction((t) => document.querySelector('#frame').textContent.trim() === t, frameText, { timeout: 10000 });
+    await right.waitForFunction((name) => document.querySelector('#clip').selectedOptions[0]?.textContent === name, clips[1], { timeout: 30000 });
+    await right.waitForFunction((t) => document.querySelector('#frame').textContent.trim() === t, frameText, { timeout: 30000 });
   }
   await page.mouse.move(700, 895);
   await page.waitForTimeout(500);

@@ -2,11 +2,17 @@
 // pair that gets the semantic differences of `iqm-tools diff` (iqmTools.compareStatus, a test-only
 // command); a diff editor of two model files (what "Open Changes" opens) pairs its two sides; the
 // cursor in an IQE text highlights in its preview what its line became (iqmTools.previewStatus's
-// `link`). The click in the preview itself is driven in the UI test (test/vscode-ui).
+// `link`); the source control's "Open Changes" on a modified model in a git repository (the git
+// extension turned on for that test: the harness turns it off) pairs the committed side (a `git:`
+// URI) with the working copy. The click in the preview itself is driven in the UI test
+// (test/vscode-ui). Node host only (the git repository is made with the git command).
 import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import * as vscode from 'vscode';
-import { waitFor } from './harnessClient';
-import { activeExtension, fixtureUri, lineOf, scratchFolder, utf8, waitForTab } from './helpers';
+import { diffModels } from '../../core/compare/diff';
+import { readModel } from '../../core/model/read';
+import { requestScreenshot, waitFor } from './harnessClient';
+import { activeExtension, fixtureUri, lineOf, scratchFolder, utf8, waitForTab, writeMd5Pair } from './helpers';
 
 interface ComparisonStatus {
   left: string;
@@ -28,14 +34,44 @@ function waitForPreview(uri: vscode.Uri): Promise<vscode.Tab> {
   );
 }
 
+/** The little of the git extension's API (its git.d.ts, version 1) this test uses. */
+interface GitRepository {
+  rootUri: vscode.Uri;
+  state: { workingTreeChanges: { uri: vscode.Uri }[] };
+  status(): Promise<void>;
+}
+interface GitExtension {
+  enabled: boolean;
+  getAPI(version: 1): { openRepository(root: vscode.Uri): Promise<GitRepository | null> };
+}
+
+/** A copy of an IQM with its first vertex's x moved by 0.5 (IQM header: ofs_vertexarrays at byte 52; arrays of 5 uint32, position = type 0, floats). */
+function withFirstVertexMoved(iqm: Uint8Array): Uint8Array {
+  // A copy (the Node host's readFile gives a Buffer, whose slice() shares the bytes).
+  const out = new Uint8Array(iqm);
+  const view = new DataView(out.buffer, out.byteOffset, out.byteLength);
+  const arrays = view.getUint32(44, true);
+  const arraysAt = view.getUint32(52, true);
+  for (let i = 0; i < arrays; i++) {
+    const at = arraysAt + i * 20;
+    if (view.getUint32(at, true) !== 0) continue;
+    const positions = view.getUint32(at + 16, true);
+    view.setFloat32(positions, view.getFloat32(positions, true) + 0.5, true);
+    return out;
+  }
+  throw new Error('no position array');
+}
+
 const compareStatus = () => vscode.commands.executeCommand<ComparisonStatus[]>('iqmTools.compareStatus');
 
 /** The comparison of these two files once its differences are computed. */
 function comparisonOf(left: vscode.Uri, right: vscode.Uri): Promise<ComparisonStatus> {
+  let seen: ComparisonStatus[] = [];
   return waitFor(
-    async () => (await compareStatus()).find((c) => c.left === left.toString() && c.right === right.toString() && (c.differences !== null || c.error !== null)),
+    async () => (seen = await compareStatus()).find((c) => c.left === left.toString() && c.right === right.toString() && (c.differences !== null || c.error !== null)),
     `the comparison of ${left.path} and ${right.path}`,
     60000,
+    () => `comparisons: ${JSON.stringify(seen)}; tabs: ${vscode.window.tabGroups.all.flatMap((g) => g.tabs).map((t) => t.label).join(', ')}`,
   );
 }
 
@@ -78,6 +114,38 @@ suite('preview as a place to work', () => {
     }
   });
 
+  test('Compare with… on compile sources (OBJ, MD5): compiled as their previews are, then compared', async function () {
+    this.timeout(240000);
+    const scratch = await scratchFolder('compare-sources');
+    try {
+      const quad = 'v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf 1 2 3 4\n';
+      const a = vscode.Uri.joinPath(scratch.uri, 'a.obj');
+      const b = vscode.Uri.joinPath(scratch.uri, 'b.obj');
+      const same = vscode.Uri.joinPath(scratch.uri, 'same.obj');
+      await vscode.workspace.fs.writeFile(a, utf8(quad));
+      await vscode.workspace.fs.writeFile(b, utf8(quad.replace('v 1 1 0', 'v 1 1 0.5')));
+      await vscode.workspace.fs.writeFile(same, utf8(quad));
+      await vscode.commands.executeCommand('iqmTools.compareWith', a, [a, b]);
+      const moved = await comparisonOf(a, b);
+      assert.equal(moved.error, null);
+      const lines = (moved.differences ?? []).map((d) => `${d.section}: ${d.message}`);
+      assert.ok(lines.some((l) => /^triangles: mesh 0 .*have no match/.test(l)), lines.join('\n'));
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      await vscode.commands.executeCommand('iqmTools.compareWith', a, [a, same]);
+      assert.deepEqual((await comparisonOf(a, same)).differences, []);
+      // An MD5 (its .md5anim merged, as in its preview) with itself: no differences.
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      await writeMd5Pair(scratch.uri);
+      const door = vscode.Uri.joinPath(scratch.uri, 'door.md5mesh');
+      const copy = vscode.Uri.joinPath(scratch.uri, 'door-copy.md5mesh');
+      await vscode.workspace.fs.copy(door, copy);
+      await vscode.commands.executeCommand('iqmTools.compareWith', door, [door, copy]);
+      assert.deepEqual((await comparisonOf(door, copy)).differences, []);
+    } finally {
+      await scratch.remove();
+    }
+  });
+
   test('a diff editor of two model files (as Open Changes opens) pairs its two sides', async () => {
     const left = fixtureUri('preview.iqm');
     const right = fixtureUri('preview.md3');
@@ -88,6 +156,63 @@ suite('preview as a place to work', () => {
     // Closing the editor ends the comparison.
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await waitFor(async () => !(await compareStatus()).some((c) => c.left === left.toString()) || undefined, 'the comparison to end');
+  });
+
+  test('"Open Changes" on a modified model in a git repository: the committed model and the working copy compared', async function () {
+    this.timeout(180000);
+    const extension = vscode.extensions.getExtension<GitExtension>('vscode.git');
+    assert.ok(extension, 'the git extension is built into VS Code');
+    const git = vscode.workspace.getConfiguration('git');
+    const before = git.inspect<boolean>('enabled')?.globalValue;
+    const scratch = await scratchFolder('git');
+    try {
+      // A repository with preview.iqm committed as model.iqm, and in the working copy a vertex moved.
+      const committed = await vscode.workspace.fs.readFile(fixtureUri('preview.iqm'));
+      const working = withFirstVertexMoved(committed);
+      const model = vscode.Uri.joinPath(scratch.uri, 'model.iqm');
+      await vscode.workspace.fs.writeFile(model, committed);
+      const run = (...args: string[]) => execFileSync('git', ['-c', 'user.name=iqm-tools test', '-c', 'user.email=test@iqm-tools.invalid', '-c', 'commit.gpgsign=false', ...args], { cwd: scratch.uri.fsPath, encoding: 'utf8' });
+      run('init', '-q');
+      run('add', 'model.iqm');
+      run('commit', '-q', '-m', 'the model');
+      await vscode.workspace.fs.writeFile(model, working);
+      // The git extension on (the harness's user settings turn it off), and the repository opened.
+      await git.update('enabled', true, vscode.ConfigurationTarget.Global);
+      const exports = await extension.activate();
+      await waitFor(() => exports.enabled || undefined, 'the git extension enabled');
+      const repository = await exports.getAPI(1).openRepository(scratch.uri);
+      assert.ok(repository, `git opens the repository in ${scratch.uri.fsPath}`);
+      await waitFor(
+        async () => {
+          await repository.status();
+          return repository.state.workingTreeChanges.some((c) => c.uri.toString() === model.toString()) || undefined;
+        },
+        'model.iqm among the changes',
+        30000,
+        () => `git status: ${JSON.stringify(run('status', '--porcelain'))}; changes: ${repository.state.workingTreeChanges.map((c) => c.uri.toString()).join(', ') || 'none'}; repository ${repository.rootUri.toString()}`,
+      );
+      // What a click on "Open Changes" (or on the file in the Source Control view) runs.
+      await vscode.commands.executeCommand('git.openChange', model);
+      let seen: ComparisonStatus[] = [];
+      const status = await waitFor(
+        async () => (seen = await compareStatus()).find((c) => c.right === model.toString() && (c.differences !== null || c.error !== null)),
+        'the comparison of the committed model.iqm with the working copy',
+        60000,
+        () => `${JSON.stringify(seen)}; tabs: ${vscode.window.tabGroups.all.flatMap((g) => g.tabs).map((t) => t.label).join(', ')}`,
+      );
+      const left = vscode.Uri.parse(status.left);
+      assert.equal(left.scheme, 'git', status.left);
+      assert.equal(left.path, model.path);
+      assert.equal(status.error, null);
+      const expected = diffModels(readModel(committed), readModel(working));
+      assert.ok(expected.length > 0);
+      assert.deepEqual(status.differences, expected, 'the differences of the committed bytes and the working copy');
+      await requestScreenshot('compare-open-changes', { webviewSelector: '#viewer[data-compare="left"]' });
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      await git.update('enabled', before, vscode.ConfigurationTarget.Global);
+      await scratch.remove();
+    }
   });
 
   test('the cursor in an IQE text highlights in its preview the face, vertex or joint its line became', async function () {

@@ -22,6 +22,16 @@ function sidecarDiagnostics(uri: vscode.Uri): vscode.Diagnostic[] {
   return vscode.languages.getDiagnostics(uri).filter((d) => d.source === SIDECAR_SOURCE);
 }
 
+/** Whether a preview of `model` is the shown tab of its group (its webview has a page). */
+function previewShown(model: vscode.Uri): boolean {
+  return vscode.window.tabGroups.all.some((g) => g.activeTab?.input instanceof vscode.TabInputCustom && g.activeTab.input.uri.toString() === model.toString());
+}
+
+/** The tab groups and their tabs, for a failure message. */
+function tabsLayout(): string {
+  return vscode.window.tabGroups.all.map((g) => `group ${g.viewColumn}: ${g.tabs.map((t) => `${t.label}${t.isActive ? ' (shown)' : ''}`).join(', ')}`).join('; ');
+}
+
 suite('sidecar files', () => {
   let doc: vscode.TextDocument;
 
@@ -115,17 +125,52 @@ suite('sidecar files', () => {
     await vscode.commands.executeCommand('iqmTools.previewPlayClip', model, 'wave');
     const tab = await waitForTab(model, 'iqmTools.preview');
     await clipState(model, (s) => s.names.slice(0, 2).join() === 'wave,past_the_end', 'the clips of the file on disk');
-    await vscode.window.showTextDocument(doc, { preview: false, viewColumn: vscode.ViewColumn.One });
+    // The text in a group of its own, never over the preview: a preview in a background tab has no
+    // page (retainContextWhenHidden is off) and is sent the text only when shown again. (Shown in
+    // "the active group", the text landed on the preview when the preview's group was active,
+    // which the timing of a loaded machine decides.)
+    const previewColumn = tab.group.viewColumn;
+    const textColumn = previewColumn === vscode.ViewColumn.One ? vscode.ViewColumn.Two : vscode.ViewColumn.One;
+    await vscode.window.showTextDocument(doc, { preview: false, viewColumn: textColumn });
     const edit = new vscode.WorkspaceEdit();
     edit.replace(doc.uri, tokenRange(doc, '0 1 12 1 wave', 'wave'), 'sway');
     assert.ok(await vscode.workspace.applyEdit(edit));
     assert.ok(doc.isDirty);
     const renamed = await clipState(model, (s) => s.names.includes('sway'), 'the renamed clip in the preview');
     assert.deepEqual(renamed.names.slice(0, 2), ['sway', 'past_the_end']);
-    // Not asserted yet: the preview following a revert of the .framegroups (it kept the edited
-    // clips in the Node host on loaded machines; issue 20's note). The document is put back here.
-    await vscode.window.showTextDocument(doc, { preview: false });
+    // Reverted (the command acts on the active editor: the text's).
+    await vscode.window.showTextDocument(doc, { preview: false, viewColumn: textColumn });
     await vscode.commands.executeCommand('workbench.action.files.revert');
+    assert.ok(!doc.isDirty, 'reverted');
+    assert.ok(previewShown(model), `the preview is still shown: ${tabsLayout()}`);
+    await clipState(model, (s) => s.names.slice(0, 2).join() === 'wave,past_the_end', 'the clips back after reverting');
     await vscode.window.tabGroups.close(tab);
+  });
+
+  test('a preview behind the .framegroups in its group shows the edit, and the revert, when shown again', async () => {
+    const model = fixtureUri('clips.iqm');
+    await vscode.commands.executeCommand('iqmTools.previewPlayClip', model, 'wave');
+    const tab = await waitForTab(model, 'iqmTools.preview');
+    const column = tab.group.viewColumn;
+    await clipState(model, (s) => s.names.slice(0, 2).join() === 'wave,past_the_end', 'the clips of the file on disk');
+    // The text over the preview: its page is gone (retainContextWhenHidden is off) while it is edited.
+    const showText = () => vscode.window.showTextDocument(doc, { preview: false, viewColumn: column });
+    const showPreview = async () => {
+      await vscode.commands.executeCommand('vscode.openWith', model, 'iqmTools.preview', column);
+      await waitForTab(model, 'iqmTools.preview');
+    };
+    await showText();
+    assert.ok(!previewShown(model), `the preview is behind the text: ${tabsLayout()}`);
+    const edit = new vscode.WorkspaceEdit();
+    edit.replace(doc.uri, tokenRange(doc, '0 1 12 1 wave', 'wave'), 'sway');
+    assert.ok(await vscode.workspace.applyEdit(edit));
+    await showPreview();
+    await clipState(model, (s) => s.names.slice(0, 2).join() === 'sway,past_the_end', 'the edited clips once the preview is shown');
+    await showText();
+    await vscode.commands.executeCommand('workbench.action.files.revert');
+    assert.ok(!doc.isDirty, 'reverted');
+    await showPreview();
+    await clipState(model, (s) => s.names.slice(0, 2).join() === 'wave,past_the_end', 'the clips of the reverted text once the preview is shown');
+    await vscode.window.tabGroups.close(vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputCustom && t.input.uri.toString() === model.toString()));
   });
 });
