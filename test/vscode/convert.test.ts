@@ -118,10 +118,10 @@ suite('convert to IQE command', () => {
   test('a .glb (compiled in the compile worker, where the glTF reader is): written as NAME.iqe with its skeleton and animation; a broken one is an error, nothing written', async function () {
     skipIfMissing(this);
     // preview.glb: scripts/make-examples.ts (a 320-vertex tube on 6 joints, a box prop, one animation "Bend").
-    const source = copy('preview.glb');
+    const source = copy('preview.glb', 'tube.glb');
     const outcome = await vscode.commands.executeCommand<ConvertOutcome | undefined>(COMMAND, source);
     assert.ok(outcome?.output, outcome?.error ?? 'no output');
-    assert.equal(outcome.output.fsPath, path.join(dir, 'preview.iqe'));
+    assert.equal(outcome.output.fsPath, path.join(dir, 'tube.iqe'));
     const back = compiled(outcome.output.fsPath);
     assert.equal(back.meshes.length, 2);
     assert.equal(back.skeleton?.names.length, 6);
