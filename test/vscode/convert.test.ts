@@ -31,7 +31,15 @@ suite('convert to IQE command', () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'iqm-tools-vscode-convert-'));
   });
 
-  suiteTeardown(() => {
+  suiteTeardown(async () => {
+    // The command opens each IQE beside: close them, or every later test's editor or preview gets
+    // a sliver of the window (a preview a few pixels wide draws nothing).
+    const opened = vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => {
+      const input = t.input;
+      const uri = input instanceof vscode.TabInputText || input instanceof vscode.TabInputCustom ? input.uri : undefined;
+      return uri?.scheme === 'file' && uri.fsPath.startsWith(dir);
+    });
+    await vscode.window.tabGroups.close(opened);
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
