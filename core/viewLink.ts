@@ -32,6 +32,11 @@ export interface ComparisonMessage {
   differences: Difference[] | null;
   /** Why there is no list (a side that could not be read, …). */
   error: string | null;
+  /**
+   * The view the pair last shared, if any: a side that (re)loads takes it, so a message that came
+   * while it was loading is not lost; null before either side moved (then the left one sends its own).
+   */
+  view: SharedView | null;
 }
 
 /** host -> webview: the comparison is over (the other side closed). */
@@ -85,7 +90,8 @@ export function isLinkToWebview(value: unknown): value is LinkToWebview {
         (m.side === 'left' || m.side === 'right') &&
         typeof m.other === 'string' &&
         (m.differences === null || (Array.isArray(m.differences) && m.differences.every((d) => typeof d === 'object' && d !== null && typeof (d as Difference).message === 'string'))) &&
-        (m.error === null || typeof m.error === 'string')
+        (m.error === null || typeof m.error === 'string') &&
+        (m.view === null || isSharedView(m.view))
       );
     case 'comparisonEnded':
       return true;

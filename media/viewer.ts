@@ -559,16 +559,18 @@ export class Viewer {
 
   /**
    * This preview is one side of a comparison: the differences, and from now on the view is shared.
-   * Both sides get this message (at pairing, and again whenever a side reloads); only the left one
-   * sends its view then, or the two views would cross on their way and each side take the other's
-   * (seen in the web worker host: a reload after the drag put the right side's older camera on
-   * the left).
+   * Both sides get this message (at pairing, and again whenever a side reloads) with the view the
+   * pair last shared, which both take: a side that reloaded restores its own saved camera, and a
+   * view sent while it was loading was lost (seen in the web worker host: the right side stayed at
+   * the first half of a drag). Before any view was shared only the left one sends its own, or the
+   * two would cross on their way and each side take the other's.
    */
   comparison(m: ComparisonMessage): void {
     this.compared = true;
     this.root.dataset.compare = m.side;
     this.work.showComparison(m);
-    if (m.side === 'left') this.shareView();
+    if (m.view) this.syncView(m.view);
+    else if (m.side === 'left') this.shareView();
   }
 
   comparisonEnded(): void {

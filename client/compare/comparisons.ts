@@ -20,6 +20,8 @@ export interface ComparablePreview {
 interface Pairing {
   other: ComparablePreview;
   side: 'left' | 'right';
+  /** Shared by both sides' pairings: the view last sent by either side. */
+  shared: { view: SharedView | null };
 }
 
 /** What the status command reports of a comparison (tests). */
@@ -61,8 +63,9 @@ export class Comparisons implements vscode.Disposable {
     this.previews.add(preview);
     const found = this.findPartner(preview);
     if (!found) return;
-    this.pairs.set(preview, { other: found.other, side: found.side });
-    this.pairs.set(found.other, { other: preview, side: found.side === 'left' ? 'right' : 'left' });
+    const shared: Pairing['shared'] = { view: null };
+    this.pairs.set(preview, { other: found.other, side: found.side, shared });
+    this.pairs.set(found.other, { other: preview, side: found.side === 'left' ? 'right' : 'left', shared });
     this.compare(preview);
   }
 
@@ -84,7 +87,10 @@ export class Comparisons implements vscode.Disposable {
 
   /** A side's camera, clip or playback changed: the other follows. */
   viewChanged(preview: ComparablePreview, view: SharedView): void {
-    this.pairs.get(preview)?.other.post({ type: 'syncView', view });
+    const pairing = this.pairs.get(preview);
+    if (!pairing) return;
+    pairing.shared.view = view;
+    pairing.other.post({ type: 'syncView', view });
   }
 
   isCompared(preview: ComparablePreview): boolean {
@@ -111,7 +117,7 @@ export class Comparisons implements vscode.Disposable {
    * source control side (`git:` and the like, which VS Code's diff shows left of the file), the
    * open, unpaired preview of the same path; or the other side of a diff tab whose label names both.
    */
-  private findPartner(preview: ComparablePreview): Pairing | null {
+  private findPartner(preview: ComparablePreview): Omit<Pairing, 'shared'> | null {
     const me = key(preview.uri);
     // The most recent first: the file may also be open in a tab of its own, opened before the comparison.
     const open = (uri: string): ComparablePreview | undefined =>
@@ -161,7 +167,8 @@ export class Comparisons implements vscode.Disposable {
       }
     }
     this.results.set(left, result);
-    left.post({ type: 'comparison', side: 'left', other: displayName(right.uri), ...result });
-    right.post({ type: 'comparison', side: 'right', other: displayName(left.uri), ...result });
+    const view = pairing.shared.view;
+    left.post({ type: 'comparison', side: 'left', other: displayName(right.uri), ...result, view });
+    right.post({ type: 'comparison', side: 'right', other: displayName(left.uri), ...result, view });
   }
 }

@@ -173,12 +173,12 @@ test('highlighted vertices and triangles are outlined over the model in the high
   assert.ok(cleared <= none + 2, `cleared: ${cleared} cyan pixels, ${none} before`);
 });
 
-test('a comparison: only the left side sends its view when paired; both follow a syncView', { skip }, async () => {
+test('a comparison: only the left side sends its view when paired; both follow a syncView and the view the pairing carries', { skip }, async () => {
   const bytes = readFileSync(join(examples, 'skinned-tube.iqm'));
   assert.equal(await loadGenerated(s, 'skinned-tube.iqm', bytes), 'ready');
   const post = (m: unknown) => s.page.evaluate((msg) => (globalThis as unknown as PageGlobals).postMessage(msg, '*'), m);
   const shared = () => s.page.evaluate(() => (globalThis as unknown as { __posted: { type: string }[] }).__posted.filter((m) => m.type === 'viewChanged').length);
-  const comparison = (side: 'left' | 'right') => ({ type: 'comparison', side, other: 'other.iqm', differences: [], error: null });
+  const comparison = (side: 'left' | 'right', view: unknown = null) => ({ type: 'comparison', side, other: 'other.iqm', differences: [], error: null, view });
   const before = await shared();
   // The right side: it takes the left's view, and sends none of its own (both sending at once
   // crossed, and each side took the other's).
@@ -195,4 +195,13 @@ test('a comparison: only the left side sends its view when paired; both follow a
   await post(comparison('left'));
   await s.page.waitForFunction((n) => (globalThis as unknown as { __posted: { type: string }[] }).__posted.filter((m) => m.type === 'viewChanged').length > n, before);
   assert.equal(await s.page.getAttribute('#viewer', 'data-compare'), 'left');
+  // Paired again (a side reloaded) after a view was shared: the side takes the pair's view and
+  // sends none (its own saved camera would undo the other side's drag).
+  await s.page.waitForTimeout(300);
+  const afterLeft = await shared();
+  const later = { ...view, camera: { ...view.camera, yaw: 0.75 } };
+  await post(comparison('left', later));
+  await s.page.waitForSelector('#viewer[data-camera="0.750,0.500,6.000"]');
+  await s.page.waitForTimeout(300);
+  assert.equal(await shared(), afterLeft, 'the left side sent its view although the pair had one');
 });

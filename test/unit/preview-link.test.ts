@@ -14,8 +14,8 @@ test('link messages: what each side sends is accepted', () => {
   ]) assert.ok(isLinkToHost(m), JSON.stringify(m));
   for (const m of [
     { type: 'pickedSource', triangle: 3, face: 20, vertices: [5, 6, -1] },
-    { type: 'comparison', side: 'left', other: 'b.iqm', differences: [{ section: 'joints', message: 'joint 1' }], error: null },
-    { type: 'comparison', side: 'right', other: 'a.iqm (HEAD)', differences: null, error: 'bad file' },
+    { type: 'comparison', side: 'left', other: 'b.iqm', differences: [{ section: 'joints', message: 'joint 1' }], error: null, view: null },
+    { type: 'comparison', side: 'right', other: 'a.iqm (HEAD)', differences: null, error: 'bad file', view },
     { type: 'comparisonEnded' },
     { type: 'syncView', view },
   ]) assert.ok(isLinkToWebview(m), JSON.stringify(m));
@@ -34,8 +34,10 @@ test('link messages: malformed ones are refused', () => {
   ]) assert.equal(isLinkToHost(m), false, JSON.stringify(m));
   for (const m of [
     { type: 'pickedSource', triangle: 3, face: 20, vertices: [5, 6] },
-    { type: 'comparison', side: 'middle', other: 'b', differences: null, error: null },
-    { type: 'comparison', side: 'left', other: 'b', differences: [{}], error: null },
+    { type: 'comparison', side: 'middle', other: 'b', differences: null, error: null, view: null },
+    { type: 'comparison', side: 'left', other: 'b', differences: [{}], error: null, view: null },
+    { type: 'comparison', side: 'left', other: 'b', differences: null, error: null },
+    { type: 'comparison', side: 'left', other: 'b', differences: null, error: null, view: { ...view, time: Number.NaN } },
     { type: 'syncView', view: { ...view, playing: 'yes' } },
   ]) assert.equal(isLinkToWebview(m), false, JSON.stringify(m));
 });

@@ -167,7 +167,8 @@ export async function compareStep({ session, page, shoot, openFile, runCommand, 
     await page.waitForTimeout(100);
     leftCamera = await camera(left);
   }
-  assert.equal(await camera(right), leftCamera, 'the right camera follows the left one');
+  const loads = async (frame) => frame.locator('#viewer').getAttribute('data-loads');
+  assert.equal(await camera(right), leftCamera, `the right camera follows the left one (loads: left ${await loads(left)}, right ${await loads(right)})`);
   // The clip and the frame follow too.
   const clips = await left.locator('#clip option').allInnerTexts();
   if (clips.length > 1) {
