@@ -189,5 +189,5 @@ export async function compareStep({ session, page, shoot, openFile, runCommand, 
   await page.mouse.move(700, 895);
   await page.waitForTimeout(500);
   await shoot('13-compare', { docs: 'compare' });
-  console.log(`[ui-test] compare: ${shown.length} differences listed on both sides (as iqm-tools diff), camera and clip synced`);
+  console.log(`[ui-test] compare: ${shown.length} differences listed on both sides (as iqm-tools diff), camera and clip synced (loads: left ${await left.locator('#viewer').getAttribute('data-loads')}, right ${await right.locator('#viewer').getAttribute('data-loads')})`);
 }
