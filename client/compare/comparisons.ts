@@ -14,6 +14,8 @@ export interface ComparablePreview {
   readonly uri: vscode.Uri;
   /** The model as last loaded (an IQE's: the IQM compiled from it), or null before the first load. */
   model(): Uint8Array | null;
+  /** Why the last load drew no model (it could not be read or compiled), or null. */
+  problem(): string | null;
   post(message: LinkToWebview): void;
 }
 
@@ -82,6 +84,11 @@ export class Comparisons implements vscode.Disposable {
 
   /** A preview (re)loaded its model: the differences are computed again. */
   loaded(preview: ComparablePreview): void {
+    if (this.pairs.has(preview)) this.compare(preview);
+  }
+
+  /** A load drew no model: a side still without one makes the comparison say why instead of waiting. */
+  failed(preview: ComparablePreview): void {
     if (this.pairs.has(preview)) this.compare(preview);
   }
 
@@ -158,7 +165,9 @@ export class Comparisons implements vscode.Disposable {
     const a = left.model();
     const b = right.model();
     let result: { differences: Difference[] | null; error: string | null };
-    if (!a || !b) result = { differences: null, error: null };
+    const missing = [left, right].find((side) => !side.model() && side.problem() !== null);
+    if (missing) result = { differences: null, error: `${displayName(missing.uri)} has no model to compare: ${missing.problem()}` };
+    else if (!a || !b) result = { differences: null, error: null };
     else {
       try {
         result = { differences: diffModels(readModel(a), readModel(b)), error: null };

@@ -88,6 +88,8 @@ export class PreviewPanel implements ComparablePreview {
   private readonly link: SourceLink | null;
   /** The model as last loaded (an IQE's: the IQM compiled from it), for a comparison. */
   private modelBytes: Uint8Array | null = null;
+  /** Why the last load drew no model (read or compile error), null after a load that drew one. */
+  private loadProblem: string | null = null;
   readonly onDidDispose = this.disposeEmitter.event;
 
   constructor(
@@ -132,6 +134,30 @@ export class PreviewPanel implements ComparablePreview {
 
   model(): Uint8Array | null {
     return this.modelBytes;
+  }
+
+  problem(): string | null {
+    return this.loadProblem;
+  }
+
+  /** A load drew no model: said in the view, and to a comparison waiting for this side. */
+  private loadFailed(message: string, fileName?: string): void {
+    this.post({ type: 'hostError', message, ...(fileName !== undefined ? { fileName } : {}) });
+    this.noModel(message);
+  }
+
+  /** Remembers why there is no model (a comparison says it instead of waiting for one). */
+  private noModel(problem: string): void {
+    this.loadProblem = problem;
+    this.host.comparisons.failed(this);
+  }
+
+  /** A load drew a model: kept for a comparison, which computes its differences again. */
+  private loaded(bytes: Uint8Array): void {
+    this.modelBytes = bytes;
+    this.loadProblem = null;
+    this.flushPending();
+    this.host.comparisons.loaded(this);
   }
 
   // ---------------------------------------------------------------- seams for commands
@@ -187,7 +213,7 @@ export class PreviewPanel implements ComparablePreview {
     const read = await readModelFile(this.uri, this.source, this.fs, (m) => this.host.log(m));
     if (stale()) return;
     if (read.kind === 'error') {
-      this.post({ type: 'hostError', message: read.message });
+      this.loadFailed(read.message);
       return;
     }
     if (read.kind === 'iqe') return this.compileAndLoad();
@@ -200,10 +226,9 @@ export class PreviewPanel implements ComparablePreview {
     this.partnersMatter = this.source === this.uri && partnersMatter(this.uri, bytes);
     const reload = this.loads > 0;
     this.loads++;
-    this.modelBytes = new Uint8Array(read.message.bytes);
+    const model = new Uint8Array(read.message.bytes);
     this.post({ ...read.message, reload, ...(partner ? { partner } : {}) });
-    this.flushPending();
-    this.host.comparisons.loaded(this);
+    this.loaded(model);
   }
 
   /**
@@ -227,7 +252,7 @@ export class PreviewPanel implements ComparablePreview {
       const outcome = sourceOutcome(reply, name, read.format, animations.map((a) => a.name));
       if ('error' in outcome) {
         if (!reply.ok) this.host.log(`${uri.toString()}: the compiler failed: ${reply.message}`);
-        this.post({ type: 'hostError', message: outcome.error, fileName: name });
+        this.loadFailed(outcome.error, name);
         return;
       }
       // The engines judge what would be written: the IQM.
@@ -247,9 +272,7 @@ export class PreviewPanel implements ComparablePreview {
         converted: outcome.converted,
       });
       // A comparison compares what is drawn: the IQM compiled from the source (its text is no model).
-      this.modelBytes = outcome.bytes;
-      this.flushPending();
-      this.host.comparisons.loaded(this);
+      this.loaded(outcome.bytes);
     } finally {
       cancel.dispose();
       if (this.compiling === cancel) this.compiling = null;
@@ -282,14 +305,14 @@ export class PreviewPanel implements ComparablePreview {
       try {
         input = await compileSource(uri, this.host.platform.files);
       } catch (e) {
-        this.post({ type: 'hostError', message: `${uri.fsPath || uri.path}: ${errorText(e)}` });
+        this.loadFailed(`${uri.fsPath || uri.path}: ${errorText(e)}`);
         return;
       }
       const reply = await this.host.platform.compile(this.host.context, { source: input.source, options: { ...compileOptionsOf(settingsFor(uri)), sourceMap: true } }, input.size, cancel.token);
       // Cancelled: a newer text is on its way.
       if (!reply || cancel.token.isCancellationRequested || this.disposed) return;
       if (!reply.ok) {
-        this.post({ type: 'hostError', message: `The IQE compiler failed: ${reply.message.split('\n')[0]}` });
+        this.loadFailed(`The IQE compiler failed: ${reply.message.split('\n')[0]}`);
         this.host.log(`${uri.toString()}: the compiler failed: ${reply.message}`);
         return;
       }
@@ -300,6 +323,8 @@ export class PreviewPanel implements ComparablePreview {
           ? { message: first.message, line: first.range.line, column: first.range.column, count: errors.length }
           : { message: 'the IQE text could not be compiled', line: 0, column: 0, count: 1 };
         this.post({ type: 'compileState', state: 'failed', version, unsaved, problem });
+        // The view keeps the model compiled before, if any: a comparison too.
+        this.noModel(`${problem.message} (line ${problem.line + 1}${problem.count > 1 ? `, and ${problem.count - 1} more error${problem.count > 2 ? 's' : ''}` : ''})`);
         return;
       }
       const sidecars = await findSidecars(uri.path, this.fs, false);
@@ -314,10 +339,8 @@ export class PreviewPanel implements ComparablePreview {
         reload: this.loads++ > 0,
         compiled: { version, unsaved, milliseconds: reply.milliseconds },
       });
-      this.modelBytes = reply.bytes;
       this.link?.setMap(reply.sourceMap, version);
-      this.flushPending();
-      this.host.comparisons.loaded(this);
+      this.loaded(reply.bytes);
     } finally {
       cancel.dispose();
       if (this.compiling === cancel) this.compiling = null;

@@ -109,6 +109,16 @@ suite('preview as a place to work', () => {
       await vscode.workspace.fs.writeFile(copy, utf8(text));
       await vscode.commands.executeCommand('iqmTools.compareWith', a, [a, copy]);
       assert.deepEqual((await comparisonOf(a, copy)).differences, []);
+      // A side that does not compile: the comparison says why, instead of waiting for its model.
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      const broken = vscode.Uri.joinPath(scratch.uri, 'broken.iqe');
+      const brokenText = text.replace('fm 0 1 2', 'fm 0 1 99');
+      assert.notEqual(brokenText, text);
+      await vscode.workspace.fs.writeFile(broken, utf8(brokenText));
+      await vscode.commands.executeCommand('iqmTools.compareWith', a, [a, broken]);
+      const failed = await comparisonOf(a, broken);
+      assert.equal(failed.differences, null);
+      assert.match(failed.error ?? '', /^broken\.iqe has no model to compare: .*99.*\(line \d+/);
     } finally {
       await scratch.remove();
     }
