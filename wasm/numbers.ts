@@ -8,7 +8,8 @@
 //
 // Memory (fixed: the caller never grows it, so its views stay valid): values f64 x MAX_VALUES at
 // VALUES, spans i32 x 2 MAX_VALUES at SPANS, state i32 x 4 at STATE (count, cursor, start of the
-// token not taken, and whether one was met), the text from TEXT on.
+// token not taken, and whether one was met), from TEXT on a window of the text: the characters
+// from offset `base` on (a large document is copied here a window at a time).
 
 const MAX_VALUES: i32 = 4096;
 // From the second page on: the first holds the module's own data (heapBase() below).
@@ -37,12 +38,14 @@ function pow10(n: i32): f64 {
 const POW10: StaticArray<f64> = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15];
 
 /**
- * Reads up to `max` numbers from `cursor` on a line ending at `lineEnd` (offsets in the text),
+ * Reads up to `max` numbers from `cursor` on a line ending at `lineEnd` (offsets in the text; the
+ * window at TEXT starts at offset `base`, and holds the line: the caller makes sure),
  * appending each to values/spans from state[0] (the line's count so far). Returns how many it
  * read; state[1] is the cursor after them; state[3] = 1 when it stopped before a token it does
  * not take (starting at state[2]), 0 when it stopped at the line's end or after `max`.
  */
-export function read(cursor: i32, lineEnd: i32, max: i32, integers: i32): i32 {
+export function read(cursor: i32, lineEnd: i32, max: i32, integers: i32, base: i32): i32 {
+  const text: usize = TEXT - <usize>base;
   const most = integers ? 9 : 15;
   let count = load<i32>(STATE);
   let i: i32 = 0;
@@ -51,7 +54,7 @@ export function read(cursor: i32, lineEnd: i32, max: i32, integers: i32): i32 {
     let p = cursor;
     let c: i32 = 0;
     while (p < lineEnd) {
-      c = <i32>load<u8>(TEXT + <usize>p);
+      c = <i32>load<u8>(text + <usize>p);
       if (c != 32 && (c < 9 || c > 13)) break;
       p++;
     }
@@ -64,7 +67,7 @@ export function read(cursor: i32, lineEnd: i32, max: i32, integers: i32): i32 {
     let digits: i32 = 0;
     let point: i32 = -1;
     while (p < lineEnd) {
-      c = <i32>load<u8>(TEXT + <usize>p) - 48;
+      c = <i32>load<u8>(text + <usize>p) - 48;
       if (c < 0 || c > 9) {
         if (c != 46 - 48 || integers || point >= 0) break;
         point = digits;

@@ -209,7 +209,8 @@ export function parseChunk(scanner: LineScanner, from: number, firstLine: number
   let p = from;
   let longest = 0;
   const target = from + CHUNK_CHARS;
-  useNumberKernel(text);
+  // Most chunks end by target; the kernel's window reaches far past it (line.ts).
+  useNumberKernel(text, from, target + CHUNK_CHARS);
   try {
     for (;;) {
       if (p >= limit && !documentEnd && p > from) break;

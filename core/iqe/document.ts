@@ -8,6 +8,7 @@ import { type Chunk, chunkIndexOfLine, lineStartOf, LineScanner, parseChunk } fr
 import type { IqeDiagnostic, ValidateOptions } from './diagnostic';
 import { analyse, type Analysis } from './validate';
 import { eachDiagnostic, materialize } from './report';
+import { releaseNumberKernel } from './line';
 
 export class IqeDocument {
   /** The text as given to the constructor or the last full update, and the unparsed part of it. */
@@ -126,6 +127,7 @@ export class IqeDocument {
     if (this.complete && this.initial.length > 0) {
       // Chunks hold slices of the initial text; nothing else needs the scanner's copy.
       this.initialScanner = new LineScanner('', false);
+      releaseNumberKernel();
     }
     return this.complete;
   }
@@ -192,6 +194,7 @@ export class IqeDocument {
       lineNumber += chunk.lineCount;
       p = chunk.end - oldStart;
     } while (p < region.length);
+    releaseNumberKernel();
     const newLines = lineNumber - this.chunks[first].firstLine;
     if (lineDelta !== undefined && newLines - oldLines !== lineDelta) {
       this.reset(this.joinedWith(first, last, region));

@@ -124,7 +124,7 @@ const POW10 = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e1
  * scanInteger (readRealSlow, readIntegerSlow).
  */
 function readNumbers(max: number, integers: boolean): number {
-  if (kernelOn) return readNumbersKernel(max, integers);
+  if (kernelOn && lineEnd <= kernelEnd) return readNumbersKernel(max, integers);
   const most = integers ? 9 : 15;
   for (let i = 0; i < max; i++) {
     let p = cursor;
@@ -187,17 +187,26 @@ function readNumbers(max: number, integers: boolean): number {
 /** wasm/numbers.ts's exports. */
 interface NumbersKernel {
   memory: { buffer: ArrayBuffer; grow(pages: number): number };
-  read(cursor: number, lineEnd: number, max: number, integers: number): number;
+  read(cursor: number, lineEnd: number, max: number, integers: number, base: number): number;
   valuesAddress(): number;
   spansAddress(): number;
   stateAddress(): number;
   textAddress(): number;
 }
 const numbersSlot: { kernel?: NumbersKernel | null } = {};
-/** Texts of up to this many characters are read by the kernel (its memory holds one at a time). */
+/** The kernel's memory holds this many characters of a text: a larger one goes there a window at a time. */
 const KERNEL_TEXT_CHARS = 1 << 20;
-/** The text in the kernel's memory (all ASCII), and views of that memory; set up on first use. */
+/**
+ * The text whose window [kernelBase, kernelEnd) is in the kernel's memory, and views of that
+ * memory; set up on first use. A window stops before the first character that is not ASCII (it
+ * would take more than a byte, and offsets would differ): kernelFinal says it stops there or at
+ * the text's end, so that a window made from any later offset before it would stop there too.
+ */
 let kernelText: string | null = null;
+let kernelBase = 0;
+let kernelEnd = 0;
+let kernelFinal = false;
+const NOT_ASCII = /[^\x00-\x7f]/;
 let kernelState = new Int32Array(4);
 let kernelBytes = new Uint8Array(0);
 /** Whether readNumbers goes to the kernel: between useNumberKernel and endNumberKernel, for the text given there. */
@@ -211,13 +220,17 @@ const TextEncoderClass = (globalThis as { TextEncoder?: new () => Encoder }).Tex
 const encoder = TextEncoderClass ? new TextEncoderClass() : null;
 
 /**
- * The lines parsed from now until endNumberKernel() are of `source` (parseChunk's text): its
- * numbers are read by the WebAssembly kernel (wasm/numbers.ts: the same values) when it is to be
- * had and the text is ASCII and not too long; else by readNumbers' JavaScript, as always.
+ * The lines parsed from now until endNumberKernel() are of `source` from offset `from`, mostly
+ * before `upTo` (parseChunk's text and chunk): their numbers are read by the WebAssembly kernel
+ * (wasm/numbers.ts: the same values) where it is to be had, and by readNumbers' JavaScript, as
+ * always, for a line that ends past the window of the text the kernel holds. The window: from the
+ * first chunk that needs it, up to KERNEL_TEXT_CHARS characters (a small text whole, once; a
+ * large one, as `check` reads, a window at a time) and up to the first character that is not
+ * ASCII. Each character is copied about once, whatever the text holds.
  */
-export function useNumberKernel(source: string): void {
+export function useNumberKernel(source: string, from = 0, upTo = source.length): void {
   kernelOn = false;
-  if (source.length > KERNEL_TEXT_CHARS || !encoder) return;
+  if (!encoder) return;
   const kernel = loadKernel(numbersSlot, numbersWasm);
   if (!kernel) return;
   if (kernel !== numbersKernel) {
@@ -232,14 +245,19 @@ export function useNumberKernel(source: string): void {
     numbersKernel = kernel;
     kernelText = null;
   }
-  if (source !== kernelText) {
-    kernelText = null;
-    const { read, written } = encoder.encodeInto(source, kernelBytes);
-    // A character that is not ASCII takes more than a byte: offsets would differ.
-    if (read !== source.length || written !== source.length) return;
+  const needed = Math.min(upTo, source.length);
+  const reuse = source === kernelText && from >= kernelBase && from < kernelEnd && (needed <= kernelEnd || kernelFinal);
+  if (!reuse) {
+    let window = from === 0 && source.length <= KERNEL_TEXT_CHARS ? source : source.slice(from, from + KERNEL_TEXT_CHARS);
+    const notAscii = window.search(NOT_ASCII);
+    if (notAscii >= 0) window = window.slice(0, notAscii);
+    encoder.encodeInto(window, kernelBytes);
     kernelText = source;
+    kernelBase = from;
+    kernelEnd = from + window.length;
+    kernelFinal = notAscii >= 0 || kernelEnd === source.length;
   }
-  kernelOn = true;
+  kernelOn = kernelEnd > from;
 }
 
 /** Whether readNumbers goes to the kernel now (tests). */
@@ -252,6 +270,15 @@ export function endNumberKernel(): void {
   kernelOn = false;
 }
 
+/**
+ * The caller parsed its last chunk of the text: the kernel forgets it (a large document is not
+ * kept alive for the next text; that one is copied to the kernel anew, as any other text is).
+ */
+export function releaseNumberKernel(): void {
+  kernelText = null;
+  kernelOn = false;
+}
+
 /** readNumbers through the kernel: its fast path there, the tokens it leaves to the exact scanners here. */
 function readNumbersKernel(max: number, integers: boolean): number {
   const kernel = numbersKernel!;
@@ -259,7 +286,7 @@ function readNumbersKernel(max: number, integers: boolean): number {
   let i = 0;
   for (;;) {
     state[0] = line.count;
-    i += kernel.read(cursor, lineEnd, Math.min(max - i, 0x7fffffff), integers ? 1 : 0);
+    i += kernel.read(cursor, lineEnd, Math.min(max - i, 0x7fffffff), integers ? 1 : 0, kernelBase);
     line.count = state[0];
     cursor = state[1];
     if (state[3] === 0 || i >= max) return i;
