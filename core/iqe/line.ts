@@ -206,7 +206,7 @@ let kernelText: string | null = null;
 let kernelBase = 0;
 let kernelEnd = 0;
 let kernelFinal = false;
-const NOT_ASCII = /[^\x00-\x7f]/;
+const NOT_ASCII = /[\u0080-\uffff]/;
 let kernelState = new Int32Array(4);
 let kernelBytes = new Uint8Array(0);
 /** Whether readNumbers goes to the kernel: between useNumberKernel and endNumberKernel, for the text given there. */
