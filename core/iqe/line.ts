@@ -206,7 +206,8 @@ let kernelText: string | null = null;
 let kernelBase = 0;
 let kernelEnd = 0;
 let kernelFinal = false;
-const NOT_ASCII = /[\u0080-\uffff]/;
+/** Whether a window of this text stopped at a character that is not ASCII. */
+let kernelCutShort = false;
 let kernelState = new Int32Array(4);
 let kernelBytes = new Uint8Array(0);
 /** Whether readNumbers goes to the kernel: between useNumberKernel and endNumberKernel, for the text given there. */
@@ -246,16 +247,29 @@ export function useNumberKernel(source: string, from = 0, upTo = source.length):
     kernelText = null;
   }
   const needed = Math.min(upTo, source.length);
-  const reuse = source === kernelText && from >= kernelBase && from < kernelEnd && (needed <= kernelEnd || kernelFinal);
+  const sameText = source === kernelText;
+  const reuse = sameText && from >= kernelBase && from < kernelEnd && (needed <= kernelEnd || kernelFinal);
   if (!reuse) {
-    let window = from === 0 && source.length <= KERNEL_TEXT_CHARS ? source : source.slice(from, from + KERNEL_TEXT_CHARS);
-    const notAscii = window.search(NOT_ASCII);
-    if (notAscii >= 0) window = window.slice(0, notAscii);
-    encoder.encodeInto(window, kernelBytes);
+    // After a window that stopped at a character that is not ASCII, the windows of this text
+    // are as long as the chunk needs: a text with such characters all through it is then copied
+    // about twice, not a whole window per chunk.
+    const small = sameText && kernelCutShort;
+    const length = small ? needed - from : KERNEL_TEXT_CHARS;
+    const window = from === 0 && source.length <= length ? source : source.slice(from, from + length);
+    const { read, written } = encoder.encodeInto(window, kernelBytes);
+    let ascii = read;
+    if (written !== read) {
+      // The bytes before the first character that is not ASCII are its characters.
+      ascii = 0;
+      while (ascii < written && kernelBytes[ascii] < 0x80) ascii++;
+    }
+    // Short of the window's end only at such a character (the memory holds the whole window).
+    const cut = ascii < window.length;
     kernelText = source;
     kernelBase = from;
-    kernelEnd = from + window.length;
-    kernelFinal = notAscii >= 0 || kernelEnd === source.length;
+    kernelEnd = from + ascii;
+    kernelCutShort = small || cut;
+    kernelFinal = cut || kernelEnd === source.length;
   }
   kernelOn = kernelEnd > from;
 }

@@ -104,4 +104,7 @@ test('a text over 1 MiB goes to the kernel a window at a time: the same chunks, 
   assert.equal(numberKernelOn(), true, 'the window after it');
   endNumberKernel();
   assert.ok(bothWays(text.replace(/\n/g, '\r\n'), 'large, CRLF'));
+  // Characters that are not ASCII all through the text (each window stops at the next one).
+  const sprinkled = lines.flatMap((l, i) => (i % 300 === 0 ? ['# é', l] : [l])).join('\n') + '\n';
+  assert.ok(bothWays(sprinkled, 'large, not ASCII all through'));
 });
