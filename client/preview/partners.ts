@@ -1,9 +1,10 @@
 // The "mesh from…" picker on the host: the other IQM files of the opened model's folder, read and
 // matched by core/model/animationSet.ts; the user's choice is remembered per file in the
-// workspace state. Large folders are read up to a limit: the picker is a convenience, not a scan.
+// workspace state. Large folders are read up to a limit, the likeliest partners first (the
+// remembered one, then the names closest to the opened file's): the picker is a convenience, not a scan.
 
 import * as vscode from 'vscode';
-import { isAnimationOnly, isSkinnedMesh, partnerChoice } from '../../core/model/animationSet';
+import { isAnimationOnly, isSkinnedMesh, partnerChoice, partnerReadingOrder } from '../../core/model/animationSet';
 import type { Model } from '../../core/model/model';
 import type { PartnerOffer } from '../../core/protocol';
 import { tryReadModel } from './engines';
@@ -55,8 +56,12 @@ export async function findPartners(uri: vscode.Uri, bytes: Uint8Array, remembere
     return undefined;
   }
   const self = basename(uri.path);
-  const names = entries.filter(([n, t]) => (t & vscode.FileType.File) !== 0 && /\.iqm$/i.test(n) && n !== self).map(([n]) => n).sort();
-  if (names.length > MAX_FILES) log(`${uri.toString()}: the "mesh from" picker reads the first ${MAX_FILES} of ${names.length} IQM files of the folder`);
+  const names = partnerReadingOrder(
+    entries.filter(([n, t]) => (t & vscode.FileType.File) !== 0 && /\.iqm$/i.test(n) && n !== self).map(([n]) => n),
+    self,
+    remembered,
+  );
+  if (names.length > MAX_FILES) log(`${uri.toString()}: the "mesh from" picker reads ${MAX_FILES} of the ${names.length} IQM files of the folder (the remembered one and the names closest to this file's first)`);
   const read: { name: string; model: Model; bytes: Uint8Array }[] = [];
   for (const name of names.slice(0, MAX_FILES)) {
     const other = uri.with({ path: `${folder.path}/${name}` });

@@ -137,6 +137,25 @@ export interface PartnerChoice {
 }
 
 /**
+ * The order in which a folder's other IQMs are read for the "mesh from" picker, which reads a
+ * limited number: the remembered choice first, then the names that share the longest start with
+ * the opened file's (`guyanim.iqm` -> `guy.iqm`, `soldier_legs.iqm`), then by name. Case is
+ * ignored in the comparison.
+ */
+export function partnerReadingOrder(names: readonly string[], self: string, remembered: string | undefined): string[] {
+  const stem = self.replace(/\.iqm$/i, '').toLowerCase();
+  const shared = (name: string): number => {
+    const n = name.toLowerCase();
+    let k = 0;
+    while (k < n.length && k < stem.length && n.charCodeAt(k) === stem.charCodeAt(k)) k++;
+    return k;
+  };
+  const keyed = names.map((name) => ({ name, first: name === remembered ? 1 : 0, shared: shared(name) }));
+  keyed.sort((a, b) => b.first - a.first || b.shared - a.shared || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return keyed.map((k) => k.name);
+}
+
+/**
  * The picker for `opened` among the other models of its folder. `remembered` is the user's last
  * choice for this file ('' = none; undefined = never chose; a name that no longer fits is ignored).
  * An animation-only file with exactly one fitting mesh uses it without asking; a mesh borrows

@@ -5,7 +5,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { animatesSkeleton, isAnimationOnly, isSkinnedMesh, partnerChoice, withAnimation } from '../../core/model/animationSet';
+import { animatesSkeleton, isAnimationOnly, isSkinnedMesh, partnerChoice, partnerReadingOrder, withAnimation } from '../../core/model/animationSet';
 import type { Model } from '../../core/model/model';
 import { readModel } from '../../core/model/read';
 import { createPose, sampleFrames } from '../../core/model/sample';
@@ -117,4 +117,13 @@ test('the picker: one fitting mesh is used without asking; a choice is kept whil
   assert.deepEqual(partnerChoice(guy.model, [anim, fixit], undefined), { role: 'animations', matches: ['guyanim.iqm'], chosen: null, automatic: false });
   assert.deepEqual(partnerChoice(guy.model, [anim], 'guyanim.iqm'), { role: 'animations', matches: ['guyanim.iqm'], chosen: 'guyanim.iqm', automatic: false });
   assert.equal(partnerChoice(fixit.model, [anim, guy], undefined), null, 'no animation file fits mrfixit');
+});
+
+test('"mesh from" reads a large folder the likeliest partners first: the remembered one, then the closest names', () => {
+  const folder = ['alpha.iqm', 'Guy.iqm', 'guy_legs.iqm', 'zombie.iqm', 'gun.iqm', 'beta.iqm'];
+  assert.deepEqual(partnerReadingOrder(folder, 'guyanim.iqm', undefined), ['Guy.iqm', 'guy_legs.iqm', 'gun.iqm', 'alpha.iqm', 'beta.iqm', 'zombie.iqm']);
+  assert.deepEqual(partnerReadingOrder(folder, 'guyanim.iqm', 'zombie.iqm').slice(0, 2), ['zombie.iqm', 'Guy.iqm']);
+  // The picker reads the first 64: a partner named like the file is among them in a folder of 200.
+  const many = Array.from({ length: 200 }, (_, i) => `a${String(i).padStart(3, '0')}.iqm`).concat('walker.iqm');
+  assert.ok(partnerReadingOrder(many, 'walker_anims.iqm', undefined).slice(0, 64).includes('walker.iqm'));
 });
