@@ -140,9 +140,10 @@ export class PreviewPanel implements ComparablePreview {
     return this.loadProblem;
   }
 
-  /** A load drew no model: said in the view, and to a comparison waiting for this side. */
+  /** A load drew no model: said in the view (which drops the model it drew), and to a comparison. */
   private loadFailed(message: string, fileName?: string): void {
     this.post({ type: 'hostError', message, ...(fileName !== undefined ? { fileName } : {}) });
+    this.modelBytes = null;
     this.noModel(message);
   }
 
