@@ -16,6 +16,8 @@ export interface ComparablePreview {
   model(): Uint8Array | null;
   /** Why the last load drew no model (it could not be read or compiled), or null. */
   problem(): string | null;
+  /** Whether its editor is shown (status, for tests). */
+  readonly visible: boolean;
   post(message: LinkToWebview): void;
 }
 
@@ -30,6 +32,9 @@ interface Pairing {
 export interface ComparisonStatus {
   left: string;
   right: string;
+  /** Whether each side's editor is shown. */
+  leftVisible: boolean;
+  rightVisible: boolean;
   differences: Difference[] | null;
   error: string | null;
 }
@@ -109,7 +114,7 @@ export class Comparisons implements vscode.Disposable {
     for (const [preview, pairing] of this.pairs) {
       if (pairing.side !== 'left') continue;
       const result = this.results.get(preview) ?? { differences: null, error: null };
-      out.push({ left: key(preview.uri), right: key(pairing.other.uri), ...result });
+      out.push({ left: key(preview.uri), right: key(pairing.other.uri), leftVisible: preview.visible, rightVisible: pairing.other.visible, ...result });
     }
     return out;
   }

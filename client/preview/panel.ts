@@ -140,6 +140,10 @@ export class PreviewPanel implements ComparablePreview {
     return this.loadProblem;
   }
 
+  get visible(): boolean {
+    return !this.disposed && this.webviewPanel.visible;
+  }
+
   /** A load drew no model: said in the view (which drops the model it drew), and to a comparison. */
   private loadFailed(message: string, fileName?: string): void {
     this.post({ type: 'hostError', message, ...(fileName !== undefined ? { fileName } : {}) });

@@ -17,6 +17,8 @@ import { activeExtension, fixtureUri, lineOf, scratchFolder, utf8, waitForTab, w
 interface ComparisonStatus {
   left: string;
   right: string;
+  leftVisible: boolean;
+  rightVisible: boolean;
   differences: { section: string; message: string }[] | null;
   error: string | null;
 }
@@ -201,11 +203,18 @@ suite('preview as a place to work', () => {
         30000,
         () => `git status: ${JSON.stringify(run('status', '--porcelain'))}; changes: ${repository.state.workingTreeChanges.map((c) => c.uri.toString()).join(', ') || 'none'}; repository ${repository.rootUri.toString()}`,
       );
+      // The model's own preview open first, in a tab of its own: the diff then opens in front of it,
+      // and the committed side must pair with the diff's working copy, not with this hidden tab.
+      await vscode.commands.executeCommand('vscode.openWith', model, 'iqmTools.preview', { preview: false });
+      await waitFor(
+        () => vscode.commands.executeCommand<{ ok: boolean } | null>('iqmTools.previewStatus', model.toString()).then((r) => r?.ok || undefined),
+        'the model drawn in its own preview',
+      );
       // What a click on "Open Changes" (or on the file in the Source Control view) runs.
       await vscode.commands.executeCommand('git.openChange', model);
       let seen: ComparisonStatus[] = [];
       const status = await waitFor(
-        async () => (seen = await compareStatus()).find((c) => c.right === model.toString() && (c.differences !== null || c.error !== null)),
+        async () => (seen = await compareStatus()).find((c) => c.right === model.toString() && c.leftVisible && c.rightVisible && (c.differences !== null || c.error !== null)),
         'the comparison of the committed model.iqm with the working copy',
         60000,
         () => `${JSON.stringify(seen)}; tabs: ${vscode.window.tabGroups.all.flatMap((g) => g.tabs).map((t) => t.label).join(', ')}`,
