@@ -1055,6 +1055,8 @@ export class Viewer {
     if (s.follow && scene) followTarget(scene, this.camera.target);
     const aspect = this.canvas.width / Math.max(1, this.canvas.height);
     this.camera.update(aspect);
+    // In a comparison the drawn camera is on the root (tests compare the two sides'), whatever moved it.
+    if (this.compared) this.showCamera();
     const f = this.frame;
     f.viewProj.set(this.camera.viewProj);
     // Light from the camera's side, raised a little: the front of whatever is shown is lit.

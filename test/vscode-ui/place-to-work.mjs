@@ -151,6 +151,17 @@ export async function compareStep({ session, page, shoot, openFile, runCommand, 
   const shown = await listed(left);
   assert.deepEqual(shown, expected, 'the list is what iqm-tools diff finds');
   assert.deepEqual(await listed(right), expected);
+  const camera = async (frame) => frame.locator('#viewer').getAttribute('data-camera');
+  const loads = async (frame) => frame.locator('#viewer').getAttribute('data-loads');
+  // Paired, the right side takes the left one's camera.
+  const synced = async () => {
+    for (const deadline = Date.now() + 30000; Date.now() < deadline; await page.waitForTimeout(100)) {
+      const l = await camera(left);
+      if (l !== null && l === (await camera(right))) return l;
+    }
+    return null;
+  };
+  assert.ok(await synced(), `the cameras when paired: left ${await camera(left)}, right ${await camera(right)} (loads: left ${await loads(left)}, right ${await loads(right)})`);
   // The camera: a drag in the left view turns the right one the same way.
   await still(left, 3);
   const canvas = await left.locator('canvas').first().boundingBox();
@@ -159,7 +170,6 @@ export async function compareStep({ session, page, shoot, openFile, runCommand, 
   await page.mouse.down();
   await page.mouse.move(x + 80, y + 20, { steps: 5 });
   await page.mouse.up();
-  const camera = async (frame) => frame.locator('#viewer').getAttribute('data-camera');
   // (Each side posts its view to the other through the extension host, coalesced over 30 ms:
   // generous waits for a loaded machine and the web worker host.)
   let leftCamera = await camera(left);
@@ -167,7 +177,6 @@ export async function compareStep({ session, page, shoot, openFile, runCommand, 
     await page.waitForTimeout(100);
     leftCamera = await camera(left);
   }
-  const loads = async (frame) => frame.locator('#viewer').getAttribute('data-loads');
   assert.equal(await camera(right), leftCamera, `the right camera follows the left one (loads: left ${await loads(left)}, right ${await loads(right)})`);
   // The clip and the frame follow too.
   const clips = await left.locator('#clip option').allInnerTexts();
