@@ -561,9 +561,8 @@ export class Viewer {
    * This preview is one side of a comparison: the differences, and from now on the view is shared.
    * Both sides get this message (at pairing, and again whenever a side reloads) with the view the
    * pair last shared, which both take: a side that reloaded restores its own saved camera, and a
-   * view sent while it was loading was lost (seen in the web worker host: the right side stayed at
-   * the first half of a drag). Before any view was shared only the left one sends its own, or the
-   * two would cross on their way and each side take the other's.
+   * view sent while it was loading would be lost. Before any view was shared only the left one
+   * sends its own, or the two would cross on their way and each side take the other's.
    */
   comparison(m: ComparisonMessage): void {
     this.compared = true;

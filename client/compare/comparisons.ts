@@ -87,13 +87,8 @@ export class Comparisons implements vscode.Disposable {
     pairing.other.post({ type: 'comparisonEnded' });
   }
 
-  /** A preview (re)loaded its model: the differences are computed again. */
+  /** A preview's load ended, with a model or with a problem (problem()): the comparison is made again. */
   loaded(preview: ComparablePreview): void {
-    if (this.pairs.has(preview)) this.compare(preview);
-  }
-
-  /** A load drew no model: a side still without one makes the comparison say why instead of waiting. */
-  failed(preview: ComparablePreview): void {
     if (this.pairs.has(preview)) this.compare(preview);
   }
 
@@ -170,7 +165,7 @@ export class Comparisons implements vscode.Disposable {
     const a = left.model();
     const b = right.model();
     let result: { differences: Difference[] | null; error: string | null };
-    const missing = [left, right].find((side) => !side.model() && side.problem() !== null);
+    const missing = !a && left.problem() !== null ? left : !b && right.problem() !== null ? right : null;
     if (missing) result = { differences: null, error: `${displayName(missing.uri)} has no model to compare: ${missing.problem()}` };
     else if (!a || !b) result = { differences: null, error: null };
     else {

@@ -154,7 +154,7 @@ export class PreviewPanel implements ComparablePreview {
   /** Remembers why there is no model (a comparison says it instead of waiting for one). */
   private noModel(problem: string): void {
     this.loadProblem = problem;
-    this.host.comparisons.failed(this);
+    this.host.comparisons.loaded(this);
   }
 
   /** A load drew a model: kept for a comparison, which computes its differences again. */
