@@ -63,6 +63,13 @@ export class Growable<T extends NumberArray> {
     this.length = at;
   }
 
+  /** Appends source[0, n), a typed array of the same kind of numbers (one copy, no loop here). */
+  append(source: T, n: number): void {
+    const data = this.reserve(n);
+    data.set(source.subarray(0, n), this.length);
+    this.length += n;
+  }
+
   /** The values as an array of their own, exactly `length` long. */
   copy(): T {
     return this.data.slice(0, this.length) as T;

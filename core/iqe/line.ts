@@ -2,7 +2,7 @@
 // the line-local problems of §9.2. The result goes to module-level scratch buffers (no allocation
 // per line): the chunk builder copies what it keeps, and the validator re-parses a flagged line to
 // learn the columns of its problems, so the hot path never tracks more than it must.
-import { Cmd, twoLetterCommand, wordCommand, VERTEXARRAY_FORMATS, VERTEXARRAY_TYPES } from './commands';
+import { attributeSlot, Cmd, isAttribute, twoLetterCommand, wordCommand, VERTEXARRAY_FORMATS, VERTEXARRAY_TYPES } from './commands';
 import { isSpace, scanInteger, scanReal, scanned } from './numbers';
 import { loadKernel } from '../wasm';
 import numbersWasm from '../../wasm/numbers.wasm';
@@ -70,8 +70,9 @@ export const line = {
 /**
  * How many lines parseLine has read since the process started: a check must read each line a
  * small, fixed number of times whatever the line holds (a test reads this; one add per line).
+ * `inKernel`: how many of them the kernel parsed whole (kernelLines).
  */
-export const parseCount = { lines: 0 };
+export const parseCount = { lines: 0, inKernel: 0 };
 
 let text = '';
 let cursor = 0;
@@ -188,9 +189,16 @@ function readNumbers(max: number, integers: boolean): number {
 interface NumbersKernel {
   memory: { buffer: ArrayBuffer; grow(pages: number): number };
   read(cursor: number, lineEnd: number, max: number, integers: number, base: number): number;
+  parseLines(p: number, windowEnd: number, target: number, base: number, from: number, index: number, valueBase: number): number;
   valuesAddress(): number;
   spansAddress(): number;
   stateAddress(): number;
+  runValuesAddress(): number;
+  runStartsAddress(): number;
+  runValueStartsAddress(): number;
+  runKindsAddress(): number;
+  summaryAddress(): number;
+  tablesAddress(): number;
   textAddress(): number;
 }
 const numbersSlot: { kernel?: NumbersKernel | null } = {};
@@ -208,7 +216,7 @@ let kernelEnd = 0;
 let kernelFinal = false;
 /** Whether a window of this text stopped at a character that is not ASCII. */
 let kernelCutShort = false;
-let kernelState = new Int32Array(4);
+let kernelState = new Int32Array(8);
 let kernelBytes = new Uint8Array(0);
 /** Whether readNumbers goes to the kernel: between useNumberKernel and endNumberKernel, for the text given there. */
 let kernelOn = false;
@@ -241,8 +249,16 @@ export function useNumberKernel(source: string, from = 0, upTo = source.length):
     const buffer = kernel.memory.buffer;
     line.values = new Float64Array(buffer, kernel.valuesAddress(), MAX_VALUES);
     line.spans = new Int32Array(buffer, kernel.spansAddress(), 2 * MAX_VALUES);
-    kernelState = new Int32Array(buffer, kernel.stateAddress(), 4);
+    kernelState = new Int32Array(buffer, kernel.stateAddress(), 8);
     kernelBytes = new Uint8Array(buffer, kernel.textAddress(), KERNEL_TEXT_CHARS);
+    const runLines = (kernel.runKindsAddress() - kernel.runValueStartsAddress()) / 4;
+    kernelRun.starts = new Int32Array(buffer, kernel.runStartsAddress(), runLines);
+    kernelRun.valueStarts = new Int32Array(buffer, kernel.runValueStartsAddress(), runLines);
+    kernelRun.kinds = new Uint8Array(buffer, kernel.runKindsAddress(), runLines);
+    kernelRun.values = new Float64Array(buffer, kernel.runValuesAddress(), (kernel.runStartsAddress() - kernel.runValuesAddress()) / 8);
+    kernelRun.summary = new Int32Array(buffer, kernel.summaryAddress(), KERNEL_SUMMARY_FIELDS);
+    kernelRun.blendJoints = new Float64Array(buffer, kernel.summaryAddress() + 4 * KERNEL_SUMMARY_FIELDS, 2);
+    fillKernelTables(new Uint8Array(buffer, kernel.tablesAddress(), 128 * 128 + 3 * 64));
     numbersKernel = kernel;
     kernelText = null;
   }
@@ -272,6 +288,79 @@ export function useNumberKernel(source: string, from = 0, upTo = source.length):
     kernelFinal = cut || kernelEnd === source.length;
   }
   kernelOn = kernelEnd > from;
+}
+
+/** Fields of the kernel's chunk summary (wasm/numbers.ts SUMMARY): 8 counts and lines, then 16 each of attribute counts, first and last lines. */
+const KERNEL_SUMMARY_FIELDS = 56;
+
+/**
+ * What the last kernelLines() call parsed: `count` lines (their starts in the chunk, commands and
+ * first values), their values, the offset after them, and what they add to the chunk's summary.
+ * Views of the kernel's memory.
+ */
+export const kernelRun = {
+  count: 0,
+  valueCount: 0,
+  /** The longest of the lines, without its terminator. */
+  longest: 0,
+  end: 0,
+  starts: new Int32Array(0),
+  kinds: new Uint8Array(0),
+  valueStarts: new Int32Array(0),
+  values: new Float64Array(0),
+  /** vpCount, firstVp, lastVp, firstVx4, firstVx6, structuralLines, faceLines, emptyBlends; attribute counts, first lines, last lines (16 each). */
+  summary: new Int32Array(0),
+  /** The smallest and the largest joint of the kernel's `vb` lines. */
+  blendJoints: new Float64Array(0),
+};
+
+/**
+ * The kernel's tables (wasm/numbers.ts): the command of each two-letter word it takes, how it
+ * reads each command's arguments and what each adds to a chunk's summary, as parseLine,
+ * parseArguments and chunk.ts summarise() do.
+ */
+function fillKernelTables(tables: Uint8Array): void {
+  const MODE = 128 * 128, ROLE = MODE + 64, BLANK_HASH = ROLE + 64;
+  const REALS_MAX = 15, QUATERNION = 16, VX = 17, TRIANGLE = 18, BLEND = 19;
+  const NO_SLOT = 31, VP = 32, STRUCTURAL = 64, FACE = 128;
+  for (let k = 0; k < 64; k++) {
+    let mode = REAL_COUNT[k] <= REALS_MAX ? REAL_COUNT[k] : 0;
+    if (k === Cmd.Pq) mode = QUATERNION;
+    else if (k === Cmd.Vx) mode = VX;
+    else if (k === Cmd.Pm) mode = 0;
+    else if (k === Cmd.Fa || k === Cmd.Fm) mode = TRIANGLE;
+    else if (k === Cmd.Vb) mode = BLEND;
+    tables[MODE + k] = mode;
+    tables[ROLE + k] = (isAttribute(k) ? attributeSlot(k) : NO_SLOT) | (k === Cmd.Vp ? VP : 0) | (k >= Cmd.Pq ? STRUCTURAL : 0) | (k === Cmd.Fa || k === Cmd.Fm ? FACE : 0);
+  }
+  for (let c0 = 0; c0 < 128; c0++) {
+    for (let c1 = 0; c1 < 128; c1++) {
+      const kind = twoLetterCommand(c0, c1);
+      tables[c0 * 128 + c1] = kind !== Cmd.Unknown && tables[MODE + kind] !== 0 ? kind : 0;
+    }
+  }
+  tables[BLANK_HASH] = Cmd.Blank;
+  tables[BLANK_HASH + 1] = Cmd.Hash;
+}
+
+/**
+ * Parses in the kernel the lines from offset `p` of useNumberKernel's text that it takes whole
+ * (wasm/numbers.ts parseLines: blank and `#` lines, and vertex, pose and triangle lines in which
+ * parseLine would note nothing), while they start before `target`: `index` is the chunk's line
+ * number of the line at `p`, `from` the chunk's start, `valueBase` its values so far. The lines
+ * are in kernelRun; returns their count (0: the line at `p` is for parseLine).
+ */
+export function kernelLines(p: number, target: number, from: number, index: number, valueBase: number): number {
+  kernelRun.count = 0;
+  if (!kernelOn || p < kernelBase || p >= kernelEnd) return 0;
+  const count = numbersKernel!.parseLines(p, kernelEnd, target, kernelBase, from, index, valueBase);
+  kernelRun.count = count;
+  kernelRun.end = kernelState[4];
+  kernelRun.valueCount = kernelState[5];
+  kernelRun.longest = kernelState[6];
+  parseCount.lines += count;
+  parseCount.inKernel += count;
+  return count;
 }
 
 /** Whether readNumbers goes to the kernel now (tests). */
