@@ -275,6 +275,24 @@ export function parseChunk(scanner: LineScanner, from: number, firstLine: number
   };
 }
 
+/**
+ * Parses the whole of scanner.text into chunks, its first line being document line `firstLine`
+ * (offsets are relative to the text). `documentEnd` as for parseChunk: without it the text must
+ * end after a line terminator (the part of a document before another part).
+ */
+export function parseChunks(scanner: LineScanner, firstLine: number, documentEnd: boolean): Chunk[] {
+  const chunks: Chunk[] = [];
+  let p = 0;
+  let lineNumber = firstLine;
+  do {
+    const chunk = parseChunk(scanner, p, lineNumber, documentEnd);
+    chunks.push(chunk);
+    lineNumber += chunk.lineCount;
+    p = chunk.end;
+  } while (p < scanner.text.length);
+  return chunks;
+}
+
 let zeroOffsets = new Uint16Array(0);
 /** `n` zero offsets: a view of one shared array, which nothing writes to. */
 export function noValues(n: number): Uint16Array {

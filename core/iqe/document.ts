@@ -4,7 +4,7 @@
 // never rebuilt or scanned again. Validation is one pass over the chunks' typed arrays and
 // summaries (validate.ts). Parsing is lazy and can be done in slices (parseSome) so that a caller
 // can yield and cancel between them.
-import { type Chunk, chunkIndexOfLine, lineStartOf, LineScanner, parseChunk } from './chunk';
+import { type Chunk, chunkIndexOfLine, lineStartOf, LineScanner, parseChunk, parseChunks } from './chunk';
 import type { IqeDiagnostic, ValidateOptions } from './diagnostic';
 import { analyse, type Analysis } from './validate';
 import { eachDiagnostic, materialize } from './report';
@@ -182,20 +182,13 @@ export class IqeDocument {
     const oldStart = this.chunks[first].start;
     const oldEnd = this.chunks[last].end;
     const oldLines = this.chunks[last].firstLine + this.chunks[last].lineCount - this.chunks[first].firstLine;
-    const scanner = new LineScanner(region, region.includes('\r'));
-    const replacement: Chunk[] = [];
-    let p = 0;
-    let lineNumber = this.chunks[first].firstLine;
-    do {
-      const chunk = parseChunk(scanner, p, lineNumber, documentEnd);
+    const replacement = parseChunks(new LineScanner(region, region.includes('\r')), this.chunks[first].firstLine, documentEnd);
+    releaseNumberKernel();
+    for (const chunk of replacement) {
       chunk.start += oldStart;
       chunk.end += oldStart;
-      replacement.push(chunk);
-      lineNumber += chunk.lineCount;
-      p = chunk.end - oldStart;
-    } while (p < region.length);
-    releaseNumberKernel();
-    const newLines = lineNumber - this.chunks[first].firstLine;
+    }
+    const newLines = replacement.reduce((lines, chunk) => lines + chunk.lineCount, 0);
     if (lineDelta !== undefined && newLines - oldLines !== lineDelta) {
       this.reset(this.joinedWith(first, last, region));
       return;

@@ -6,21 +6,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { type Chunk, LineScanner, parseChunk } from '../../core/iqe/chunk';
+import { type Chunk, LineScanner, parseChunks } from '../../core/iqe/chunk';
 import { endNumberKernel, numberKernelOn, parseCount, useNumberKernel } from '../../core/iqe/line';
 import { setWasmEnabled } from '../../core/wasm';
 
 function chunks(text: string): Chunk[] {
-  const scanner = new LineScanner(text);
-  const out: Chunk[] = [];
-  let p = 0, line = 0;
-  do {
-    const chunk = parseChunk(scanner, p, line, true);
-    out.push(chunk);
-    p = chunk.end;
-    line += chunk.lineCount;
-  } while (p < text.length);
-  return out;
+  return parseChunks(new LineScanner(text), 0, true);
 }
 
 /** The share of bothWays()'s last text's lines that the kernel parsed whole. */
