@@ -5,8 +5,8 @@
 //
 // - read(): the fast path of readNumbers, the loop every number of a line goes through: the same
 //   tokens are taken and the same doubles made: [sign] digits [. digits], at most 15 digits (9 for
-//   an integer), ended by whitespace or the line's end, as an integer mantissa (two parts, each
-//   exact) over a power of ten. A token it does not take is left to the caller's exact scanner.
+//   an integer), ended by whitespace or the line's end, as an integer mantissa (exact) over a
+//   power of ten. A token it does not take is left to the caller's exact scanner.
 // - parseLines(): whole lines, as parseLine and parseChunk make them, for the lines that hold
 //   nothing a JavaScript parse would note: blank and `#` lines, and vertex, pose and triangle lines
 //   whose numbers all take the fast path and that have no line-local problem. It stops at the
@@ -105,20 +105,19 @@ function scan(text: usize, p: i32, lineEnd: i32, integers: bool): i32 {
   if (p == lineEnd) return TOKEN_NONE;
   const negative = c == 45;
   if (negative || c == 43) p++;
-  let high: i32 = 0;
-  let low: i32 = 0;
+  // The digits as one integer (it wraps past 18 digits, but such a token is not taken: at most 15).
+  let whole: i64 = 0;
   let digits: i32 = 0;
   let point: i32 = -1;
   while (p < lineEnd) {
     c = <i32>load<u8>(text + <usize>p) - 48;
-    if (c < 0 || c > 9) {
+    if (<u32>c > 9) {
       if (c != 46 - 48 || integers || point >= 0) break;
       point = digits;
       p++;
       continue;
     }
-    if (digits < 9) high = high * 10 + c;
-    else if (digits < 15) low = low * 10 + c;
+    whole = whole * 10 + <i64>c;
     p++;
     digits++;
   }
@@ -126,9 +125,10 @@ function scan(text: usize, p: i32, lineEnd: i32, integers: bool): i32 {
   if (digits == 0 || digits > most || !(p == lineEnd || c == 32 - 48 || (c >= 9 - 48 && c <= 13 - 48))) return TOKEN_OTHER;
   if (integers) {
     // strtol has no negative zero.
-    tokenValue = negative && high != 0 ? -(<f64>high) : <f64>high;
+    tokenValue = negative && whole != 0 ? -(<f64>whole) : <f64>whole;
   } else {
-    const mantissa = digits <= 9 ? <f64>high : <f64>high * pow10(digits - 9) + <f64>low;
+    // Below 10^15, so exactly the integer line.ts's two parts make.
+    const mantissa = <f64>whole;
     const scale = point >= 0 ? digits - point : 0;
     const quotient = scale == 0 ? mantissa : mantissa / pow10(scale);
     tokenValue = negative ? -quotient : quotient;
