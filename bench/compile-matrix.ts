@@ -27,7 +27,7 @@ import { createHash } from 'node:crypto';
 import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { homedir, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { median } from './helpers/data';
+import { assetsDir, median, realSources } from './helpers/data';
 import { type Run, timed, timedSeries } from './helpers/timed';
 
 interface Row {
@@ -44,9 +44,6 @@ interface Row {
 
 const dataDir = process.env.IQM_BENCH_DATA ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'iqm-tools-bench');
 const generator = resolve('..', 'shared', 'tools', 'gen_big_iqe.py');
-const assets = resolve('..', 'shared', 'assets');
-/** The real sources the reference compiler reads, by folder of ../shared/assets. */
-const realSources: [string, RegExp][] = [['iqe', /\.iqe$/i], ['md5', /\.md5mesh$/i], ['smd', /\.smd$/i], ['obj', /\.obj$/i]];
 const cli = resolve('dist', 'cli.js');
 const reference = process.env.REF_IQM ?? join(homedir(), '.cache', 'ref-iqm', 'iqm');
 const other = process.env.IQM_MATRIX_OTHER;
@@ -91,20 +88,8 @@ const rows: Row[] = [
   synthetic('g129-noanim', ['--anims', '0']),
   synthetic('mrfixit-size', ['--grid', '10', '--joints', '75', '--anims', '1', '--frames-per-anim', '100']),
 ];
-if (existsSync(assets)) {
-  const real: Row[] = [];
-  for (const [format, pattern] of realSources) {
-    const root = join(assets, format);
-    if (!existsSync(root)) continue;
-    for (const dir of readdirSync(root).sort()) {
-      const folder = join(root, dir);
-      if (!statSync(folder).isDirectory()) continue;
-      for (const file of readdirSync(folder).sort()) {
-        // IQE rows keep their old names (folder/file), the others say their format.
-        if (pattern.test(file)) real.push({ name: `${format === 'iqe' ? '' : `${format}/`}${dir}/${file}`, kind: 'real', path: join(folder, file) });
-      }
-    }
-  }
+if (existsSync(assetsDir)) {
+  const real: Row[] = realSources().map(({ name, path }) => ({ name, kind: 'real', path }));
   rows.push(...real);
   const inputs = real.map((r) => r.path);
   if (inputs.length > 1) {
@@ -113,7 +98,7 @@ if (existsSync(assets)) {
     }
   }
 } else {
-  console.log(`note: ${assets} is absent: no real files`);
+  console.log(`note: ${assetsDir} is absent: no real files`);
 }
 
 /** Generates a synthetic row's input when missing (to a temporary name, renamed when complete). */

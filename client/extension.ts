@@ -23,6 +23,7 @@ export interface ExtensionApi {
 
 export async function activateOn(platform: Platform, context: vscode.ExtensionContext): Promise<ExtensionApi> {
   const comparisons = new Comparisons();
+  context.subscriptions.push({ dispose: () => platform.endWorkers() });
   registerPreview(context, platform, comparisons);
   registerCompile(context, platform);
   registerConvert(context, platform);

@@ -13,6 +13,8 @@ export interface Platform {
   startLanguageClient(context: vscode.ExtensionContext, options: LanguageClientOptions): Promise<BaseLanguageClient>;
   /** Runs one compile off the extension host's thread; undefined when cancelled. `inputBytes`: the size of the input texts. */
   compile(context: vscode.ExtensionContext, request: CompileRequest, inputBytes: number, token: vscode.CancellationToken): Promise<CompileReply | undefined>;
+  /** Ends the compile worker kept for the next compile, if any (client/compile/warmWorker.ts). */
+  endWorkers(): void;
   files: ModelFiles;
 }
 

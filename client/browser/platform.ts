@@ -1,12 +1,14 @@
 // The browser's web worker extension host's Platform (client/platform.ts): the server and the
-// compile are Web Workers (dist/web/server.js, dist/web/compileWorker.js), every file goes through
-// vscode.workspace.fs, and the compile bounds run on one thread (no SharedArrayBuffer here).
+// compile are Web Workers (dist/web/server.js, dist/web/compileWorker.js, the latter kept warm
+// between compiles), every file goes through vscode.workspace.fs, and the compile bounds run on
+// one thread (no SharedArrayBuffer here).
 import * as vscode from 'vscode';
 import { LanguageClient, type LanguageClientOptions } from 'vscode-languageclient/browser';
 import { requestTransfers, type CompileReply, type CompileRequest } from '../compile/protocol';
 import type { ModelFiles, Platform } from '../platform';
 import { writeReplacing } from '../compile/write';
 import { startWorker } from './worker';
+import { WarmWorker } from '../compile/warmWorker';
 
 async function startLanguageClient(context: vscode.ExtensionContext, options: LanguageClientOptions): Promise<LanguageClient> {
   // The id 'iqmTools' makes the client honour the iqmTools.trace.server setting.
@@ -15,35 +17,47 @@ async function startLanguageClient(context: vscode.ExtensionContext, options: La
   return client;
 }
 
-/** Runs one compile in a fresh compile worker; resolves undefined when cancelled (the worker is terminated). */
+/** The compile worker kept for the next compile (client/compile/warmWorker.ts). */
+const warm = new WarmWorker<Worker>((worker) => worker.terminate());
+
+/**
+ * Runs one compile in the kept compile worker, or a new one; resolves undefined when cancelled
+ * (the worker is terminated). A worker that answered is kept for the next compile; a cancelled
+ * or failed one is ended.
+ */
 async function compile(context: vscode.ExtensionContext, request: CompileRequest, _inputBytes: number, token: vscode.CancellationToken): Promise<CompileReply | undefined> {
   if (token.isCancellationRequested) return undefined;
-  let worker: Worker;
-  try {
-    worker = await startWorker(context, 'compileWorker.js');
-  } catch (error) {
-    return { ok: false, message: `the compile worker could not start: ${error instanceof Error ? error.message : String(error)}` };
+  let worker = warm.take();
+  if (!worker) {
+    try {
+      worker = await startWorker(context, 'compileWorker.js');
+    } catch (error) {
+      return { ok: false, message: `the compile worker could not start: ${error instanceof Error ? error.message : String(error)}` };
+    }
   }
   if (token.isCancellationRequested) {
-    worker.terminate();
+    warm.keep(worker);
     return undefined;
   }
+  const running = worker;
   return new Promise((resolve) => {
     let settled = false;
-    const finish = (reply: CompileReply | undefined): void => {
+    const finish = (reply: CompileReply | undefined, answered = false): void => {
       if (settled) return;
       settled = true;
       cancel.dispose();
-      worker.terminate();
+      running.onmessage = running.onerror = null;
+      if (answered) warm.keep(running);
+      else running.terminate();
       resolve(reply);
     };
     const cancel = token.onCancellationRequested(() => finish(undefined));
-    worker.onmessage = (event: MessageEvent<CompileReply>) => finish(event.data);
-    worker.onerror = (event) => {
+    running.onmessage = (event: MessageEvent<CompileReply>) => finish(event.data, true);
+    running.onerror = (event) => {
       event.preventDefault();
       finish({ ok: false, message: `the compile worker failed: ${event.message}` });
     };
-    worker.postMessage(request, requestTransfers(request));
+    running.postMessage(request, requestTransfers(request));
   });
 }
 
@@ -53,4 +67,4 @@ const files: ModelFiles = {
   writeAtomically: (output, bytes) => writeReplacing(output, bytes),
 };
 
-export const browserPlatform: Platform = { host: 'web', startLanguageClient, compile, files };
+export const browserPlatform: Platform = { host: 'web', startLanguageClient, compile, endWorkers: () => warm.dispose(), files };

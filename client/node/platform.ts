@@ -1,6 +1,7 @@
 // The Node extension host's Platform (client/platform.ts): the server is a process, the compile a
-// worker thread that streams local files itself and shares the bounds with one more thread, and a
-// local output is written as the CLI writes it (through links, keeping permissions).
+// worker thread (kept warm between compiles) that streams local files itself and shares the
+// bounds with one more thread, and a local output is written as the CLI writes it (through links,
+// keeping permissions).
 import * as vscode from 'vscode';
 import { chmod } from 'node:fs/promises';
 import { Worker } from 'node:worker_threads';
@@ -10,23 +11,45 @@ import type { ModelFiles, Platform } from '../platform';
 import { writeReplacing } from '../compile/write';
 import { startNodeLanguageClient } from './languageClient';
 import { compileWorkerOptions } from './workerOptions';
+import { LARGE_INPUT } from '../../node/heap';
+import { WarmWorker } from '../compile/warmWorker';
 
-/** Runs one compile in a fresh dist/compileWorker.js; resolves undefined when cancelled. */
+/** The compile worker kept for the next compile (client/compile/warmWorker.ts). */
+const warm = new WarmWorker<Worker>((worker) => void worker.terminate());
+
+/** A new dist/compileWorker.js for an input of `inputBytes`, forgotten by `warm` if it ends while kept. */
+function startWorker(context: vscode.ExtensionContext, inputBytes: number): Worker {
+  const worker = new Worker(context.asAbsolutePath('dist/compileWorker.js'), compileWorkerOptions(inputBytes));
+  worker.once('exit', () => warm.forget(worker));
+  // An error while no compile listens (kept idle) is not the host's to throw.
+  worker.on('error', () => warm.forget(worker));
+  return worker;
+}
+
+/**
+ * Runs one compile in the kept dist/compileWorker.js, or a new one; resolves undefined when
+ * cancelled. A large input (LARGE_INPUT: its worker has its own heap settings) always gets a new
+ * worker, which is ended after it, as is a cancelled or failed one; another is kept for the next.
+ */
 function runWorker(context: vscode.ExtensionContext, request: CompileRequest, inputBytes: number, token: vscode.CancellationToken): Promise<CompileReply | undefined> {
   return new Promise((resolve) => {
-    const worker = new Worker(context.asAbsolutePath('dist/compileWorker.js'), compileWorkerOptions(inputBytes));
+    const reusable = inputBytes < LARGE_INPUT;
+    const worker = (reusable ? warm.take() : undefined) ?? startWorker(context, inputBytes);
     let settled = false;
-    const finish = (reply: CompileReply | undefined): void => {
+    const finish = (reply: CompileReply | undefined, answered = false): void => {
       if (settled) return;
       settled = true;
       cancel.dispose();
-      void worker.terminate();
+      worker.off('message', onMessage).off('error', onError).off('exit', onExit);
+      if (answered && reusable) warm.keep(worker);
+      else void worker.terminate();
       resolve(reply);
     };
+    const onMessage = (reply: CompileReply): void => finish(reply, true);
+    const onError = (error: Error): void => finish({ ok: false, message: error.stack ?? error.message });
+    const onExit = (code: number): void => finish({ ok: false, message: `the compile worker exited with code ${code}` });
     const cancel = token.onCancellationRequested(() => finish(undefined));
-    worker.on('message', (reply: CompileReply) => finish(reply));
-    worker.on('error', (error) => finish({ ok: false, message: error.stack ?? error.message }));
-    worker.on('exit', (code) => finish({ ok: false, message: `the compile worker exited with code ${code}` }));
+    worker.on('message', onMessage).on('error', onError).on('exit', onExit);
     worker.postMessage(request, requestTransfers(request));
   });
 }
@@ -49,5 +72,6 @@ export const nodePlatform: Platform = {
   host: 'node',
   startLanguageClient: startNodeLanguageClient,
   compile: runWorker,
+  endWorkers: () => warm.dispose(),
   files,
 };

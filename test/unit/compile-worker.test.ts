@@ -117,3 +117,29 @@ test('compile worker: the preview asks for the source map, and gets it transferr
   assert.deepEqual(Array.from(reply.sourceMap?.jointLines ?? []), [1, 2]);
   assert.deepEqual(Array.from(reply.sourceMap?.sourceVertexLines ?? []), [6, 8, 10]);
 });
+
+test('compile worker kept warm: one worker answers compile after compile (an error between), each reply that of a fresh worker', { skip }, async () => {
+  const { Worker } = await import('node:worker_threads');
+  const { WORKER } = await import('../helpers/compile-worker');
+  const good = animatedGrid();
+  const small = iqe(...joints(2), 'pq 0 0 0 0 0 0 -1', 'pq 0 0 1 0 0 0 -1', 'mesh m', 'vp 0 0 0', 'vp 1 0 0', 'vp 0 1 1', 'vb 0 1', 'vb 0 1', 'vb 1 1', 'fa 0 1 2');
+  const broken = iqe('vp 0 0 0', 'vp 1 0 0', 'vp 0 1 0', 'fa 0 1 5');
+  const requests = [{ source: { text: small }, options: {} }, { source: { text: broken }, options: {} }, { source: { text: good }, options: { scale: 2, loop: true } }, { source: { text: small }, options: {} }];
+  const fresh = await Promise.all(requests.map((r) => compileInWorker(r)));
+  const worker = new Worker(WORKER);
+  try {
+    for (let i = 0; i < requests.length; i++) {
+      const reply = await new Promise<typeof fresh[number]>((done, fail) => {
+        worker.once('message', done);
+        worker.once('error', fail);
+        worker.postMessage(requests[i]);
+      });
+      const expected = fresh[i];
+      assert.ok(reply.ok && expected.ok, `request ${i}: ${reply.ok ? '' : reply.message}`);
+      assert.deepEqual(reply.bytes && Buffer.from(reply.bytes), expected.bytes && Buffer.from(expected.bytes), `request ${i}: the same bytes`);
+      assert.deepEqual(reply.diagnostics, expected.diagnostics, `request ${i}: the same diagnostics`);
+    }
+  } finally {
+    await worker.terminate();
+  }
+});
