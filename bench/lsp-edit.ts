@@ -29,7 +29,7 @@ function repoRoot(): string {
 }
 
 const root = repoRoot();
-const serverPath = join(root, 'dist', 'server.js');
+const serverPath = process.env.LSP_BENCH_SERVER ?? join(root, 'dist', 'server.js');
 const dataPath = join(root, 'bench', '.data', 'lsp-edit-20mb.iqe');
 const GENERATOR = '/work/shared/tools/gen_big_iqe.py';
 const GENERATOR_ARGS = ['--grid', '72', '--anims', '2', '--frames-per-anim', '200']; // ~19.8 MB
