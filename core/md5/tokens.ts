@@ -1,6 +1,7 @@
 // Tokens of an MD5 text (md5mesh, md5anim), each with its 0-based line and column: words,
 // numbers, quoted strings, the punctuation `{ } ( )`, and `//` comments (kept: an md5mesh names
 // its meshes in `// meshes: NAME` comments).
+import { decimalValue } from '../decimal';
 
 export const enum Tok {
   Word,
@@ -33,7 +34,6 @@ export interface TokenError {
   message: string;
 }
 
-const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
 /**
  * The tokens of a text one at a time (the readers take them in order: a token is garbage as soon
@@ -123,8 +123,8 @@ export class Lexer {
       this.p = e;
       if (!make) return SKIMMED;
       const word = text.slice(p, e);
-      const isNumber = NUMBER.test(word);
-      return { kind: isNumber ? Tok.Number : Tok.Word, text: word, value: isNumber ? Number(word) : NaN, line, column, end: e - lineStart };
+      const value = decimalValue(word);
+      return { kind: Number.isNaN(value) ? Tok.Word : Tok.Number, text: word, value, line, column, end: e - lineStart };
     }
     this.p = p;
     return null;

@@ -7,6 +7,7 @@
 // and `\` line continuations. `mtllib`'s .mtl gives a material the file name of its `map_Kd`
 // when the material's own name says nothing ("", "default", "Material.001", ...). A face index
 // out of range is an error at its column.
+import { decimalValue } from '../decimal';
 import type { IqeDiagnostic } from '../iqe/diagnostic';
 import { lineNote } from '../compile/options';
 import { ReadError, readFailed } from '../compile/readError';
@@ -58,7 +59,6 @@ export function readObj(text: string, siblings?: SiblingReader): SourceRead {
   }
 }
 
-const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
 function obj(text: string, siblings: SiblingReader | undefined, diagnostics: IqeDiagnostic[]): ReturnType<typeof emptySourceModel> {
   const attrib = [float64s(1024), float64s(1024), float64s(1024)];
@@ -93,11 +93,11 @@ function obj(text: string, siblings: SiblingReader | undefined, diagnostics: Iqe
         const out = attrib[command === 'v' ? 0 : command === 'vt' ? 1 : 2];
         const xyz = [0, 0, 0];
         for (let k = 0; k < Math.min(values.length, 3); k++) {
-          if (!NUMBER.test(values[k])) {
+          xyz[k] = decimalValue(values[k]);
+          if (Number.isNaN(xyz[k])) {
             const column = line.indexOf(values[k], start + command.length);
             throw new ReadError('number-invalid', `${command}: '${values[k]}' is not a number`, l, column, column + values[k].length);
           }
-          xyz[k] = Number(values[k]);
         }
         if (command !== 'vt' && values.length < 3) throw new ReadError('obj-values', `${command} needs 3 values, this line has ${values.length}`, l, start, line.length);
         out.pushMany(xyz, 3);

@@ -1,4 +1,5 @@
 // Small text helpers shared by the sidecar parsers.
+import { decimalValue } from '../decimal';
 
 /** Splits into lines (LF, CRLF or CR). */
 export function lines(text: string): string[] {
@@ -49,5 +50,5 @@ export function lineTokens(line: string, lineIndex: number): Token[] {
 
 /** A number as these files write it (`12`, `-3`, `10.000000`, `.5`, `1e3`), else NaN. */
 export function sidecarNumber(t: string | undefined): number {
-  return t !== undefined && /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(t) ? Number(t) : NaN;
+  return t !== undefined ? decimalValue(t) : NaN;
 }
