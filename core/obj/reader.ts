@@ -161,7 +161,8 @@ function obj(text: string, siblings: SiblingReader | undefined, diagnostics: Iqe
           if (vertex === undefined) {
             vertex = vertexLines.length;
             vertexOf.set(key, vertex);
-            const a = (k: number, c: number): number => attrib[k].view()[3 * index[k] + c];
+            // The backing arrays themselves (view() made a new subarray at each of 8 reads).
+            const a = (k: number, c: number): number => attrib[k].data[3 * index[k] + c];
             // (z, x, y): the reference turns OBJ's Y-up into Z-up so.
             positions.pushMany([a(0, 2), a(0, 0), a(0, 1), 1], 4);
             texcoords.pushMany(index[1] >= 0 ? [a(1, 0), 1 - a(1, 1)] : [0, 0], 2);
