@@ -164,7 +164,7 @@ export function iqeModel(file: string, text: string, iqeOrder: 'compiled' | 'vp'
  */
 function vpOrderModel(file: string, ingested: IngestResult, text: () => string, collect?: () => void): Loaded {
   if (!ingested.ok) return compiledModel(file, text(), 'iqe');
-  const vp = takeVpOrder(ingested.input, ingested.triangleCount, collect);
+  const vp = takeVpOrder(ingested.input, ingested.triangleCount, collect, ingested.skin);
   const result = compile([{ name: file, read: () => ({ model: ingested.input, diagnostics: [] }) }], { forceJoints: vp.forceJoints });
   if (!result.bytes) return compiledModel(file, text(), 'iqe');
   const compiled = iqmToModel(withVpOrder(readIqmDocument(result.bytes).document, vp.arrays, vp.vertexCount), []);

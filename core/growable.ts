@@ -100,3 +100,41 @@ export function uint8s(capacity = 64): Growable<Uint8Array> {
 export function uint32s(capacity = 64): Growable<Uint32Array> {
   return new Growable(Uint32Array, capacity);
 }
+
+/**
+ * Doubles kept in 32 bits while every one of them is exactly a float32 (small integers, halves:
+ * `vp 1 2 3`), and widened to 64 bits, once, at the first that is not: half the memory for such
+ * values, the same numbers read back either way (sample's positions and weights, issue 17).
+ */
+export class NarrowDoubles {
+  private narrow: Growable<Float32Array> | null;
+  private wide: Growable<Float64Array> | null = null;
+
+  constructor(capacity = 64) {
+    this.narrow = new Growable(Float32Array, capacity);
+  }
+
+  get length(): number {
+    return (this.narrow ?? this.wide)!.length;
+  }
+
+  push(value: number): void {
+    const narrow = this.narrow;
+    if (narrow) {
+      // NaN is a float32 too.
+      if (Math.fround(value) === value || value !== value) {
+        narrow.push(value);
+        return;
+      }
+      this.wide = new Growable(Float64Array, Math.max(2 * narrow.length, 64));
+      this.wide.pushMany(narrow.view(), narrow.length);
+      this.narrow = null;
+    }
+    this.wide!.push(value);
+  }
+
+  /** The values (a view: valid until the next push). */
+  view(): Float32Array | Float64Array {
+    return (this.narrow ?? this.wide)!.view();
+  }
+}

@@ -83,7 +83,7 @@ export function writeRaw(view: DataView, at: number, format: number, value: numb
  * Four normalised weights -> four ubytes summing to exactly 255 (none: all 0) (§4.8.4).
  * Writes to out[o..o+3].
  */
-export function blendWeightBytes(weights: Float64Array, w: number, out: Uint8Array, o: number): void {
+export function blendWeightBytes(weights: Float64Array | Float32Array, w: number, out: Uint8Array, o: number): void {
   let sum = 0;
   let any = false;
   for (let k = 0; k < 4; k++) {

@@ -11,11 +11,14 @@ import { type Chunk, LineScanner, noValues, type Offsets, parseChunk } from '../
 import { Cmd } from '../iqe/commands';
 import { analysisHasError, lineHasError } from '../iqe/report';
 import { analyse } from '../iqe/validate';
-import { assertSameModel, InputGatherer } from './input';
+import { assertSameModel, InputGatherer, type SkinArrays } from './input';
 import type { SourceModel } from './source';
 
-/** `triangleCount`: the triangles of the file's faces (also where the input does not keep them: skinOnly). */
-export type IngestResult = { ok: true; input: SourceModel; triangleCount: number } | { ok: false };
+/**
+ * `triangleCount`: the triangles of the file's faces (also where the input does not keep them:
+ * skinOnly); `skin`: skinOnly's positions and blend weights (the input's are then empty).
+ */
+export type IngestResult = { ok: true; input: SourceModel; triangleCount: number; skin?: SkinArrays } | { ok: false };
 
 /** Text is parsed once this much of it is waiting (characters): about one chunk. */
 const PARSE_AT = 32 * 1024;
@@ -42,7 +45,7 @@ export class IqeIngest {
    * `parseAt`: how much text (characters) waits before it is parsed (tests make it small);
    * `skinOnly`: the input keeps only what sample needs (InputGatherer).
    */
-  constructor(private readonly parseAt = PARSE_AT, skinOnly = false) {
+  constructor(private readonly parseAt = PARSE_AT, private readonly skinOnly = false) {
     this.gatherer = new InputGatherer(skinOnly);
   }
 
@@ -75,7 +78,7 @@ export class IqeIngest {
     if (this.lineError || analysisHasError(analysis)) return { ok: false };
     const input = this.gatherer.finish(this.comment && this.comment.join(''));
     assertSameModel(input, analysis);
-    return { ok: true, input, triangleCount: this.gatherer.triangleCount };
+    return { ok: true, input, triangleCount: this.gatherer.triangleCount, ...(this.skinOnly ? { skin: this.gatherer.skinArrays() } : {}) };
   }
 
   private parse(text: string, documentEnd: boolean): void {

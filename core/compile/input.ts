@@ -3,7 +3,7 @@
 // comment text (§3.7).
 import { type Chunk, lineStartOf, type Values } from '../iqe/chunk';
 import { Cmd } from '../iqe/commands';
-import { float64s, Growable, int32s, uint8s } from '../growable';
+import { float64s, Growable, int32s, NarrowDoubles, uint8s } from '../growable';
 import { newArray } from '../pages';
 import type { Declaration, InputJoint, InputAnimation, Section, SmoothGroup, SourceModel } from './source';
 import { type Pose, POSE_STRIDE, poseFromMatrix, poseFromAngles, poseFromQuaternion, UNSCALED_STRIDE } from '../math/pose';
@@ -40,6 +40,16 @@ export class InputGatherer {
    * the CLI's bounds worker reads them without a copy (node/compileParallel.ts).
    */
   private readonly positions = new Growable(Float64Array, 1024, true);
+  /**
+   * skinOnly: the positions (x, y, z, w) and blend weights, in 32 bits while every value is
+   * exact in 32 (a file of small integers: half its memory), for skinArrays(); `positions` and
+   * `blendWeights` stay empty.
+   */
+  private readonly skinPositions = new NarrowDoubles(1024);
+  private readonly skinWeights = new NarrowDoubles(64);
+  /** One `vb` line's bones and weights (blendCombo's), before they are kept. */
+  private readonly skinBones = new Uint8Array(4);
+  private readonly skinFour = new Float64Array(4);
   private readonly vertexLines = int32s(256);
   private readonly texcoords = float64s();
   /** Most values on a `vt` line. */
@@ -94,6 +104,14 @@ export class InputGatherer {
       const k = kind[i] as Cmd;
       switch (k) {
         case Cmd.Vp: {
+          if (this.skinOnly) {
+            const p = this.skinPositions;
+            p.push(val(values, v, n, 0, 0));
+            p.push(val(values, v, n, 1, 0));
+            p.push(val(values, v, n, 2, 0));
+            p.push(val(values, v, n, 3, 1));
+            break;
+          }
           const positions = this.positions.reserve(4);
           const o = this.positions.length;
           positions[o] = val(values, v, n, 0, 0); positions[o + 1] = val(values, v, n, 1, 0); positions[o + 2] = val(values, v, n, 2, 0); positions[o + 3] = val(values, v, n, 3, 1);
@@ -138,6 +156,17 @@ export class InputGatherer {
           break;
         }
         case Cmd.Vb: {
+          if (this.skinOnly) {
+            const bones = this.blendBones.reserve(4);
+            const o = this.blendBones.length;
+            blendCombo(values, v, n, this.skinBones, this.skinFour, 0);
+            for (let k = 0; k < 4; k++) {
+              bones[o + k] = this.skinBones[k];
+              this.skinWeights.push(this.skinFour[k]);
+            }
+            this.blendBones.length += 4;
+            break;
+          }
           const o = this.blendWeights.length;
           blendCombo(values, v, n, this.blendBones.reserve(4), this.blendWeights.reserve(4), o);
           this.blendBones.length += 4;
@@ -200,7 +229,7 @@ export class InputGatherer {
         const sections = this.sections;
         this.meshName = names.get(i) ?? '';
         this.meshLine = chunk.firstLine + i;
-        this.fmOffset = this.positions.length / 4;
+        this.fmOffset = this.vertexCount;
         if (sections.length === 0 || sections[sections.length - 1].mesh !== this.meshName) this.pending = true;
         break;
       }
@@ -248,7 +277,7 @@ export class InputGatherer {
 
   /** A face of n >= 2 indices, as a fan of triangles (§3.2). */
   private addFace(fm: boolean, values: Values, v: number, n: number, line: number): void {
-    const vertexCount = this.positions.length / 4;
+    const vertexCount = this.vertexCount;
     const offset = fm ? this.fmOffset : 0;
     if (this.pending) {
       this.sections.push({ mesh: this.meshName, material: this.materialName, firstTriangle: this.triangleCount, line: this.meshLine >= 0 ? this.meshLine : line });
@@ -326,6 +355,16 @@ export class InputGatherer {
     }
   }
 
+  /** The vertices so far. */
+  private get vertexCount(): number {
+    return (this.skinOnly ? this.skinPositions.length : this.positions.length) / 4;
+  }
+
+  /** skinOnly: the positions (x, y, z, w per vertex) and blend weights (four per vertex, or null), each in 32 or 64 bits. */
+  skinArrays(): SkinArrays {
+    return { positions: this.skinPositions.view(), blendWeights: this.skinWeights.length > 0 ? this.skinWeights.view() : null };
+  }
+
   /** The gathered data; `comment` is the text after the first `comment` line, or null. */
   finish(comment: string | null): SourceModel {
     const present = (g: Growable<Float64Array>): Float64Array | null => (g.length > 0 ? g.view() : null);
@@ -342,7 +381,7 @@ export class InputGatherer {
     const texcoordWidth = texcoords && this.texcoordValues <= 2 ? 2 : 4;
     if (texcoords && texcoordWidth === 2) texcoords = pairs(texcoords);
     return {
-      vertexCount: this.positions.length / 4,
+      vertexCount: this.vertexCount,
       vertexLines: this.vertexLines.view(),
       positions: this.positions.view(),
       texcoords,
@@ -373,6 +412,12 @@ export class InputGatherer {
       comment,
     };
   }
+}
+
+/** sample's positions and blend weights (InputGatherer.skinArrays). */
+export interface SkinArrays {
+  positions: Float32Array | Float64Array;
+  blendWeights: Float32Array | Float64Array | null;
 }
 
 /** The first two of every four values. */

@@ -30,7 +30,7 @@ export interface VertexArray {
 /** Values of one attribute: `width` doubles per row, row of output vertex i at rowOf(i). */
 export interface AttributeSource {
   slot: number;
-  data: Float64Array;
+  data: Float64Array | Float32Array;
   width: number;
   /** Row index per output vertex (null: the output vertex index itself). */
   rows: Int32Array | null;
@@ -90,7 +90,7 @@ export function encodeBlendIndexes(bones: Uint8Array, rows: Int32Array, declarat
 }
 
 /** Blend weights: ubyte by the exact-255 rule, other formats by the normalised encoders. */
-export function encodeBlendWeights(weights: Float64Array, rows: Int32Array, declarations: readonly (Declaration | null)[]): VertexArray {
+export function encodeBlendWeights(weights: Float64Array | Float32Array, rows: Int32Array, declarations: readonly (Declaration | null)[]): VertexArray {
   const [format, size] = arrayFormat(ArrayType.BlendWeights, declarations);
   const componentSize = FORMAT_SIZES[format];
   const count = rows.length;

@@ -6,6 +6,7 @@
 import { type IqmDocument, type IqmDocVertexArray, TYPE_NAMES } from '../iqm/document';
 import { BinaryReader } from '../binary';
 import { readArray } from '../iqm/reader';
+import type { SkinArrays } from './input';
 import { emptySourceModel, type SourceModel } from './source';
 import { ArrayType, encodeAttribute, encodeBlendIndexes, encodeBlendWeights, type VertexArray } from './vertexarrays';
 
@@ -18,18 +19,23 @@ import { ArrayType, encodeAttribute, encodeBlendIndexes, encodeBlendWeights, typ
  * (assembleMeshes makes a mesh of every (mesh, material) with one; every triangle is in a
  * section). `triangleCount`: the file's triangles (IngestResult). `collect` (the CLI's gc) runs
  * after each source array is dropped, so that it is freed before the next encoded one is made.
+ * `skin`: the ingest's skin-only positions and weights (IngestResult), taken in place of the
+ * input's, and dropped likewise.
  */
-export function takeVpOrder(input: SourceModel, triangleCount: number, collect: () => void = () => undefined): { arrays: VertexArray[]; vertexCount: number; forceJoints: boolean } {
+export function takeVpOrder(input: SourceModel, triangleCount: number, collect: () => void = () => undefined, skin?: SkinArrays): { arrays: VertexArray[]; vertexCount: number; forceJoints: boolean } {
   const n = input.vertexCount;
   const rows = new Int32Array(n);
   for (let i = 0; i < n; i++) rows[i] = i;
   const blends: VertexArray[] = [];
-  if (input.blendBones && input.blendWeights) {
-    blends.push(encodeBlendIndexes(input.blendBones, rows, input.declarations), encodeBlendWeights(input.blendWeights, rows, input.declarations));
+  const weights = skin ? skin.blendWeights : input.blendWeights;
+  if (input.blendBones && weights) {
+    blends.push(encodeBlendIndexes(input.blendBones, rows, input.declarations), encodeBlendWeights(weights, rows, input.declarations));
     input.blendBones = input.blendWeights = null;
+    if (skin) skin.blendWeights = null;
     collect();
   }
-  const position = encodeAttribute({ slot: ArrayType.Position, data: input.positions, width: 4, rows }, n, input.declarations);
+  const position = encodeAttribute({ slot: ArrayType.Position, data: skin ? skin.positions : input.positions, width: 4, rows }, n, input.declarations);
+  if (skin) skin.positions = new Float32Array(0);
   const { vertexCount, vertexLines, positions, texcoords, texcoordWidth, normals, tangents, bitangents, blendBones, blendWeights, colors, customs, smoothIds, triangles, triangleGroup, edgeFlags, groups } = emptySourceModel();
   Object.assign(input, { vertexCount, vertexLines, positions, texcoords, texcoordWidth, normals, tangents, bitangents, blendBones, blendWeights, colors, customs, smoothIds, triangles, triangleGroup, edgeFlags, groups, sections: [] });
   collect();

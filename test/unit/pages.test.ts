@@ -2,7 +2,7 @@
 // growing in place; what they hold must be exactly what ordinary arrays would hold.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { float64s, Growable } from '../../core/growable';
+import { float64s, Growable, NarrowDoubles } from '../../core/growable';
 import { collectPages, newArray, PAGED_FROM, setCollector } from '../../core/pages';
 import { compileHeap } from '../../node/heap';
 
@@ -88,4 +88,21 @@ test("the CLI's collector (node/heap.ts) gives dropped pages back to the system"
   } finally {
     setCollector(null);
   }
+});
+
+test('NarrowDoubles: 32 bits while every value is exact in 32, then 64 from the first that is not, the same numbers either way', () => {
+  const exact = [0, -0, 1, -2.5, 0.75, 16777216, NaN, Infinity, -Infinity, 2 ** 100];
+  const narrow = new NarrowDoubles(2);
+  for (const v of exact) narrow.push(v);
+  assert.ok(narrow.view() instanceof Float32Array, 'exact values stay in 32 bits');
+  assert.deepEqual(Array.from(narrow.view()), exact);
+  assert.ok(Object.is(narrow.view()[1], -0));
+  // The first value a float32 cannot hold widens what is there, which reads back the same.
+  const inexact = [0.1, 16777217, 1e-50, 2 ** 60 + 2 ** 8];
+  for (const v of inexact) narrow.push(v);
+  narrow.push(5);
+  assert.ok(narrow.view() instanceof Float64Array, 'widened');
+  assert.equal(narrow.length, exact.length + inexact.length + 1);
+  const all = Array.from(narrow.view());
+  for (const [i, v] of [...exact, ...inexact, 5].entries()) assert.ok(Object.is(all[i], v), `value ${i}: ${all[i]} against ${v}`);
 });
