@@ -248,7 +248,7 @@ async function warnEngineFindings(host: CompileHost, source: vscode.Uri, outName
 async function compileMany(host: CompileHost, sources: vscode.Uri[]): Promise<CompileOutcome[]> {
   const { log } = host;
   const outcomes = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: `Compiling ${sources.length} IQE files`, cancellable: true },
+    { location: vscode.ProgressLocation.Notification, title: `Compiling ${sources.length} model sources`, cancellable: true },
     async (progress, token) => {
       const done: CompileOutcome[] = [];
       for (const [i, source] of sources.entries()) {
@@ -262,7 +262,7 @@ async function compileMany(host: CompileHost, sources: vscode.Uri[]): Promise<Co
   const written = outcomes.filter((o) => o.output).length;
   const failed = outcomes.filter((o) => !o.output && !o.cancelled).length;
   const stopped = sources.length - outcomes.length + outcomes.filter((o) => o.cancelled).length;
-  const summary = `Compiled ${written} of ${sources.length} IQE files` + (failed > 0 ? `; ${failed} not compiled` : '') + (stopped > 0 ? `; ${stopped} cancelled` : '');
+  const summary = `Compiled ${written} of ${sources.length} model sources` + (failed > 0 ? `; ${failed} not compiled` : '') + (stopped > 0 ? `; ${stopped} cancelled` : '');
   log.appendLine(`[${new Date().toLocaleTimeString()}] ${summary}`);
   vscode.window.setStatusBarMessage(`$(${failed > 0 ? 'error' : 'check'}) ${summary}`, 5000);
   if (failed > 0) {
