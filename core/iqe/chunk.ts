@@ -3,7 +3,7 @@
 // chunk also keeps a summary of what the cross-line analysis needs from it (counts, line numbers,
 // joints, flagged lines), so that re-validating after an edit does not walk every line again.
 import { attributeSlot, Cmd, isAttribute } from './commands';
-import { endNumberKernel, kernelLines, kernelRun, parseLine, line, useNumberKernel } from './line';
+import { endNumberKernel, kernelLines, kernelRun, KernelSummary, parseLine, line, useNumberKernel } from './line';
 import { float64s, type Growable, int32s, type NumberArray, uint32s, uint8s } from '../growable';
 
 /** Target size of a chunk in characters: small enough that re-parsing one is well under 1 ms. */
@@ -350,19 +350,20 @@ function emptySummary(): ChunkSummary {
 /** Adds the kernel's last lines (kernelRun) to the chunk's summary, as summarise() adds the others. */
 function addKernelSummary(s: ChunkSummary): void {
   const k = kernelRun.summary;
+  const F = KernelSummary;
   const earliest = (a: number, b: number): number => (a < 0 ? b : b < 0 ? a : Math.min(a, b));
-  s.vpCount += k[0];
-  s.firstVp = earliest(s.firstVp, k[1]);
-  s.lastVp = Math.max(s.lastVp, k[2]);
-  s.firstVx4 = earliest(s.firstVx4, k[3]);
-  s.firstVx6 = earliest(s.firstVx6, k[4]);
-  s.structuralLines += k[5];
-  s.faceLines += k[6];
-  s.emptyBlends += k[7];
+  s.vpCount += k[F.vpCount];
+  s.firstVp = earliest(s.firstVp, k[F.firstVp]);
+  s.lastVp = Math.max(s.lastVp, k[F.lastVp]);
+  s.firstVx4 = earliest(s.firstVx4, k[F.firstVx4]);
+  s.firstVx6 = earliest(s.firstVx6, k[F.firstVx6]);
+  s.structuralLines += k[F.structuralLines];
+  s.faceLines += k[F.faceLines];
+  s.emptyBlends += k[F.emptyBlends];
   for (let slot = 0; slot < ATTRIBUTE_KINDS; slot++) {
-    s.attributeCount[slot] += k[8 + slot];
-    s.attributeFirst[slot] = earliest(s.attributeFirst[slot], k[24 + slot]);
-    s.attributeLast[slot] = Math.max(s.attributeLast[slot], k[40 + slot]);
+    s.attributeCount[slot] += k[F.attributeCount + slot];
+    s.attributeFirst[slot] = earliest(s.attributeFirst[slot], k[F.attributeFirst + slot]);
+    s.attributeLast[slot] = Math.max(s.attributeLast[slot], k[F.attributeLast + slot]);
   }
   s.blendJointMin = Math.min(s.blendJointMin, kernelRun.blendJoints[0]);
   s.blendJointMax = Math.max(s.blendJointMax, kernelRun.blendJoints[1]);

@@ -290,7 +290,24 @@ export function useNumberKernel(source: string, from = 0, upTo = source.length):
   kernelOn = kernelEnd > from;
 }
 
-/** Fields of the kernel's chunk summary (wasm/numbers.ts SUMMARY): 8 counts and lines, then 16 each of attribute counts, first and last lines. */
+/**
+ * Where each field of the kernel's chunk summary is in kernelRun.summary (wasm/numbers.ts
+ * SUMMARY, in the same order): counts and line numbers (-1: none), then 16 each of the attribute
+ * counts, first lines and last lines, by attribute slot.
+ */
+export const KernelSummary = {
+  vpCount: 0,
+  firstVp: 1,
+  lastVp: 2,
+  firstVx4: 3,
+  firstVx6: 4,
+  structuralLines: 5,
+  faceLines: 6,
+  emptyBlends: 7,
+  attributeCount: 8,
+  attributeFirst: 24,
+  attributeLast: 40,
+} as const;
 const KERNEL_SUMMARY_FIELDS = 56;
 
 /**
@@ -308,7 +325,7 @@ export const kernelRun = {
   kinds: new Uint8Array(0),
   valueStarts: new Int32Array(0),
   values: new Float64Array(0),
-  /** vpCount, firstVp, lastVp, firstVx4, firstVx6, structuralLines, faceLines, emptyBlends; attribute counts, first lines, last lines (16 each). */
+  /** The fields of KernelSummary. */
   summary: new Int32Array(0),
   /** The smallest and the largest joint of the kernel's `vb` lines. */
   blendJoints: new Float64Array(0),
