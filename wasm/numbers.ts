@@ -42,7 +42,7 @@ const RUN_STARTS: usize = RUN_VALUES_AT + 8 * RUN_VALUES;
 const RUN_VALUE_STARTS: usize = RUN_STARTS + 4 * RUN_LINES;
 const RUN_KINDS: usize = RUN_VALUE_STARTS + 4 * RUN_LINES;
 const SUMMARY: usize = RUN_KINDS + RUN_LINES;
-/** SUMMARY's i32 fields, in this order (chunk.ts reads them by these indices). */
+/** SUMMARY's i32 fields, in this order (line.ts KernelSummary names them for chunk.ts). */
 const S_VP_COUNT = 0, S_FIRST_VP = 1, S_LAST_VP = 2, S_FIRST_VX4 = 3, S_FIRST_VX6 = 4, S_STRUCTURAL = 5, S_FACES = 6, S_EMPTY_BLENDS = 7;
 const S_ATTRIBUTE_COUNT = 8, S_ATTRIBUTE_FIRST = 24, S_ATTRIBUTE_LAST = 40, S_FIELDS = 56;
 const SUMMARY_BLEND: usize = SUMMARY + 4 * S_FIELDS;

@@ -308,6 +308,7 @@ export const KernelSummary = {
   attributeFirst: 24,
   attributeLast: 40,
 } as const;
+/** How many i32 fields KernelSummary spans (the attribute fields are 16 each). */
 const KERNEL_SUMMARY_FIELDS = 56;
 
 /**
