@@ -19,6 +19,8 @@ export interface ExtensionApi {
   host: Platform['host'];
   /** Whether this host has Node's `process` global (the web worker host has not). */
   hasProcess: boolean;
+  /** How many compile workers this host started, and whether one is kept for the next compile. */
+  compileWorkers(): { started: number; kept: boolean };
 }
 
 export async function activateOn(platform: Platform, context: vscode.ExtensionContext): Promise<ExtensionApi> {
@@ -37,7 +39,7 @@ export async function activateOn(platform: Platform, context: vscode.ExtensionCo
   } catch (error) {
     void vscode.window.showErrorMessage(`The IQE language server could not start: ${error instanceof Error ? error.message : String(error)}. The model preview and the compile still work.`);
   }
-  return { host: platform.host, hasProcess: typeof (globalThis as { process?: unknown }).process !== 'undefined' };
+  return { host: platform.host, hasProcess: typeof (globalThis as { process?: unknown }).process !== 'undefined', compileWorkers: () => platform.compileWorkers() };
 }
 
 export async function deactivate(): Promise<void> {

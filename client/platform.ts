@@ -15,6 +15,8 @@ export interface Platform {
   compile(context: vscode.ExtensionContext, request: CompileRequest, inputBytes: number, token: vscode.CancellationToken): Promise<CompileReply | undefined>;
   /** Ends the compile worker kept for the next compile, if any (client/compile/warmWorker.ts). */
   endWorkers(): void;
+  /** How many compile workers were started, and whether one is kept now (ExtensionApi, for tests). */
+  compileWorkers(): { started: number; kept: boolean };
   files: ModelFiles;
 }
 

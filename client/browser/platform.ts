@@ -19,6 +19,8 @@ async function startLanguageClient(context: vscode.ExtensionContext, options: La
 
 /** The compile worker kept for the next compile (client/compile/warmWorker.ts). */
 const warm = new WarmWorker<Worker>((worker) => worker.terminate());
+/** How many compile workers were started (ExtensionApi.compileWorkers). */
+let started = 0;
 
 /**
  * Runs one compile in the kept compile worker, or a new one; resolves undefined when cancelled
@@ -31,6 +33,7 @@ async function compile(context: vscode.ExtensionContext, request: CompileRequest
   if (!worker) {
     try {
       worker = await startWorker(context, 'compileWorker.js');
+      started++;
     } catch (error) {
       return { ok: false, message: `the compile worker could not start: ${error instanceof Error ? error.message : String(error)}` };
     }
@@ -67,4 +70,4 @@ const files: ModelFiles = {
   writeAtomically: (output, bytes) => writeReplacing(output, bytes),
 };
 
-export const browserPlatform: Platform = { host: 'web', startLanguageClient, compile, endWorkers: () => warm.dispose(), files };
+export const browserPlatform: Platform = { host: 'web', startLanguageClient, compile, endWorkers: () => warm.dispose(), compileWorkers: () => ({ started, kept: warm.holding }), files };

@@ -18,6 +18,11 @@ export class WarmWorker<W> {
     private readonly idleMs = IDLE_MS,
   ) {}
 
+  /** Whether a worker is kept now. */
+  get holding(): boolean {
+    return this.kept !== undefined;
+  }
+
   /** The kept worker, now the caller's, or undefined when none is kept. */
   take(): W | undefined {
     const worker = this.kept;

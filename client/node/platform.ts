@@ -17,9 +17,13 @@ import { WarmWorker } from '../compile/warmWorker';
 /** The compile worker kept for the next compile (client/compile/warmWorker.ts). */
 const warm = new WarmWorker<Worker>((worker) => void worker.terminate());
 
+/** How many compile workers were started (ExtensionApi.compileWorkers). */
+let started = 0;
+
 /** A new dist/compileWorker.js for an input of `inputBytes`, forgotten by `warm` if it ends while kept. */
 function startWorker(context: vscode.ExtensionContext, inputBytes: number): Worker {
   const worker = new Worker(context.asAbsolutePath('dist/compileWorker.js'), compileWorkerOptions(inputBytes));
+  started++;
   worker.once('exit', () => warm.forget(worker));
   // An error while no compile listens (kept idle) is not the host's to throw.
   worker.on('error', () => warm.forget(worker));
@@ -73,5 +77,6 @@ export const nodePlatform: Platform = {
   startLanguageClient: startNodeLanguageClient,
   compile: runWorker,
   endWorkers: () => warm.dispose(),
+  compileWorkers: () => ({ started, kept: warm.holding }),
   files,
 };

@@ -8,6 +8,7 @@
 // and the counts below are what those generators write.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
+import type { ExtensionApi } from '../../client/extension';
 import type { RenderedMessage } from '../../core/protocol';
 import { requestScreenshot, waitFor } from './harnessClient';
 import { activeExtension, assertPreviewDrawn, fixtureUri, lineOf, openFixture, revertAndClose, scratchFolder, setSetting, utf8, waitForTab, writeMd5Pair } from './helpers';
@@ -55,6 +56,28 @@ suite('model preview', () => {
     assert.ok(status.vertices >= 6, `${status.vertices} vertices`);
     await assertPreviewDrawn(this, 'preview-features-iqe', 'features.iqe');
     await vscode.window.tabGroups.close(tab);
+  });
+
+  test('the compile worker is kept between compiles: a second preview of a source compiles in the worker of the first', async function () {
+    skipUnlessRegistered(this);
+    const api = (await activeExtension()).exports as ExtensionApi;
+    const preview = async (name: string): Promise<void> => {
+      const uri = fixtureUri(name);
+      await vscode.commands.executeCommand('vscode.openWith', uri, IQE_PREVIEW);
+      const tab = await waitForTab(uri, IQE_PREVIEW);
+      const status = await waitFor(() => vscode.commands.executeCommand<Rendered | null>(STATUS_COMMAND, uri.toString()), `the preview of ${name}`, 60000);
+      assert.equal(status.ok, true, `${name}: ${status.error}`);
+      await vscode.window.tabGroups.close(tab);
+    };
+    await preview('features.iqe');
+    const first = api.compileWorkers();
+    assert.equal(first.kept, true, 'a worker is kept after the compile');
+    assert.ok(first.started >= 1);
+    // Opened again: a new preview, a new compile.
+    await preview('features.iqe');
+    const second = api.compileWorkers();
+    assert.equal(second.started, first.started, 'the second compile started no worker');
+    assert.equal(second.kept, true, 'and the worker is kept again');
   });
 
   test('an .md5mesh opens in the model preview by default (its .md5anim beside it merged); an .obj through Open With', async function () {
