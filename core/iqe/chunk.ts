@@ -307,12 +307,12 @@ function compactValues(g: Growable<Float64Array>): Values {
     const v = all[i];
     if (Math.fround(v) !== v && v === v) return g.copy();
   }
-  return Float32Array.from(all);
+  return new Float32Array(all);
 }
 
 /** A copy of ascending offsets, in 16 bits when the last one fits. */
 function offsets(g: Growable<Int32Array>): Offsets {
-  return g.length > 0 && g.data[g.length - 1] < 0x10000 ? Uint16Array.from(g.view()) : g.copy();
+  return g.length > 0 && g.data[g.length - 1] < 0x10000 ? new Uint16Array(g.view()) : g.copy();
 }
 
 /** Every LINE_MARK_STEP-th of the line starts, as offsets(). */
