@@ -49,9 +49,15 @@ async function compile(context: vscode.ExtensionContext, request: CompileRequest
       if (settled) return;
       settled = true;
       cancel.dispose();
-      running.onmessage = running.onerror = null;
-      if (answered) warm.keep(running);
-      else running.terminate();
+      running.onmessage = null;
+      if (answered) {
+        // A kept worker that fails while idle is not handed out again (Web Workers have no exit event).
+        running.onerror = () => warm.forget(running);
+        warm.keep(running);
+      } else {
+        running.onerror = null;
+        running.terminate();
+      }
       resolve(reply);
     };
     const cancel = token.onCancellationRequested(() => finish(undefined));
