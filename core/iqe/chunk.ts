@@ -3,7 +3,7 @@
 // chunk also keeps a summary of what the cross-line analysis needs from it (counts, line numbers,
 // joints, flagged lines), so that re-validating after an edit does not walk every line again.
 import { attributeSlot, Cmd, isAttribute } from './commands';
-import { endNumberKernel, kernelLines, kernelRun, KernelSummary, parseLine, line, useNumberKernel } from './line';
+import { endNumberKernel, kernelLines, kernelRun, KernelSummary, parseLine, line, rewindowNumberKernel, useNumberKernelForChunk } from './line';
 import { float64s, type Growable, int32s, type NumberArray, uint32s, uint8s } from '../growable';
 
 /** Target size of a chunk in characters: small enough that re-parsing one is well under 1 ms. */
@@ -188,6 +188,11 @@ export function afterTerminator(text: string, end: number): number {
   return text.charCodeAt(end) === 13 && text.charCodeAt(end + 1) === 10 ? end + 2 : end + 1;
 }
 
+/** How far past a chunk's target the kernel's window reaches, for the line that ends the chunk. */
+const LAST_LINE_SLACK = 512;
+/** The length of a window the kernel takes after a character that is not ASCII. */
+const REWINDOW_CHARS = 8192;
+
 /** Commands whose name the chunk keeps (a lookup table by Cmd). */
 const NAMED = new Uint8Array(64);
 for (const k of [Cmd.Mesh, Cmd.Material, Cmd.Joint, Cmd.Animation, Cmd.Vertexarray]) NAMED[k] = 1;
@@ -209,8 +214,8 @@ export function parseChunk(scanner: LineScanner, from: number, firstLine: number
   let p = from;
   let longest = 0;
   const target = from + CHUNK_CHARS;
-  // Most chunks end by target; the kernel's window reaches far past it (line.ts).
-  useNumberKernel(text, from, target + CHUNK_CHARS);
+  // Most chunks end by target; a line that runs far past it goes to JavaScript.
+  useNumberKernelForChunk(text, from, target + LAST_LINE_SLACK);
   try {
     for (;;) {
       if (p >= limit && !documentEnd && p > from) break;
@@ -249,6 +254,9 @@ export function parseChunk(scanner: LineScanner, from: number, firstLine: number
       }
       p = scanner.afterTerminator(end);
       if (p >= target && p < limit) break;
+      // Past a character that is not ASCII, where the kernel's window stopped: a new one, of a
+      // few KB (the next such character may be near), at most to the chunk's end.
+      rewindowNumberKernel(p, Math.min(p + REWINDOW_CHARS, target + LAST_LINE_SLACK));
     }
   } finally {
     endNumberKernel();

@@ -286,8 +286,34 @@ export function useNumberKernel(source: string, from = 0, upTo = source.length):
     kernelEnd = from + ascii;
     kernelCutShort = small || cut;
     kernelFinal = cut || kernelEnd === source.length;
+    rewindowBudget -= window.length;
   }
   kernelOn = kernelEnd > from;
+}
+
+/**
+ * Characters that windows made by rewindowNumberKernel may still copy in the current chunk: four
+ * times the chunk's text, so that a text with characters that are not ASCII on every line is
+ * copied a few times over, not once per line.
+ */
+let rewindowBudget = 0;
+
+/** useNumberKernel for a chunk (parseChunk): its window, and the budget of rewindowNumberKernel. */
+export function useNumberKernelForChunk(source: string, from: number, upTo: number): void {
+  useNumberKernel(source, from, upTo);
+  rewindowBudget = 4 * (Math.min(upTo, source.length) - from);
+}
+
+/**
+ * After a line that ended past the kernel's window, where the window stopped at a character that
+ * is not ASCII: a new window from `p` (the start of the next line, up to `upTo`), so that the
+ * chunk's later lines go to the kernel again rather than all to JavaScript; within the chunk's
+ * budget (above).
+ */
+export function rewindowNumberKernel(p: number, upTo: number): void {
+  if (kernelText === null || !kernelCutShort || p < kernelEnd || p >= kernelText.length) return;
+  if (rewindowBudget < Math.min(upTo, kernelText.length) - p) return;
+  useNumberKernel(kernelText, p, upTo);
 }
 
 /**

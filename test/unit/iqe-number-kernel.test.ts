@@ -97,6 +97,7 @@ test('a text over 1 MiB goes to the kernel a window at a time: the same chunks, 
   const text = lines.join('\n') + '\n';
   assert.ok(text.length > 3 << 20, `${text.length} characters`);
   assert.ok(bothWays(text, 'large'));
+  const plainShare = lastShare;
   // A window stops before a character that is not ASCII ('mesh «m»' starts at notAscii + 1).
   useNumberKernel(text, notAscii - 100, notAscii);
   assert.equal(numberKernelOn(), true, 'the lines before the name');
@@ -109,6 +110,11 @@ test('a text over 1 MiB goes to the kernel a window at a time: the same chunks, 
   // Characters that are not ASCII all through the text (each window stops at the next one).
   const sprinkled = lines.flatMap((l, i) => (i % 300 === 0 ? ['# é', l] : [l])).join('\n') + '\n';
   assert.ok(bothWays(sprinkled, 'large, not ASCII all through'));
+  // Past each such line the kernel takes a new window: it parses about as many lines as without them.
+  assert.ok(lastShare > plainShare - 0.05, `${lastShare} of the lines in the kernel, against ${plainShare} without the lines that are not ASCII`);
+  // On every line: the windows' budget runs out, and the lines are parsed in JavaScript alike.
+  const everyLine = lines.slice(0, 30000).map((l, i) => (i === 0 ? l : `${l} # é`)).join('\n') + '\n';
+  assert.ok(bothWays(everyLine, 'large, not ASCII on every line') !== undefined);
 });
 
 test("the kernel's whole lines: every line it takes or leaves to JavaScript parses as JavaScript parses it", () => {
