@@ -4,6 +4,7 @@
 // learn the columns of its problems, so the hot path never tracks more than it must.
 import { attributeSlot, Cmd, COMMAND_NAMES, isAttribute, twoLetterCommand, wordCommand, VERTEXARRAY_FORMATS, VERTEXARRAY_TYPES } from './commands';
 import { isSpace, scanInteger, scanReal, scanned } from './numbers';
+import { POW10 } from '../decimal';
 import { loadKernel } from '../wasm';
 import numbersWasm from '../../wasm/numbers.wasm';
 
@@ -111,8 +112,6 @@ function checkNumberEnd(start: number, end: number): void {
   if (end < lineEnd && !isSpace(text.charCodeAt(end))) flag(LineProblem.NumberInvalid, start, tokenEnd(end));
 }
 
-/** Powers of ten for a fast-path mantissa (digits after the ninth, and fraction digits). */
-const POW10 = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15];
 
 /**
  * Reads up to `max` numbers at the cursor, each as a separate token, as strtod does (or strtol

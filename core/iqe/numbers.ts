@@ -2,10 +2,9 @@
 // and base-10 `strtol` read the longest numeric prefix at a cursor and leave the cursor where they
 // stopped, so `1.5abc` reads 1.5 and `1,5` reads 1. Each scanner returns the position after the
 // number, or -1 when nothing parses (the cursor does not move), and leaves the value in `scanned`.
+import { POW10 } from '../decimal';
 
 export const scanned = { value: 0 };
-
-const POW10 = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22];
 
 export function isSpace(c: number): boolean {
   return c === 32 || (c >= 9 && c <= 13);
