@@ -12,16 +12,21 @@ export const POW10 = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e
 
 /** The value of `word` when it is such a decimal number, else NaN. */
 export function decimalValue(word: string): number {
-  const n = word.length;
-  let p = 0;
-  let c = n > 0 ? word.charCodeAt(0) : 0;
+  return decimalIn(word, 0, word.length);
+}
+
+/** decimalValue of text[start .. end) without taking it out of the text (no string per word). */
+export function decimalIn(text: string, start: number, end: number): number {
+  const n = end;
+  let p = start;
+  let c = n > p ? text.charCodeAt(p) : 0;
   const negative = c === 45;
   if (negative || c === 43) p++;
   let mantissa = 0;
   let digits = 0;
   let fraction = -1;
   for (; p < n; p++) {
-    c = word.charCodeAt(p) - 48;
+    c = text.charCodeAt(p) - 48;
     if (c >= 0 && c <= 9) {
       mantissa = mantissa * 10 + c;
       digits++;
@@ -30,7 +35,7 @@ export function decimalValue(word: string): number {
   }
   if (digits === 0) return NaN;
   if (p === n) {
-    if (digits > 15) return Number(word);
+    if (digits > 15) return Number(text.slice(start, end));
     const scale = fraction < 0 ? 0 : digits - fraction;
     const value = scale === 0 ? mantissa : mantissa / POW10[scale];
     return negative ? -value : value;
@@ -38,8 +43,8 @@ export function decimalValue(word: string): number {
   // An exponent: [eE] [sign] digits, to the word's end.
   if (c !== 101 - 48 && c !== 69 - 48) return NaN;
   p++;
-  if (p < n && (word.charCodeAt(p) === 43 || word.charCodeAt(p) === 45)) p++;
+  if (p < n && (text.charCodeAt(p) === 43 || text.charCodeAt(p) === 45)) p++;
   const exponentStart = p;
-  while (p < n && word.charCodeAt(p) >= 48 && word.charCodeAt(p) <= 57) p++;
-  return p > exponentStart && p === n ? Number(word) : NaN;
+  while (p < n && text.charCodeAt(p) >= 48 && text.charCodeAt(p) <= 57) p++;
+  return p > exponentStart && p === n ? Number(text.slice(start, end)) : NaN;
 }

@@ -7,7 +7,7 @@
 // and `\` line continuations. `mtllib`'s .mtl gives a material the file name of its `map_Kd`
 // when the material's own name says nothing ("", "default", "Material.001", ...). A face index
 // out of range is an error at its column.
-import { decimalValue } from '../decimal';
+import { decimalIn } from '../decimal';
 import type { IqeDiagnostic } from '../iqe/diagnostic';
 import { lineNote } from '../compile/options';
 import { ReadError, readFailed } from '../compile/readError';
@@ -36,183 +36,303 @@ export function mtlTextures(text: string): Map<string, string> {
   return out;
 }
 
-/** One logical line: physical lines joined where one ends in `\`, with the first line's number. */
-function logicalLines(text: string): { text: string; line: number }[] {
-  const physical = text.replace(/^\uFEFF/, '').split(/\r\n?|\n/);
-  const out: { text: string; line: number }[] = [];
-  for (let i = 0; i < physical.length; i++) {
-    const line = i;
-    let s = physical[i];
-    while (s.endsWith('\\') && i + 1 < physical.length) s = s.slice(0, -1) + ' ' + physical[++i];
-    out.push({ text: s, line });
+/** JavaScript's `\s` (what trim() and /\s/ take): ASCII white space, no-break and Unicode spaces, BOM. */
+function isSpace(c: number): boolean {
+  if (c < 128) return c === 32 || (c >= 9 && c <= 13);
+  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+}
+
+/** Number(text[start .. end)) for a face index part, without a string for the common [sign] digits. */
+function integerIn(text: string, start: number, end: number): number {
+  let p = start;
+  const sign = p < end ? text.charCodeAt(p) : 0;
+  if (sign === 45 || sign === 43) p++;
+  let value = 0;
+  const digitsFrom = p;
+  for (; p < end; p++) {
+    const d = text.charCodeAt(p) - 48;
+    if (d < 0 || d > 9) break;
+    value = value * 10 + d;
   }
-  return out;
+  // Anything else (hex, exponents, "1.0", no digits, over 15 digits) as Number() reads it.
+  if (p < end || p === digitsFrom || p - digitsFrom > 15) return Number(text.slice(start, end));
+  return sign === 45 ? -value : value;
 }
 
 /** Reads an OBJ; `siblings` reads its .mtl (mtllib). */
 export function readObj(text: string, siblings?: SiblingReader): SourceRead {
   const diagnostics: IqeDiagnostic[] = [];
   try {
-    return { model: obj(text, siblings, diagnostics), diagnostics };
+    return { model: new ObjReader(siblings, diagnostics).read(text), diagnostics };
   } catch (error) {
     return readFailed(error);
   }
 }
 
+const ATTRIBUTE_NAMES = ['v', 'vt', 'vn'];
 
-function obj(text: string, siblings: SiblingReader | undefined, diagnostics: IqeDiagnostic[]): ReturnType<typeof emptySourceModel> {
-  const attrib = [float64s(1024), float64s(1024), float64s(1024)];
-  const positions = float64s(1024);
-  const texcoords = float64s(1024);
-  const normals = float64s(1024);
-  const vertexLines = int32s(1024);
-  const triangles = int32s(1024);
-  const triangleGroup = int32s(256);
-  const triangleLines = int32s(256);
-  let withNormal = 0;
-  const groups: SmoothGroup[] = [{ key: 0, threshold: -1, uv: false, used: true }];
-  const sections: Section[] = [];
-  const textures = new Map<string, string>();
-  let meshName = '', material = '';
-  let inMesh = false;
-  let smooth = 0;
-  let vertexOf = new Map<string, number>();
-  let concave = 0;
-  for (const { text: line, line: l } of logicalLines(text)) {
-    const start = line.length - line.trimStart().length;
-    const body = line.trim();
-    if (body === '' || body[0] === '#') continue;
-    const space = body.search(/\s/);
-    const command = space < 0 ? body : body.slice(0, space);
-    const rest = space < 0 ? '' : body.slice(space).trim();
-    switch (command) {
-      case 'v':
-      case 'vt':
-      case 'vn': {
-        const values = rest.split(/\s+/).filter((w) => w !== '');
-        const out = attrib[command === 'v' ? 0 : command === 'vt' ? 1 : 2];
-        const xyz = [0, 0, 0];
-        for (let k = 0; k < Math.min(values.length, 3); k++) {
-          xyz[k] = decimalValue(values[k]);
-          if (Number.isNaN(xyz[k])) {
-            const column = line.indexOf(values[k], start + command.length);
-            throw new ReadError('number-invalid', `${command}: '${values[k]}' is not a number`, l, column, column + values[k].length);
-          }
-        }
-        if (command !== 'vt' && values.length < 3) throw new ReadError('obj-values', `${command} needs 3 values, this line has ${values.length}`, l, start, line.length);
-        out.pushMany(xyz, 3);
-        break;
+/**
+ * The reader's state. Lines are scanned in place (no string per line or word): a logical line is
+ * text[a .. b) of the text, or of a string of its own where physical lines end in `\` and are
+ * joined (with a space, as the reference joins them); columns count from a.
+ */
+class ObjReader {
+  private readonly attrib = [float64s(1024), float64s(1024), float64s(1024)];
+  private readonly positions = float64s(1024);
+  private readonly texcoords = float64s(1024);
+  private readonly normals = float64s(1024);
+  private readonly vertexLines = int32s(1024);
+  private readonly triangles = int32s(1024);
+  private readonly triangleGroup = int32s(256);
+  private readonly triangleLines = int32s(256);
+  private withNormal = 0;
+  private readonly groups: SmoothGroup[] = [{ key: 0, threshold: -1, uv: false, used: true }];
+  private readonly sections: Section[] = [];
+  private readonly textures = new Map<string, string>();
+  private meshName = '';
+  private material = '';
+  private inMesh = false;
+  private smooth = 0;
+  private concave = 0;
+  /**
+   * A vertex per distinct (v, vt, vn) within a mesh: the vertices of position v in mesh `mesh`
+   * are a chain from head[v] (when stamp[v] is that mesh) through next, with their vt and vn.
+   */
+  private mesh = 0;
+  private head = new Int32Array(1024);
+  private stamp = new Int32Array(1024);
+  private readonly next = int32s(1024);
+  private readonly vertexTexcoord = int32s(1024);
+  private readonly vertexNormal = int32s(1024);
+  private readonly corners: number[] = [];
+  private readonly xyz = [0, 0, 0];
+
+  constructor(
+    private readonly siblings: SiblingReader | undefined,
+    private readonly diagnostics: IqeDiagnostic[],
+  ) {}
+
+  read(text: string): ReturnType<typeof emptySourceModel> {
+    const length = text.length;
+    let pos = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+    let line = 0;
+    while (pos <= length) {
+      let end = pos;
+      while (end < length) {
+        const c = text.charCodeAt(end);
+        if (c === 10 || c === 13) break;
+        end++;
       }
-      case 'g':
-      case 'o':
-        meshName = rest;
-        inMesh = false;
-        break;
-      case 'usemtl':
-        material = rest;
-        inMesh = false;
-        break;
-      case 'mtllib':
-        if (siblings) {
-          for (const file of rest.split(/\s+/).filter((w) => w !== '')) {
-            const mtl = siblings(file);
-            if (mtl === null) diagnostics.push(lineNote('warning', 'obj-mtl-missing', `mtllib ${file} cannot be read: materials keep their names`, l, start, line.length));
-            else for (const [name, texture] of mtlTextures(mtl)) textures.set(name, texture);
-          }
+      let next = end >= length ? length + 1 : text.charCodeAt(end) === 13 && text.charCodeAt(end + 1) === 10 ? end + 2 : end + 1;
+      if (end > pos && text.charCodeAt(end - 1) === 92 && next <= length) {
+        // A continuation: the logical line as a string of its own, numbered by its first line.
+        const first = line;
+        let joined = text.slice(pos, end);
+        while (joined.endsWith('\\') && next <= length) {
+          pos = next;
+          end = pos;
+          while (end < length && text.charCodeAt(end) !== 10 && text.charCodeAt(end) !== 13) end++;
+          next = end >= length ? length + 1 : text.charCodeAt(end) === 13 && text.charCodeAt(end + 1) === 10 ? end + 2 : end + 1;
+          joined = joined.slice(0, -1) + ' ' + text.slice(pos, end);
+          line++;
         }
-        break;
-      case 's': {
-        const key = rest === 'off' ? 0 : parseInt(rest, 10) || 0;
-        smooth = groups.findIndex((g) => g.key === key);
-        if (smooth < 0) {
-          smooth = groups.length;
-          groups.push({ key, threshold: -1, uv: false, used: true });
-        }
-        break;
+        this.line(joined, 0, joined.length, first);
+      } else this.line(text, pos, end, line);
+      line++;
+      pos = next;
+    }
+    return this.model();
+  }
+
+  /** One logical line, s[a .. b), line l. */
+  private line(s: string, a: number, b: number, l: number): void {
+    let p = a;
+    while (p < b && isSpace(s.charCodeAt(p))) p++;
+    if (p === b || s.charCodeAt(p) === 35) return;
+    let e = b;
+    while (isSpace(s.charCodeAt(e - 1))) e--;
+    const commandStart = p;
+    while (p < e && !isSpace(s.charCodeAt(p))) p++;
+    const commandEnd = p;
+    while (p < e && isSpace(s.charCodeAt(p))) p++;
+    const n = commandEnd - commandStart;
+    const c0 = s.charCodeAt(commandStart);
+    const c1 = n > 1 ? s.charCodeAt(commandStart + 1) : 0;
+    if (c0 === 102 && n === 1) this.face(s, a, b, p, e, l, commandStart - a);
+    else if (c0 === 118 && (n === 1 || (n === 2 && (c1 === 116 || c1 === 110)))) this.attribute(n === 1 ? 0 : c1 === 116 ? 1 : 2, s, a, b, p, e, l, commandStart - a);
+    else if (n === 1 && (c0 === 103 || c0 === 111)) {
+      this.meshName = s.slice(p, e);
+      this.inMesh = false;
+    } else if (n === 1 && c0 === 115) this.smoothing(s.slice(p, e));
+    else if (n === 6 && s.startsWith('usemtl', commandStart)) {
+      this.material = s.slice(p, e);
+      this.inMesh = false;
+    } else if (n === 6 && s.startsWith('mtllib', commandStart)) this.mtllib(s.slice(p, e), l, commandStart - a, b - a);
+    // Anything else (curves, surfaces, lines, points, display attributes): not meshes.
+  }
+
+  /** `v`, `vt` or `vn` (kind 0, 1, 2): the words s[p .. e). */
+  private attribute(kind: number, s: string, a: number, b: number, p: number, e: number, l: number, start: number): void {
+    const xyz = this.xyz;
+    xyz[0] = xyz[1] = xyz[2] = 0;
+    let count = 0;
+    while (p < e) {
+      const w = p;
+      while (p < e && !isSpace(s.charCodeAt(p))) p++;
+      if (count < 3) {
+        const value = decimalIn(s, w, p);
+        if (Number.isNaN(value)) throw new ReadError('number-invalid', `${ATTRIBUTE_NAMES[kind]}: '${s.slice(w, p)}' is not a number`, l, w - a, p - a);
+        xyz[count] = value;
       }
-      case 'f': {
-        if (!inMesh) {
-          sections.push({ mesh: meshName, material, firstTriangle: triangleGroup.length, line: l });
-          vertexOf = new Map();
-          inMesh = true;
-        }
-        const corners: number[] = [];
-        let p = start + 1;
-        for (const word of rest.split(/\s+/)) {
-          if (word === '') continue;
-          const column = line.indexOf(word, p);
-          p = column + word.length;
-          const parts = word.split('/');
-          const index = [-1, -1, -1];
-          for (let k = 0; k < Math.min(parts.length, 3); k++) {
-            if (parts[k] === '' && k > 0) continue;
-            const raw = Number(parts[k]);
-            const count = attrib[k].length / 3;
-            if (!Number.isInteger(raw) || raw === 0) throw new ReadError('number-invalid', `f: '${word}' is not v, v/vt, v//vn or v/vt/vn of non-zero integers`, l, column, column + word.length);
-            const i = raw < 0 ? count + raw : raw - 1;
-            if (i < 0 || i >= count) {
-              const what = ['vertex', 'texture coordinate', 'normal'][k];
-              throw new ReadError('face-index-range', `f: ${what} index ${raw} is out of range (${count} ${['v', 'vt', 'vn'][k]} lines so far)`, l, column, column + word.length);
-            }
-            index[k] = i;
-          }
-          const key = index.join('/');
-          let vertex = vertexOf.get(key);
-          if (vertex === undefined) {
-            vertex = vertexLines.length;
-            vertexOf.set(key, vertex);
-            // The backing arrays themselves (view() made a new subarray at each of 8 reads).
-            const a = (k: number, c: number): number => attrib[k].data[3 * index[k] + c];
-            // (z, x, y): the reference turns OBJ's Y-up into Z-up so.
-            positions.pushMany([a(0, 2), a(0, 0), a(0, 1), 1], 4);
-            texcoords.pushMany(index[1] >= 0 ? [a(1, 0), 1 - a(1, 1)] : [0, 0], 2);
-            if (index[2] >= 0) withNormal++;
-            normals.pushMany(index[2] >= 0 ? [a(2, 2), a(2, 0), a(2, 1)] : [0, 0, 0], 3);
-            vertexLines.push(l);
-          }
-          corners.push(vertex);
-        }
-        if (corners.length < 3) throw new ReadError('face-too-few-indices', `f: a face needs 3 vertices, this one has ${corners.length}`, l, start, line.length);
-        const list = triangulate(corners, positions.view());
-        if (list.concave) concave++;
-        for (const [a, b, c] of list.triangles) {
-          triangles.pushMany([a, b, c], 3);
-          triangleGroup.push(smooth);
-          triangleLines.push(l);
-        }
-        break;
-      }
-      default:
-        // Curves, surfaces, lines, points and display attributes: not meshes.
-        break;
+      count++;
+      while (p < e && isSpace(s.charCodeAt(p))) p++;
+    }
+    if (kind !== 1 && count < 3) throw new ReadError('obj-values', `${ATTRIBUTE_NAMES[kind]} needs 3 values, this line has ${count}`, l, start, b - a);
+    this.attrib[kind].pushMany(xyz, 3);
+  }
+
+  private smoothing(rest: string): void {
+    const key = rest === 'off' ? 0 : parseInt(rest, 10) || 0;
+    this.smooth = this.groups.findIndex((g) => g.key === key);
+    if (this.smooth < 0) {
+      this.smooth = this.groups.length;
+      this.groups.push({ key, threshold: -1, uv: false, used: true });
     }
   }
-  const vertexCount = vertexLines.length;
-  if (withNormal > 0 && withNormal < vertexCount) {
-    diagnostics.push(lineNote('warning', 'obj-normals-partial', `${vertexCount - withNormal} of the ${vertexCount} vertices have no normal: all normals are computed from the faces (the reference would shift the given ones onto the wrong vertices)`, 0));
-  }
-  if (concave > 0) diagnostics.push(lineNote('information', 'obj-concave', `${concave} concave faces are split by ear clipping (the reference compiler fans them, which folds them over)`, 0));
-  if (textures.size > 0) {
-    for (const s of sections) {
-      const texture = textures.get(s.material);
-      if (texture && SAYS_NOTHING.test(s.material)) s.material = texture;
+
+  private mtllib(rest: string, l: number, start: number, end: number): void {
+    if (!this.siblings) return;
+    for (const file of rest.split(/\s+/).filter((w) => w !== '')) {
+      const mtl = this.siblings(file);
+      if (mtl === null) this.diagnostics.push(lineNote('warning', 'obj-mtl-missing', `mtllib ${file} cannot be read: materials keep their names`, l, start, end));
+      else for (const [name, texture] of mtlTextures(mtl)) this.textures.set(name, texture);
     }
   }
-  const model = emptySourceModel();
-  Object.assign(model, {
-    vertexCount,
-    vertexLines: vertexLines.copy(),
-    positions: positions.copy(),
-    texcoords: vertexCount > 0 ? texcoords.copy() : null,
-    texcoordWidth: 2,
-    normals: withNormal > 0 && withNormal === vertexCount ? normals.copy() : null,
-    triangles: triangles.copy(),
-    triangleGroup: triangleGroup.copy(),
-    triangleLines: triangleLines.copy(),
-    groups,
-    sections,
-  });
-  return model;
+
+  /** `f`: the corner words s[p .. e), each v, v/vt, v//vn or v/vt/vn. */
+  private face(s: string, a: number, b: number, p: number, e: number, l: number, start: number): void {
+    if (!this.inMesh) {
+      this.sections.push({ mesh: this.meshName, material: this.material, firstTriangle: this.triangleGroup.length, line: l });
+      this.mesh++;
+      this.inMesh = true;
+    }
+    const corners = this.corners;
+    corners.length = 0;
+    while (p < e) {
+      const w = p;
+      while (p < e && !isSpace(s.charCodeAt(p))) p++;
+      corners.push(this.corner(s, a, w, p, l));
+      while (p < e && isSpace(s.charCodeAt(p))) p++;
+    }
+    if (corners.length < 3) throw new ReadError('face-too-few-indices', `f: a face needs 3 vertices, this one has ${corners.length}`, l, start, b - a);
+    if (corners.length === 3) {
+      // Written reversed, as the reference writes them.
+      this.triangle(corners[2], corners[1], corners[0], l);
+      return;
+    }
+    const list = triangulate(corners, this.positions.view());
+    if (list.concave) this.concave++;
+    for (const [i, j, k] of list.triangles) this.triangle(i, j, k, l);
+  }
+
+  private triangle(i: number, j: number, k: number, l: number): void {
+    const triangles = this.triangles;
+    triangles.push(i);
+    triangles.push(j);
+    triangles.push(k);
+    this.triangleGroup.push(this.smooth);
+    this.triangleLines.push(l);
+  }
+
+  /** The vertex of corner word s[w .. end): its (v, vt, vn) in this mesh, new if not seen in it. */
+  private corner(s: string, a: number, w: number, end: number, l: number): number {
+    let v = -1, t = -1, n = -1;
+    // The word's parts between slashes; parts after the third are not read.
+    let q = w;
+    for (let k = 0; k < 3; k++) {
+      let r = q;
+      while (r < end && s.charCodeAt(r) !== 47) r++;
+      if (r > q || k === 0) {
+        const raw = integerIn(s, q, r);
+        const count = this.attrib[k].length / 3;
+        if (!Number.isInteger(raw) || raw === 0) throw new ReadError('number-invalid', `f: '${s.slice(w, end)}' is not v, v/vt, v//vn or v/vt/vn of non-zero integers`, l, w - a, end - a);
+        const i = raw < 0 ? count + raw : raw - 1;
+        if (i < 0 || i >= count) {
+          const what = ['vertex', 'texture coordinate', 'normal'][k];
+          throw new ReadError('face-index-range', `f: ${what} index ${raw} is out of range (${count} ${ATTRIBUTE_NAMES[k]} lines so far)`, l, w - a, end - a);
+        }
+        if (k === 0) v = i;
+        else if (k === 1) t = i;
+        else n = i;
+      }
+      if (r >= end) break;
+      q = r + 1;
+    }
+    if (v >= this.head.length) {
+      const size = Math.max(2 * this.head.length, v + 1);
+      const head = new Int32Array(size);
+      head.set(this.head);
+      this.head = head;
+      const stamp = new Int32Array(size);
+      stamp.set(this.stamp);
+      this.stamp = stamp;
+    }
+    if (this.stamp[v] !== this.mesh) {
+      this.stamp[v] = this.mesh;
+      this.head[v] = -1;
+    }
+    const next = this.next.data, texcoordOf = this.vertexTexcoord.data, normalOf = this.vertexNormal.data;
+    for (let x = this.head[v]; x >= 0; x = next[x]) if (texcoordOf[x] === t && normalOf[x] === n) return x;
+    const vertex = this.vertexLines.length;
+    this.next.push(this.head[v]);
+    this.head[v] = vertex;
+    this.vertexTexcoord.push(t);
+    this.vertexNormal.push(n);
+    this.vertexLines.push(l);
+    const positions = this.attrib[0].data, texcoords = this.attrib[1].data, normals = this.attrib[2].data;
+    // (z, x, y): the reference turns OBJ's Y-up into Z-up so.
+    this.positions.push(positions[3 * v + 2]);
+    this.positions.push(positions[3 * v]);
+    this.positions.push(positions[3 * v + 1]);
+    this.positions.push(1);
+    this.texcoords.push(t >= 0 ? texcoords[3 * t] : 0);
+    this.texcoords.push(t >= 0 ? 1 - texcoords[3 * t + 1] : 0);
+    if (n >= 0) this.withNormal++;
+    this.normals.push(n >= 0 ? normals[3 * n + 2] : 0);
+    this.normals.push(n >= 0 ? normals[3 * n] : 0);
+    this.normals.push(n >= 0 ? normals[3 * n + 1] : 0);
+    return vertex;
+  }
+
+  private model(): ReturnType<typeof emptySourceModel> {
+    const { vertexLines, withNormal, sections, textures, diagnostics } = this;
+    const vertexCount = vertexLines.length;
+    if (withNormal > 0 && withNormal < vertexCount) {
+      diagnostics.push(lineNote('warning', 'obj-normals-partial', `${vertexCount - withNormal} of the ${vertexCount} vertices have no normal: all normals are computed from the faces (the reference would shift the given ones onto the wrong vertices)`, 0));
+    }
+    if (this.concave > 0) diagnostics.push(lineNote('information', 'obj-concave', `${this.concave} concave faces are split by ear clipping (the reference compiler fans them, which folds them over)`, 0));
+    if (textures.size > 0) {
+      for (const s of sections) {
+        const texture = textures.get(s.material);
+        if (texture && SAYS_NOTHING.test(s.material)) s.material = texture;
+      }
+    }
+    const model = emptySourceModel();
+    Object.assign(model, {
+      vertexCount,
+      vertexLines: vertexLines.copy(),
+      positions: this.positions.copy(),
+      texcoords: vertexCount > 0 ? this.texcoords.copy() : null,
+      texcoordWidth: 2,
+      normals: withNormal > 0 && withNormal === vertexCount ? this.normals.copy() : null,
+      triangles: this.triangles.copy(),
+      triangleGroup: this.triangleGroup.copy(),
+      triangleLines: this.triangleLines.copy(),
+      groups: this.groups,
+      sections,
+    });
+    return model;
+  }
 }
 
 /**

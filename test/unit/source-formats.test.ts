@@ -328,6 +328,15 @@ test('OBJ: a face index out of range is an error at its column', () => {
   assert.deepEqual(firstError(['m.obj', OBJ.replace('f -6//1 -5//1 -4//1', 'f -6//1 -5//2 -4//1')]), ['face-index-range', 16, 9]);
 });
 
+test('OBJ: a bad number is an error at its own word (not at an earlier word it is part of), after a BOM, a CR line end and a tab', () => {
+  // 'e5' is inside '1e5': the column is the second word's, 7.
+  assert.deepEqual(firstError(['m.obj', 'v 1e5 e5 0\n']), ['number-invalid', 1, 7]);
+  assert.deepEqual(firstError(['m.obj', '\uFEFFv 0 0 0\rv 0\t-. 0\r']), ['number-invalid', 2, 5]);
+  assert.deepEqual(firstError(['m.obj', 'v 0 0 0\r\nf 1 1/x 1\r\n']), ['number-invalid', 2, 5]);
+  // A continuation joins with a space: the column counts in the joined line.
+  assert.deepEqual(firstError(['m.obj', 'v 0 0 0\nf 1 \\\n 1 0\n']), ['number-invalid', 2, 9]);
+});
+
 // ---------------------------------------------------------------------------------------------
 // The command line, and the files that go with a source
 
