@@ -8,6 +8,7 @@
 // when the material's own name says nothing ("", "default", "Material.001", ...). A face index
 // out of range is an error at its column.
 import { decimalIn } from '../decimal';
+import { isSpace } from '../whitespace';
 import type { IqeDiagnostic } from '../iqe/diagnostic';
 import { lineNote } from '../compile/options';
 import { ReadError, readFailed } from '../compile/readError';
@@ -34,12 +35,6 @@ export function mtlTextures(text: string): Map<string, string> {
     }
   }
   return out;
-}
-
-/** JavaScript's `\s` (what trim() and /\s/ take): ASCII white space, no-break and Unicode spaces, BOM. */
-function isSpace(c: number): boolean {
-  if (c < 128) return c === 32 || (c >= 9 && c <= 13);
-  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
 }
 
 /** Number(text[start .. end)) for a face index part, without a string for the common [sign] digits. */

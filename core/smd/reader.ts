@@ -8,7 +8,8 @@
 // winding); a mesh per run of triangles with the same material (named without its extension).
 // A file with triangles is a mesh whose base pose is its first frame; one without is an
 // animation named after the file. Malformed lines are errors at their line and column.
-import { decimalValue } from '../decimal';
+import { decimalIn } from '../decimal';
+import { isSpace } from '../whitespace';
 import type { IqeDiagnostic } from '../iqe/diagnostic';
 import { blendCombo } from '../compile/input';
 import { lineNote } from '../compile/options';
@@ -19,42 +20,112 @@ import { float64s, Growable, int32s } from '../growable';
 import { POSE_STRIDE, poseFromAngles } from '../math/pose';
 
 
-/** The words of a line with their columns (a quoted word keeps its spaces). */
-function words(line: string): { text: string; column: number; end: number }[] {
-  const out: { text: string; column: number; end: number }[] = [];
-  let p = 0;
-  while (p < line.length) {
-    const c = line[p];
-    if (c === ' ' || c === '\t') {
-      p++;
-      continue;
+/** The text's lines (split at \r\n, \r or \n) from `from`: line i is text[starts[i] .. ends[i]). */
+function lineRanges(text: string, from: number): { starts: Int32Array; ends: Int32Array } {
+  const starts = int32s(1024), ends = int32s(1024);
+  let p = from;
+  // The next \n and \r at or after p, each looked for again only once p has passed it.
+  let lf = text.indexOf('\n', p);
+  let cr = text.indexOf('\r', p);
+  for (;;) {
+    starts.push(p);
+    if (lf >= 0 && lf < p) lf = text.indexOf('\n', p);
+    if (cr >= 0 && cr < p) cr = text.indexOf('\r', p);
+    if (lf < 0 && cr < 0) {
+      ends.push(text.length);
+      break;
     }
-    if (c === '"') {
-      const close = line.indexOf('"', p + 1);
-      const e = close < 0 ? line.length : close;
-      out.push({ text: line.slice(p + 1, e), column: p, end: Math.min(e + 1, line.length) });
-      p = e + 1;
-      continue;
-    }
-    let e = p;
-    while (e < line.length && line[e] !== ' ' && line[e] !== '\t') e++;
-    out.push({ text: line.slice(p, e), column: p, end: e });
-    p = e;
+    const end = cr >= 0 && (lf < 0 || cr < lf) ? cr : lf;
+    ends.push(end);
+    p = end === cr && text.charCodeAt(end + 1) === 10 ? end + 2 : end + 1;
   }
-  return out;
+  return { starts: starts.view(), ends: ends.view() };
 }
 
-/** A comment or blank line (`#`, `;`, `//`), as the reference skips them. */
-function skipped(line: string): boolean {
-  let p = 0;
-  // trimStart's whitespace: spaces and tabs at once, the rare others by the same rule.
-  for (; p < line.length; p++) {
-    const c = line.charCodeAt(p);
-    if (c !== 32 && c !== 9 && !/\s/.test(line[p])) break;
+/**
+ * The words of one line, found in place (no string per word): separated by spaces and tabs, a
+ * quoted word keeps its spaces; word k is text[from[k] .. to[k]) (a quoted word's inside) at
+ * columns column[k] .. end[k] of its line. One is reused line after line.
+ */
+class Words {
+  count = 0;
+  private from: Int32Array = new Int32Array(32);
+  private to: Int32Array = new Int32Array(32);
+  column: Int32Array = new Int32Array(32);
+  end: Int32Array = new Int32Array(32);
+
+  constructor(private readonly text: string) {}
+
+  /** The words of the line text[a .. b). */
+  read(a: number, b: number): this {
+    const text = this.text;
+    this.count = 0;
+    let p = a;
+    while (p < b) {
+      const c = text.charCodeAt(p);
+      if (c === 32 || c === 9) {
+        p++;
+        continue;
+      }
+      if (c === 34) {
+        const close = text.indexOf('"', p + 1);
+        const e = close < 0 || close > b ? b : close;
+        this.add(p + 1, e, p - a, Math.min(e + 1, b) - a);
+        p = e + 1;
+        continue;
+      }
+      let e = p;
+      for (; e < b; e++) {
+        const d = text.charCodeAt(e);
+        if (d === 32 || d === 9) break;
+      }
+      this.add(p, e, p - a, e - a);
+      p = e;
+    }
+    return this;
   }
-  if (p === line.length) return true;
-  const c = line.charCodeAt(p);
-  return c === 35 || c === 59 || (c === 47 && line.charCodeAt(p + 1) === 47);
+
+  private add(from: number, to: number, column: number, end: number): void {
+    const k = this.count++;
+    if (k === this.from.length) {
+      const grow = (a: Int32Array): Int32Array => {
+        const b = new Int32Array(2 * a.length);
+        b.set(a);
+        return b;
+      };
+      this.from = grow(this.from);
+      this.to = grow(this.to);
+      this.column = grow(this.column);
+      this.end = grow(this.end);
+    }
+    this.from[k] = from;
+    this.to[k] = to;
+    this.column[k] = column;
+    this.end[k] = end;
+  }
+
+  word(k: number): string {
+    return this.text.slice(this.from[k], this.to[k]);
+  }
+
+  /** Whether word k is `s`. */
+  is(k: number, s: string): boolean {
+    return this.to[k] - this.from[k] === s.length && this.text.startsWith(s, this.from[k]);
+  }
+
+  /** Word k as a decimal number (core/decimal.ts), NaN when it is not one. */
+  value(k: number): number {
+    return decimalIn(this.text, this.from[k], this.to[k]);
+  }
+}
+
+/** Whether text[a .. b) is a comment or blank line (`#`, `;`, `//` after trimStart's white space), as the reference skips them. */
+function skipped(text: string, a: number, b: number): boolean {
+  let p = a;
+  while (p < b && isSpace(text.charCodeAt(p))) p++;
+  if (p === b) return true;
+  const c = text.charCodeAt(p);
+  return c === 35 || c === 59 || (c === 47 && p + 1 < b && text.charCodeAt(p + 1) === 47);
 }
 
 /** What the values after a vertex line's parent bone are (for errors). */
@@ -64,15 +135,19 @@ const VERTEX_VALUES = ['the position x', 'the position y', 'the position z', 'th
 export function readSmd(text: string, name: string): SourceRead {
   try {
     const diagnostics: IqeDiagnostic[] = [];
-    const body = text.replace(/^\uFEFF/, '');
-    // Splitting at '\n' alone is several times faster, where there is no '\r' to care for.
-    return { model: smd(body.includes('\r') ? body.split(/\r\n?|\n/) : body.split('\n'), name, diagnostics), diagnostics };
+    return { model: smd(text, name, diagnostics), diagnostics };
   } catch (error) {
     return readFailed(error);
   }
 }
 
-function smd(lines: string[], name: string, diagnostics: IqeDiagnostic[]): ReturnType<typeof emptySourceModel> {
+function smd(text: string, name: string, diagnostics: IqeDiagnostic[]): ReturnType<typeof emptySourceModel> {
+  const { starts, ends } = lineRanges(text, text.charCodeAt(0) === 0xfeff ? 1 : 0);
+  const lineCount = starts.length;
+  const lineLength = (line: number): number => ends[line] - starts[line];
+  const isSkipped = (line: number): boolean => skipped(text, starts[line], ends[line]);
+  const ws = new Words(text);
+  const wordsOf = (line: number): Words => ws.read(starts[line], ends[line]);
   const joints: (InputJoint | null)[] = [];
   /** Frames of poses, `joints.length` per frame once the skeleton starts. */
   const frames: Float64Array[] = [];
@@ -91,53 +166,52 @@ function smd(lines: string[], name: string, diagnostics: IqeDiagnostic[]): Retur
   let pairs = new Float64Array(16);
   let l = 0;
   /** The number in word k of a line, or an error there. */
-  const num = (ws: ReturnType<typeof words>, k: number, line: number, what: string, integer = false): number => {
-    const w = ws[k];
-    if (!w) throw new ReadError('smd-values', `expected ${what} (value ${k + 1} of the line)`, line, lines[line].length, lines[line].length);
-    const value = decimalValue(w.text);
-    if (Number.isNaN(value) || (integer && !Number.isInteger(value))) throw new ReadError('number-invalid', `expected ${what}, found '${w.text}'`, line, w.column, w.end);
+  const num = (ws: Words, k: number, line: number, what: string, integer = false): number => {
+    if (k >= ws.count) throw new ReadError('smd-values', `expected ${what} (value ${k + 1} of the line)`, line, lineLength(line), lineLength(line));
+    const value = ws.value(k);
+    if (Number.isNaN(value) || (integer && !Number.isInteger(value))) throw new ReadError('number-invalid', `expected ${what}, found '${ws.word(k)}'`, line, ws.column[k], ws.end[k]);
     return value;
   };
   /** The lines of a block up to its `end` (an error at the block's line when there is none). */
-  const block = (keyword: string, start: number, each: (ws: ReturnType<typeof words>, line: number) => void): void => {
-    for (l = start + 1; l < lines.length; l++) {
-      if (skipped(lines[l])) continue;
-      const ws = words(lines[l]);
-      if (ws[0].text === 'end') return;
+  const block = (keyword: string, start: number, each: (ws: Words, line: number) => void): void => {
+    for (l = start + 1; l < lineCount; l++) {
+      if (isSkipped(l)) continue;
+      const ws = wordsOf(l);
+      if (ws.is(0, 'end')) return;
       each(ws, l);
     }
     throw new ReadError('unterminated-block', `unterminated block: '${keyword}' has no 'end'`, start, 0, keyword.length);
   };
-  const bone = (ws: ReturnType<typeof words>, k: number, line: number, what: string): number => {
+  const bone = (ws: Words, k: number, line: number, what: string): number => {
     const b = num(ws, k, line, what, true);
     if (b < 0 || b >= joints.length || !joints[b]) {
-      throw new ReadError('smd-bone-range', `${what} ${b} is not in nodes (${joints.length > 0 ? `0..${joints.length - 1}` : 'none'})`, line, ws[k].column, ws[k].end);
+      throw new ReadError('smd-bone-range', `${what} ${b} is not in nodes (${joints.length > 0 ? `0..${joints.length - 1}` : 'none'})`, line, ws.column[k], ws.end[k]);
     }
     return b;
   };
-  for (; l < lines.length; l++) {
-    if (skipped(lines[l])) continue;
-    const ws = words(lines[l]);
+  for (; l < lineCount; l++) {
+    if (isSkipped(l)) continue;
+    const ws = wordsOf(l);
     const start = l;
-    switch (ws[0].text) {
+    switch (ws.word(0)) {
       case 'version': {
         const v = num(ws, 1, l, 'the SMD version', true);
-        if (v !== 1) throw new ReadError('smd-version', `SMD version ${v} is not read: only version 1 is (as the reference compiler)`, l, ws[1].column, ws[1].end);
+        if (v !== 1) throw new ReadError('smd-version', `SMD version ${v} is not read: only version 1 is (as the reference compiler)`, l, ws.column[1], ws.end[1]);
         versionSeen = true;
         break;
       }
       case 'nodes':
         block('nodes', start, (n, line) => {
           const id = num(n, 0, line, 'the node id', true);
-          if (!n[1]) throw new ReadError('smd-values', 'expected the node name', line, lines[line].length, lines[line].length);
+          if (n.count < 2) throw new ReadError('smd-values', 'expected the node name', line, lineLength(line), lineLength(line));
           const parent = num(n, 2, line, 'the parent node id', true);
-          if (id < 0 || id > 255) throw new ReadError('smd-bone-range', `node ${id}: ids run from 0 to 255`, line, n[0].column, n[0].end);
-          if (joints[id]) throw new ReadError('smd-node-repeated', `node ${id} is listed twice`, line, n[0].column, n[0].end);
+          if (id < 0 || id > 255) throw new ReadError('smd-bone-range', `node ${id}: ids run from 0 to 255`, line, n.column[0], n.end[0]);
+          if (joints[id]) throw new ReadError('smd-node-repeated', `node ${id} is listed twice`, line, n.column[0], n.end[0]);
           if (parent < -1 || parent >= id || (parent >= 0 && !joints[parent])) {
-            throw new ReadError('joint-parent', `node ${id} ('${n[1].text}'): parent ${parent} is not an earlier node (-1 for a root)`, line, n[2].column, n[2].end);
+            throw new ReadError('joint-parent', `node ${id} ('${n.word(1)}'): parent ${parent} is not an earlier node (-1 for a root)`, line, n.column[2], n.end[2]);
           }
           while (joints.length <= id) joints.push(null);
-          joints[id] = { name: n[1].text, parent };
+          joints[id] = { name: n.word(1), parent };
         });
         break;
       case 'skeleton': {
@@ -145,9 +219,9 @@ function smd(lines: string[], name: string, diagnostics: IqeDiagnostic[]): Retur
         const seen: boolean[] = [];
         frameLines = [];
         block('skeleton', start, (s, line) => {
-          if (s[0].text === 'time') {
+          if (s.is(0, 'time')) {
             const t = num(s, 1, line, 'the frame number', true);
-            if (t < 0) throw new ReadError('smd-values', `time ${t}: a frame number cannot be negative`, line, s[1].column, s[1].end);
+            if (t < 0) throw new ReadError('smd-values', `time ${t}: a frame number cannot be negative`, line, s.column[1], s.end[1]);
             if (frame >= 0) fillFromFirst(frames, frame, seen);
             // Frames skipped over are copies of the first (the reference's rule).
             while (frames.length <= t) {
@@ -158,7 +232,7 @@ function smd(lines: string[], name: string, diagnostics: IqeDiagnostic[]): Retur
             seen.length = 0;
             return;
           }
-          if (frame < 0) throw new ReadError('smd-values', "a bone pose before the first 'time' line", line, s[0].column, s[0].end);
+          if (frame < 0) throw new ReadError('smd-values', "a bone pose before the first 'time' line", line, s.column[0], s.end[0]);
           const b = bone(s, 0, line, 'bone');
           const values = Float64Array.of(num(s, 1, line, 'the position x'), num(s, 2, line, 'the position y'), num(s, 3, line, 'the position z'), num(s, 4, line, 'the rotation x'), num(s, 5, line, 'the rotation y'), num(s, 6, line, 'the rotation z'));
           poseFromAngles(values, 0, 6, frames[frame].subarray(POSE_STRIDE * b, POSE_STRIDE * (b + 1)));
@@ -170,11 +244,21 @@ function smd(lines: string[], name: string, diagnostics: IqeDiagnostic[]): Retur
       case 'triangles': {
         hasTriangles = true;
         let current: string | null = null;
+        let material = '';
         let triangle = 0;
         for (l = start + 1; ; l++) {
-          while (l < lines.length && skipped(lines[l])) l++;
-          if (l >= lines.length) throw new ReadError('unterminated-block', "unterminated block: 'triangles' has no 'end'", start, 0, 'triangles'.length);
-          const material = lines[l].trim().split(/[ \t]/)[0];
+          while (l < lineCount && isSkipped(l)) l++;
+          if (l >= lineCount) throw new ReadError('unterminated-block', "unterminated block: 'triangles' has no 'end'", start, 0, 'triangles'.length);
+          // The line's first word after trim() (a space or a tab ends it), the same string while it repeats.
+          let from = starts[l], to = ends[l];
+          while (from < to && isSpace(text.charCodeAt(from))) from++;
+          while (to > from && isSpace(text.charCodeAt(to - 1))) to--;
+          let wordEnd = from;
+          for (; wordEnd < to; wordEnd++) {
+            const c = text.charCodeAt(wordEnd);
+            if (c === 32 || c === 9) break;
+          }
+          if (wordEnd - from !== material.length || !text.startsWith(material, from)) material = text.slice(from, wordEnd);
           if (material === 'end') break;
           const meshName = material.includes('.') ? material.slice(0, material.indexOf('.')) : material;
           if (meshName !== current) {
@@ -184,9 +268,9 @@ function smd(lines: string[], name: string, diagnostics: IqeDiagnostic[]): Retur
           const materialLine = l;
           for (let k = 0; k < 3; k++) {
             l++;
-            while (l < lines.length && skipped(lines[l])) l++;
-            const ws = l < lines.length ? words(lines[l]) : null;
-            if (!ws || ws[0].text === 'end') {
+            while (l < lineCount && isSkipped(l)) l++;
+            const ws = l < lineCount ? wordsOf(l) : null;
+            if (!ws || ws.is(0, 'end')) {
               throw new ReadError('smd-values', `triangle ${triangle}: ${k} of its 3 vertex lines before the end`, materialLine, 0, material.length);
             }
             vertex(ws, l);
@@ -199,15 +283,15 @@ function smd(lines: string[], name: string, diagnostics: IqeDiagnostic[]): Retur
         block('vertexanimation', start, () => undefined);
         break;
       default:
-        throw new ReadError('smd-syntax', `'${ws[0].text}' is not an SMD section (version, nodes, skeleton, triangles, vertexanimation)`, l, ws[0].column, ws[0].end);
+        throw new ReadError('smd-syntax', `'${ws.word(0)}' is not an SMD section (version, nodes, skeleton, triangles, vertexanimation)`, l, ws.column[0], ws.end[0]);
     }
   }
 
   /** One vertex line: a new vertex (the triangles are made reversed from them at the end). */
-  function vertex(ws: ReturnType<typeof words>, line: number): void {
+  function vertex(ws: Words, line: number): void {
     const parent = bone(ws, 0, line, 'parent bone');
     for (let k = 0; k < VERTEX_VALUES.length; k++) v[k] = num(ws, k + 1, line, VERTEX_VALUES[k]);
-    const links = ws.length > 9 ? num(ws, 9, line, 'the link count', true) : 0;
+    const links = ws.count > 9 ? num(ws, 9, line, 'the link count', true) : 0;
     if (pairs.length < 2 * links + 2) pairs = new Float64Array(2 * links + 2);
     let count = 0;
     let parentWeight = 0, total = 0;
