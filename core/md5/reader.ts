@@ -27,6 +27,8 @@ class Cursor {
   constructor(
     private readonly lexer: Lexer,
     private readonly lastLine: number,
+    /** The file's length in characters. */
+    readonly textLength: number,
   ) {}
 
   private look(): Token | null {
@@ -97,7 +99,7 @@ function open(text: string): Cursor {
   // An unterminated string anywhere is the error, before any other (as when the whole text was tokenized first).
   const { error, lastLine } = Lexer.skim(text);
   if (error) throw new ReadError('unterminated-quote', error.message, error.line, error.column, error.end);
-  const cursor = new Cursor(new Lexer(text), lastLine);
+  const cursor = new Cursor(new Lexer(text), lastLine, text.length);
   const first = cursor.peek();
   if (!first || first.text !== 'MD5Version') throw new ReadError('md5-version', 'an MD5 file starts with MD5Version 10', first?.line ?? 0, first?.column ?? 0, first?.end ?? 0);
   cursor.next('MD5Version');
@@ -137,6 +139,16 @@ function count(cursor: Cursor, keyword: Token): number {
   const n = cursor.number(`the count after ${keyword.text}`, true);
   if (n < 0) throw errorAt(t!, 'md5-syntax', `${keyword.text} ${n}: a count cannot be negative`);
   return n;
+}
+
+/**
+ * How many `vert`, `tri` or `weight` lines of a count to make room for: the count, but no more than
+ * the file could hold (such a line takes at least `shortest` characters). A count beyond that fails
+ * later as too few lines; sized by it, a count like 1e12 would fail the allocation (or take the
+ * machine's memory) before its error could be reported.
+ */
+function room(cursor: Cursor, declared: number, shortest: number): number {
+  return Math.min(declared, Math.floor(cursor.textLength / shortest));
 }
 
 /** An index within [0, limit) of a `kind` line, in order (the file lists them 0, 1, 2, ...). */
@@ -241,16 +253,16 @@ function mesh(cursor: Cursor, keyword: Token, jointCount: number): Md5Mesh {
         break;
       case 'numverts':
         numVerts = count(cursor, t);
-        m.verts = new Float64Array(4 * numVerts);
-        m.vertLines = new Int32Array(numVerts);
+        m.verts = new Float64Array(4 * room(cursor, numVerts, 'vert 0(0 0)0 0'.length));
+        m.vertLines = new Int32Array(room(cursor, numVerts, 'vert 0(0 0)0 0'.length));
         break;
       case 'numtris':
         numTris = count(cursor, t);
-        m.tris = new Int32Array(3 * numTris);
+        m.tris = new Int32Array(3 * room(cursor, numTris, 'tri 0 0 0 0'.length));
         break;
       case 'numweights':
         numWeights = count(cursor, t);
-        m.weights = new Float64Array(5 * numWeights);
+        m.weights = new Float64Array(5 * room(cursor, numWeights, 'weight 0 0 0(0 0 0)'.length));
         break;
       case 'vert': {
         if (numVerts < 0) throw errorAt(t, 'md5-syntax', 'vert before numverts');

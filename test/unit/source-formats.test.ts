@@ -143,6 +143,13 @@ test('MD5: malformed files are errors at their line and column', () => {
   assert.deepEqual(firstError(mesh((t) => t.slice(0, cut) + '\n// end\n')), ['md5-syntax', MD5_MESH.slice(0, cut).split('\n').length + 1, 1]);
   const anim = MD5_ANIM.replace('\t0 0 0 0.1\n', '\t0 0 0\n');
   assert.deepEqual(firstError(['m.md5mesh', MD5_MESH], ['walk.md5anim', anim]), ['frame-values', 24, 1]);
+  // A count far beyond what the file holds is an error at the mesh (too few lines), not an
+  // allocation that throws (1e300 vertices) or takes the memory (1e9): fuzzing found it.
+  for (const huge of ['1e300', '1000000000']) {
+    assert.deepEqual(firstError(mesh((t) => t.replace('numverts 3', `numverts ${huge}`))), ['md5-count', 12, 6], huge);
+    assert.deepEqual(firstError(mesh((t) => t.replace('numweights 4', `numweights ${huge}`))), ['md5-count', 12, 6], huge);
+    assert.deepEqual(firstError(mesh((t) => t.replace('numtris 1', `numtris ${huge}`))), ['md5-count', 12, 6], huge);
+  }
 });
 
 const MD5_ANIM = `MD5Version 10
