@@ -11,12 +11,14 @@
 //   work: zeroed scratch of workBytes(V, T, leaves) bytes.
 
 const CACHE_SIZE: i32 = 32;
+/** core/compile/vcache.ts HUB_USES: a cached vertex of more triangles does not rescore them. */
+const HUB_USES: i32 = 1024;
 const FIRST_NAN_LENGTH: i32 = 34;
 const RANKS: i32 = 64;
 
 /** Bytes of scratch the pass needs (each array rounded up to 8 bytes). */
 export function workBytes(v: i32, t: i32, leaves: i32): i32 {
-  return round8(4 * v) * 6 + round8(4 * (v + 1)) + round8(4 * 3 * t) + round8(4 * t) * 4 + round8(t) * 2 + round8(v) + round8(4 * 2 * leaves) + round8(4 * (CACHE_SIZE + 4));
+  return round8(4 * v) * 6 + round8(4 * (v + 1)) + round8(4 * 3 * t) * 2 + round8(4 * t) * 4 + round8(t) * 2 + round8(v) + round8(4 * 2 * leaves) + round8(4 * (CACHE_SIZE + 4));
 }
 
 function round8(n: i32): i32 {
@@ -37,7 +39,7 @@ export function overflowed(): i32 {
 
 // The scratch arrays of the pass in progress (laid out by prepare()).
 let numUses: usize = 0, usesStart: usize = 0, fillUses: usize = 0, score: usize = 0, index: usize = 0, cachedV: usize = 0;
-let uses: usize = 0, used: usize = 0, dirty: usize = 0, triScore: usize = 0, dirtyList: usize = 0, seen: usize = 0, tree: usize = 0, cache: usize = 0;
+let uses: usize = 0, usePosition: usize = 0, used: usize = 0, dirty: usize = 0, triScore: usize = 0, dirtyList: usize = 0, seen: usize = 0, tree: usize = 0, cache: usize = 0;
 let leaves: i32 = 1;
 
 /**
@@ -53,6 +55,7 @@ export function prepare(vertexCount: i32, triCount: i32, tris: usize, work: usiz
   index = at; at += round8(4 * vertexCount);
   cachedV = at; at += round8(vertexCount);
   uses = at; at += round8(4 * 3 * triCount);
+  usePosition = at; at += round8(4 * 3 * triCount);
   used = at; at += round8(triCount);
   dirty = at; at += round8(triCount);
   triScore = at; at += round8(4 * triCount);
@@ -88,6 +91,7 @@ export function prepare(vertexCount: i32, triCount: i32, tris: usize, work: usiz
       const v = load<i32>(tris + 12 * t + 4 * k);
       const f = load<i32>(fillUses + 4 * v);
       store<i32>(uses + 4 * f, t);
+      store<i32>(usePosition + 4 * (3 * t + k), f);
       store<i32>(fillUses + 4 * v, f + 1);
     }
   }
@@ -147,15 +151,12 @@ export function optimise(vertexCount: i32, triCount: i32, tris: usize, valence: 
         store<i32>(index + 4 * v, nextIndex);
         store<i32>(vertexOrder + 4 * nextIndex++, v);
       }
-      const start = load<i32>(usesStart + 4 * v);
       const nu = load<i32>(numUses + 4 * v);
-      const last = start + nu - 1;
-      for (let u = start; u <= last; u++) {
-        if (load<i32>(uses + 4 * u) == best) {
-          store<i32>(uses + 4 * u, load<i32>(uses + 4 * last));
-          break;
-        }
-      }
+      const last = load<i32>(usesStart + 4 * v) + nu - 1;
+      const u = load<i32>(usePosition + 4 * (3 * best + k));
+      const moved = load<i32>(uses + 4 * last);
+      store<i32>(uses + 4 * u, moved);
+      for (let m: i32 = 0; m < 3; m++) if (load<i32>(tris + 12 * moved + 4 * m) == v) store<i32>(usePosition + 4 * (3 * moved + m), u);
       store<i32>(numUses + 4 * v, nu - 1);
       if (load<u8>(cachedV + v)) {
         let p: i32 = 0;
@@ -182,6 +183,7 @@ export function optimise(vertexCount: i32, triCount: i32, tris: usize, valence: 
     step++;
     for (let p: i32 = 0; p < cacheLength; p++) {
       const v = load<i32>(cache + 4 * p);
+      if (load<i32>(numUses + 4 * v) > HUB_USES) continue;
       const end = load<i32>(usesStart + 4 * v) + load<i32>(numUses + 4 * v);
       for (let u = load<i32>(usesStart + 4 * v); u < end; u++) {
         const t = load<i32>(uses + 4 * u);

@@ -10,6 +10,14 @@ import vcacheWasm from '../../wasm/vcache.wasm';
 
 const f32 = Math.fround;
 const CACHE_SIZE = 32;
+/**
+ * A cached vertex of more triangles than this does not rescore them (ours): the reference walks
+ * all of a cached vertex's triangles at every step, so one vertex shared by n triangles (a fan, a
+ * disc's centre) took time growing with n^2 (20,000 triangles: 2.5 s here, 3 s in the reference).
+ * Its triangles are still scored through their other corners and by the scan. The order differs
+ * from the reference's only in meshes with such a vertex. Also wasm/vcache.ts.
+ */
+export const HUB_USES = 1024;
 
 /** Rank terms for ranks 0..63 (ranks >= 32 give 0: B7). */
 const RANK_TERM = new Float64Array(64);
@@ -172,11 +180,15 @@ export function optimiseVertexCacheScript(vertexCount: number, tris: Int32Array,
   const uses = take(3, Int32Array, usesStart[vertexCount]);
   const fillUses = take(4, Int32Array, vertexCount);
   fillUses.set(usesStart.subarray(0, vertexCount));
+  // Where corner k of triangle t is in its vertex's uses (a removal is then one step, not a search).
+  const usePosition = take(15, Int32Array, 3 * triCount);
   for (let t = 0; t < triCount; t++) {
     if (used[t]) continue;
-    uses[fillUses[tris[3 * t]]++] = t;
-    uses[fillUses[tris[3 * t + 1]]++] = t;
-    uses[fillUses[tris[3 * t + 2]]++] = t;
+    for (let k = 0; k < 3; k++) {
+      const f = fillUses[tris[3 * t + k]]++;
+      uses[f] = t;
+      usePosition[3 * t + k] = f;
+    }
   }
   // Every use count from here on is at most maxUses, so valence[] needs no growing below.
   valenceTerm(maxUses);
@@ -241,15 +253,12 @@ export function optimiseVertexCacheScript(vertexCount: number, tris: Int32Array,
         index[v] = nextIndex;
         vertexOrder[nextIndex++] = v;
       }
-      // Remove best from v's uses: overwrite it with the last element.
-      const start = usesStart[v];
-      const last = start + numUses[v] - 1;
-      for (let u = start; u <= last; u++) {
-        if (uses[u] === best) {
-          uses[u] = uses[last];
-          break;
-        }
-      }
+      // Remove best from v's uses: overwrite it with the last element (whose position follows).
+      const last = usesStart[v] + numUses[v] - 1;
+      const u = usePosition[3 * best + k];
+      const moved = uses[last];
+      uses[u] = moved;
+      for (let m = 0; m < 3; m++) if (tris[3 * moved + m] === v) usePosition[3 * moved + m] = u;
       numUses[v]--;
       if (cached[v]) {
         let p = 0;
@@ -283,6 +292,7 @@ export function optimiseVertexCacheScript(vertexCount: number, tris: Int32Array,
     step++;
     for (let p = 0; p < cacheLength; p++) {
       const v = cache[p];
+      if (numUses[v] > HUB_USES) continue;
       for (let u = usesStart[v], end = u + numUses[v]; u < end; u++) {
         const t = uses[u];
         if (seen[t] === step) continue;

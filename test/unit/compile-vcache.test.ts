@@ -181,7 +181,12 @@ test('vertex cache: the WebAssembly kernel (wasm/vcache.ts) gives the JavaScript
     const i = y * (n + 1) + x;
     grid.push(i, i + n + 1, i + 1, i + 1, i + n + 1, i + n + 2);
   }
-  const cases: [string, number, Int32Array][] = [['grid', (n + 1) * (n + 1), Int32Array.from(grid)], ['empty', 0, new Int32Array(0)], ['degenerate only', 3, Int32Array.from([0, 0, 1, 2, 2, 2])]];
+  // A fan and a fan beside a grid: a hub of more than HUB_USES triangles (not rescored through it).
+  const fan = (from: number, count: number): number[] => Array.from({ length: count }, (_, k) => [from, from + 1 + k, from + 2 + k]).flat();
+  const cases: [string, number, Int32Array][] = [
+    ['grid', (n + 1) * (n + 1), Int32Array.from(grid)], ['empty', 0, new Int32Array(0)], ['degenerate only', 3, Int32Array.from([0, 0, 1, 2, 2, 2])],
+    ['fan', 3002, Int32Array.from(fan(0, 3000))], ['grid and fan', (n + 1) * (n + 1) + 2002, Int32Array.from([...grid, ...fan((n + 1) * (n + 1), 2000)])],
+  ];
   for (const [seed, vertices, triangles] of [[1, 120, 600], [2, 250, 1500], [3, 60, 400], [11, 5000, 20000], [12, 7, 3], [13, 2000, 900]]) cases.push([`soup ${seed}`, vertices, randomSoup(seed, vertices, triangles)]);
   let overflowing = 0;
   for (const [name, vertices, tris] of cases) {
@@ -196,6 +201,11 @@ test('vertex cache: the WebAssembly kernel (wasm/vcache.ts) gives the JavaScript
     }
   }
   assert.ok(overflowing >= 2, 'some soups overflow the cache (B7), so the NaN ranks are exercised');
+  // Every triangle is still emitted once where a hub is not rescored through.
+  for (const [name, vertices, tris] of cases.filter(([name]) => name.includes('fan'))) {
+    const order = optimiseVertexCache(vertices, tris).triangleOrder;
+    assert.deepEqual([...order].sort((a, b) => a - b), Array.from({ length: tris.length / 3 }, (_, t) => t), name);
+  }
   // Switched off, optimiseVertexCache is the JavaScript pass (what a host without WebAssembly runs).
   setWasmEnabled(false);
   try {

@@ -1,0 +1,68 @@
+// core/compile/smooth.ts weldLargeGroup: the components of a large group of corners at one
+// position are those of testing every pair (the loop it replaced where a vertex is shared by
+// thousands of triangles, whose time grew with the square of their number).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { weldLargeGroup } from '../../core/compile/smooth';
+import { compileSourceText } from '../helpers/compile-iqm';
+import { prng } from '../helpers/iqe-fixtures';
+import { readModel } from '../../core/model/read';
+
+/** Each corner's component, as the smallest corner of its component (a partition to compare). */
+function partition(parent: Int32Array, corners: number): number[] {
+  const find = (c: number): number => (parent[c] === c ? c : find(parent[c]));
+  const smallest = new Map<number, number>();
+  for (let c = 0; c < corners; c++) {
+    const r = find(c);
+    if (!smallest.has(r)) smallest.set(r, c);
+  }
+  return Array.from({ length: corners }, (_, c) => smallest.get(find(c))!);
+}
+
+test('weldLargeGroup gives the components of testing every pair, on random symmetric relations', () => {
+  const random = prng(41);
+  for (let round = 0; round < 60; round++) {
+    const corners = 65 + Math.floor(random() * 300);
+    // A symmetric relation: dense, sparse or clustered (corners of a class weld, a few across).
+    const density = [0.5, 0.02, 0.002][round % 3];
+    const cluster = Array.from({ length: corners }, () => Math.floor(random() * 6));
+    const edges = new Set<string>();
+    for (let a = 0; a < corners; a++) for (let b = a + 1; b < corners; b++) if ((round % 3 === 2 && cluster[a] === cluster[b] && random() < 0.3) || random() < density) edges.add(`${a},${b}`);
+    const canWeld = (w: number, v: number): boolean => edges.has(w < v ? `${w},${v}` : `${v},${w}`);
+    // Every pair, in order (the loop of weldCorners for a small group).
+    const pairwise = Int32Array.from({ length: corners }, (_, c) => c);
+    const findIn = (parent: Int32Array) => (c: number): number => {
+      while (parent[c] !== c) c = parent[c];
+      return c;
+    };
+    const findPairwise = findIn(pairwise);
+    for (let a = 0; a < corners; a++) for (let b = a + 1; b < corners; b++) if (canWeld(a, b)) pairwise[findPairwise(b)] = findPairwise(a);
+    // The group in a shuffled order (corner ids are what the group lists, not positions).
+    const group = Int32Array.from({ length: corners }, (_, c) => c);
+    for (let i = corners - 1; i > 0; i--) {
+      const j = Math.floor(random() * (i + 1));
+      [group[i], group[j]] = [group[j], group[i]];
+    }
+    const parent = Int32Array.from({ length: corners }, (_, c) => c);
+    weldLargeGroup(group, parent, findIn(parent), canWeld, new Int32Array(corners), new Int32Array(corners), []);
+    assert.deepEqual(partition(parent, corners), partition(pairwise, corners), `round ${round}: ${corners} corners, ${edges.size} pairs weld`);
+  }
+});
+
+test('a vertex shared by 3,000 triangles of a fan is welded once per smoothing group: two normals at the tip of a cone in two groups', () => {
+  // A cone fanned from its tip, half of it in another smoothing group: two normals at the tip (each
+  // the average of its half's faces).
+  const n = 3000;
+  const lines = ['# Inter-Quake Export', 'mesh m', 'vp 0 0 1'];
+  for (let i = 0; i <= n; i++) lines.push(`vp ${Math.cos((2 * Math.PI * i) / n)} ${Math.sin((2 * Math.PI * i) / n)} 0`);
+  for (let i = 1; i <= n; i++) {
+    if (i === n / 2 + 1) lines.push('smoothgroup 2');
+    lines.push(`fm 0 ${i + 1} ${i}`);
+  }
+  const result = compileSourceText(lines.join('\n') + '\n');
+  assert.ok(result.bytes, JSON.stringify(result.diagnostics.slice(0, 3)));
+  const mesh = readModel(result.bytes).meshes[0];
+  let centres = 0;
+  for (let v = 0; v < mesh.vertexCount; v++) if (mesh.position[3 * v] === 0 && mesh.position[3 * v + 1] === 0) centres++;
+  assert.equal(centres, 2, 'the tip is one vertex per smoothing group');
+});
