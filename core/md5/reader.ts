@@ -252,15 +252,18 @@ function mesh(cursor: Cursor, keyword: Token, jointCount: number): Md5Mesh {
         m.shader = cursor.expect(Tok.String, '"', 'around the shader name').text;
         break;
       case 'numverts':
+        if (numVerts >= 0) throw errorAt(t, 'md5-syntax', 'a second numverts in this mesh (its vert lines would be lost)');
         numVerts = count(cursor, t);
         m.verts = new Float64Array(4 * room(cursor, numVerts, 'vert 0(0 0)0 0'.length));
         m.vertLines = new Int32Array(room(cursor, numVerts, 'vert 0(0 0)0 0'.length));
         break;
       case 'numtris':
+        if (numTris >= 0) throw errorAt(t, 'md5-syntax', 'a second numtris in this mesh (its tri lines would be lost)');
         numTris = count(cursor, t);
         m.tris = new Int32Array(3 * room(cursor, numTris, 'tri 0 0 0 0'.length));
         break;
       case 'numweights':
+        if (numWeights >= 0) throw errorAt(t, 'md5-syntax', 'a second numweights in this mesh (its weight lines would be lost)');
         numWeights = count(cursor, t);
         m.weights = new Float64Array(5 * room(cursor, numWeights, 'weight 0 0 0(0 0 0)'.length));
         break;

@@ -89,6 +89,8 @@ class ObjReader {
   private inMesh = false;
   private smooth = 0;
   private concave = 0;
+  /** Concave faces too large for ear clipping, fanned. */
+  private concaveFanned = 0;
   /**
    * A vertex per distinct (v, vt, vn) within a mesh: the vertices of position v in mesh `mesh`
    * are a chain from head[v] (when stamp[v] is that mesh) through next, with their vt and vn.
@@ -227,6 +229,7 @@ class ObjReader {
     }
     const list = triangulate(corners, this.positions.view());
     if (list.concave) this.concave++;
+    if (list.concave && !list.clipped) this.concaveFanned++;
     for (const [i, j, k] of list.triangles) this.triangle(i, j, k, l);
   }
 
@@ -305,7 +308,9 @@ class ObjReader {
     if (withNormal > 0 && withNormal < vertexCount) {
       diagnostics.push(lineNote('warning', 'obj-normals-partial', `${vertexCount - withNormal} of the ${vertexCount} vertices have no normal: all normals are computed from the faces (the reference would shift the given ones onto the wrong vertices)`, 0));
     }
-    if (this.concave > 0) diagnostics.push(lineNote('information', 'obj-concave', `${this.concave} concave faces are split by ear clipping (the reference compiler fans them, which folds them over)`, 0));
+    const clipped = this.concave - this.concaveFanned;
+    if (clipped > 0) diagnostics.push(lineNote('information', 'obj-concave', `${clipped} concave faces are split by ear clipping (the reference compiler fans them, which folds them over)`, 0));
+    if (this.concaveFanned > 0) diagnostics.push(lineNote('warning', 'obj-concave', `${this.concaveFanned} concave faces of more than ${EAR_CLIPPING_CORNERS} corners are fanned, as the reference fans them, and fold over (ear clipping takes time growing with the square of the corners)`, 0));
     if (textures.size > 0) {
       for (const s of sections) {
         const texture = textures.get(s.material);
@@ -330,11 +335,15 @@ class ObjReader {
   }
 }
 
+/** The most corners of a concave face that ear clipping splits (its time grows with their square or more). */
+const EAR_CLIPPING_CORNERS = 1024;
+
 /**
  * Triangles of a face (corners in file order), each written reversed as the reference writes
- * them: a fan (c[k], c[k-1], c[0]) when the face is convex, ear clipping when it is not.
+ * them: a fan (c[k], c[k-1], c[0]) when the face is convex, ear clipping when it is not (up to
+ * EAR_CLIPPING_CORNERS corners; `clipped` says it was).
  */
-function triangulate(corners: number[], positions: Float64Array): { triangles: [number, number, number][]; concave: boolean } {
+function triangulate(corners: number[], positions: Float64Array): { triangles: [number, number, number][]; concave: boolean; clipped?: boolean } {
   const n = corners.length;
   const fan = (): [number, number, number][] => {
     const out: [number, number, number][] = [];
@@ -359,6 +368,7 @@ function triangulate(corners: number[], positions: Float64Array): { triangles: [
   let convex = true;
   for (let i = 0; i < n && convex; i++) if (cross(i, (i + 1) % n, (i + 2) % n) < 0) convex = false;
   if (convex) return { triangles: fan(), concave: false };
+  if (n > EAR_CLIPPING_CORNERS) return { triangles: fan(), concave: true, clipped: false };
   const inside = (p: number, a: number, b: number, c: number): boolean => cross(a, b, p) >= 0 && cross(b, c, p) >= 0 && cross(c, a, p) >= 0;
   const left = corners.map((_, i) => i);
   const out: [number, number, number][] = [];
@@ -378,5 +388,5 @@ function triangulate(corners: number[], positions: Float64Array): { triangles: [
     if (!clipped) break;
   }
   for (let k = 2; k < left.length; k++) out.push([corners[left[k]], corners[left[k - 1]], corners[left[0]]]);
-  return { triangles: out, concave: true };
+  return { triangles: out, concave: true, clipped: true };
 }

@@ -128,6 +128,13 @@ function skipped(text: string, a: number, b: number): boolean {
   return c === 35 || c === 59 || (c === 47 && p + 1 < b && text.charCodeAt(p + 1) === 47);
 }
 
+/**
+ * How much the frames `time` lines skip over may hold (each becomes a copy of the first frame): a
+ * multiple of the file's size (issue 17: memory within 4x the text), or this floor for a small file.
+ */
+const SKIPPED_FRAMES_TEXT_MULTIPLE = 4;
+const SKIPPED_FRAMES_FLOOR = 64 * 1024;
+
 /** What the values after a vertex line's parent bone are (for errors). */
 const VERTEX_VALUES = ['the position x', 'the position y', 'the position z', 'the normal x', 'the normal y', 'the normal z', 'the texture u', 'the texture v'];
 
@@ -152,6 +159,8 @@ function smd(text: string, name: string, diagnostics: IqeDiagnostic[]): ReturnTy
   /** Frames of poses, `joints.length` per frame once the skeleton starts. */
   const frames: Float64Array[] = [];
   let frameLines: number[] = [];
+  /** Frames `time` lines skipped over (made copies of the first), in all. */
+  let skippedFrames = 0;
   let hasTriangles = false;
   let versionSeen = false;
   const positions = float64s(1024);
@@ -222,6 +231,16 @@ function smd(text: string, name: string, diagnostics: IqeDiagnostic[]): ReturnTy
           if (s.is(0, 'time')) {
             const t = num(s, 1, line, 'the frame number', true);
             if (t < 0) throw new ReadError('smd-values', `time ${t}: a frame number cannot be negative`, line, s.column[1], s.end[1]);
+            // Each frame skipped over is a copy of the first: a gap of a billion would never end,
+            // and one of thousands in a small file would hold many times its size.
+            const skip = t - frames.length;
+            if (skip > 0) {
+              skippedFrames += skip;
+              const copies = skippedFrames * Math.max(joints.length, 1) * POSE_STRIDE * 8;
+              if (copies > Math.max(SKIPPED_FRAMES_TEXT_MULTIPLE * text.length, SKIPPED_FRAMES_FLOOR)) {
+                throw new ReadError('smd-values', `time ${t}: ${skip} frames skipped after frame ${frames.length - 1}, ${skippedFrames} in all: their copies of the first frame would take ${(copies / 2 ** 20).toFixed(1)} MiB, more than ${SKIPPED_FRAMES_TEXT_MULTIPLE} times this file (an SMD lists every frame; a gap is filled with copies of the first)`, line, s.column[1], s.end[1]);
+              }
+            }
             if (frame >= 0) fillFromFirst(frames, frame, seen);
             // Frames skipped over are copies of the first (the reference's rule).
             while (frames.length <= t) {
@@ -292,7 +311,10 @@ function smd(text: string, name: string, diagnostics: IqeDiagnostic[]): ReturnTy
     const parent = bone(ws, 0, line, 'parent bone');
     for (let k = 0; k < VERTEX_VALUES.length; k++) v[k] = num(ws, k + 1, line, VERTEX_VALUES[k]);
     const links = ws.count > 9 ? num(ws, 9, line, 'the link count', true) : 0;
-    if (pairs.length < 2 * links + 2) pairs = new Float64Array(2 * links + 2);
+    // Room for the links the line's words hold (two words a link): a count beyond them fails at the
+    // first missing word below; sized by the count, 2e21 made an array that cannot be.
+    const room = Math.min(links, Math.floor((ws.count - 10) / 2));
+    if (pairs.length < 2 * room + 2) pairs = new Float64Array(2 * room + 2);
     let count = 0;
     let parentWeight = 0, total = 0;
     for (let k = 0; k < links; k++) {

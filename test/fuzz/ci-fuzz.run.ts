@@ -1,4 +1,5 @@
-// `npm run fuzz:ci` (.ci/run): the fuzz of every format (IQM, MD3, DPM readers; the IQE paths) for
+// `npm run fuzz:ci` (.ci/run): the fuzz of every format (IQM, MD3, DPM readers; the IQE paths; the
+// MD5, SMD and OBJ readers and their compile, source-fuzz.ts) for
 // a fixed wall-clock budget, with a watchdog per input. Each format runs in child processes (two
 // at a time: the CI's 2 cores), each for its share of the budget, after replaying the corpus of
 // inputs that ever failed (test/fuzz/corpus/FORMAT/). An input fails the run when reading it
@@ -18,9 +19,12 @@ import { cpuMs, exerciseIqe, generatedIqeSeeds, mutateIqe } from '../helpers/iqe
 import { prng } from '../helpers/iqe-fixtures';
 import { skinnedModel } from '../helpers/skinned-model';
 import { sniff } from '../../core/sniff';
+import { exerciseSource, generatedSourceSeeds, mutateSource, SOURCE_EXTENSIONS, type SourceFormat } from '../helpers/source-fuzz';
 
-const FORMATS = ['iqm', 'md3', 'dpm', 'iqe'] as const;
+const FORMATS = ['iqm', 'md3', 'dpm', 'iqe', 'md5', 'smd', 'obj'] as const;
 type Format = (typeof FORMATS)[number];
+/** The text formats read by the compile's source readers (their inputs are read as files of their name). */
+const isSource = (format: Format): format is SourceFormat => format === 'md5' || format === 'smd' || format === 'obj';
 const CORPUS = resolve('test', 'fuzz', 'corpus');
 const FAILURES = resolve('out', 'fuzz-failures');
 /**
@@ -56,6 +60,20 @@ interface Seed {
 }
 
 function seedsOf(format: Format): Seed[] {
+  if (isSource(format)) {
+    const seeds = generatedSourceSeeds(format).map((s) => ({ name: s.name, bytes: Buffer.from(s.text) }));
+    const dir = resolve('..', 'shared', 'assets', format);
+    if (existsSync(dir)) {
+      for (const sub of readdirSync(dir)) {
+        for (const name of readdirSync(join(dir, sub))) {
+          if (!SOURCE_EXTENSIONS[format].some((e) => name.endsWith(`.${e}`))) continue;
+          const bytes = readFileSync(join(dir, sub, name));
+          if (bytes.length <= MAX_SEED_BYTES) seeds.push({ name: `${sub}/${name}`, bytes });
+        }
+      }
+    }
+    return seeds;
+  }
   if (format === 'iqe') {
     const seeds = generatedIqeSeeds(skinnedModel(3, { frames: 8, speed: 0.5 })).map((s) => ({ name: s.name, bytes: Buffer.from(s.text) }));
     const dir = resolve('..', 'shared', 'assets', 'iqe');
@@ -81,12 +99,17 @@ function seedsOf(format: Format): Seed[] {
 }
 
 /** Input `index` of a child's sequence: its own generator, so the parent can make it again. */
-function makeInput(format: Format, seeds: Seed[], bounds: number[][], seed: number, index: number): { bytes: Uint8Array; what: string } {
+function makeInput(format: Format, seeds: Seed[], bounds: number[][], seed: number, index: number): { bytes: Uint8Array; what: string; name: string } {
   const random = prng(seed * 1_000_003 + index);
   const k = index % seeds.length;
+  const name = seeds[k].name.slice(seeds[k].name.lastIndexOf('/') + 1);
+  if (isSource(format)) {
+    const m = mutateSource(format, Buffer.from(seeds[k].bytes).toString('utf8'), random);
+    return { bytes: Buffer.from(m.text), what: `${seeds[k].name}: ${m.what}`, name };
+  }
   if (format === 'iqe') {
     const m = mutateIqe(Buffer.from(seeds[k].bytes).toString('utf8'), random);
-    return { bytes: Buffer.from(m.text), what: `${seeds[k].name}: ${m.what}` };
+    return { bytes: Buffer.from(m.text), what: `${seeds[k].name}: ${m.what}`, name };
   }
   let [bytes, what] = mutate(seeds[k].bytes, random, bounds[k]);
   if (random() < 0.3) {
@@ -94,11 +117,11 @@ function makeInput(format: Format, seeds: Seed[], bounds: number[][], seed: numb
     bytes = again;
     what += `; ${more}`;
   }
-  return { bytes, what: `${seeds[k].name}: ${what}` };
+  return { bytes, what: `${seeds[k].name}: ${what}`, name };
 }
 
-/** Runs one input; the failure's message, or null. */
-function runInput(format: Format, bytes: Uint8Array): { error: string | null; ms: number; ratio: number; owned: number } {
+/** Runs one input (a source read as the file `name`); the failure's message, or null. */
+function runInput(format: Format, bytes: Uint8Array, name: string): { error: string | null; ms: number; ratio: number; owned: number } {
   // CPU time (the watchdog's hang is work, not a wait for a CPU: a 20 ms read took 1047 ms of wall
   // time at a load average of 12 and failed a run).
   const start = cpuMs();
@@ -108,8 +131,9 @@ function runInput(format: Format, bytes: Uint8Array): { error: string | null; ms
   // variant): the watchdog holds each path to the limit; a binary reader is one path.
   let slowest = { path: 'read', ms: 0 };
   try {
-    if (format === 'iqe') {
-      const r = exerciseIqe(Buffer.from(bytes).toString('utf8'));
+    if (format === 'iqe' || isSource(format)) {
+      const text = Buffer.from(bytes).toString('utf8');
+      const r = format === 'iqe' ? exerciseIqe(text) : exerciseSource(text, name);
       owned = r.owned;
       slowest = { path: r.slowestPath, ms: r.slowestMs };
     } else {
@@ -120,7 +144,7 @@ function runInput(format: Format, bytes: Uint8Array): { error: string | null; ms
     error = e instanceof Error ? (e.stack ?? e.message).split('\n').slice(0, 4).join(' | ') : String(e);
   }
   const ms = cpuMs() - start;
-  if (format !== 'iqe') slowest.ms = ms;
+  if (format !== 'iqe' && !isSource(format)) slowest.ms = ms;
   const ratio = owned / Math.max(1, bytes.length);
   if (!error && slowest.ms > HANG_MS) error = `${slowest.path} took ${slowest.ms.toFixed(0)} ms (watchdog: ${HANG_MS} ms per path; the input: ${ms.toFixed(0)} ms)`;
   if (!error && owned > Math.max(RATIO * bytes.length, FLOOR)) error = `the result holds ${owned} bytes of typed arrays for ${bytes.length} input bytes (${ratio.toFixed(1)}x; watchdog: ${RATIO}x, at least ${FLOOR} bytes)`;
@@ -140,12 +164,14 @@ interface Report {
   failures: { what: string; error: string; file: string }[];
 }
 
-function saveFailure(format: Format, bytes: Uint8Array, what: string, error: string): string {
+/** Keeps a failing input, named with its format's extension (a source's own: .md5anim, .smd, ...). */
+function saveFailure(format: Format, bytes: Uint8Array, inputName: string, what: string, error: string): string {
   mkdirSync(FAILURES, { recursive: true });
   const name = `${format}-${createHash('sha1').update(bytes).digest('hex').slice(0, 12)}`;
-  writeFileSync(join(FAILURES, `${name}.${format}`), bytes);
+  const extension = isSource(format) ? inputName.slice(inputName.lastIndexOf('.') + 1) : format;
+  writeFileSync(join(FAILURES, `${name}.${extension}`), bytes);
   writeFileSync(join(FAILURES, `${name}.txt`), `${what}\n${error}\n`);
-  return join(FAILURES, `${name}.${format}`);
+  return join(FAILURES, `${name}.${extension}`);
 }
 
 function peakRss(): number {
@@ -157,9 +183,9 @@ function peakRss(): number {
 /** Child mode: the corpus of one format, or inputs of its sequence until `seconds` pass. */
 function child(format: Format, seed: number, seconds: number, corpus: boolean): void {
   const report: Report = { inputs: 0, slowestMs: 0, slowest: '', ratio: 0, ratioInput: '', smallOwned: 0, peakRssBytes: 0, failures: [] };
-  const one = (bytes: Uint8Array, what: string, index: number): void => {
+  const one = (bytes: Uint8Array, name: string, what: string, index: number): void => {
     process.stdout.write(`start ${index}\n`);
-    const r = runInput(format, bytes);
+    const r = runInput(format, bytes, name);
     report.inputs++;
     if (r.ms > report.slowestMs) {
       report.slowestMs = r.ms;
@@ -170,19 +196,19 @@ function child(format: Format, seed: number, seconds: number, corpus: boolean): 
       report.ratio = r.ratio;
       report.ratioInput = what;
     }
-    if (r.error) report.failures.push({ what, error: r.error, file: saveFailure(format, bytes, what, r.error) });
+    if (r.error) report.failures.push({ what, error: r.error, file: saveFailure(format, bytes, name, what, r.error) });
   };
   if (corpus) {
     const dir = join(CORPUS, format);
     const files = existsSync(dir) ? readdirSync(dir).filter((f) => !f.endsWith('.txt')).sort() : [];
-    files.forEach((f, i) => one(readFileSync(join(dir, f)), `corpus ${format}/${f}`, i));
+    files.forEach((f, i) => one(readFileSync(join(dir, f)), f, `corpus ${format}/${f}`, i));
   } else {
     const seeds = seedsOf(format);
-    const bounds = seeds.map((s) => (format === 'iqe' ? [] : sectionBoundaries(s.bytes)));
+    const bounds = seeds.map((s) => (format === 'iqe' || isSource(format) ? [] : sectionBoundaries(s.bytes)));
     const end = performance.now() + seconds * 1000;
     for (let i = 0; performance.now() < end; i++) {
       const input = makeInput(format, seeds, bounds, seed, i);
-      one(input.bytes, input.what, i);
+      one(input.bytes, input.name, input.what, i);
     }
   }
   report.peakRssBytes = peakRss();
@@ -249,9 +275,9 @@ function runJob(job: Job): Promise<Report> {
       let file = '';
       if (!job.corpus && last >= 0) {
         const seeds = seedsOf(job.format);
-        const input = makeInput(job.format, seeds, seeds.map((s) => (job.format === 'iqe' ? [] : sectionBoundaries(s.bytes))), job.seed, last);
+        const input = makeInput(job.format, seeds, seeds.map((s) => (job.format === 'iqe' || isSource(job.format) ? [] : sectionBoundaries(s.bytes))), job.seed, last);
         what = input.what;
-        file = saveFailure(job.format, input.bytes, input.what, hung ? 'hung' : `child died (${signal ?? code})`);
+        file = saveFailure(job.format, input.bytes, input.name, input.what, hung ? 'hung' : `child died (${signal ?? code})`);
       }
       failed.failures.push({ what, error: hung ? `no answer for ${SILENT_CPU_MS / 1000} s of its CPU time (hung)` : `the child process died (${signal ?? `exit ${code}`}): ${stderr.trim().split('\n').slice(-3).join(' | ')}`, file });
       done(failed);
@@ -267,8 +293,8 @@ async function parent(): Promise<number> {
   const started = performance.now();
   // The corpus first (short), then each format's share of the budget on every worker.
   const jobs: Job[] = FORMATS.map((format) => ({ format, seed, seconds: 0, corpus: true }));
-  // IQE gets half of the budget: each of its inputs runs every path (check, server, compile, ...).
-  const share = (format: Format): number => (format === 'iqe' ? 0.5 : 0.5 / (FORMATS.length - 1));
+  // IQE gets 40% of the budget: each of its inputs runs every path (check, server, compile, ...).
+  const share = (format: Format): number => (format === 'iqe' ? 0.4 : 0.6 / (FORMATS.length - 1));
   for (const format of FORMATS) for (let w = 0; w < workers; w++) jobs.push({ format, seed: seed * 16 + w, seconds: seconds * share(format), corpus: false });
   const results = new Map<Format, Report[]>(FORMATS.map((f) => [f, []]));
   let next = 0;

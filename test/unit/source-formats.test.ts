@@ -143,6 +143,9 @@ test('MD5: malformed files are errors at their line and column', () => {
   assert.deepEqual(firstError(mesh((t) => t.slice(0, cut) + '\n// end\n')), ['md5-syntax', MD5_MESH.slice(0, cut).split('\n').length + 1, 1]);
   const anim = MD5_ANIM.replace('\t0 0 0 0.1\n', '\t0 0 0\n');
   assert.deepEqual(firstError(['m.md5mesh', MD5_MESH], ['walk.md5anim', anim]), ['frame-values', 24, 1]);
+  // A count given twice in a mesh would drop the lines read under the first (fuzzing found it).
+  assert.deepEqual(firstError(mesh((t) => t.replace('\tnumtris 1', '\tnumverts 3\n\tnumtris 1'))), ['md5-syntax', 19, 2]);
+  assert.deepEqual(firstError(mesh((t) => t.replace('\tnumweights 4', '\tnumtris 1\n\tnumweights 4'))), ['md5-syntax', 21, 2]);
   // A count far beyond what the file holds is an error at the mesh (too few lines), not an
   // allocation that throws (1e300 vertices) or takes the memory (1e9): fuzzing found it.
   for (const huge of ['1e300', '1000000000']) {
@@ -276,6 +279,16 @@ test('SMD: malformed files are errors at their line and column', () => {
   assert.deepEqual(firstError(['m.smd', SMD_MESH.slice(0, SMD_MESH.lastIndexOf('end'))]), ['unterminated-block', 11, 1]);
   assert.deepEqual(firstError(['m.smd', SMD_MESH.replace('version 1', 'version 2')]), ['smd-version', 1, 9]);
   assert.deepEqual(firstError(['m.smd', SMD_MESH.replace('1 1 0 0 0 0 1.5707963', '1 1 0 0 0 0')]), ['smd-values', 9, 12]);
+  // A frame number far ahead: every frame skipped would be a copy of the first (a billion never
+  // ended: fuzzing found it); an error at the number, also for gaps that add up.
+  assert.deepEqual(firstError(['walk.smd', SMD_ANIM.replace('time 2', 'time 1000000000')]), ['smd-values', 10, 6]);
+  const gaps = SMD_ANIM.replace('time 2\n1 2 0 0 0 0 0\n', Array.from({ length: 3 }, (_, i) => `time ${(i + 1) * 200}\n1 2 0 0 0 0 0\n`).join(''));
+  assert.deepEqual(firstError(['walk.smd', gaps]), ['smd-values', 14, 6]);
+  // Skipped frames are copies of the first: as many as 4x the file's size (at least 64 KiB) may hold.
+  assert.equal(compiled(['walk.smd', SMD_ANIM.replace('time 2', 'time 400')]).frameCount, 401);
+  assert.deepEqual(firstError(['walk.smd', SMD_ANIM.replace('time 2', 'time 500')]), ['smd-values', 10, 6]);
+  // A link count beyond the line's words: the first missing word (a count of 2e21 threw a RangeError).
+  assert.deepEqual(firstError(['m.smd', SMD_MESH.replace('1 1 0 2 1 0.25 0 0.25', '1 1 0 2e21 1 0.25 0 0.25')]), ['smd-values', 14, 37]);
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -333,6 +346,19 @@ test('OBJ: a concave face is ear-clipped (the reference fans it), negative indic
 test('OBJ: a face index out of range is an error at its column', () => {
   assert.deepEqual(firstError(['m.obj', OBJ.replace('f -6//1 -5//1 -4//1', 'f -6//1 -5//1 9//1')]), ['face-index-range', 16, 15]);
   assert.deepEqual(firstError(['m.obj', OBJ.replace('f -6//1 -5//1 -4//1', 'f -6//1 -5//2 -4//1')]), ['face-index-range', 16, 9]);
+});
+
+test('OBJ: a concave face of more than 1,024 corners is fanned with a warning (ear clipping grows with the square of the corners: fuzzing found a 5,000-corner face taking 0.35 s)', () => {
+  const star = (n: number): string => {
+    const lines: string[] = [];
+    for (let i = 0; i < n; i++) lines.push(`v ${(i % 2 ? 0.5 : 1) * Math.cos((2 * Math.PI * i) / n)} ${(i % 2 ? 0.5 : 1) * Math.sin((2 * Math.PI * i) / n)} 0`);
+    lines.push(`f ${Array.from({ length: n }, (_, i) => i + 1).join(' ')}`);
+    return lines.join('\n') + '\n';
+  };
+  const notes = (n: number): string[] => compileTexts(['star.obj', star(n)]).diagnostics.filter((d) => d.diagnostic.code === 'obj-concave').map((d) => `${d.diagnostic.severity}: ${d.diagnostic.message}`);
+  assert.deepEqual(notes(1024), ['information: 1 concave faces are split by ear clipping (the reference compiler fans them, which folds them over)']);
+  assert.deepEqual(notes(1026), ['warning: 1 concave faces of more than 1024 corners are fanned, as the reference fans them, and fold over (ear clipping takes time growing with the square of the corners)']);
+  assert.equal(readModel(compileTexts(['star.obj', star(1026)]).bytes!).meshes[0].triangleCount, 1024);
 });
 
 test('OBJ: a bad number is an error at its own word (not at an earlier word it is part of), after a BOM, a CR line end and a tab', () => {

@@ -1,0 +1,187 @@
+// Mutation fuzzing of the compile's other inputs (MD5 mesh and anim, SMD, OBJ), as the IQE fuzz
+// does it for IQE (iqe-fuzz.ts). Mutations: lines deleted, doubled, swapped, cut; numbers replaced
+// by extreme or malformed values (counts of 1e300, indices past the end, NaN, hex); lines of the
+// format inserted; a very long line (a face of thousands of corners, a vertex of thousands of bone
+// links, a frame of thousands of values); characters flipped (quotes, braces, slashes, line
+// breaks, non-ASCII); line endings changed. Oracle (exerciseSource): the reader and the compile
+// never throw; a compile writes bytes exactly when it reports no error, and they read back with
+// the counts it reported; every error says where (a line inside the text) and what. The reader's
+// model is what the watchdog weighs against the input.
+import { compile, textSource } from '../../core/compile/index';
+import { readSourceText } from '../../core/compile/sources';
+import { readModel } from '../../core/model/read';
+import { cpuMs } from './iqe-fuzz';
+
+export type SourceFormat = 'md5' | 'smd' | 'obj';
+
+/** The file extensions of each format's inputs (the name says how a text is read). */
+export const SOURCE_EXTENSIONS: Record<SourceFormat, string[]> = { md5: ['md5mesh', 'md5anim'], smd: ['smd'], obj: ['obj'] };
+
+const NUMBERS = ['-1', '0', '-0', '1', '2', '0.5', '255', '256', '65536', '2147483648', '1e300', '-1e300', '1e-320', '999999999999999999999', 'nan', 'inf', '0x10', '1e', '', 'x', '1,5', '.', '-'];
+
+/** Lines a mutation inserts, by format. */
+const LINES: Record<SourceFormat, string[]> = {
+  md5: ['numverts 3', 'numverts 1e9', 'numtris -1', 'numweights 1e300', 'vert 0 ( 0 0 ) 0 1', 'vert 7 ( 0 0 ) 0 1', 'tri 0 0 1 2', 'tri 0 0 0 99', 'weight 0 0 1 ( 0 0 0 )', 'weight 0 9 1 ( 0 0 0 )', 'mesh {', '}', '{', 'joints {', '"j" -1 ( 0 0 0 ) ( 0 0 0 )', '"j" 5 ( 0 0 0 ) ( 0 0 0 )', 'numJoints 1e9', 'numFrames 3', 'frame 0 {', 'frame 99 {', 'baseframe {', 'hierarchy {', '"j" -1 63 0', 'numAnimatedComponents 1e9', 'frameRate 0', 'shader "s', '// meshes: x', 'MD5Version 10'],
+  smd: ['version 1', 'version 2', 'nodes', 'end', 'skeleton', 'time 0', 'time -1', 'time 1e9', 'triangles', '0 "root" -1', '1 "child" 0', '300 "far" 0', '0 0 0 0 0 0 0', '0 0 0 0 0 0 0 0 0 0', '0 0 0 0 0 0 1 0 0 1 5 0 0.5', 'mat.bmp', 'vertexanimation', '"unterminated', '// c', '; c', '# c'],
+  obj: ['v 0 0 0', 'v 1 2', 'vt 0.5', 'vn 0 0 1', 'f 1 2 3', 'f 1/1/1 2/2/2 3/3/3', 'f -1 -2 -3', 'f 1 2', 'f 0 1 2', 'f 99999 1 2', 'f 1//1 2//1 3//1 4//1', 'f a b c', 'g', 'o x', 'usemtl', 'usemtl default', 's off', 's 1e9', 'mtllib missing.mtl', 'v 0 0 0 \\', 'l 1 2', '# c'],
+};
+
+/** What a character flip writes. */
+const FLIPS = ['\r', '\n', '"', '{', '}', '(', ')', '/', '\\', '0', '9', '-', '.', 'e', ' ', '\t', 'x', '#', '\u00e9', '\u{1F600}', '\u00a0'];
+
+/** A very long line of the format (n values). */
+function longLine(format: SourceFormat, n: number, pick: (n: number) => number): string {
+  const values = (f: (i: number) => string): string => Array.from({ length: n }, (_, i) => f(i)).join(' ');
+  if (format === 'obj') return `f ${values(() => `${1 + pick(4)}/${1 + pick(3)}/${1 + pick(2)}`)}`;
+  if (format === 'smd') return `0 0 0 0 0 0 1 0 0 ${n} ${values(() => `${pick(3)} 0.001`)}`;
+  return pick(2) === 0 ? `frame 0 { ${values(() => String(pick(10)))} }` : `vert 0 ( ${values(() => '0')} ) 0 1`;
+}
+
+/** `line` with one of its number-like words replaced by one of NUMBERS. */
+function replaceNumber(line: string, pick: (n: number) => number): string {
+  const words = [...line.matchAll(/[-+.0-9][^\s(){}"]*/g)];
+  if (words.length === 0) return line;
+  const w = words[pick(words.length)];
+  return line.slice(0, w.index) + NUMBERS[pick(NUMBERS.length)] + line.slice(w.index! + w[0].length);
+}
+
+/** A mutated copy of `text` (a file of `format`), and what was done. */
+export function mutateSource(format: SourceFormat, text: string, random: () => number): { text: string; what: string } {
+  const pick = (n: number): number => Math.floor(random() * n);
+  let lines = text.split('\n');
+  const what: string[] = [];
+  let eol = '\n';
+  const edits = 1 + pick(4);
+  for (let e = 0; e < edits && lines.length > 0; e++) {
+    const at = pick(lines.length);
+    switch (pick(10)) {
+      case 0:
+        lines.splice(at, 1);
+        what.push(`line ${at} deleted`);
+        break;
+      case 1:
+        lines.splice(at, 0, lines[at]);
+        what.push(`line ${at} doubled`);
+        break;
+      case 2: {
+        const other = pick(lines.length);
+        [lines[at], lines[other]] = [lines[other], lines[at]];
+        what.push(`lines ${at} and ${other} swapped`);
+        break;
+      }
+      case 3:
+      case 4:
+        lines[at] = replaceNumber(lines[at], pick);
+        what.push(`a number of line ${at} replaced`);
+        break;
+      case 5: {
+        const line = LINES[format][pick(LINES[format].length)];
+        lines.splice(at, 0, line);
+        what.push(`'${line}' inserted at ${at}`);
+        break;
+      }
+      case 6: {
+        const n = 200 + pick(6000);
+        lines.splice(at, 0, longLine(format, n, pick));
+        what.push(`a line of ${n} values at ${at}`);
+        break;
+      }
+      case 7: {
+        const line = lines[at];
+        const c = pick(line.length + 1);
+        const to = FLIPS[pick(FLIPS.length)];
+        lines[at] = line.slice(0, c) + to + line.slice(c + 1);
+        what.push(`character ${c} of line ${at} made ${JSON.stringify(to)}`);
+        break;
+      }
+      case 8:
+        lines = lines.slice(0, at);
+        lines.push(text.split('\n')[at]?.slice(0, pick(20)) ?? '');
+        what.push(`cut in line ${at}`);
+        break;
+      default:
+        eol = ['\r', '\r\n'][pick(2)];
+        what.push(`line endings ${JSON.stringify(eol)}`);
+    }
+  }
+  return { text: lines.join(eol), what: what.join('; ') };
+}
+
+export interface SourceExercise {
+  /** Bytes of typed arrays the reader's model holds. */
+  owned: number;
+  slowestPath: string;
+  slowestMs: number;
+}
+
+/** Reads and compiles one text as the file `name` (its extension gives the format); throws on a failure. */
+export function exerciseSource(text: string, name: string): SourceExercise {
+  const result: SourceExercise = { owned: 0, slowestPath: '', slowestMs: 0 };
+  const timed = <T>(path: string, run: () => T): T => {
+    const start = cpuMs();
+    const value = run();
+    const ms = cpuMs() - start;
+    if (ms > result.slowestMs) {
+      result.slowestMs = ms;
+      result.slowestPath = path;
+    }
+    return value;
+  };
+  const lineCount = text.split(/\r\n?|\n/).length;
+  const read = timed('read', () => readSourceText(text, name, () => null));
+  if (read.model) {
+    for (const value of Object.values(read.model)) if (ArrayBuffer.isView(value)) result.owned += value.byteLength;
+  } else if (!read.diagnostics.some((d) => d.severity === 'error')) fail('the reader gave no model and no error');
+  const compiled = timed('compile', () => compile([textSource(text, name, undefined, () => null)]));
+  const errors = compiled.diagnostics.filter((d) => d.diagnostic.severity === 'error');
+  for (const { diagnostic: d } of compiled.diagnostics) {
+    const r = d.range;
+    if (!(r.line >= 0 && r.line <= r.endLine && r.endLine < lineCount && r.column >= 0 && r.endColumn >= 0) || !d.message) fail(`a diagnostic outside the text's ${lineCount} lines or without a message: ${JSON.stringify(d)}`);
+  }
+  if ((compiled.bytes !== undefined) === errors.length > 0) fail(`compile wrote ${compiled.bytes ? 'bytes' : 'nothing'} with ${errors.length} errors`);
+  if (read.model === null && compiled.bytes) fail('compile wrote a model the reader refused');
+  if (compiled.bytes) {
+    const model = readModel(compiled.bytes);
+    if (model.meshes.length !== compiled.stats.meshes || model.frameCount !== compiled.stats.frames) fail('the compiled IQM does not read back with the counts the compile reported');
+  }
+  return result;
+}
+
+/** Small seeds of each format, generated here (the real files are added by the caller). */
+export function generatedSourceSeeds(format: SourceFormat): { name: string; text: string }[] {
+  if (format === 'obj') {
+    return [
+      {
+        name: 'shapes.obj',
+        text: ['# a quad, a concave L, a triangle with negative indices', 'mtllib shapes.mtl', 'v 0 0 0', 'v 2 0 0', 'v 2 1 0', 'v 1 1 0', 'v 1 2 0', 'v 0 2 \\', '  0', 'vt 0 0', 'vt 1 0', 'vt 1 1', 'vn 0 0 1', 'g part', 'usemtl Material.001', 's 1', 'f 1/1/1 2/2/1 3/3/1 4/1/1 5/2/1 6/3/1', 'o other', 'usemtl skin', 's off', 'f -6//1 -5//1 -4//1', 'f 1 2 3 4'].join('\n') + '\n',
+      },
+    ];
+  }
+  if (format === 'smd') {
+    const nodes = ['version 1', 'nodes', '0 "root" -1', '1 "arm" 0', '2 "hand" 1', 'end'];
+    const frame = (t: number): string[] => [`time ${t}`, '0 0 0 0 0 0 0', `1 0 0 1 0 0 ${0.1 * t}`, `2 0 0 1 ${0.2 * t} 0 0`];
+    const corner = (b: number, x: number, y: number, links: string): string => `${b} ${x} ${y} 0 0 0 1 ${x / 2} ${y / 2}${links}`;
+    return [
+      {
+        name: 'arm.smd',
+        text: [...nodes, 'skeleton', ...frame(0), 'end', 'triangles', 'skin.bmp', corner(0, 0, 0, ''), corner(1, 1, 0, ' 2 1 0.5 2 0.25'), corner(2, 0, 1, ' 1 2 1'), 'other.tga', corner(1, 1, 1, ''), corner(0, 2, 0, ' 1 0 0.9'), corner(2, 2, 2, ''), 'end'].join('\n') + '\n',
+      },
+      { name: 'wave.smd', text: [...nodes, 'skeleton', ...frame(0), ...frame(1), 'time 3', '1 0 0 1 0 0 0.5', 'end'].join('\n') + '\n' },
+    ];
+  }
+  const joints = ['joints {', '\t"root"\t-1 ( 0 0 0 ) ( 0 0 0 )', '\t"arm"\t0 ( 1 0 0 ) ( 0 0 0.7071068 )', '}'];
+  return [
+    {
+      name: 'arm.md5mesh',
+      text: ['MD5Version 10', 'commandline ""', 'numJoints 2', 'numMeshes 1', ...joints, 'mesh {', '\t// meshes: body', '\tshader "skin.tga"', '\tnumverts 3', '\tvert 0 ( 0 0 ) 0 1', '\tvert 1 ( 1 0 ) 1 1', '\tvert 2 ( 0 1 ) 2 2', '\tnumtris 1', '\ttri 0 0 2 1', '\tnumweights 4', '\tweight 0 0 1 ( 0 0 0 )', '\tweight 1 0 1 ( 1 0 0 )', '\tweight 2 1 0.5 ( 1 0 0 )', '\tweight 3 0 0.5 ( 0 1 0 )', '}'].join('\n') + '\n',
+    },
+    {
+      name: 'wave.md5anim',
+      text: ['MD5Version 10', 'commandline ""', 'numFrames 3', 'numJoints 2', 'frameRate 24', 'numAnimatedComponents 2', 'hierarchy {', '\t"root"\t-1 0 0', '\t"arm"\t0 48 0', '}', 'bounds {', ...Array.from({ length: 3 }, () => '\t( -1 -1 -1 ) ( 1 1 1 )'), '}', 'baseframe {', '\t( 0 0 0 ) ( 0 0 0 )', '\t( 1 0 0 ) ( 0 0 0 )', '}', ...[0, 1, 2].flatMap((f) => [`frame ${f} {`, `\t${0.1 * f} ${-0.1 * f}`, '}'])].join('\n') + '\n',
+    },
+  ];
+}
+
+function fail(message: string): never {
+  throw new Error(message);
+}
