@@ -10,7 +10,8 @@ export class ReadError extends Error {
     /** 0-based line, and the columns of the token at fault. */
     readonly line: number,
     readonly column = 0,
-    readonly end = 0,
+    /** The column after it (the column itself when not given: an empty range, never one that ends before it starts). */
+    readonly end: number = column,
   ) {
     super(message);
   }

@@ -1,5 +1,5 @@
 // `npm run fuzz:ci` (.ci/run): the fuzz of every format (IQM, MD3, DPM readers; the IQE paths; the
-// MD5, SMD and OBJ readers and their compile, source-fuzz.ts) for
+// MD5, SMD, OBJ and glTF readers and their compile, source-fuzz.ts) for
 // a fixed wall-clock budget, with a watchdog per input. Each format runs in child processes (two
 // at a time: the CI's 2 cores), each for its share of the budget, after replaying the corpus of
 // inputs that ever failed (test/fuzz/corpus/FORMAT/). An input fails the run when reading it
@@ -19,12 +19,12 @@ import { cpuMs, exerciseIqe, generatedIqeSeeds, mutateIqe } from '../helpers/iqe
 import { prng } from '../helpers/iqe-fixtures';
 import { skinnedModel } from '../helpers/skinned-model';
 import { sniff } from '../../core/sniff';
-import { exerciseSource, generatedSourceSeeds, mutateSource, SOURCE_EXTENSIONS, type SourceFormat } from '../helpers/source-fuzz';
+import { exerciseSource, generatedSourceSeeds, mutateGltf, mutateSource, SOURCE_EXTENSIONS, type SourceFormat } from '../helpers/source-fuzz';
 
-const FORMATS = ['iqm', 'md3', 'dpm', 'iqe', 'md5', 'smd', 'obj'] as const;
+const FORMATS = ['iqm', 'md3', 'dpm', 'iqe', 'md5', 'smd', 'obj', 'gltf'] as const;
 type Format = (typeof FORMATS)[number];
 /** The text formats read by the compile's source readers (their inputs are read as files of their name). */
-const isSource = (format: Format): format is SourceFormat => format === 'md5' || format === 'smd' || format === 'obj';
+const isSource = (format: Format): format is SourceFormat => format === 'md5' || format === 'smd' || format === 'obj' || format === 'gltf';
 const CORPUS = resolve('test', 'fuzz', 'corpus');
 const FAILURES = resolve('out', 'fuzz-failures');
 /**
@@ -61,17 +61,20 @@ interface Seed {
 
 function seedsOf(format: Format): Seed[] {
   if (isSource(format)) {
-    const seeds = generatedSourceSeeds(format).map((s) => ({ name: s.name, bytes: Buffer.from(s.text) }));
-    const dir = resolve('..', 'shared', 'assets', format);
-    if (existsSync(dir)) {
-      for (const sub of readdirSync(dir)) {
-        for (const name of readdirSync(join(dir, sub))) {
-          if (!SOURCE_EXTENSIONS[format].some((e) => name.endsWith(`.${e}`))) continue;
-          const bytes = readFileSync(join(dir, sub, name));
-          if (bytes.length <= MAX_SEED_BYTES) seeds.push({ name: `${sub}/${name}`, bytes });
+    const seeds: Seed[] = generatedSourceSeeds(format);
+    // Real files, in the format's folder of the assets (a glTF's own folder too: assimp/BoxTextured/).
+    const visit = (dir: string, label: string, depth: number): void => {
+      for (const name of readdirSync(dir, { withFileTypes: true })) {
+        const path = join(dir, name.name);
+        if (name.isDirectory() && depth > 0) visit(path, `${label}${name.name}/`, depth - 1);
+        else if (name.isFile() && SOURCE_EXTENSIONS[format].some((e) => name.name.endsWith(`.${e}`))) {
+          const bytes = readFileSync(path);
+          if (bytes.length <= MAX_SEED_BYTES) seeds.push({ name: `${label}${name.name}`, bytes });
         }
       }
-    }
+    };
+    const dir = resolve('..', 'shared', 'assets', format);
+    if (existsSync(dir)) visit(dir, '', 2);
     return seeds;
   }
   if (format === 'iqe') {
@@ -103,6 +106,10 @@ function makeInput(format: Format, seeds: Seed[], bounds: number[][], seed: numb
   const random = prng(seed * 1_000_003 + index);
   const k = index % seeds.length;
   const name = seeds[k].name.slice(seeds[k].name.lastIndexOf('/') + 1);
+  if (format === 'gltf') {
+    const m = mutateGltf(seeds[k].bytes, random);
+    return { bytes: m.bytes, what: `${seeds[k].name}: ${m.what}`, name };
+  }
   if (isSource(format)) {
     const m = mutateSource(format, Buffer.from(seeds[k].bytes).toString('utf8'), random);
     return { bytes: Buffer.from(m.text), what: `${seeds[k].name}: ${m.what}`, name };
@@ -121,7 +128,7 @@ function makeInput(format: Format, seeds: Seed[], bounds: number[][], seed: numb
 }
 
 /** Runs one input (a source read as the file `name`); the failure's message, or null. */
-function runInput(format: Format, bytes: Uint8Array, name: string): { error: string | null; ms: number; ratio: number; owned: number } {
+async function runInput(format: Format, bytes: Uint8Array, name: string): Promise<{ error: string | null; ms: number; ratio: number; owned: number }> {
   // CPU time (the watchdog's hang is work, not a wait for a CPU: a 20 ms read took 1047 ms of wall
   // time at a load average of 12 and failed a run).
   const start = cpuMs();
@@ -132,8 +139,7 @@ function runInput(format: Format, bytes: Uint8Array, name: string): { error: str
   let slowest = { path: 'read', ms: 0 };
   try {
     if (format === 'iqe' || isSource(format)) {
-      const text = Buffer.from(bytes).toString('utf8');
-      const r = format === 'iqe' ? exerciseIqe(text) : exerciseSource(text, name);
+      const r = format === 'iqe' ? exerciseIqe(Buffer.from(bytes).toString('utf8')) : await exerciseSource(bytes, name);
       owned = r.owned;
       slowest = { path: r.slowestPath, ms: r.slowestMs };
     } else {
@@ -181,11 +187,11 @@ function peakRss(): number {
 }
 
 /** Child mode: the corpus of one format, or inputs of its sequence until `seconds` pass. */
-function child(format: Format, seed: number, seconds: number, corpus: boolean): void {
+async function child(format: Format, seed: number, seconds: number, corpus: boolean): Promise<void> {
   const report: Report = { inputs: 0, slowestMs: 0, slowest: '', ratio: 0, ratioInput: '', smallOwned: 0, peakRssBytes: 0, failures: [] };
-  const one = (bytes: Uint8Array, name: string, what: string, index: number): void => {
+  const one = async (bytes: Uint8Array, name: string, what: string, index: number): Promise<void> => {
     process.stdout.write(`start ${index}\n`);
-    const r = runInput(format, bytes, name);
+    const r = await runInput(format, bytes, name);
     report.inputs++;
     if (r.ms > report.slowestMs) {
       report.slowestMs = r.ms;
@@ -201,14 +207,14 @@ function child(format: Format, seed: number, seconds: number, corpus: boolean): 
   if (corpus) {
     const dir = join(CORPUS, format);
     const files = existsSync(dir) ? readdirSync(dir).filter((f) => !f.endsWith('.txt')).sort() : [];
-    files.forEach((f, i) => one(readFileSync(join(dir, f)), f, `corpus ${format}/${f}`, i));
+    for (const [i, f] of files.entries()) await one(readFileSync(join(dir, f)), f, `corpus ${format}/${f}`, i);
   } else {
     const seeds = seedsOf(format);
     const bounds = seeds.map((s) => (format === 'iqe' || isSource(format) ? [] : sectionBoundaries(s.bytes)));
     const end = performance.now() + seconds * 1000;
     for (let i = 0; performance.now() < end; i++) {
       const input = makeInput(format, seeds, bounds, seed, i);
-      one(input.bytes, input.name, input.what, i);
+      await one(input.bytes, input.name, input.what, i);
     }
   }
   report.peakRssBytes = peakRss();
@@ -340,5 +346,5 @@ async function parent(): Promise<number> {
   return 0;
 }
 
-if (process.argv[2] === '--child') child(process.argv[3] as Format, Number(process.argv[4]), Number(process.argv[5]), process.argv[6] === 'corpus');
+if (process.argv[2] === '--child') void child(process.argv[3] as Format, Number(process.argv[4]), Number(process.argv[5]), process.argv[6] === 'corpus');
 else void parent().then((code) => (process.exitCode = code));

@@ -1,5 +1,6 @@
-// Mutation fuzzing of the compile's other inputs (MD5 mesh and anim, SMD, OBJ), as the IQE fuzz
-// does it for IQE (iqe-fuzz.ts). Mutations: lines deleted, doubled, swapped, cut; numbers replaced
+// Mutation fuzzing of the compile's other inputs (MD5 mesh and anim, SMD, OBJ, glTF and GLB), as
+// the IQE fuzz does it for IQE (iqe-fuzz.ts). A glTF is mutated in its JSON (numbers made extreme,
+// members deleted, arrays cut or doubled, the BIN chunk cut) or as bytes (model-fuzz.ts). Mutations: lines deleted, doubled, swapped, cut; numbers replaced
 // by extreme or malformed values (counts of 1e300, indices past the end, NaN, hex); lines of the
 // format inserted; a very long line (a face of thousands of corners, a vertex of thousands of bone
 // links, a frame of thousands of values); characters flipped (quotes, braces, slashes, line
@@ -7,15 +8,18 @@
 // never throw; a compile writes bytes exactly when it reports no error, and they read back with
 // the counts it reported; every error says where (a line inside the text) and what. The reader's
 // model is what the watchdog weighs against the input.
-import { compile, textSource } from '../../core/compile/index';
-import { readSourceText } from '../../core/compile/sources';
+import { compile, type CompileSource, textSource } from '../../core/compile/index';
+import { gltfSource } from '../../core/gltf/source';
+import { glbOf, skinnedStrip } from './gltf-build';
+import { makeGltf } from './gltf-writer';
+import { mutate } from './model-fuzz';
 import { readModel } from '../../core/model/read';
 import { cpuMs } from './iqe-fuzz';
 
-export type SourceFormat = 'md5' | 'smd' | 'obj';
+export type SourceFormat = 'md5' | 'smd' | 'obj' | 'gltf';
 
 /** The file extensions of each format's inputs (the name says how a text is read). */
-export const SOURCE_EXTENSIONS: Record<SourceFormat, string[]> = { md5: ['md5mesh', 'md5anim'], smd: ['smd'], obj: ['obj'] };
+export const SOURCE_EXTENSIONS: Record<SourceFormat, string[]> = { md5: ['md5mesh', 'md5anim'], smd: ['smd'], obj: ['obj'], gltf: ['glb', 'gltf'] };
 
 const NUMBERS = ['-1', '0', '-0', '1', '2', '0.5', '255', '256', '65536', '2147483648', '1e300', '-1e300', '1e-320', '999999999999999999999', 'nan', 'inf', '0x10', '1e', '', 'x', '1,5', '.', '-'];
 
@@ -23,6 +27,7 @@ const NUMBERS = ['-1', '0', '-0', '1', '2', '0.5', '255', '256', '65536', '21474
 const LINES: Record<SourceFormat, string[]> = {
   md5: ['numverts 3', 'numverts 1e9', 'numtris -1', 'numweights 1e300', 'vert 0 ( 0 0 ) 0 1', 'vert 7 ( 0 0 ) 0 1', 'tri 0 0 1 2', 'tri 0 0 0 99', 'weight 0 0 1 ( 0 0 0 )', 'weight 0 9 1 ( 0 0 0 )', 'mesh {', '}', '{', 'joints {', '"j" -1 ( 0 0 0 ) ( 0 0 0 )', '"j" 5 ( 0 0 0 ) ( 0 0 0 )', 'numJoints 1e9', 'numFrames 3', 'frame 0 {', 'frame 99 {', 'baseframe {', 'hierarchy {', '"j" -1 63 0', 'numAnimatedComponents 1e9', 'frameRate 0', 'shader "s', '// meshes: x', 'MD5Version 10'],
   smd: ['version 1', 'version 2', 'nodes', 'end', 'skeleton', 'time 0', 'time -1', 'time 1e9', 'triangles', '0 "root" -1', '1 "child" 0', '300 "far" 0', '0 0 0 0 0 0 0', '0 0 0 0 0 0 0 0 0 0', '0 0 0 0 0 0 1 0 0 1 5 0 0.5', 'mat.bmp', 'vertexanimation', '"unterminated', '// c', '; c', '# c'],
+  gltf: [],
   obj: ['v 0 0 0', 'v 1 2', 'vt 0.5', 'vn 0 0 1', 'f 1 2 3', 'f 1/1/1 2/2/2 3/3/3', 'f -1 -2 -3', 'f 1 2', 'f 0 1 2', 'f 99999 1 2', 'f 1//1 2//1 3//1 4//1', 'f a b c', 'g', 'o x', 'usemtl', 'usemtl default', 's off', 's 1e9', 'mtllib missing.mtl', 'v 0 0 0 \\', 'l 1 2', '# c'],
 };
 
@@ -43,6 +48,82 @@ function replaceNumber(line: string, pick: (n: number) => number): string {
   if (words.length === 0) return line;
   const w = words[pick(words.length)];
   return line.slice(0, w.index) + NUMBERS[pick(NUMBERS.length)] + line.slice(w.index! + w[0].length);
+}
+
+/** Values a glTF mutation writes into its JSON. */
+const JSON_VALUES: unknown[] = [-1, 0, 1, 2, 3, 4, 5, 255, 65535, 2 ** 31, 2 ** 32 + 1, 1e9, 1e300, -1e300, 0.5, null, '', 'SCALAR', 'MAT4', 'STEP', 'CUBICSPLINE', 'data:,', [], {}, [0, 0, 0, 0], 5126, 5121, 5123, 5125, 5120];
+
+/** Every place in a JSON value: [container, key] pairs. */
+function places(value: unknown, out: [Record<string, unknown> | unknown[], string | number][] = []): [Record<string, unknown> | unknown[], string | number][] {
+  if (Array.isArray(value)) {
+    value.forEach((v, i) => {
+      out.push([value, i]);
+      places(v, out);
+    });
+  } else if (value && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) {
+      out.push([value as Record<string, unknown>, k]);
+      places(v, out);
+    }
+  }
+  return out;
+}
+
+/**
+ * A mutated copy of a glTF or GLB: its JSON edited (a value replaced, a member deleted, an array cut
+ * or doubled; the BIN chunk cut), or its bytes mutated as a binary model's are.
+ */
+export function mutateGltf(bytes: Uint8Array, random: () => number): { bytes: Uint8Array; what: string } {
+  const pick = (n: number): number => Math.floor(random() * n);
+  const glb = bytes.length >= 20 && Buffer.from(bytes.subarray(0, 4)).toString('latin1') === 'glTF';
+  if (random() < 0.3) {
+    const [out, what] = mutate(bytes, random, glb ? [0, 12, 20] : []);
+    return { bytes: out, what: `bytes: ${what}` };
+  }
+  let jsonText: string;
+  let bin: Uint8Array = new Uint8Array(0);
+  if (glb) {
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const jsonLength = view.getUint32(12, true);
+    jsonText = Buffer.from(bytes.subarray(20, 20 + jsonLength)).toString('utf8');
+    if (bytes.length >= 28 + jsonLength) bin = bytes.subarray(28 + jsonLength, 28 + jsonLength + view.getUint32(20 + jsonLength, true));
+  } else jsonText = Buffer.from(bytes).toString('utf8');
+  let json: unknown;
+  try {
+    json = JSON.parse(jsonText);
+  } catch {
+    const [out, what] = mutate(bytes, random, []);
+    return { bytes: out, what: `bytes (no JSON): ${what}` };
+  }
+  const what: string[] = [];
+  for (let e = 0, edits = 1 + pick(4); e < edits; e++) {
+    const all = places(json);
+    if (all.length === 0) break;
+    const [container, key] = all[pick(all.length)];
+    const at = (container as Record<string | number, unknown>)[key];
+    const r = random();
+    if (r < 0.55) {
+      const value = JSON_VALUES[pick(JSON_VALUES.length)];
+      (container as Record<string | number, unknown>)[key] = structuredClone(value);
+      what.push(`${String(key)} = ${JSON.stringify(value)}`);
+    } else if (r < 0.7 && !Array.isArray(container)) {
+      delete (container as Record<string, unknown>)[key];
+      what.push(`${String(key)} deleted`);
+    } else if (Array.isArray(at) && at.length > 0) {
+      if (random() < 0.5) at.length = pick(at.length);
+      else at.push(...structuredClone(at));
+      what.push(`${String(key)} made ${at.length} long`);
+    } else if (typeof at === 'number') {
+      (container as Record<string | number, unknown>)[key] = at + [1, -1, 1000][pick(3)];
+      what.push(`${String(key)} moved`);
+    }
+  }
+  if (glb && bin.length > 0 && random() < 0.15) {
+    bin = bin.subarray(0, pick(bin.length));
+    what.push(`BIN cut to ${bin.length}`);
+  }
+  const text = JSON.stringify(json);
+  return { bytes: glb ? glbOf(text, bin) : Buffer.from(text), what: what.join('; ') };
 }
 
 /** A mutated copy of `text` (a file of `format`), and what was done. */
@@ -114,8 +195,8 @@ export interface SourceExercise {
   slowestMs: number;
 }
 
-/** Reads and compiles one text as the file `name` (its extension gives the format); throws on a failure. */
-export function exerciseSource(text: string, name: string): SourceExercise {
+/** Reads and compiles one input as the file `name` (its extension gives the format); throws on a failure. */
+export async function exerciseSource(bytes: Uint8Array, name: string): Promise<SourceExercise> {
   const result: SourceExercise = { owned: 0, slowestPath: '', slowestMs: 0 };
   const timed = <T>(path: string, run: () => T): T => {
     const start = cpuMs();
@@ -127,16 +208,30 @@ export function exerciseSource(text: string, name: string): SourceExercise {
     }
     return value;
   };
-  const lineCount = text.split(/\r\n?|\n/).length;
-  const read = timed('read', () => readSourceText(text, name, () => null));
+  const isGltf = /\.(glb|gltf)$/.test(name);
+  const text = Buffer.from(bytes).toString('utf8');
+  // A GLB's diagnostics are at line 0 (its errors name accessors and byte offsets); a .gltf's JSON
+  // errors are at their line.
+  const lineCount = name.endsWith('.glb') ? 1 : text.split(/\r\n?|\n/).length;
+  let start = cpuMs();
+  const source: CompileSource = isGltf ? await gltfSource(bytes, name, () => null) : textSource(text, name, undefined, () => null);
+  const decodeMs = cpuMs() - start;
+  const read = timed('read', () => source.read());
   if (read.model) {
     for (const value of Object.values(read.model)) if (ArrayBuffer.isView(value)) result.owned += value.byteLength;
   } else if (!read.diagnostics.some((d) => d.severity === 'error')) fail('the reader gave no model and no error');
-  const compiled = timed('compile', () => compile([textSource(text, name, undefined, () => null)]));
+  start = cpuMs();
+  const again: CompileSource = isGltf ? await gltfSource(bytes, name, () => null) : textSource(text, name, undefined, () => null);
+  const compiled = timed('compile', () => compile([again]));
+  if (decodeMs + cpuMs() - start > result.slowestMs) {
+    result.slowestMs = decodeMs + cpuMs() - start;
+    result.slowestPath = 'decode and compile';
+  }
   const errors = compiled.diagnostics.filter((d) => d.diagnostic.severity === 'error');
   for (const { diagnostic: d } of compiled.diagnostics) {
     const r = d.range;
     if (!(r.line >= 0 && r.line <= r.endLine && r.endLine < lineCount && r.column >= 0 && r.endColumn >= 0) || !d.message) fail(`a diagnostic outside the text's ${lineCount} lines or without a message: ${JSON.stringify(d)}`);
+    if (r.line === r.endLine && r.endColumn < r.column) fail(`a diagnostic whose range ends before it starts: ${JSON.stringify(d)}`);
   }
   if ((compiled.bytes !== undefined) === errors.length > 0) fail(`compile wrote ${compiled.bytes ? 'bytes' : 'nothing'} with ${errors.length} errors`);
   if (read.model === null && compiled.bytes) fail('compile wrote a model the reader refused');
@@ -148,7 +243,18 @@ export function exerciseSource(text: string, name: string): SourceExercise {
 }
 
 /** Small seeds of each format, generated here (the real files are added by the caller). */
-export function generatedSourceSeeds(format: SourceFormat): { name: string; text: string }[] {
+export function generatedSourceSeeds(format: SourceFormat): { name: string; bytes: Uint8Array }[] {
+  if (format === 'gltf') {
+    return [
+      { name: 'strip.glb', bytes: skinnedStrip({ animation: true }).glb() },
+      { name: 'strip.gltf', bytes: Buffer.from(skinnedStrip({ animation: true, interpolation: 'CUBICSPLINE' }).gltf()) },
+      { name: 'tube.glb', bytes: makeGltf({ vertices: 200, joints: 5, keys: 12, animations: [{ name: 'Step', interpolation: 'STEP' }, { name: 'Smooth', interpolation: 'CUBICSPLINE' }], prop: true, matrixNode: true, alternateSigns: true }).bytes },
+    ];
+  }
+  return textSeeds(format).map(({ name, text }) => ({ name, bytes: Buffer.from(text) }));
+}
+
+function textSeeds(format: Exclude<SourceFormat, 'gltf'>): { name: string; text: string }[] {
   if (format === 'obj') {
     return [
       {
