@@ -4,6 +4,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { readdirSync, statSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { clearInterval, setInterval } from 'node:timers';
 
 const filters = process.argv.slice(2);
 
