@@ -68,7 +68,7 @@ function seedsOf(format: Format): Seed[] {
         const path = join(dir, name.name);
         if (name.isDirectory() && depth > 0) visit(path, `${label}${name.name}/`, depth - 1);
         else if (name.isFile() && SOURCE_EXTENSIONS[format].some((e) => name.name.endsWith(`.${e}`))) {
-          const bytes = readFileSync(path);
+          const bytes = new Uint8Array(readFileSync(path));
           if (bytes.length <= MAX_SEED_BYTES) seeds.push({ name: `${label}${name.name}`, bytes });
         }
       }

@@ -77,7 +77,9 @@ export function mutateGltf(bytes: Uint8Array, random: () => number): { bytes: Ui
   const pick = (n: number): number => Math.floor(random() * n);
   const glb = bytes.length >= 20 && Buffer.from(bytes.subarray(0, 4)).toString('latin1') === 'glTF';
   if (random() < 0.3) {
-    const [out, what] = mutate(bytes, random, glb ? [0, 12, 20] : []);
+    // A plain copy: mutate() copies with slice(), which on a Buffer is a view (the seed itself would
+    // change) and whose fill() throws past the end where a Uint8Array's stops there.
+    const [out, what] = mutate(new Uint8Array(bytes), random, glb ? [0, 12, 20] : []);
     return { bytes: out, what: `bytes: ${what}` };
   }
   let jsonText: string;
@@ -92,7 +94,7 @@ export function mutateGltf(bytes: Uint8Array, random: () => number): { bytes: Ui
   try {
     json = JSON.parse(jsonText);
   } catch {
-    const [out, what] = mutate(bytes, random, []);
+    const [out, what] = mutate(new Uint8Array(bytes), random, []);
     return { bytes: out, what: `bytes (no JSON): ${what}` };
   }
   const what: string[] = [];
