@@ -103,8 +103,13 @@ function list(json: GltfJson, key: string): GltfJson[] {
   if (!Array.isArray(value)) fail(`'${key}' is not an array`);
   value.forEach((item, i) => {
     if (typeof item !== 'object' || item === null || Array.isArray(item)) fail(`${key}[${i}] is not an object`);
+    if (item.name !== undefined && typeof item.name !== 'string') fail(`${key}[${i}]: name is not a string`);
   });
   return value as GltfJson[];
+}
+
+function isObject(value: unknown): value is GltfJson {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function isCount(value: unknown): value is number {
@@ -128,6 +133,7 @@ export function checkJson(json: GltfJson, buffers: readonly (Uint8Array | null)[
 
   list(json, 'buffers').forEach((buffer, i) => {
     const where = label('buffer', i, buffer);
+    if (buffer.uri !== undefined && typeof buffer.uri !== 'string') fail(`${where}: uri is not a string`);
     if (!isCount(buffer.byteLength)) fail(`${where}: byteLength is not a count`);
     const data = buffers[i];
     if (!data) fail(`${where}${buffer.uri === undefined ? '' : ` (${shortUri(buffer.uri)})`} cannot be read`, 'gltf-resource');
@@ -168,6 +174,7 @@ export function checkJson(json: GltfJson, buffers: readonly (Uint8Array | null)[
     }
     const sparse = accessor.sparse;
     if (sparse !== undefined) {
+      if (!isObject(sparse)) fail(`${where}: sparse is not an object`);
       if (!isCount(sparse.count) || sparse.count < 1 || sparse.count > accessor.count) fail(`${where}: sparse count ${String(sparse.count)} is not in 1..${accessor.count}`);
       const indices = sparse.indices ?? {}, values = sparse.values ?? {};
       const indexSize = COMPONENT_SIZES[indices.componentType as number];
@@ -182,6 +189,7 @@ export function checkJson(json: GltfJson, buffers: readonly (Uint8Array | null)[
 
   list(json, 'images').forEach((image, i) => {
     ref(image.bufferView, 'bufferViews', label('image', i, image));
+    if (image.uri !== undefined && typeof image.uri !== 'string') fail(`${label('image', i, image)}: uri is not a string`);
     if (image.bufferView === undefined && typeof image.uri !== 'string') fail(`${label('image', i, image)} has neither a uri nor a buffer view`);
   });
   list(json, 'textures').forEach((texture, i) => ref(texture.source, 'images', label('texture', i, texture)));
@@ -190,6 +198,7 @@ export function checkJson(json: GltfJson, buffers: readonly (Uint8Array | null)[
     const pbr = material.pbrMetallicRoughness ?? {};
     for (const info of [pbr.baseColorTexture, pbr.metallicRoughnessTexture, material.normalTexture, material.occlusionTexture, material.emissiveTexture]) {
       if (info !== undefined) {
+        if (!isObject(info) || info.index === undefined) fail(`${where}: a texture reference without a texture index`);
         ref(info.index, 'textures', where);
         if (json.textures[info.index].source === undefined) fail(`${where} uses texture ${info.index}, which has no image`);
       }
@@ -202,11 +211,20 @@ export function checkJson(json: GltfJson, buffers: readonly (Uint8Array | null)[
     primitives.forEach((p: GltfJson, k: number) => {
       const at = `${where} primitive ${k}`;
       if (typeof p !== 'object' || p === null || typeof p.attributes !== 'object' || p.attributes === null) fail(`${at} has no attributes`);
-      for (const [semantic, accessor] of Object.entries(p.attributes)) ref(accessor, 'accessors', `${at} attribute ${semantic}`);
+      // The specification: every attribute accessor of a primitive (and of its morph targets) has the same count.
+      const counted = (semantic: string, accessor: unknown): void => {
+        ref(accessor, 'accessors', `${at} attribute ${semantic}`);
+        const position = p.attributes.POSITION;
+        if (isCount(position) && position < counts.accessors && json.accessors[accessor as number].count !== json.accessors[position].count) {
+          fail(`${at}: attribute ${semantic} (accessor ${String(accessor)}) has ${String(json.accessors[accessor as number].count)} elements, POSITION (accessor ${position}) ${String(json.accessors[position].count)}: a primitive's attributes have one count`);
+        }
+      };
+      for (const [semantic, accessor] of Object.entries(p.attributes)) counted(semantic, accessor);
       ref(p.indices, 'accessors', `${at} indices`);
       ref(p.material, 'materials', at);
       for (const [t, target] of (Array.isArray(p.targets) ? p.targets : []).entries()) {
-        for (const [semantic, accessor] of Object.entries(target as object)) ref(accessor, 'accessors', `${at} morph target ${t} ${semantic}`);
+        if (!isObject(target)) fail(`${at}: morph target ${t} is not an object`);
+        for (const [semantic, accessor] of Object.entries(target)) counted(`${semantic} of morph target ${t}`, accessor);
       }
     });
   });
@@ -254,6 +272,7 @@ export function checkJson(json: GltfJson, buffers: readonly (Uint8Array | null)[
     const where = label('animation', a, animation);
     const samplers = Array.isArray(animation.samplers) ? animation.samplers : [];
     samplers.forEach((sampler: GltfJson, k: number) => {
+      if (!isObject(sampler)) fail(`${where} sampler ${k} is not an object`);
       ref(sampler.input, 'accessors', `${where} sampler ${k} input`);
       ref(sampler.output, 'accessors', `${where} sampler ${k} output`);
       if (sampler.input === undefined || sampler.output === undefined) fail(`${where} sampler ${k} has no input or output`);
@@ -266,6 +285,7 @@ export function checkJson(json: GltfJson, buffers: readonly (Uint8Array | null)[
       if (output.count < need || output.count % input.count !== 0) fail(`${where} sampler ${k}: output (accessor ${sampler.output}) has ${output.count} values for ${input.count} key times (${interpolation})`, 'gltf-accessor-range');
     });
     (Array.isArray(animation.channels) ? animation.channels : []).forEach((channel: GltfJson, k: number) => {
+      if (!isObject(channel)) fail(`${where} channel ${k} is not an object`);
       if (!isCount(channel.sampler) || channel.sampler >= samplers.length) fail(`${where} channel ${k} refers to sampler ${String(channel.sampler)}, but the animation has ${samplers.length}`);
       ref(channel.target?.node, 'nodes', `${where} channel ${k}`);
     });

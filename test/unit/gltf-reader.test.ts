@@ -17,7 +17,7 @@ import { readModel } from '../../core/model/read';
 import type { Model } from '../../core/model/model';
 import { sampleModel } from '../../cli/sample';
 import { sourceFormat } from '../../core/compile/format';
-import { FLOAT, GltfBuilder, glbOf, skinnedStrip, UNSIGNED_BYTE } from '../helpers/gltf-build';
+import { FLOAT, GltfBuilder, glbOf, type Json, skinnedStrip, UNSIGNED_BYTE } from '../helpers/gltf-build';
 import { makeGltf } from '../helpers/gltf-writer';
 import { withTempDir } from '../helpers/temp-dir';
 import type { CompileReply } from '../../client/compile/protocol';
@@ -361,6 +361,26 @@ test('broken glTFs are one clear error each, naming the accessor, node, joint or
   const old = skinnedStrip();
   old.json.asset.version = '1.0';
   assert.match(firstError(await compileGltf(old.glb())), /glTF version '1\.0': only glTF 2\.0 is read/);
+});
+
+test('glTF JSON of the wrong shape is an error, not a TypeError out of the reader (the CI fuzz found each)', async () => {
+  const broken = async (edit: (json: Json) => void): Promise<string> => {
+    const strip = skinnedStrip({ animation: true });
+    const glb = strip.glb();
+    const bin = glb.subarray(glb.length - Math.ceil(strip.json.buffers[0].byteLength / 4) * 4);
+    edit(strip.json);
+    return firstError(await compileGltf(glbOf(JSON.stringify(strip.json), bin)));
+  };
+  assert.match(await broken((j) => (j.buffers[0].uri = 4)), /buffer 0: uri is not a string/);
+  assert.match(await broken((j) => (j.images = [{ uri: 2, bufferView: 0 }])), /image 0: uri is not a string/);
+  assert.match(await broken((j) => (j.nodes[0].name = [0, 0, 0, 0])), /nodes\[0\]: name is not a string/);
+  assert.match(await broken((j) => (j.accessors[0].sparse = null)), /accessor 0: sparse is not an object/);
+  assert.match(await broken((j) => (j.materials = [{ pbrMetallicRoughness: { baseColorTexture: 5 } }])), /material 0: a texture reference without a texture index/);
+  assert.match(await broken((j) => (j.animations[0].samplers[0] = null)), /animation 0 \('bend'\) sampler 0 is not an object|animation 'bend' sampler 0 is not an object/);
+  assert.match(await broken((j) => (j.animations[0].channels[0] = null)), /channel 0 is not an object/);
+  // A primitive whose attributes differ in count (the specification: one count): POSITION made the
+  // animation's output accessor.
+  assert.match(await broken((j) => (j.meshes[0].primitives[0].attributes.POSITION = j.animations[0].samplers[0].output)), /a primitive's attributes have one count/);
 });
 
 test('format: a GLB by its magic, glTF JSON by its "asset", the extension only where the content says nothing', () => {
