@@ -145,7 +145,17 @@ export function weldCorners(input: SourceModel): Welds {
     if (end - start > LARGE_GROUP) {
       members ??= newArray(Int32Array, corners);
       tail ??= newArray(Int32Array, corners);
-      weldLargeGroup(order.subarray(start, end), parent, find, canWeld, members, tail, live);
+      // Corners of different smoothing groups never weld: each group's corners on their own (a
+      // component of another group would be searched through for every corner in vain).
+      const byKey = new Map<number, number[]>();
+      for (let a = start; a < end; a++) {
+        const c = order[a];
+        const key = groups[triGroup[(c / 3) | 0]].key;
+        const list = byKey.get(key);
+        if (list) list.push(c);
+        else byKey.set(key, [c]);
+      }
+      for (const list of byKey.values()) if (list.length > 1) weldLargeGroup(Int32Array.from(list), parent, find, canWeld, members, tail, live);
       continue;
     }
     for (let a = start; a < end; a++) {
