@@ -24,7 +24,7 @@
 // Prints figures; never fails on slowness. Read the ratios, not the seconds, on a shared machine.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { homedir, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { assetsDir, median, realSources } from './helpers/data';
@@ -40,6 +40,8 @@ interface Row {
   batch?: { inputs: string[]; threads?: string };
   /** How to make it: gen_big_iqe.py arguments, optionally with a rewrite of its `vb` lines. */
   make?: { args: string[]; vb?: (fields: string[]) => string[] };
+  /** Or its text, made here (a shape gen_big_iqe.py does not make). */
+  write?: () => string;
 }
 
 const dataDir = process.env.IQM_BENCH_DATA ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'iqm-tools-bench');
@@ -87,7 +89,18 @@ const rows: Row[] = [
   synthetic('g16-m60-f250', ['--grid', '16', '--shared-meshes', '30', '--perquad-meshes', '30', '--frames-per-anim', '250']),
   synthetic('g129-noanim', ['--anims', '0']),
   synthetic('mrfixit-size', ['--grid', '10', '--joints', '75', '--anims', '1', '--frames-per-anim', '100']),
+  // One vertex shared by every triangle (a disc fanned from its centre): the reference's time grows
+  // with the square of the triangles there (vertex cache, welding); ours did too until the sixth session.
+  { name: 'fan-20k', kind: 'generated', path: join(dataDir, 'fan-20k.iqe'), write: () => fan(20_000) },
 ];
+
+/** An IQE disc of n triangles fanned from its centre (vertex 0), no normals (they are welded). */
+function fan(n: number): string {
+  const lines = ['# Inter-Quake Export', 'mesh disc', 'vp 0 0 0'];
+  for (let i = 0; i <= n; i++) lines.push(`vp ${Math.cos((2 * Math.PI * i) / n).toFixed(6)} ${Math.sin((2 * Math.PI * i) / n).toFixed(6)} 0`);
+  for (let i = 1; i <= n; i++) lines.push(`fm 0 ${i + 1} ${i}`);
+  return lines.join('\n') + '\n';
+}
 if (existsSync(assetsDir)) {
   const real: Row[] = realSources().map(({ name, path }) => ({ name, kind: 'real', path }));
   rows.push(...real);
@@ -104,6 +117,12 @@ if (existsSync(assetsDir)) {
 /** Generates a synthetic row's input when missing (to a temporary name, renamed when complete). */
 function ensure(row: Row): boolean {
   if (existsSync(row.path)) return true;
+  if (row.write) {
+    mkdirSync(dataDir, { recursive: true });
+    writeFileSync(`${row.path}.${process.pid}.tmp`, row.write());
+    renameSync(`${row.path}.${process.pid}.tmp`, row.path);
+    return true;
+  }
   if (!row.make) return false;
   if (!existsSync(generator)) {
     console.log(`${row.name}: skipped (${generator} is absent)`);
