@@ -19,6 +19,7 @@ import { foldingRanges } from '../../server/folding';
 import { iqeModel } from '../../cli/info';
 import { sampleModel } from '../../cli/sample';
 import { prng } from './iqe-fixtures';
+import type { IqeDiagnostic } from '../../core/iqe/diagnostic';
 
 const NUMBERS = ['-1', '0', '-0', '1', '2', '3.5', '255', '256', '65536', '2147483648', '-2147483649', '1e308', '-1e308', '1e-320', 'nan', 'inf', '0x10', '1e', '', 'x', '1,5', '0/1'];
 const LINES = [
@@ -154,27 +155,41 @@ export function cpuMs(): number {
   return (user + system) / 1000;
 }
 
-/** The IQE paths on one text, each timed (CPU time); throws on a failure. */
-export function exerciseIqe(text: string): IqeExercise {
-  const result: IqeExercise = { owned: 0, slowestPath: '', slowestMs: 0 };
-  // CPU time, not wall time (cpuMs): a path that waited for a CPU on a loaded machine is not slow.
-  const timed = <T>(path: string, run: () => T): T => {
-    const start = cpuMs();
-    const value = run();
-    const ms = cpuMs() - start;
+/**
+ * Times the paths of one input into `result` (CPU time, not wall time: a path that waited for a CPU
+ * on a loaded machine is not slow): `timed` runs and times one, `record` adds a time measured apart.
+ */
+export function pathTimer(result: IqeExercise): { timed: <T>(path: string, run: () => T) => T; record: (path: string, ms: number) => void } {
+  const record = (path: string, ms: number): void => {
     if (ms > result.slowestMs) {
       result.slowestMs = ms;
       result.slowestPath = path;
     }
+  };
+  const timed = <T>(path: string, run: () => T): T => {
+    const start = cpuMs();
+    const value = run();
+    record(path, cpuMs() - start);
     return value;
   };
-  const doc = new IqeDocument(text);
-  const diagnostics = timed('check (parse and validate)', () => doc.diagnostics({ maxProblems: Number.MAX_SAFE_INTEGER }));
-  const lineCount = doc.lineCount;
+  return { timed, record };
+}
+
+/** Fails unless every diagnostic is within the text's `lineCount` lines and has a message. */
+export function checkWithinLines(diagnostics: readonly IqeDiagnostic[], lineCount: number): void {
   for (const d of diagnostics) {
     const r = d.range;
-    if (!(r.line >= 0 && r.line <= r.endLine && r.endLine < lineCount && r.column >= 0 && r.endColumn >= 0) || !d.message) fail(`diagnostic out of its lines or without a message: ${JSON.stringify(d)}`);
+    if (!(r.line >= 0 && r.line <= r.endLine && r.endLine < lineCount && r.column >= 0 && r.endColumn >= 0) || !d.message) fail(`a diagnostic outside the text's ${lineCount} lines or without a message: ${JSON.stringify(d)}`);
   }
+}
+
+/** The IQE paths on one text, each timed (CPU time); throws on a failure. */
+export function exerciseIqe(text: string): IqeExercise {
+  const result: IqeExercise = { owned: 0, slowestPath: '', slowestMs: 0 };
+  const { timed } = pathTimer(result);
+  const doc = new IqeDocument(text);
+  const diagnostics = timed('check (parse and validate)', () => doc.diagnostics({ maxProblems: Number.MAX_SAFE_INTEGER }));
+  checkWithinLines(diagnostics, doc.lineCount);
   // The server's outline and folding, as sent (JSON).
   const outline = timed('server outline and folding', () => {
     const symbols = documentSymbols(doc);
