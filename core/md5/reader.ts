@@ -14,63 +14,108 @@ import { blendCombo } from '../compile/input';
 import { emptySourceModel, type InputJoint, type Section, type SourceModel } from '../compile/source';
 import type { SourceRead } from '../compile/sources';
 import { POSE_STRIDE, poseFromQuaternion } from '../math/pose';
-import { isTokenError, Lexer, Tok, type Token } from './tokens';
+import { Lexer, Tok, type Token } from './tokens';
 
 
 /**
- * The tokens of a file with a cursor, made as they are read (Lexer); comments are skipped unless
- * asked for. The text was skimmed first (open), so the lexer meets no error here.
+ * The tokens of a file with a cursor, read in place (Lexer); comments are skipped unless asked
+ * for. Numbers and punctuation are taken without an object (number(), skip()); peek() and next()
+ * make the token's object for the callers that keep it.
  */
 class Cursor {
-  /** The token after those taken (a comment or not), undefined before it is made, null at the end. */
-  private ahead: Token | null | undefined = undefined;
+  /** Whether the lexer's token is the one ahead (found and not taken). */
+  private ready = false;
+  /** The object of the token ahead, once made. */
+  private aheadToken: Token | null = null;
+  /** The place of the token taken last (for errors about a value once it has been read). */
+  takenLine = 0;
+  takenColumn = 0;
+  takenEnd = 0;
   constructor(
     private readonly lexer: Lexer,
-    private readonly lastLine: number,
     /** The file's length in characters. */
     readonly textLength: number,
   ) {}
 
-  private look(): Token | null {
-    if (this.ahead === undefined) {
-      const t = this.lexer.next();
-      this.ahead = t !== null && isTokenError(t) ? null : t;
+  /** The kind of the token ahead, a comment or not (an unterminated string is the error). */
+  private look(): Tok {
+    if (!this.ready) {
+      this.aheadToken = null;
+      if (this.lexer.scan() === Tok.Error) throw unterminated(this.lexer.token());
+      this.ready = true;
     }
-    return this.ahead;
+    return this.lexer.kind;
+  }
+
+  private take(): void {
+    const lexer = this.lexer;
+    this.ready = false;
+    this.takenLine = lexer.line;
+    this.takenColumn = lexer.column;
+    this.takenEnd = lexer.endColumn;
+  }
+
+  /** The kind of the next token that is not a comment (without taking it): Tok.End at the end. */
+  peekKind(): Tok {
+    let kind = this.look();
+    while (kind === Tok.Comment) {
+      this.ready = false;
+      kind = this.look();
+    }
+    return kind;
   }
 
   /** The next token that is not a comment (without taking it), or null at the end. */
   peek(): Token | null {
-    let t = this.look();
-    while (t && t.kind === Tok.Comment) {
-      this.ahead = undefined;
-      t = this.look();
-    }
-    return t;
+    if (this.peekKind() === Tok.End) return null;
+    return (this.aheadToken ??= this.lexer.token());
   }
 
   /** The next comment before the next other token, taken, or null. */
   comment(): Token | null {
-    const t = this.look();
-    if (t && t.kind === Tok.Comment) {
-      this.ahead = undefined;
-      return t;
-    }
-    return null;
+    if (this.look() !== Tok.Comment) return null;
+    const t = this.lexer.token();
+    this.take();
+    return t;
   }
 
   next(what: string): Token {
     const t = this.peek();
-    if (!t) throw new ReadError('md5-syntax', `the file ends where ${what} was expected`, this.lastLine, 0, 0);
-    this.ahead = undefined;
+    if (!t) throw this.ended(what);
+    this.take();
     return t;
+  }
+
+  private ended(what: string): ReadError {
+    return new ReadError('md5-syntax', `the file ends where ${what} was expected`, this.lexer.lastLine, 0, 0);
   }
 
   /** A number (an integer when `integer`). */
   number(what: string, integer = false): number {
-    const t = this.next(what);
-    if (t.kind !== Tok.Number || (integer && !Number.isInteger(t.value))) throw errorAt(t, 'md5-syntax', `expected ${what} (${integer ? 'an integer' : 'a number'}), found '${t.text}'`);
-    return t.value;
+    const kind = this.peekKind();
+    if (kind === Tok.End) throw this.ended(what);
+    const value = this.lexer.value;
+    if (kind !== Tok.Number || (integer && !Number.isInteger(value))) {
+      const t = this.next(what);
+      throw errorAt(t, 'md5-syntax', `expected ${what} (${integer ? 'an integer' : 'a number'}), found '${t.text}'`);
+    }
+    this.take();
+    return value;
+  }
+
+  /** Takes the next token when it is `word` (a word, or a string of it, as the keyword switches take it); whether it did. */
+  takeWord(word: string): boolean {
+    const kind = this.peekKind();
+    if ((kind !== Tok.Word && kind !== Tok.String) || !this.lexer.is(word)) return false;
+    this.take();
+    return true;
+  }
+
+  /** Takes the next token, which must be of `kind` (written `text`). */
+  skip(kind: Tok, text: string, what: string): void {
+    const ahead = this.peekKind();
+    if (ahead === kind) this.take();
+    else this.expect(kind, text, what);
   }
 
   expect(kind: Tok, text: string, what: string): Token {
@@ -79,13 +124,16 @@ class Cursor {
     return t;
   }
 
-  /** `( a b c )` or `( a b )`: `count` numbers in parentheses. */
-  tuple(count: number, what: string): number[] {
-    this.expect(Tok.ParenOpen, '(', `before ${what}`);
-    const values: number[] = [];
-    for (let k = 0; k < count; k++) values.push(this.number(what));
-    this.expect(Tok.ParenClose, ')', `after the ${count} values of ${what}`);
-    return values;
+  /** `( a b c )` or `( a b )`: `count` numbers in parentheses, into out[at ..]. */
+  tuple(count: number, what: string, out: Float64Array, at: number): void {
+    this.skip(Tok.ParenOpen, '(', `before ${what}`);
+    for (let k = 0; k < count; k++) out[at + k] = this.number(what);
+    this.skip(Tok.ParenClose, ')', `after the ${count} values of ${what}`);
+  }
+
+  /** An error at the token taken last. */
+  errorAtTaken(code: string, message: string): ReadError {
+    return new ReadError(code, message, this.takenLine, this.takenColumn, this.takenEnd);
   }
 }
 
@@ -93,13 +141,13 @@ function errorAt(t: Token, code: string, message: string): ReadError {
   return new ReadError(code, message, t.line, t.column, t.end);
 }
 
+function unterminated(t: Token): ReadError {
+  return new ReadError('unterminated-quote', t.text, t.line, t.column, t.end);
+}
 
 /** The tokens of a file, and its MD5Version checked (10). */
 function open(text: string): Cursor {
-  // An unterminated string anywhere is the error, before any other (as when the whole text was tokenized first).
-  const { error, lastLine } = Lexer.skim(text);
-  if (error) throw new ReadError('unterminated-quote', error.message, error.line, error.column, error.end);
-  const cursor = new Cursor(new Lexer(text), lastLine, text.length);
+  const cursor = new Cursor(new Lexer(text), text.length);
   const first = cursor.peek();
   if (!first || first.text !== 'MD5Version') throw new ReadError('md5-version', 'an MD5 file starts with MD5Version 10', first?.line ?? 0, first?.column ?? 0, first?.end ?? 0);
   cursor.next('MD5Version');
@@ -111,13 +159,22 @@ function open(text: string): Cursor {
   return cursor;
 }
 
+/**
+ * A read's failure: an unterminated string anywhere in the text is the error, before any other
+ * (the reader meets it only when it reads that far: a file read to its end had none).
+ */
+function failed(text: string, error: unknown): SourceRead {
+  const first = error instanceof ReadError && error.code !== 'unterminated-quote' ? Lexer.firstError(text) : null;
+  return readFailed(first ? unterminated(first) : error);
+}
+
 /** The block after a keyword: its `{`, then `body` until its `}` (an error at the `{` when there is none). */
 function block(cursor: Cursor, keyword: Token, body: () => void): void {
   const open = cursor.expect(Tok.Open, '{', `after ${keyword.text}`);
   for (;;) {
-    const t = cursor.peek();
-    if (!t) throw errorAt(open, 'unterminated-block', `unterminated block: '${keyword.text} {' has no closing '}'`);
-    if (t.kind === Tok.Close) {
+    const kind = cursor.peekKind();
+    if (kind === Tok.End) throw errorAt(open, 'unterminated-block', `unterminated block: '${keyword.text} {' has no closing '}'`);
+    if (kind === Tok.Close) {
       cursor.next('}');
       return;
     }
@@ -135,9 +192,8 @@ function skipBlock(cursor: Cursor, keyword: Token): void {
 
 /** A count line (`numJoints 3`): a non-negative integer. */
 function count(cursor: Cursor, keyword: Token): number {
-  const t = cursor.peek();
   const n = cursor.number(`the count after ${keyword.text}`, true);
-  if (n < 0) throw errorAt(t!, 'md5-syntax', `${keyword.text} ${n}: a count cannot be negative`);
+  if (n < 0) throw cursor.errorAtTaken('md5-syntax', `${keyword.text} ${n}: a count cannot be negative`);
   return n;
 }
 
@@ -153,10 +209,9 @@ function room(cursor: Cursor, declared: number, shortest: number): number {
 
 /** An index within [0, limit) of a `kind` line, in order (the file lists them 0, 1, 2, ...). */
 function index(cursor: Cursor, kind: string, expected: number, limit: number, countWord: string): number {
-  const t = cursor.peek();
   const i = cursor.number(`the ${kind} index`, true);
-  if (i < 0 || i >= limit) throw errorAt(t!, `${kind}-index-range`, `${kind} ${i} is out of range: ${countWord} says ${limit}`);
-  if (i !== expected) throw errorAt(t!, `${kind}-index-order`, `${kind} ${i} where ${kind} ${expected} was expected (they are listed in order)`);
+  if (i < 0 || i >= limit) throw cursor.errorAtTaken(`${kind}-index-range`, `${kind} ${i} is out of range: ${countWord} says ${limit}`);
+  if (i !== expected) throw cursor.errorAtTaken(`${kind}-index-order`, `${kind} ${i} where ${kind} ${expected} was expected (they are listed in order)`);
   return i;
 }
 
@@ -183,7 +238,7 @@ export function readMd5Mesh(text: string): SourceRead {
   try {
     return { model: md5Mesh(open(text)), diagnostics: [] };
   } catch (error) {
-    return readFailed(error);
+    return failed(text, error);
   }
 }
 
@@ -220,14 +275,14 @@ function md5Mesh(cursor: Cursor): SourceModel {
 
 function joint(cursor: Cursor, i: number): Md5Joint {
   const name = cursor.expect(Tok.String, '"', 'around a joint name');
-  const parentToken = cursor.peek();
   const parent = cursor.number('the parent joint', true);
-  if (parent < -1 || parent >= i) throw errorAt(parentToken!, 'joint-parent', `joint ${i} ('${name.text}'): parent ${parent} is not an earlier joint (-1 for a root)`);
-  const position = cursor.tuple(3, 'the joint position');
-  const orientation = cursor.tuple(3, 'the joint orientation (x y z of a unit quaternion)');
+  if (parent < -1 || parent >= i) throw cursor.errorAtTaken('joint-parent', `joint ${i} ('${name.text}'): parent ${parent} is not an earlier joint (-1 for a root)`);
+  const values = new Float64Array(6);
+  cursor.tuple(3, 'the joint position', values, 0);
+  cursor.tuple(3, 'the joint orientation (x y z of a unit quaternion)', values, 3);
   const pose = new Float64Array(POSE_STRIDE);
   // x y z and w = -sqrt(1 - x² - y² - z²), as a `pq` with six values.
-  poseFromQuaternion(Float64Array.from([...position, ...orientation]), 0, 6, pose);
+  poseFromQuaternion(values, 0, 6, pose);
   return { name: name.text, parent, pose, line: name.line };
 }
 
@@ -236,12 +291,49 @@ function mesh(cursor: Cursor, keyword: Token, jointCount: number): Md5Mesh {
   let numVerts = -1, numTris = -1, numWeights = -1;
   let verts = 0, tris = 0, weights = 0;
   const open = cursor.expect(Tok.Open, '{', 'after mesh');
-  let seenTris: Token | null = null;
   for (;;) {
     // The reference names the mesh after a `// meshes: NAME` comment in its block.
     for (let c = cursor.comment(); c; c = cursor.comment()) {
       const at = c.text.indexOf('meshes:');
       if (at >= 0) m.name = c.text.slice(at + 'meshes:'.length).trim();
+    }
+    // vert, tri and weight lines (nearly all of a mesh) without a token object.
+    if (cursor.takeWord('vert')) {
+      if (numVerts < 0) throw cursor.errorAtTaken('md5-syntax', 'vert before numverts');
+      const line = cursor.takenLine;
+      const i = index(cursor, 'vert', verts, numVerts, 'numverts');
+      cursor.tuple(2, 'the texture coordinates', m.verts, 4 * i);
+      const start = cursor.number('the first weight', true);
+      const startLine = cursor.takenLine, startColumn = cursor.takenColumn, startEnd = cursor.takenEnd;
+      const n = cursor.number('the weight count', true);
+      if (start < 0 || n < 0) throw new ReadError('vert-weight-range', `vert ${i}: weights ${start}, ${n} cannot be negative`, startLine, startColumn, startEnd);
+      m.verts[4 * i + 2] = start;
+      m.verts[4 * i + 3] = n;
+      m.vertLines[i] = line;
+      verts++;
+      continue;
+    }
+    if (cursor.takeWord('tri')) {
+      if (numTris < 0) throw cursor.errorAtTaken('md5-syntax', 'tri before numtris');
+      const i = index(cursor, 'tri', tris, numTris, 'numtris');
+      for (let k = 0; k < 3; k++) {
+        const v = cursor.number('a vertex index', true);
+        if (numVerts < 0 || v < 0 || v >= numVerts) throw cursor.errorAtTaken('face-index-range', `tri ${i}: vertex ${v} is out of range (numverts ${Math.max(numVerts, 0)})`);
+        m.tris[3 * i + k] = v;
+      }
+      tris++;
+      continue;
+    }
+    if (cursor.takeWord('weight')) {
+      if (numWeights < 0) throw cursor.errorAtTaken('md5-syntax', 'weight before numweights');
+      const i = index(cursor, 'weight', weights, numWeights, 'numweights');
+      const j = cursor.number('the joint of the weight', true);
+      if (j < 0 || j >= jointCount) throw cursor.errorAtTaken('weight-joint-range', `weight ${i}: joint ${j} does not exist (the joints block has ${jointCount}${jointCount > 0 ? `: 0..${jointCount - 1}` : ''})`);
+      m.weights[5 * i] = j;
+      m.weights[5 * i + 1] = cursor.number('the bias of the weight');
+      cursor.tuple(3, 'the weight position', m.weights, 5 * i + 2);
+      weights++;
+      continue;
     }
     const t = cursor.peek();
     if (!t) throw errorAt(open, 'unterminated-block', "unterminated block: 'mesh {' has no closing '}'");
@@ -267,44 +359,6 @@ function mesh(cursor: Cursor, keyword: Token, jointCount: number): Md5Mesh {
         numWeights = count(cursor, t);
         m.weights = new Float64Array(5 * room(cursor, numWeights, 'weight 0 0 0(0 0 0)'.length));
         break;
-      case 'vert': {
-        if (numVerts < 0) throw errorAt(t, 'md5-syntax', 'vert before numverts');
-        const i = index(cursor, 'vert', verts, numVerts, 'numverts');
-        const [u, v] = cursor.tuple(2, 'the texture coordinates');
-        const startToken = cursor.peek();
-        const start = cursor.number('the first weight', true);
-        const n = cursor.number('the weight count', true);
-        if (start < 0 || n < 0) throw errorAt(startToken!, 'vert-weight-range', `vert ${i}: weights ${start}, ${n} cannot be negative`);
-        m.verts.set([u, v, start, n], 4 * i);
-        m.vertLines[i] = t.line;
-        verts++;
-        break;
-      }
-      case 'tri': {
-        if (numTris < 0) throw errorAt(t, 'md5-syntax', 'tri before numtris');
-        seenTris ??= t;
-        const i = index(cursor, 'tri', tris, numTris, 'numtris');
-        for (let k = 0; k < 3; k++) {
-          const at = cursor.peek();
-          const v = cursor.number('a vertex index', true);
-          if (numVerts < 0 || v < 0 || v >= numVerts) throw errorAt(at!, 'face-index-range', `tri ${i}: vertex ${v} is out of range (numverts ${Math.max(numVerts, 0)})`);
-          m.tris[3 * i + k] = v;
-        }
-        tris++;
-        break;
-      }
-      case 'weight': {
-        if (numWeights < 0) throw errorAt(t, 'md5-syntax', 'weight before numweights');
-        const i = index(cursor, 'weight', weights, numWeights, 'numweights');
-        const jointToken = cursor.peek();
-        const j = cursor.number('the joint of the weight', true);
-        if (j < 0 || j >= jointCount) throw errorAt(jointToken!, 'weight-joint-range', `weight ${i}: joint ${j} does not exist (the joints block has ${jointCount}${jointCount > 0 ? `: 0..${jointCount - 1}` : ''})`);
-        const bias = cursor.number('the bias of the weight');
-        const [x, y, z] = cursor.tuple(3, 'the weight position');
-        m.weights.set([j, bias, x, y, z], 5 * i);
-        weights++;
-        break;
-      }
       default:
         throw errorAt(t, 'md5-syntax', `'${t.text}' is not a mesh keyword (shader, numverts, vert, numtris, tri, numweights, weight)`);
     }
@@ -349,13 +403,15 @@ function meshModel(joints: Md5Joint[], meshes: Md5Mesh[]): SourceModel {
   const triangles = new Int32Array(3 * triangleCount);
   const sections: Section[] = [];
   const p = [0, 0, 0];
+  /** A vertex's (joint, bias) pairs: scratch, one vertex at a time. */
+  let pairs = new Float64Array(16);
   let v0 = 0, t0 = 0;
   for (const m of meshes) {
     const n = m.vertLines.length;
     for (let v = 0; v < n; v++) {
       const start = m.verts[4 * v + 2], count = m.verts[4 * v + 3];
       let x = 0, y = 0, z = 0;
-      const pairs = new Float64Array(2 * count);
+      if (pairs.length < 2 * count) pairs = new Float64Array(2 * count);
       for (let k = 0; k < count; k++) {
         const w = 5 * (start + k);
         const joint = joints[m.weights[w]];
@@ -368,10 +424,13 @@ function meshModel(joints: Md5Joint[], meshes: Md5Mesh[]): SourceModel {
         pairs[2 * k + 1] = bias;
       }
       const o = v0 + v;
-      positions.set([x, y, z, 1], 4 * o);
+      positions[4 * o] = x;
+      positions[4 * o + 1] = y;
+      positions[4 * o + 2] = z;
+      positions[4 * o + 3] = 1;
       texcoords[2 * o] = m.verts[4 * v];
       texcoords[2 * o + 1] = m.verts[4 * v + 1];
-      blendCombo(pairs, 0, pairs.length, bones, blendWeights, 4 * o);
+      blendCombo(pairs, 0, 2 * count, bones, blendWeights, 4 * o);
       vertexLines[o] = m.vertLines[v];
     }
     const nt = m.tris.length / 3;
@@ -446,13 +505,13 @@ export function readMd5Anim(text: string, name: string): SourceRead {
   try {
     return { model: md5Anim(open(text), name, diagnostics), diagnostics };
   } catch (error) {
-    return readFailed(error);
+    return failed(text, error);
   }
 }
 
 function md5Anim(cursor: Cursor, name: string, diagnostics: IqeDiagnostic[]): SourceModel {
   const hierarchy: Md5Hierarchy[] = [];
-  const base: number[][] = [];
+  const base: Float64Array[] = [];
   const frames: { index: number; values: Float64Array; token: Token }[] = [];
   let numFrames = -1, numJoints = -1, components = -1, frameRate = 0;
   let hierarchyToken: Token | null = null;
@@ -482,27 +541,27 @@ function md5Anim(cursor: Cursor, name: string, diagnostics: IqeDiagnostic[]): So
         hierarchyToken = t;
         block(cursor, t, () => {
           const jointName = cursor.expect(Tok.String, '"', 'around a joint name');
-          const parentToken = cursor.peek();
           const parent = cursor.number('the parent joint', true);
-          if (parent < -1 || parent >= hierarchy.length) throw errorAt(parentToken!, 'joint-parent', `joint ${hierarchy.length} ('${jointName.text}'): parent ${parent} is not an earlier joint (-1 for a root)`);
+          if (parent < -1 || parent >= hierarchy.length) throw cursor.errorAtTaken('joint-parent', `joint ${hierarchy.length} ('${jointName.text}'): parent ${parent} is not an earlier joint (-1 for a root)`);
           const flags = cursor.number('the flags', true);
-          const startToken = cursor.peek();
           const start = cursor.number('the first component', true);
-          if (start < 0) throw errorAt(startToken!, 'frame-values', `joint '${jointName.text}': its first component ${start} cannot be negative`);
+          if (start < 0) throw cursor.errorAtTaken('frame-values', `joint '${jointName.text}': its first component ${start} cannot be negative`);
           hierarchy.push({ name: jointName.text, parent, flags: flags & 63, start, line: jointName.line });
         });
         if (numJoints >= 0 && numJoints !== hierarchy.length) throw errorAt(t, 'md5-count', `numJoints says ${numJoints}, the hierarchy has ${hierarchy.length}`);
         break;
       case 'baseframe':
         block(cursor, t, () => {
-          base.push([...cursor.tuple(3, 'the base position'), ...cursor.tuple(3, 'the base orientation')]);
+          const pose = new Float64Array(6);
+          cursor.tuple(3, 'the base position', pose, 0);
+          cursor.tuple(3, 'the base orientation', pose, 3);
+          base.push(pose);
         });
         if (base.length !== hierarchy.length) throw errorAt(t, 'md5-count', `the baseframe has ${base.length} poses, the hierarchy ${hierarchy.length} joints`);
         break;
       case 'frame': {
-        const indexToken = cursor.peek();
         const index = cursor.number('the frame number', true);
-        if (numFrames < 0 || index < 0 || index >= numFrames) throw errorAt(indexToken!, 'frame-index-range', `frame ${index} is out of range (numFrames ${Math.max(numFrames, 0)})`);
+        if (numFrames < 0 || index < 0 || index >= numFrames) throw cursor.errorAtTaken('frame-index-range', `frame ${index} is out of range (numFrames ${Math.max(numFrames, 0)})`);
         const values: number[] = [];
         block(cursor, t, () => {
           values.push(cursor.number('a frame value'));

@@ -1,7 +1,7 @@
 // Tokens of an MD5 text (md5mesh, md5anim), each with its 0-based line and column: words,
 // numbers, quoted strings, the punctuation `{ } ( )`, and `//` comments (kept: an md5mesh names
 // its meshes in `// meshes: NAME` comments).
-import { decimalValue } from '../decimal';
+import { decimalIn } from '../decimal';
 
 export const enum Tok {
   Word,
@@ -12,6 +12,10 @@ export const enum Tok {
   ParenOpen,
   ParenClose,
   Comment,
+  /** scan(): the end of the text. */
+  End = -1,
+  /** scan(): an unterminated string (`message` says so). */
+  Error = -2,
 }
 
 export interface Token {
@@ -26,62 +30,66 @@ export interface Token {
   end: number;
 }
 
-/** An error of the tokenizer: an unterminated string. */
-export interface TokenError {
-  line: number;
-  column: number;
-  end: number;
-  message: string;
-}
-
-
 /**
- * The tokens of a text one at a time (the readers take them in order: a token is garbage as soon
- * as it is read, where a list of all of them kept a 0.8 MB md5mesh's ~200,000 objects alive through
- * every young-generation collection). `skim` runs through the text without making tokens: the
- * first error, and the line of the last token.
+ * The tokens of a text one at a time, read in place: scan() finds the next one and leaves what it
+ * is in the fields below (no object, no string: a 0.8 MB md5mesh has ~200,000 tokens, nearly all
+ * numbers and punctuation, and an object and a string for each were most of its reading time);
+ * token() makes the object of the one found when a caller needs it.
  */
 export class Lexer {
   private p = 0;
-  private line = 0;
+  private lineNumber = 0;
   private lineStart = 0;
+  /** The token scan() found: its kind, its text's offsets (a string's without its quotes, a comment's after `//`). */
+  kind: Tok = Tok.End;
+  start = 0;
+  stop = 0;
+  /** Its 0-based line, column and the column after it (a string: after its closing quote). */
+  line = 0;
+  column = 0;
+  endColumn = 0;
+  /** A Number's value (NaN otherwise). */
+  value = NaN;
+  /** The line of the last token found (0 before any). */
+  lastLine = 0;
+
   constructor(private readonly text: string) {}
 
-  /** The next token, null at the end, or the error it stops at. */
-  next(): Token | TokenError | null {
-    return this.advance(true) as Token | TokenError | null;
-  }
+  /** The message of an Error token. */
+  static readonly UNTERMINATED = 'unterminated string: no closing " on this line';
 
-  /** From the start: the first error (or null) and the line of the last token (0 without any). */
-  static skim(text: string): { error: TokenError | null; lastLine: number } {
+  /** From the start: the first unterminated string as an Error token's place, or null. */
+  static firstError(text: string): Token | null {
     const lexer = new Lexer(text);
-    let lastLine = 0;
     for (;;) {
-      const t = lexer.advance(false);
-      if (t === null) return { error: null, lastLine };
-      if (t !== SKIMMED) return { error: t as TokenError, lastLine };
-      lastLine = lexer.tokenLine;
+      const kind = lexer.scan();
+      if (kind === Tok.End) return null;
+      if (kind === Tok.Error) return lexer.token();
     }
   }
 
-  /** The line of the token the last advance found. */
-  private tokenLine = 0;
+  /** The token of the last scan() as an object (an Error's text is its message). */
+  token(): Token {
+    const kind = this.kind;
+    const text = kind === Tok.Error ? Lexer.UNTERMINATED : this.text.slice(this.start, this.stop);
+    return { kind, text, value: this.value, line: this.line, column: this.column, end: this.endColumn };
+  }
 
-  /** Finds the next token: made when `make`, else SKIMMED; null at the end; the error at an unterminated string. */
-  private advance(make: boolean): Token | TokenError | typeof SKIMMED | null {
+  /** Finds the next token; its kind (End at the end of the text, Error at an unterminated string, which ends the text). */
+  scan(): Tok {
     const text = this.text;
     const n = text.length;
     let p = this.p;
     while (p < n) {
       const c = text.charCodeAt(p);
       if (c === 10) {
-        this.line++;
+        this.lineNumber++;
         p++;
         this.lineStart = p;
         continue;
       }
       if (c === 13) {
-        this.line++;
+        this.lineNumber++;
         p += text.charCodeAt(p + 1) === 10 ? 2 : 1;
         this.lineStart = p;
         continue;
@@ -90,51 +98,53 @@ export class Lexer {
         p++;
         continue;
       }
-      const line = this.line, lineStart = this.lineStart;
-      const column = p - lineStart;
-      this.tokenLine = line;
+      const lineStart = this.lineStart;
+      this.line = this.lastLine = this.lineNumber;
+      this.column = p - lineStart;
+      this.value = NaN;
       if (c === 47 && text.charCodeAt(p + 1) === 47) {
         let e = p + 2;
         while (e < n && text.charCodeAt(e) !== 10 && text.charCodeAt(e) !== 13) e++;
-        this.p = e;
-        return make ? { kind: Tok.Comment, text: text.slice(p + 2, e), value: NaN, line, column, end: e - lineStart } : SKIMMED;
+        return this.found(Tok.Comment, p + 2, e, e, lineStart);
       }
       if (c === 34) {
         let e = p + 1;
         while (e < n && text.charCodeAt(e) !== 34 && text.charCodeAt(e) !== 10 && text.charCodeAt(e) !== 13) e++;
         if (e >= n || text.charCodeAt(e) !== 34) {
+          this.found(Tok.Error, p, e, e, lineStart);
           this.p = n;
-          return { line, column, end: e - lineStart, message: 'unterminated string: no closing " on this line' };
+          return Tok.Error;
         }
-        this.p = e + 1;
-        return make ? { kind: Tok.String, text: text.slice(p + 1, e), value: NaN, line, column, end: e + 1 - lineStart } : SKIMMED;
+        return this.found(Tok.String, p + 1, e, e + 1, lineStart);
       }
       const punct = c === 123 ? Tok.Open : c === 125 ? Tok.Close : c === 40 ? Tok.ParenOpen : c === 41 ? Tok.ParenClose : -1;
-      if (punct >= 0) {
-        this.p = p + 1;
-        return make ? { kind: punct as Tok, text: text[p], value: NaN, line, column, end: column + 1 } : SKIMMED;
-      }
+      if (punct >= 0) return this.found(punct as Tok, p, p + 1, p + 1, lineStart);
       let e = p;
       while (e < n) {
         const d = text.charCodeAt(e);
         if (d === 32 || d === 9 || d === 10 || d === 13 || d === 123 || d === 125 || d === 40 || d === 41 || d === 34 || (d === 47 && text.charCodeAt(e + 1) === 47)) break;
         e++;
       }
-      this.p = e;
-      if (!make) return SKIMMED;
-      const word = text.slice(p, e);
-      const value = decimalValue(word);
-      return { kind: Number.isNaN(value) ? Tok.Word : Tok.Number, text: word, value, line, column, end: e - lineStart };
+      this.value = decimalIn(text, p, e);
+      return this.found(Number.isNaN(this.value) ? Tok.Word : Tok.Number, p, e, e, lineStart);
     }
     this.p = p;
-    return null;
+    this.kind = Tok.End;
+    return Tok.End;
   }
-}
 
-/** What Lexer.advance gives for a token it was asked not to make. */
-const SKIMMED = 0;
+  /** Records the token found: text[start .. stop), the text resuming at `after`. */
+  private found(kind: Tok, start: number, stop: number, after: number, lineStart: number): Tok {
+    this.kind = kind;
+    this.start = start;
+    this.stop = stop;
+    this.endColumn = after - lineStart;
+    this.p = after;
+    return kind;
+  }
 
-/** Whether a lexer result is its error. */
-export function isTokenError(t: Token | TokenError): t is TokenError {
-  return (t as Partial<Token>).kind === undefined;
+  /** Whether the token found is `word` (compared in place). */
+  is(word: string): boolean {
+    return this.stop - this.start === word.length && this.text.startsWith(word, this.start);
+  }
 }

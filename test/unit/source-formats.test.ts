@@ -135,7 +135,7 @@ test('MD5: malformed files are errors at their line and column', () => {
   assert.deepEqual(firstError(mesh((t) => t.replace('tri 0 0 2 1', 'tri 0 0 2 3'))), ['face-index-range', 20, 12]);
   assert.deepEqual(firstError(mesh((t) => t.slice(0, t.lastIndexOf('}')))), ['unterminated-block', 12, 6]);
   assert.deepEqual(firstError(mesh((t) => t.replace('vert 2 ( 0 1 ) 2 2', 'vert 2 ( 0 1 ) 3 2'))), ['vert-weight-range', 18, 1]);
-  // An unterminated string is the error even after an earlier one (the whole text is looked at for it first).
+  // An unterminated string is the error even after an earlier one (a failed read looks for one in the whole text).
   const lines = MD5_MESH.split('\n').length;
   assert.deepEqual(firstError(mesh((t) => t.replace('MD5Version 10', 'MD5Version 10 )') + '"open\n')), ['unterminated-quote', lines, 1]);
   // A file that ends inside a block: the error is on the line of its last token (comments too).
