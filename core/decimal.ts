@@ -48,3 +48,36 @@ export function decimalIn(text: string, start: number, end: number): number {
   while (p < n && text.charCodeAt(p) >= 48 && text.charCodeAt(p) <= 57) p++;
   return p > exponentStart && p === n ? Number(text.slice(start, end)) : NaN;
 }
+
+/** Where the last decimalPrefix stopped: the offset of the first character it did not take. */
+export const prefixEnd = { at: 0 };
+
+/**
+ * The [sign] digits [. [digits]] at text[start .. n), read in one pass (the readers' common word):
+ * its value when the word ends where this stops, NaN without digits; prefixEnd.at is set to where
+ * it stopped. A caller whose word goes on past that point (an exponent, a second point, a letter)
+ * takes the whole word to decimalIn instead.
+ */
+export function decimalPrefix(text: string, start: number, n: number): number {
+  let p = start;
+  let c = p < n ? text.charCodeAt(p) : 0;
+  const negative = c === 45;
+  if (negative || c === 43) p++;
+  let mantissa = 0;
+  let digits = 0;
+  let fraction = -1;
+  for (; p < n; p++) {
+    c = text.charCodeAt(p) - 48;
+    if (c >= 0 && c <= 9) {
+      mantissa = mantissa * 10 + c;
+      digits++;
+    } else if (c === 46 - 48 && fraction < 0) fraction = digits;
+    else break;
+  }
+  prefixEnd.at = p;
+  if (digits === 0) return NaN;
+  if (digits > 15) return Number(text.slice(start, p));
+  const scale = fraction < 0 ? 0 : digits - fraction;
+  const value = scale === 0 ? mantissa : mantissa / POW10[scale];
+  return negative ? -value : value;
+}

@@ -286,96 +286,118 @@ function joint(cursor: Cursor, i: number): Md5Joint {
   return { name: name.text, parent, pose, line: name.line };
 }
 
+/** A mesh block's counts: as declared (-1 before their keyword) and as read so far. */
+interface MeshCounts {
+  numVerts: number;
+  numTris: number;
+  numWeights: number;
+  verts: number;
+  tris: number;
+  weights: number;
+}
+
 function mesh(cursor: Cursor, keyword: Token, jointCount: number): Md5Mesh {
   const m: Md5Mesh = { name: '', shader: '', line: keyword.line, verts: new Float64Array(0), vertLines: new Int32Array(0), tris: new Int32Array(0), weights: new Float64Array(0) };
-  let numVerts = -1, numTris = -1, numWeights = -1;
-  let verts = 0, tris = 0, weights = 0;
+  const c: MeshCounts = { numVerts: -1, numTris: -1, numWeights: -1, verts: 0, tris: 0, weights: 0 };
   const open = cursor.expect(Tok.Open, '{', 'after mesh');
   for (;;) {
     // The reference names the mesh after a `// meshes: NAME` comment in its block.
-    for (let c = cursor.comment(); c; c = cursor.comment()) {
-      const at = c.text.indexOf('meshes:');
-      if (at >= 0) m.name = c.text.slice(at + 'meshes:'.length).trim();
+    for (let comment = cursor.comment(); comment; comment = cursor.comment()) {
+      const at = comment.text.indexOf('meshes:');
+      if (at >= 0) m.name = comment.text.slice(at + 'meshes:'.length).trim();
     }
-    // vert, tri and weight lines (nearly all of a mesh) without a token object.
-    if (cursor.takeWord('vert')) {
-      if (numVerts < 0) throw cursor.errorAtTaken('md5-syntax', 'vert before numverts');
-      const line = cursor.takenLine;
-      const i = index(cursor, 'vert', verts, numVerts, 'numverts');
-      cursor.tuple(2, 'the texture coordinates', m.verts, 4 * i);
-      const start = cursor.number('the first weight', true);
-      const startLine = cursor.takenLine, startColumn = cursor.takenColumn, startEnd = cursor.takenEnd;
-      const n = cursor.number('the weight count', true);
-      if (start < 0 || n < 0) throw new ReadError('vert-weight-range', `vert ${i}: weights ${start}, ${n} cannot be negative`, startLine, startColumn, startEnd);
-      m.verts[4 * i + 2] = start;
-      m.verts[4 * i + 3] = n;
-      m.vertLines[i] = line;
-      verts++;
-      continue;
-    }
-    if (cursor.takeWord('tri')) {
-      if (numTris < 0) throw cursor.errorAtTaken('md5-syntax', 'tri before numtris');
-      const i = index(cursor, 'tri', tris, numTris, 'numtris');
-      for (let k = 0; k < 3; k++) {
-        const v = cursor.number('a vertex index', true);
-        if (numVerts < 0 || v < 0 || v >= numVerts) throw cursor.errorAtTaken('face-index-range', `tri ${i}: vertex ${v} is out of range (numverts ${Math.max(numVerts, 0)})`);
-        m.tris[3 * i + k] = v;
-      }
-      tris++;
-      continue;
-    }
-    if (cursor.takeWord('weight')) {
-      if (numWeights < 0) throw cursor.errorAtTaken('md5-syntax', 'weight before numweights');
-      const i = index(cursor, 'weight', weights, numWeights, 'numweights');
-      const j = cursor.number('the joint of the weight', true);
-      if (j < 0 || j >= jointCount) throw cursor.errorAtTaken('weight-joint-range', `weight ${i}: joint ${j} does not exist (the joints block has ${jointCount}${jointCount > 0 ? `: 0..${jointCount - 1}` : ''})`);
-      m.weights[5 * i] = j;
-      m.weights[5 * i + 1] = cursor.number('the bias of the weight');
-      cursor.tuple(3, 'the weight position', m.weights, 5 * i + 2);
-      weights++;
-      continue;
-    }
-    const t = cursor.peek();
-    if (!t) throw errorAt(open, 'unterminated-block', "unterminated block: 'mesh {' has no closing '}'");
-    cursor.next('}');
-    if (t.kind === Tok.Close) break;
-    switch (t.text) {
-      case 'shader':
-        m.shader = cursor.expect(Tok.String, '"', 'around the shader name').text;
-        break;
-      case 'numverts':
-        if (numVerts >= 0) throw errorAt(t, 'md5-syntax', 'a second numverts in this mesh (its vert lines would be lost)');
-        numVerts = count(cursor, t);
-        m.verts = new Float64Array(4 * room(cursor, numVerts, 'vert 0(0 0)0 0'.length));
-        m.vertLines = new Int32Array(room(cursor, numVerts, 'vert 0(0 0)0 0'.length));
-        break;
-      case 'numtris':
-        if (numTris >= 0) throw errorAt(t, 'md5-syntax', 'a second numtris in this mesh (its tri lines would be lost)');
-        numTris = count(cursor, t);
-        m.tris = new Int32Array(3 * room(cursor, numTris, 'tri 0 0 0 0'.length));
-        break;
-      case 'numweights':
-        if (numWeights >= 0) throw errorAt(t, 'md5-syntax', 'a second numweights in this mesh (its weight lines would be lost)');
-        numWeights = count(cursor, t);
-        m.weights = new Float64Array(5 * room(cursor, numWeights, 'weight 0 0 0(0 0 0)'.length));
-        break;
-      default:
-        throw errorAt(t, 'md5-syntax', `'${t.text}' is not a mesh keyword (shader, numverts, vert, numtris, tri, numweights, weight)`);
-    }
+    // vert, tri and weight lines (nearly all of a mesh) without a token object, each in a small
+    // function of its own (the optimising compiler inlines the cursor's steps there).
+    if (cursor.takeWord('vert')) vertLine(cursor, m, c);
+    else if (cursor.takeWord('tri')) triLine(cursor, m, c);
+    else if (cursor.takeWord('weight')) weightLine(cursor, m, c, jointCount);
+    else if (!meshKeyword(cursor, open, m, c)) break;
   }
   const short = (n: number, declared: number, what: string): void => {
     if (n < Math.max(declared, 0)) throw errorAt(open, 'md5-count', `mesh: ${what} says ${declared}, the block has ${n}`);
   };
-  short(verts, numVerts, 'numverts');
-  short(tris, numTris, 'numtris');
-  short(weights, numWeights, 'numweights');
-  for (let v = 0; v < verts; v++) {
+  short(c.verts, c.numVerts, 'numverts');
+  short(c.tris, c.numTris, 'numtris');
+  short(c.weights, c.numWeights, 'numweights');
+  for (let v = 0; v < c.verts; v++) {
     const start = m.verts[4 * v + 2], n = m.verts[4 * v + 3];
-    if (start + n > weights) {
-      throw new ReadError('vert-weight-range', `vert ${v}: weights ${start}..${start + n - 1} are out of range (numweights ${weights})`, m.vertLines[v], 0, 0);
+    if (start + n > c.weights) {
+      throw new ReadError('vert-weight-range', `vert ${v}: weights ${start}..${start + n - 1} are out of range (numweights ${c.weights})`, m.vertLines[v], 0, 0);
     }
   }
   return m;
+}
+
+/** The mesh block's other keywords (shader, the counts) and its `}`: false at the `}`. */
+function meshKeyword(cursor: Cursor, open: Token, m: Md5Mesh, c: MeshCounts): boolean {
+  const t = cursor.peek();
+  if (!t) throw errorAt(open, 'unterminated-block', "unterminated block: 'mesh {' has no closing '}'");
+  cursor.next('}');
+  if (t.kind === Tok.Close) return false;
+  switch (t.text) {
+    case 'shader':
+      m.shader = cursor.expect(Tok.String, '"', 'around the shader name').text;
+      break;
+    case 'numverts':
+      if (c.numVerts >= 0) throw errorAt(t, 'md5-syntax', 'a second numverts in this mesh (its vert lines would be lost)');
+      c.numVerts = count(cursor, t);
+      m.verts = new Float64Array(4 * room(cursor, c.numVerts, 'vert 0(0 0)0 0'.length));
+      m.vertLines = new Int32Array(room(cursor, c.numVerts, 'vert 0(0 0)0 0'.length));
+      break;
+    case 'numtris':
+      if (c.numTris >= 0) throw errorAt(t, 'md5-syntax', 'a second numtris in this mesh (its tri lines would be lost)');
+      c.numTris = count(cursor, t);
+      m.tris = new Int32Array(3 * room(cursor, c.numTris, 'tri 0 0 0 0'.length));
+      break;
+    case 'numweights':
+      if (c.numWeights >= 0) throw errorAt(t, 'md5-syntax', 'a second numweights in this mesh (its weight lines would be lost)');
+      c.numWeights = count(cursor, t);
+      m.weights = new Float64Array(5 * room(cursor, c.numWeights, 'weight 0 0 0(0 0 0)'.length));
+      break;
+    default:
+      throw errorAt(t, 'md5-syntax', `'${t.text}' is not a mesh keyword (shader, numverts, vert, numtris, tri, numweights, weight)`);
+  }
+  return true;
+}
+
+/** `vert i ( u v ) start count`, its keyword taken. */
+function vertLine(cursor: Cursor, m: Md5Mesh, c: MeshCounts): void {
+  if (c.numVerts < 0) throw cursor.errorAtTaken('md5-syntax', 'vert before numverts');
+  const line = cursor.takenLine;
+  const i = index(cursor, 'vert', c.verts, c.numVerts, 'numverts');
+  cursor.tuple(2, 'the texture coordinates', m.verts, 4 * i);
+  const start = cursor.number('the first weight', true);
+  const startLine = cursor.takenLine, startColumn = cursor.takenColumn, startEnd = cursor.takenEnd;
+  const n = cursor.number('the weight count', true);
+  if (start < 0 || n < 0) throw new ReadError('vert-weight-range', `vert ${i}: weights ${start}, ${n} cannot be negative`, startLine, startColumn, startEnd);
+  m.verts[4 * i + 2] = start;
+  m.verts[4 * i + 3] = n;
+  m.vertLines[i] = line;
+  c.verts++;
+}
+
+/** `tri i a b c`, its keyword taken. */
+function triLine(cursor: Cursor, m: Md5Mesh, c: MeshCounts): void {
+  if (c.numTris < 0) throw cursor.errorAtTaken('md5-syntax', 'tri before numtris');
+  const i = index(cursor, 'tri', c.tris, c.numTris, 'numtris');
+  for (let k = 0; k < 3; k++) {
+    const v = cursor.number('a vertex index', true);
+    if (c.numVerts < 0 || v < 0 || v >= c.numVerts) throw cursor.errorAtTaken('face-index-range', `tri ${i}: vertex ${v} is out of range (numverts ${Math.max(c.numVerts, 0)})`);
+    m.tris[3 * i + k] = v;
+  }
+  c.tris++;
+}
+
+/** `weight i joint bias ( x y z )`, its keyword taken. */
+function weightLine(cursor: Cursor, m: Md5Mesh, c: MeshCounts, jointCount: number): void {
+  if (c.numWeights < 0) throw cursor.errorAtTaken('md5-syntax', 'weight before numweights');
+  const i = index(cursor, 'weight', c.weights, c.numWeights, 'numweights');
+  const j = cursor.number('the joint of the weight', true);
+  if (j < 0 || j >= jointCount) throw cursor.errorAtTaken('weight-joint-range', `weight ${i}: joint ${j} does not exist (the joints block has ${jointCount}${jointCount > 0 ? `: 0..${jointCount - 1}` : ''})`);
+  m.weights[5 * i] = j;
+  m.weights[5 * i + 1] = cursor.number('the bias of the weight');
+  cursor.tuple(3, 'the weight position', m.weights, 5 * i + 2);
+  c.weights++;
 }
 
 /** Rotates p by the quaternion q (x y z w at q[3..6]) as the reference does: p + 2 q × (q × p + w p). */

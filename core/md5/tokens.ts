@@ -1,7 +1,7 @@
 // Tokens of an MD5 text (md5mesh, md5anim), each with its 0-based line and column: words,
 // numbers, quoted strings, the punctuation `{ } ( )`, and `//` comments (kept: an md5mesh names
 // its meshes in `// meshes: NAME` comments).
-import { decimalIn } from '../decimal';
+import { decimalIn, decimalPrefix, prefixEnd } from '../decimal';
 
 export const enum Tok {
   Word,
@@ -119,14 +119,15 @@ export class Lexer {
       }
       const punct = c === 123 ? Tok.Open : c === 125 ? Tok.Close : c === 40 ? Tok.ParenOpen : c === 41 ? Tok.ParenClose : -1;
       if (punct >= 0) return this.found(punct as Tok, p, p + 1, p + 1, lineStart);
-      let e = p;
-      while (e < n) {
-        const d = text.charCodeAt(e);
-        if (d === 32 || d === 9 || d === 10 || d === 13 || d === 123 || d === 125 || d === 40 || d === 41 || d === 34 || (d === 47 && text.charCodeAt(e + 1) === 47)) break;
-        e++;
+      // A number in one pass when the word is one (nearly every word); else to the word's end.
+      let value = decimalPrefix(text, p, n);
+      let e = prefixEnd.at;
+      if (!endsWord(text, e, n)) {
+        while (!endsWord(text, e, n)) e++;
+        value = decimalIn(text, p, e);
       }
-      this.value = decimalIn(text, p, e);
-      return this.found(Number.isNaN(this.value) ? Tok.Word : Tok.Number, p, e, e, lineStart);
+      this.value = value;
+      return this.found(Number.isNaN(value) ? Tok.Word : Tok.Number, p, e, e, lineStart);
     }
     this.p = p;
     this.kind = Tok.End;
@@ -147,4 +148,11 @@ export class Lexer {
   is(word: string): boolean {
     return this.stop - this.start === word.length && this.text.startsWith(word, this.start);
   }
+}
+
+/** Whether a word ends at text[e]: the text's end, white space, a line break, punctuation, a quote or `//`. */
+function endsWord(text: string, e: number, n: number): boolean {
+  if (e >= n) return true;
+  const d = text.charCodeAt(e);
+  return d === 32 || d === 9 || d === 10 || d === 13 || d === 123 || d === 125 || d === 40 || d === 41 || d === 34 || (d === 47 && text.charCodeAt(e + 1) === 47);
 }
