@@ -8,7 +8,7 @@
 // winding); a mesh per run of triangles with the same material (named without its extension).
 // A file with triangles is a mesh whose base pose is its first frame; one without is an
 // animation named after the file. Malformed lines are errors at their line and column.
-import { decimalIn } from '../decimal';
+import { decimalIn, decimalPrefix, prefixEnd } from '../decimal';
 import { isSpace } from '../whitespace';
 import type { IqeDiagnostic } from '../iqe/diagnostic';
 import { blendCombo } from '../compile/input';
@@ -53,6 +53,8 @@ class Words {
   private to: Int32Array = new Int32Array(32);
   column: Int32Array = new Int32Array(32);
   end: Int32Array = new Int32Array(32);
+  /** Each word as a decimal number (core/decimal.ts), NaN when it is not one: read with the word. */
+  private values: Float64Array = new Float64Array(32);
 
   constructor(private readonly text: string) {}
 
@@ -70,22 +72,27 @@ class Words {
       if (c === 34) {
         const close = text.indexOf('"', p + 1);
         const e = close < 0 || close > b ? b : close;
-        this.add(p + 1, e, p - a, Math.min(e + 1, b) - a);
+        this.add(p + 1, e, p - a, Math.min(e + 1, b) - a, decimalIn(text, p + 1, e));
         p = e + 1;
         continue;
       }
-      let e = p;
-      for (; e < b; e++) {
-        const d = text.charCodeAt(e);
-        if (d === 32 || d === 9) break;
+      // A number in one pass when the word is one; else to the word's end.
+      let value = decimalPrefix(text, p, b);
+      let e = prefixEnd.at;
+      if (e < b && text.charCodeAt(e) !== 32 && text.charCodeAt(e) !== 9) {
+        for (; e < b; e++) {
+          const d = text.charCodeAt(e);
+          if (d === 32 || d === 9) break;
+        }
+        value = decimalIn(text, p, e);
       }
-      this.add(p, e, p - a, e - a);
+      this.add(p, e, p - a, e - a, value);
       p = e;
     }
     return this;
   }
 
-  private add(from: number, to: number, column: number, end: number): void {
+  private add(from: number, to: number, column: number, end: number, value: number): void {
     const k = this.count++;
     if (k === this.from.length) {
       const grow = (a: Int32Array): Int32Array => {
@@ -97,7 +104,11 @@ class Words {
       this.to = grow(this.to);
       this.column = grow(this.column);
       this.end = grow(this.end);
+      const values = new Float64Array(2 * k);
+      values.set(this.values);
+      this.values = values;
     }
+    this.values[k] = value;
     this.from[k] = from;
     this.to[k] = to;
     this.column[k] = column;
@@ -115,7 +126,7 @@ class Words {
 
   /** Word k as a decimal number (core/decimal.ts), NaN when it is not one. */
   value(k: number): number {
-    return decimalIn(this.text, this.from[k], this.to[k]);
+    return this.values[k];
   }
 }
 
@@ -339,7 +350,12 @@ function smd(text: string, name: string, diagnostics: IqeDiagnostic[]): ReturnTy
     p[at + 2] = v[2];
     p[at + 3] = 1;
     positions.length += 4;
-    normals.pushMany(v.subarray(3, 6), 3);
+    const nv = normals.reserve(3);
+    const at3 = normals.length;
+    nv[at3] = v[3];
+    nv[at3 + 1] = v[4];
+    nv[at3 + 2] = v[5];
+    normals.length += 3;
     texcoords.push(v[6]);
     texcoords.push(1 - v[7]);
     const o = bones.length;
