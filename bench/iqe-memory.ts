@@ -45,9 +45,9 @@ function chunkArrays(chunk: Chunk): ArrayBufferView[] {
 function checkArrays(text: string): number {
   const doc = new IqeDocument(text);
   doc.diagnostics();
-  const problems = doc.analyse().problems as unknown as Record<string, unknown>;
+  const { problems } = doc.analyse();
   const buffers = new Set<ArrayBufferLike>();
-  for (const array of [...doc.parsedChunks.flatMap(chunkArrays), ...Object.values(problems).filter((v): v is ArrayBufferView => ArrayBuffer.isView(v))]) buffers.add(array.buffer);
+  for (const array of [...doc.parsedChunks.flatMap(chunkArrays), ...problems.arrays()]) buffers.add(array.buffer);
   return [...buffers].reduce((n, b) => n + b.byteLength, 0);
 }
 

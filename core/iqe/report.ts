@@ -57,7 +57,7 @@ export function lineHasError(bits: number): boolean {
  */
 export function analysisHasError(analysis: Analysis): boolean {
   const { problems } = analysis;
-  for (let p = 0; p < problems.length; p++) if (defaultSeverity(CODES[problems.code[p]]) === 'error') return true;
+  for (let p = 0; p < problems.length; p++) if (defaultSeverity(CODES[problems.code(p)]) === 'error') return true;
   return false;
 }
 
@@ -366,14 +366,14 @@ export function* eachDiagnostic(chunks: readonly Chunk[], analysis: Analysis, op
   };
 
   const global = (p: number): IqeDiagnostic | undefined => {
-    const code = CODES[problems.code[p]];
+    const code = CODES[problems.code(p)];
     if (ignore.has(code)) return undefined;
-    const lineNumber = problems.line[p];
+    const lineNumber = problems.line(p);
     if (emitted >= max) {
       omitted++;
       if (!firstOmitted) {
         locator.load(lineNumber);
-        firstOmitted = locator.range(lineNumber, problems.target[p]);
+        firstOmitted = locator.range(lineNumber, problems.target(p));
       }
       return undefined;
     }
@@ -383,7 +383,7 @@ export function* eachDiagnostic(chunks: readonly Chunk[], analysis: Analysis, op
       related = [{ range: locator.range(relatedLine, problems.relatedTarget(p)), message: relatedMessage(code) }];
     }
     locator.load(lineNumber);
-    const range = locator.range(lineNumber, problems.target[p]);
+    const range = locator.range(lineNumber, problems.target(p));
     const context: MessageContext = {
       kind: locator.kind,
       token: locator.slice(locator.lineStartOffset + range.column, locator.lineStartOffset + range.endColumn),
@@ -407,7 +407,7 @@ export function* eachDiagnostic(chunks: readonly Chunk[], analysis: Analysis, op
       const i = flagged[f];
       const lineNumber = chunk.firstLine + i;
       if (commentLine >= 0 && lineNumber > commentLine) break;
-      while (next < order.length && problems.line[order[next]] < lineNumber) {
+      while (next < order.length && problems.line(order[next]) < lineNumber) {
         const diagnostic = global(order[next++]);
         if (diagnostic) yield diagnostic;
       }

@@ -206,7 +206,9 @@ export function analyse(chunks: readonly Chunk[], zeroAreas = true): Analysis {
   let framePoses = 0;
   let frameOpenLine = -1;
   let frameStartLine = -1;
-  // fs pairing: arities of face lines and of fs lines, in order.
+  // fs pairing: arities of face lines and of fs lines, in order (the faces' only when the file
+  // has an fs line: a list per face line was a fifth of the check's memory on a file of faces).
+  const pairsFs = t.parts.some((part) => part.chunk.kind.includes(Cmd.Fs));
   const faceArity = int32s();
   const faceArityLine = int32s();
   const fsArity = int32s();
@@ -290,7 +292,7 @@ export function analyse(chunks: readonly Chunk[], zeroAreas = true): Analysis {
       switch (k) {
         case Cmd.Fa:
         case Cmd.Fm:
-          if (n >= 3) {
+          if (n >= 3 && pairsFs) {
             faceArity.push(n);
             faceArityLine.push(lineNumber);
           }

@@ -17,6 +17,8 @@ import { summarizeIqe } from '../../core/iqe/summary';
 import { iqeModel, loadModel } from '../../cli/info';
 import { sampleModel } from '../../cli/sample';
 import { exerciseIqe } from '../helpers/iqe-fuzz';
+import { ProblemList, Target } from '../../core/iqe/problems';
+import { CODES } from '../../core/iqe/codes';
 
 /** A file whose few lines hold thousands of problems each. */
 function longLines(pairs: number): string {
@@ -252,4 +254,31 @@ test('the fuzz corpus: every input that once failed passes every IQE path now', 
     assert.doesNotThrow(() => exerciseIqe(text), f);
   }
   t.diagnostic(`${files.length} inputs`);
+});
+
+test('the problem list: 10,000 problems over several blocks read back as added, ordered by line, with no room beyond a block', () => {
+  const problems = new ProblemList();
+  const n = 10_000;
+  // Lines run down in steps of three, so that the order sorts (stable within a line).
+  const lineOfProblem = (i: number): number => 5000 - Math.floor(i / 3);
+  for (let i = 0; i < n; i++) {
+    const rare = i % 997 === 0;
+    problems.add(lineOfProblem(i), i % 2 ? 'degenerate-triangle' : 'face-index-range', i % 5, i + 0.5, -i, rare ? i + 1 : -1, Target.Line, rare ? i + 2 : -1, rare ? `note ${i}` : undefined, rare ? 7 : 0);
+  }
+  problems.trim();
+  assert.equal(problems.length, n);
+  for (let i = 0; i < n; i++) {
+    const rare = i % 997 === 0;
+    assert.deepEqual(
+      [problems.line(i), CODES[problems.code(i)], problems.target(i), problems.a(i), problems.b(i), problems.relatedLine(i), problems.endLine(i), problems.c(i), problems.notes.get(i)],
+      [lineOfProblem(i), i % 2 ? 'degenerate-triangle' : 'face-index-range', i % 5, i + 0.5, -i, rare ? i + 1 : -1, rare ? i + 2 : -1, rare ? 7 : 0, rare ? `note ${i}` : undefined],
+      `problem ${i}`,
+    );
+  }
+  const order = [...problems.order()];
+  const expected = Array.from({ length: n }, (_, i) => i).sort((x, y) => lineOfProblem(x) - lineOfProblem(y) || x - y);
+  assert.deepEqual(order, expected);
+  // 29 bytes a problem and the rare fields; trimmed, nothing more.
+  const bytes = problems.arrays().reduce((sum, a) => sum + a.byteLength, 0);
+  assert.ok(bytes <= 29 * n + 4096, `${bytes} bytes for ${n} problems`);
 });
