@@ -25,13 +25,14 @@ export class GltfBuilder {
       else if (componentType === UNSIGNED_SHORT) view.setUint16(2 * i, v, true);
       else view.setUint8(i, v);
     });
-    this.bytes.push(...new Uint8Array(view.buffer));
+    // One byte at a time: a spread of a large accessor's bytes overflows the call stack.
+    for (const byte of new Uint8Array(view.buffer)) this.bytes.push(byte);
     this.json.bufferViews.push({ buffer: 0, byteOffset: offset, byteLength: view.byteLength });
     const width = WIDTH[type];
     const accessor: Json = { bufferView: this.json.bufferViews.length - 1, componentType, count: values.length / width, type, ...extra };
     if (type === 'VEC3' && componentType === FLOAT && extra.min === undefined) {
-      accessor.min = [0, 1, 2].map((k) => Math.min(...values.filter((_, i) => i % 3 === k)));
-      accessor.max = [0, 1, 2].map((k) => Math.max(...values.filter((_, i) => i % 3 === k)));
+      accessor.min = [0, 1, 2].map((k) => values.reduce((m, v, i) => (i % 3 === k ? Math.min(m, v) : m), Infinity));
+      accessor.max = [0, 1, 2].map((k) => values.reduce((m, v, i) => (i % 3 === k ? Math.max(m, v) : m), -Infinity));
     }
     this.json.accessors.push(accessor);
     return this.json.accessors.length - 1;

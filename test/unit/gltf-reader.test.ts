@@ -17,7 +17,7 @@ import { readModel } from '../../core/model/read';
 import type { Model } from '../../core/model/model';
 import { sampleModel } from '../../cli/sample';
 import { sourceFormat } from '../../core/compile/format';
-import { FLOAT, GltfBuilder, glbOf, type Json, skinnedStrip, UNSIGNED_BYTE } from '../helpers/gltf-build';
+import { FLOAT, GltfBuilder, glbOf, type Json, skinnedStrip, UNSIGNED_BYTE, UNSIGNED_INT } from '../helpers/gltf-build';
 import { makeGltf } from '../helpers/gltf-writer';
 import { withTempDir } from '../helpers/temp-dir';
 import type { CompileReply } from '../../client/compile/protocol';
@@ -463,4 +463,32 @@ test('glTF: 2,000 keys at 30 per second make 2,000 frames, though the last float
   assert.equal(Math.fround(1999 / 30) < 1999 / 30, true, 'the premise: float32 rounds the last key time down');
   assert.equal(clip.fps, 30);
   assert.equal(clip.frameCount, 2000);
+});
+
+test('instancing: nodes drawing one mesh are copies each, within 16 times what the file stores (or 4,000,000); beyond, one clear error before any copy is made', async () => {
+  /** A grid of side x side vertices drawn by `nodes` nodes side by side. */
+  const grid = (side: number, nodes: number): Uint8Array => {
+    const b = new GltfBuilder();
+    const positions: number[] = [], indices: number[] = [];
+    for (let y = 0; y < side; y++) for (let x = 0; x < side; x++) positions.push(x, y, 0);
+    for (let y = 0; y + 1 < side; y++) {
+      for (let x = 0; x + 1 < side; x++) {
+        const a = y * side + x;
+        indices.push(a, a + 1, a + side, a + 1, a + side + 1, a + side);
+      }
+    }
+    const mesh = b.mesh({ POSITION: b.accessor(positions, 'VEC3') }, b.accessor(indices, 'SCALAR', UNSIGNED_INT));
+    for (let k = 0; k < nodes; k++) b.node({ mesh, translation: [side * k, 0, 0] });
+    return b.glb();
+  };
+  // Wheels and bolts: a few copies compile, each its own vertices.
+  const few = await compileGltf(grid(10, 4));
+  assert.equal(few.stats.vertices, 4 * 100);
+  assert.equal(few.stats.triangles, 4 * 2 * 81);
+  // 200 copies of a 40,000-vertex grid (a 1.4 MB GLB) once took 112 s and 3.2 GB to compile; 60
+  // copies of a 10,000-vertex one are past both limits (60 times, 4.1 million): an error.
+  const many = await compileGltf(grid(100, 60));
+  assert.match(firstError(many), /the scene's 60 mesh nodes draw 4,128,360 vertices and indices, 60 times the 68,806 the file stores \(mesh 0 is drawn by 60 nodes\)/);
+  // Within the floor, a smaller grid drawn as often compiles.
+  assert.equal((await compileGltf(grid(20, 60))).stats.vertices, 60 * 400);
 });
