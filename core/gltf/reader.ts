@@ -40,6 +40,13 @@ export const DEFAULT_FPS = 30;
 /** The most frames one animation is sampled to (an hour at 30 fps): more is a broken key time, not an animation. */
 const MAX_FRAMES = 108000;
 
+/**
+ * The most joint poses all animations are sampled to (320 MB of frame poses; a 150-joint
+ * character with 50 animations of 3 s at 30 fps has 675,000). A key time an hour out on a skeleton
+ * of 256 joints was 27 million poses, 2.2 GB, from a file of a few KB.
+ */
+const MAX_POSES = 4_000_000;
+
 /** The frame rates a glTF's key times may evidently be on (Blender's 24, video's 25, 30, 50, 60). */
 const EVIDENT_RATES = [24, 25, 30, 50, 60];
 
@@ -652,6 +659,10 @@ function readAnimations(model: SourceModel, diagnostics: IqeDiagnostic[], c: Ani
     const frameCount = Math.floor((end - start) * fps + FRAME_GRID_SLACK) + 1;
     if (!Number.isFinite(end) || frameCount > MAX_FRAMES) {
       throw new ReadError('gltf-animation-length', `animation '${name}' runs from ${start} s to ${end} s: ${Number.isFinite(frameCount) ? frameCount : 'endless'} frames at ${fps} fps, more than the ${MAX_FRAMES} read (a broken key time?)`, 0);
+    }
+    const poses = (model.frameCount + frameCount) * jointCount;
+    if (poses > MAX_POSES) {
+      throw new ReadError('gltf-animation-length', `the animations sample to ${(model.frameCount + frameCount).toLocaleString('en-US')} frames of ${jointCount} joints by animation '${name}' (${poses.toLocaleString('en-US')} poses at ${fps} fps), more than the ${MAX_POSES.toLocaleString('en-US')} read (a broken key time?)`, 0);
     }
     model.animations.push({ name, framerate: fps, flags: 0, firstFrame: model.frameCount, frameCount, line: 0, column: 0 });
     for (let f = 0; f < frameCount; f++) {

@@ -492,3 +492,9 @@ test('instancing: nodes drawing one mesh are copies each, within 16 times what t
   // Within the floor, a smaller grid drawn as often compiles.
   assert.equal((await compileGltf(grid(20, 60))).stats.vertices, 60 * 400);
 });
+
+test('animation length: all animations together sample to at most 4,000,000 joint poses (a key an hour out on a large skeleton was gigabytes); one error says so', async () => {
+  // Two keys 3,000 s apart on 64 joints: 90,001 frames (under the 108,000 of one animation), 5.8 million poses.
+  const far = makeGltf({ joints: 64, keys: 2, keyRate: 1 / 3000 });
+  assert.match(firstError(await compileGltf(far.bytes)), /the animations sample to 90,001 frames of \d+ joints by animation 'Bend' \([\d,]+ poses at 30 fps\), more than the 4,000,000 read \(a broken key time\?\)/);
+});
