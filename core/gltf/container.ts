@@ -117,6 +117,13 @@ function isCount(value: unknown): value is number {
 }
 
 /**
+ * How much accessors without a buffer view may expand to: this many times the file's buffers, or
+ * the floor (sparse morph targets over a mesh are as large as its positions, far below either).
+ */
+const ZERO_ACCESSOR_MULTIPLE = 16;
+const ZERO_ACCESSOR_FLOOR = 64 * 2 ** 20;
+
+/**
  * Checks every reference and byte range of the JSON, given each buffer's bytes (null where a
  * buffer could not be had: an error naming it). Throws ReadError.
  */
@@ -159,6 +166,10 @@ export function checkJson(json: GltfJson, buffers: readonly (Uint8Array | null)[
       fail(`${where}: ${count} elements of ${elementSize} bytes from byte ${offset} need ${end} bytes of buffer view ${viewIndex}, which has ${view.byteLength} (its data would run to byte ${(view.byteOffset ?? 0) + end} of buffer ${view.buffer})`, 'gltf-accessor-range');
     }
   };
+  // Accessors without a buffer view are zeros (with sparse values, or not) that the reader makes:
+  // their bytes are not in the file. A 250-byte .gltf with one of 100,000,000 VEC3 took 17 GB.
+  let zeroBytes = 0;
+  let largestZero = { bytes: 0, where: '' };
   list(json, 'accessors').forEach((accessor, i) => {
     const where = label('accessor', i, accessor);
     const component = COMPONENT_SIZES[accessor.componentType as number];
@@ -171,6 +182,10 @@ export function checkJson(json: GltfJson, buffers: readonly (Uint8Array | null)[
     if (accessor.bufferView !== undefined) {
       ref(accessor.bufferView, 'bufferViews', where);
       span(where, accessor.bufferView, offset, accessor.count, component * width);
+    } else {
+      const bytes = accessor.count * component * width;
+      zeroBytes += bytes;
+      if (bytes > largestZero.bytes) largestZero = { bytes, where };
     }
     const sparse = accessor.sparse;
     if (sparse !== undefined) {
@@ -186,6 +201,12 @@ export function checkJson(json: GltfJson, buffers: readonly (Uint8Array | null)[
       span(`${where} (sparse values)`, values.bufferView, values.byteOffset ?? 0, sparse.count, component * width);
     }
   });
+
+  const bufferBytes = buffers.reduce((sum, b) => sum + (b?.length ?? 0), 0);
+  const zeroLimit = Math.max(ZERO_ACCESSOR_MULTIPLE * bufferBytes, ZERO_ACCESSOR_FLOOR);
+  if (zeroBytes > zeroLimit) {
+    fail(`accessors without a buffer view (zeros the reader makes) would take ${zeroBytes.toLocaleString('en-US')} bytes, more than ${ZERO_ACCESSOR_MULTIPLE} times the file's buffers (at least ${ZERO_ACCESSOR_FLOOR.toLocaleString('en-US')}); ${largestZero.where} alone ${largestZero.bytes.toLocaleString('en-US')}: a count that is not its mesh's?`, 'gltf-accessor-range');
+  }
 
   list(json, 'images').forEach((image, i) => {
     ref(image.bufferView, 'bufferViews', label('image', i, image));

@@ -381,6 +381,12 @@ test('glTF JSON of the wrong shape is an error, not a TypeError out of the reade
   // A primitive whose attributes differ in count (the specification: one count): POSITION made the
   // animation's output accessor.
   assert.match(await broken((j) => (j.meshes[0].primitives[0].attributes.POSITION = j.animations[0].samplers[0].output)), /a primitive's attributes have one count/);
+  // Zeros the file does not hold: a 250-byte .gltf whose accessor of 100,000,000 VEC3 had no buffer
+  // view took 17 GB and 96 s. An accessor without one as large as its mesh's positions is read.
+  const zeros = (count: number): string => JSON.stringify({ asset: { version: '2.0' }, scene: 0, scenes: [{ nodes: [0] }], nodes: [{ mesh: 0 }], meshes: [{ primitives: [{ attributes: { POSITION: 0 } }] }], accessors: [{ componentType: FLOAT, count, type: 'VEC3', min: [0, 0, 0], max: [0, 0, 0] }] });
+  assert.match(firstError(await compileGltf(zeros(100_000_000), 'zeros.gltf')), /accessors without a buffer view \(zeros the reader makes\) would take 1,200,000,000 bytes, more than 16 times the file's buffers \(at least 67,108,864\); accessor 0 alone 1,200,000,000/);
+  const small = await compileGltf(zeros(300), 'zeros.gltf');
+  assert.ok(!small.diagnostics.some((d) => d.diagnostic.code === 'gltf-accessor-range'), JSON.stringify(small.diagnostics));
 });
 
 test('format: a GLB by its magic, glTF JSON by its "asset", the extension only where the content says nothing', () => {
