@@ -14,6 +14,7 @@ import type { IqeDiagnostic } from '../iqe/diagnostic';
 import { blendCombo } from '../compile/input';
 import { lineNote } from '../compile/options';
 import { ReadError, readFailed } from '../compile/readError';
+import { posesFit, posesTooMany } from '../compile/budget';
 import { emptySourceModel, type InputJoint, type Section } from '../compile/source';
 import type { SourceRead } from '../compile/sources';
 import { float64s, Growable, int32s } from '../growable';
@@ -253,6 +254,9 @@ function smd(text: string, name: string, diagnostics: IqeDiagnostic[]): ReturnTy
               }
             }
             if (frame >= 0) fillFromFirst(frames, frame, seen);
+            // Every frame holds a pose of every bone (those it leaves out are copies of the first).
+            const poses = Math.max(frames.length, t + 1) * Math.max(joints.length, 1);
+            if (!posesFit(poses, text.length)) throw new ReadError('smd-values', `time ${t}: ${Math.max(frames.length, t + 1)} frames of ${joints.length} bones are ${posesTooMany(poses, text.length)} (a bone a frame leaves out is a copy of its first pose)`, line, s.column[1], s.end[1]);
             // Frames skipped over are copies of the first (the reference's rule).
             while (frames.length <= t) {
               frames.push(frames.length > 0 ? frames[0].slice() : identityPoses(joints.length));

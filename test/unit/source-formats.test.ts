@@ -9,6 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { compile, textSource } from '../../core/compile/index';
+import { readMd5Anim } from '../../core/md5/reader';
 import { diffModels } from '../../core/compare/diff';
 import { readModel } from '../../core/model/read';
 import type { Model } from '../../core/model/model';
@@ -153,6 +154,38 @@ test('MD5: malformed files are errors at their line and column', () => {
     assert.deepEqual(firstError(mesh((t) => t.replace('numweights 4', `numweights ${huge}`))), ['md5-count', 12, 6], huge);
     assert.deepEqual(firstError(mesh((t) => t.replace('numtris 1', `numtris ${huge}`))), ['md5-count', 12, 6], huge);
   }
+  // Verts whose runs of weights overlap without end: n verts each of all n weights took time that
+  // grows with the square of the file (20,000 of them in 1.4 MB: 12 s). Past 16 times the weights
+  // (and 1,000,000 in all) the mesh is an error at its block; below, it is read.
+  const shared = (n: number): [string, string] => {
+    const verts = Array.from({ length: n }, (_, i) => `\tvert ${i} ( 0 0 ) 0 ${n}`).join('\n');
+    const weights = Array.from({ length: n }, (_, i) => `\tweight ${i} 0 ${1 / n} ( ${i} ${i % 7} 0 )`).join('\n');
+    return ['m.md5mesh', MD5_MESH.replace(/\tnumverts 3[\s\S]*\tweight 3 0 0.5 \( 0 1 0 \)/, `\tnumverts ${n}\n${verts}\n\tnumtris 1\n\ttri 0 0 1 2\n\tnumweights ${n}\n${weights}`)];
+  };
+  assert.deepEqual(firstError(shared(2000)), ['vert-weight-range', 12, 6]);
+  assert.equal(compiled(shared(900)).meshes.length, 1);
+});
+
+test('animation size: frames of joints that the text does not animate are copies, at most 64 times the file (at least 64 MiB): MD5 and SMD', () => {
+  // An md5anim of 300 joints no component animates: each frame (`frame i { }`) copies all 300.
+  const md5Anim = (joints: number, frames: number): string => [
+    'MD5Version 10', 'commandline ""', `numFrames ${frames}`, `numJoints ${joints}`, 'frameRate 24', 'numAnimatedComponents 0',
+    'hierarchy {', ...Array.from({ length: joints }, (_, i) => `\t"j${i}" ${i - 1} 0 0`), '}',
+    'baseframe {', ...Array.from({ length: joints }, () => '\t( 0 0 0 ) ( 0 0 0 )'), '}',
+    ...Array.from({ length: frames }, (_, f) => `frame ${f} {\n}`),
+  ].join('\n') + '\n';
+  // 3,000 frames: 900,000 poses, 69 MiB from 60 KB (3,000 such frames of 3,000 joints made 1.5 GB).
+  assert.deepEqual(firstError(['m.md5mesh', MD5_MESH], ['walk.md5anim', md5Anim(300, 3000)]).slice(0, 2), ['md5-count', 7]);
+  assert.equal(readMd5Anim(md5Anim(300, 200), 'walk').model?.frameCount, 200);
+  // An SMD of 256 bones whose frames after the first list none: 50,000 `time` lines made 2.1 GB.
+  const smdAnim = (frames: number): string => [
+    'version 1', 'nodes', ...Array.from({ length: 256 }, (_, i) => `${i} "b${i}" ${i - 1}`), 'end', 'skeleton',
+    'time 0', ...Array.from({ length: 256 }, (_, i) => `${i} 0 0 0 0 0 0`), ...Array.from({ length: frames - 1 }, (_, f) => `time ${f + 1}`), 'end',
+  ].join('\n') + '\n';
+  const [code, line] = firstError(['walk.smd', smdAnim(4000)]);
+  // At the `time` line whose frame goes past 64 MiB (frame 3,276: 838,912 poses of 80 bytes).
+  assert.deepEqual([code, line], ['smd-values', 2 + 256 + 2 + 1 + 256 + 3276]);
+  assert.equal(compiled(['walk.smd', smdAnim(100)]).frameCount, 100);
 });
 
 const MD5_ANIM = `MD5Version 10
