@@ -74,6 +74,46 @@ export function influenced(positions: usize, offsets: usize, weights: usize, fre
 }
 
 /**
+ * classMatrix of core/compile/bounds.ts for classes 0 .. n - 1, two lanes at a time (m0 m1, m2 m3,
+ * ...: each lane the same operations in the same order): m = 0 + skin[s0] * w0, then + skin[sk] * wk
+ * for k = 1 .. 3 while wk > 0. skin: f64 x 12 per joint (rows as the caller has them); offsets: i32
+ * (12 * bone) x 4 per class; weights: f64 x 4 per class; m: f64 x 12 per class (out).
+ */
+export function classMatrices(skin: usize, offsets: usize, weights: usize, n: i32, m: usize): void {
+  const zero = f64x2.splat(0);
+  for (let c: i32 = 0; c < n; c++) {
+    const q = 4 * <usize>c;
+    let w = f64x2.splat(load<f64>(weights + 8 * q));
+    let s = skin + 8 * <usize>load<i32>(offsets + 4 * q);
+    let a = f64x2.add(zero, f64x2.mul(v128.load(s), w));
+    let b = f64x2.add(zero, f64x2.mul(v128.load(s + 16), w));
+    let d = f64x2.add(zero, f64x2.mul(v128.load(s + 32), w));
+    let e = f64x2.add(zero, f64x2.mul(v128.load(s + 48), w));
+    let f = f64x2.add(zero, f64x2.mul(v128.load(s + 64), w));
+    let g = f64x2.add(zero, f64x2.mul(v128.load(s + 80), w));
+    for (let k: usize = 1; k < 4; k++) {
+      const wk = load<f64>(weights + 8 * (q + k));
+      if (!(wk > 0)) break;
+      w = f64x2.splat(wk);
+      s = skin + 8 * <usize>load<i32>(offsets + 4 * (q + k));
+      a = f64x2.add(a, f64x2.mul(v128.load(s), w));
+      b = f64x2.add(b, f64x2.mul(v128.load(s + 16), w));
+      d = f64x2.add(d, f64x2.mul(v128.load(s + 32), w));
+      e = f64x2.add(e, f64x2.mul(v128.load(s + 48), w));
+      f = f64x2.add(f, f64x2.mul(v128.load(s + 64), w));
+      g = f64x2.add(g, f64x2.mul(v128.load(s + 80), w));
+    }
+    const o = m + 96 * <usize>c;
+    v128.store(o, a);
+    v128.store(o + 16, b);
+    v128.store(o + 32, d);
+    v128.store(o + 48, e);
+    v128.store(o + 64, f);
+    v128.store(o + 80, g);
+  }
+}
+
+/**
  * frameExtremes of core/compile/bounds.ts (the small inputs' way: one matrix per influence class,
  * m: 12 f64 per class) over n points: x y z at points (3 f64 each) and class (i32, -1: none) at
  * classes, into out[0..7] (the radii squared: the caller takes the roots). Returns 0 when some p

@@ -214,12 +214,19 @@ export function computeBoundsSmall(input: BoundsInput): Float64Array {
   const m = newArray(Float64Array, 12 * classCount);
   const out = new Float64Array(8 * input.frames.length);
   const animation = { parents: input.skeleton.parents, inverse: input.skeleton.inverse, framePoses: input.framePoses, framePoseStride: input.framePoseStride, framePoseStart: input.framePoseStart };
-  // The distinct points' frames in the WebAssembly kernel where it exists (the same doubles).
-  const kernelFrame = input.frames.length > 0 ? classFrames(points.vertices, sv.positions, points.classOf, points.count, classCount) : null;
+  // The distinct points' frames, class matrices included, in the WebAssembly kernel where it
+  // exists (the same doubles).
+  const kernel = input.frames.length > 0 ? classFrames(points.vertices, sv.positions, points.classOf, points.count, classOffsets, classWeights, jointCount) : null;
   for (let f = 0; f < input.frames.length; f++) {
     skinMatrices(animation, input.frames[f], world, local, skin);
-    classMatrices(skin, classOffsets, classWeights, classCount, m);
-    const exact = kernelFrame ? kernelFrame(m, out, 8 * f) : frameExtremes(points.vertices, sv.positions, points.classOf, m, points.count, out, 8 * f);
+    let exact: boolean;
+    if (kernel) {
+      exact = kernel.frame(skin, out, 8 * f);
+      if (!exact) kernel.matrices(m);
+    } else {
+      classMatrices(skin, classOffsets, classWeights, classCount, m);
+      exact = frameExtremes(points.vertices, sv.positions, points.classOf, m, points.count, out, 8 * f);
+    }
     if (!exact && points.count < n) frameExtremes(sv.vertices, sv.positions, classOf, m, n, out, 8 * f);
   }
   return out;

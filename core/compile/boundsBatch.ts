@@ -145,6 +145,7 @@ interface BoundsKernel {
   transpose(skin: number, lanes: number, joints: number): void;
   influenced(positions: number, offsets: number, weights: number, fresh: number, lanes: number, first: number, end: number, k: number, q0: number, out: number): void;
   classExtremes(points: number, classes: number, m: number, n: number, out: number): number;
+  classMatrices(skin: number, offsets: number, weights: number, n: number, m: number): void;
 }
 const boundsSlot: { kernel?: BoundsKernel | null } = {};
 
@@ -159,19 +160,36 @@ export function boundsKernelAvailable(): boolean {
  */
 let loaded: { batch: BatchPoints; positions: number; offsets: number; weights: number; fresh: number; skin: number; lanes: number; out: number; joints: number } | null = null;
 
+/** A frame of computeBoundsSmall in the kernel (classFrames). */
+export interface ClassFrame {
+  /**
+   * The class matrices of the frame whose joints' skinning matrices are `skin` (12 per joint),
+   * and its bounds into out[o .. o + 7]; false when some p is not a number.
+   */
+  frame(skin: Float64Array, out: Float64Array, o: number): boolean;
+  /** The class matrices of the last frame, into m (12 per class): for the caller's own pass. */
+  matrices(m: Float64Array): void;
+}
+
 /**
- * computeBoundsSmall's frames (bounds.ts frameExtremes, the same doubles) in the kernel: points
- * `vertices[0 .. count)` (input vertices: x y z at 4 v of positions) of classes classOf, copied
- * once; the returned function takes a frame's class matrices (12 per class) and writes its bounds
- * to out[o .. o + 7], false when some p is not a number. Null without the kernel.
+ * computeBoundsSmall's frames (bounds.ts classMatrices and frameExtremes, the same doubles) in the
+ * kernel: points `vertices[0 .. count)` (input vertices: x y z at 4 v of positions) of classes
+ * classOf, and the classes' bones (12 * bone: `offsets`) and weights, four each, copied once; a
+ * frame copies only its joints' matrices in. Null without the kernel.
  */
-export function classFrames(vertices: Int32Array, positions: Float64Array, classOf: Int32Array, count: number, classCount: number): ((m: Float64Array, out: Float64Array, o: number) => boolean) | null {
+export function classFrames(vertices: Int32Array, positions: Float64Array, classOf: Int32Array, count: number, offsets: Int32Array, weights: Float64Array, joints: number): ClassFrame | null {
   const kernel = loadKernel(boundsSlot, boundsWasm);
   if (!kernel) return null;
+  // A bone past the skeleton reads undefined (NaN) in JavaScript, another array's bytes here.
+  for (let q = 0; q < offsets.length; q++) if (offsets[q] >= 12 * joints) return null;
+  const classCount = weights.length / 4;
   const align = (n: number): number => (n + 15) & ~15;
   const pointsAt = align(kernel.heapBase());
   const classesAt = pointsAt + align(24 * count);
-  const mAt = classesAt + align(4 * count);
+  const offsetsAt = classesAt + align(4 * count);
+  const weightsAt = offsetsAt + align(16 * classCount);
+  const skinAt = weightsAt + align(32 * classCount);
+  const mAt = skinAt + align(96 * joints);
   const outAt = mAt + align(96 * classCount);
   const bytes = outAt + 64;
   const memory = kernel.memory;
@@ -186,15 +204,24 @@ export function classFrames(vertices: Int32Array, positions: Float64Array, class
     points[3 * i + 2] = positions[r + 2];
   }
   new Int32Array(memory.buffer, classesAt, count).set(classOf.subarray(0, count));
+  new Int32Array(memory.buffer, offsetsAt, 4 * classCount).set(offsets);
+  new Float64Array(memory.buffer, weightsAt, 4 * classCount).set(weights);
+  const skinIn = new Float64Array(memory.buffer, skinAt, 12 * joints);
   const m = new Float64Array(memory.buffer, mAt, 12 * classCount);
   const e = new Float64Array(memory.buffer, outAt, 8);
-  return (classMatrices, out, o) => {
-    m.set(classMatrices.subarray(0, 12 * classCount));
-    const exact = kernel.classExtremes(pointsAt, classesAt, mAt, count, outAt) === 1;
-    for (let k = 0; k < 6; k++) out[o + k] = e[k];
-    out[o + 6] = e[6] > 0 ? Math.sqrt(e[6]) : e[6];
-    out[o + 7] = e[7] > 0 ? Math.sqrt(e[7]) : e[7];
-    return exact;
+  return {
+    frame(skin, out, o) {
+      skinIn.set(skin.subarray(0, 12 * joints));
+      kernel.classMatrices(skinAt, offsetsAt, weightsAt, classCount, mAt);
+      const exact = kernel.classExtremes(pointsAt, classesAt, mAt, count, outAt) === 1;
+      for (let k = 0; k < 6; k++) out[o + k] = e[k];
+      out[o + 6] = e[6] > 0 ? Math.sqrt(e[6]) : e[6];
+      out[o + 7] = e[7] > 0 ? Math.sqrt(e[7]) : e[7];
+      return exact;
+    },
+    matrices(into) {
+      into.set(m);
+    },
   };
 }
 
