@@ -5,11 +5,11 @@
 import { POSE_STRIDE } from '../math/pose';
 
 /** Frame poses may take this many times the text's size in bytes, or the floor, whichever is more. */
-export const POSES_TEXT_MULTIPLE = 64;
-export const POSES_FLOOR_BYTES = 64 * 2 ** 20;
+const POSES_TEXT_MULTIPLE = 64;
+const POSES_FLOOR_BYTES = 64 * 2 ** 20;
 
 /** The bytes `poses` joint poses take (POSE_STRIDE doubles each). */
-export function poseBytes(poses: number): number {
+function poseBytes(poses: number): number {
   return poses * POSE_STRIDE * 8;
 }
 
