@@ -5,6 +5,8 @@
 import { newArray } from '../pages';
 import { classifyRows } from './classify';
 import type { SourceModel } from './source';
+import { loadKernel } from '../wasm';
+import weldWasm from '../../wasm/weld.wasm';
 
 export interface Welds {
   /** Weld of each triangle corner (3 per triangle; the triangles themselves when the file has normals). */
@@ -52,6 +54,105 @@ export function weldLargeGroup(group: Int32Array, parent: Int32Array, find: (c: 
   }
 }
 
+const weldSlot: { kernel?: WeldKernel | null } = {};
+
+interface WeldKernel {
+  memory: { buffer: ArrayBuffer; grow(pages: number): number };
+  heapBase(): number;
+  weldGroups(order: number, groupStart: number, groups: number, largest: number, tris: number, triGroup: number, key: number, threshold: number, uv: number, fn: number, tex: number, texWidth: number, parent: number): void;
+  faceNormals(tris: number, positions: number, triCount: number, area: number, fn: number): void;
+  weldNormals(weld: number, area: number, triCount: number, weldCount: number, normals: number): void;
+}
+
+/** Whether weldCorners runs the WebAssembly kernel here (tests). */
+export function weldKernelAvailable(): boolean {
+  return loadKernel(weldSlot, weldWasm) !== null;
+}
+
+/** Arrays of these byte sizes laid out in the kernel's memory (8-byte aligned, after its own data), grown to fit: their offsets. */
+function layout(kernel: WeldKernel, sizes: readonly number[]): number[] {
+  const align = (n: number): number => (n + 7) & ~7;
+  let at = align(kernel.heapBase());
+  const offsets = sizes.map((size) => {
+    const offset = at;
+    at += align(size);
+    return offset;
+  });
+  const memory = kernel.memory;
+  if (memory.buffer.byteLength < at) memory.grow(Math.ceil((at - memory.buffer.byteLength) / 65536));
+  return offsets;
+}
+
+/** Each triangle's area vector and unit normal (weldCorners' first loop), in the kernel: false without it. */
+function faceNormalsInKernel(tris: Int32Array, positions: Float64Array, area: Float64Array, fn: Float64Array): boolean {
+  const kernel = loadKernel(weldSlot, weldWasm);
+  if (!kernel) return false;
+  const triCount = tris.length / 3;
+  const [trisAt, positionsAt, areaAt, fnAt] = layout(kernel, [4 * tris.length, 8 * positions.length, 24 * triCount, 24 * triCount]);
+  const buffer = kernel.memory.buffer;
+  new Int32Array(buffer, trisAt, tris.length).set(tris);
+  new Float64Array(buffer, positionsAt, positions.length).set(positions);
+  kernel.faceNormals(trisAt, positionsAt, triCount, areaAt, fnAt);
+  area.set(new Float64Array(buffer, areaAt, 3 * triCount));
+  fn.set(new Float64Array(buffer, fnAt, 3 * triCount));
+  return true;
+}
+
+/** The welds' normals (weldCorners' last loops) into `normals` (zeroed), in the kernel: false without it. */
+function weldNormalsInKernel(weld: Int32Array, area: Float64Array, normals: Float64Array): boolean {
+  const kernel = loadKernel(weldSlot, weldWasm);
+  if (!kernel) return false;
+  const triCount = weld.length / 3;
+  const [weldAt, areaAt, normalsAt] = layout(kernel, [4 * weld.length, 8 * area.length, 8 * normals.length]);
+  const buffer = kernel.memory.buffer;
+  new Int32Array(buffer, weldAt, weld.length).set(weld);
+  new Float64Array(buffer, areaAt, area.length).set(area);
+  const out = new Float64Array(buffer, normalsAt, normals.length);
+  out.fill(0);
+  kernel.weldNormals(weldAt, areaAt, triCount, normals.length / 3, normalsAt);
+  normals.set(out);
+  return true;
+}
+
+/**
+ * The pairwise loop of weldCorners over every position group of at most LARGE_GROUP corners, in
+ * the kernel (wasm/weld.ts: the same canWeld, so the same components), `parent` updated; false
+ * without the kernel (the caller runs the loop itself).
+ */
+function weldSmallGroupsInKernel(order: Int32Array, groupStart: Int32Array, groupCount: number, tris: Int32Array, triGroup: Int32Array, groups: SourceModel['groups'], fn: Float64Array, tex: Float64Array | null, texWidth: number, parent: Int32Array): boolean {
+  const kernel = loadKernel(weldSlot, weldWasm);
+  if (!kernel) return false;
+  const corners = tris.length;
+  const triCount = corners / 3;
+  const [orderAt, groupStartAt, trisAt, triGroupAt, keyAt, thresholdAt, uvAt, fnAt, texAt, parentAt] = layout(kernel, [
+    4 * corners, 4 * (groupCount + 1), 4 * corners, 4 * triCount, 4 * groups.length, 8 * groups.length, groups.length, 8 * fn.length, tex ? 8 * tex.length : 0, 4 * corners,
+  ]);
+  const buffer = kernel.memory.buffer;
+  new Int32Array(buffer, orderAt, corners).set(order);
+  new Int32Array(buffer, groupStartAt, groupCount + 1).set(groupStart.subarray(0, groupCount + 1));
+  new Int32Array(buffer, trisAt, corners).set(tris);
+  new Int32Array(buffer, triGroupAt, triCount).set(triGroup.subarray(0, triCount));
+  // Keys as dense numbers (equal keys, equal numbers: a key need not fit 32 bits).
+  const keyIds = new Map<number, number>();
+  const key = new Int32Array(buffer, keyAt, groups.length);
+  const threshold = new Float64Array(buffer, thresholdAt, groups.length);
+  const uv = new Uint8Array(buffer, uvAt, groups.length);
+  groups.forEach((group, i) => {
+    let id = keyIds.get(group.key);
+    if (id === undefined) keyIds.set(group.key, (id = keyIds.size));
+    key[i] = id;
+    threshold[i] = group.threshold;
+    uv[i] = group.uv ? 1 : 0;
+  });
+  new Float64Array(buffer, fnAt, fn.length).set(fn);
+  if (tex) new Float64Array(buffer, texAt, tex.length).set(tex);
+  const parentIn = new Int32Array(buffer, parentAt, corners);
+  parentIn.set(parent);
+  kernel.weldGroups(orderAt, groupStartAt, groupCount, LARGE_GROUP, trisAt, triGroupAt, keyAt, thresholdAt, uvAt, fnAt, texAt, tex ? texWidth : 0, parentAt);
+  parent.set(parentIn);
+  return true;
+}
+
 export function weldCorners(input: SourceModel): Welds {
   const tris = input.triangles;
   const corners = tris.length;
@@ -62,7 +163,8 @@ export function weldCorners(input: SourceModel): Welds {
   const pos = input.positions;
   const area = newArray(Float64Array, 3 * triCount);
   const fn = newArray(Float64Array, 3 * triCount);
-  for (let t = 0; t < triCount; t++) {
+  // In the kernel where it exists (the same doubles), else here.
+  if (!faceNormalsInKernel(tris, pos, area, fn)) for (let t = 0; t < triCount; t++) {
     const a = 4 * tris[3 * t], b = 4 * tris[3 * t + 1], c = 4 * tris[3 * t + 2];
     // (v2 - v0) x (v1 - v0)
     const ex = pos[c] - pos[a], ey = pos[c + 1] - pos[a + 1], ez = pos[c + 2] - pos[a + 2];
@@ -137,11 +239,15 @@ export function weldCorners(input: SourceModel): Welds {
     return true;
   };
 
+  // The small groups in the WebAssembly kernel where canWeld is its common form (no `vs`, no edge
+  // flags); the large ones below in any case.
+  const smallDone = !vs && !flags && weldSmallGroupsInKernel(order, groupStart, classCount, tris, triGroup, groups, fn, tex, texWidth, parent);
   // Where a group is large, its components are found component by component (same partition).
   let members: Int32Array | null = null, tail: Int32Array | null = null;
   const live: number[] = [];
   for (let g = 0; g < classCount; g++) {
     const start = groupStart[g], end = groupStart[g + 1];
+    if (end - start <= LARGE_GROUP && smallDone) continue;
     if (end - start > LARGE_GROUP) {
       members ??= newArray(Int32Array, corners);
       tail ??= newArray(Int32Array, corners);
@@ -185,6 +291,7 @@ export function weldCorners(input: SourceModel): Welds {
     weld[c] = idOfRoot[r];
   }
   const normals = newArray(Float64Array, 3 * weldCount);
+  if (weldNormalsInKernel(weld, area, normals)) return { weld, normals, weldCount };
   for (let t = 0; t < triCount; t++) {
     for (let k = 0; k < 3; k++) {
       const o = 3 * weld[3 * t + k];

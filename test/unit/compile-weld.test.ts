@@ -3,7 +3,9 @@
 // thousands of triangles, whose time grew with the square of their number).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { weldLargeGroup } from '../../core/compile/smooth';
+import { weldCorners, weldKernelAvailable, weldLargeGroup } from '../../core/compile/smooth';
+import { emptySourceModel } from '../../core/compile/source';
+import { setWasmEnabled } from '../../core/wasm';
 import { compileSourceText } from '../helpers/compile-iqm';
 import { prng } from '../helpers/iqe-fixtures';
 import { readModel } from '../../core/model/read';
@@ -65,4 +67,46 @@ test('a vertex shared by 3,000 triangles of a fan is welded once per smoothing g
   let centres = 0;
   for (let v = 0; v < mesh.vertexCount; v++) if (mesh.position[3 * v] === 0 && mesh.position[3 * v + 1] === 0) centres++;
   assert.equal(centres, 2, 'the tip is one vertex per smoothing group');
+});
+
+test('the kernel welds and makes the normals as the JavaScript does: random meshes of shared positions, smoothing groups, angles, texture coordinates, degenerate triangles', () => {
+  assert.ok(weldKernelAvailable(), 'the weld kernel loads here');
+  const random = prng(77);
+  for (let round = 0; round < 40; round++) {
+    const model = emptySourceModel();
+    // Few positions and texture coordinates, so that many corners share them; some triangles flat (NaN normals).
+    const vertexCount = 20 + Math.floor(random() * 200);
+    const spots = 3 + Math.floor(random() * 12);
+    const positions = new Float64Array(4 * vertexCount);
+    const texcoords = new Float64Array(2 * vertexCount);
+    for (let v = 0; v < vertexCount; v++) {
+      const spot = Math.floor(random() * spots);
+      positions.set([spot % 3, Math.floor(spot / 3) % 2, spot === 0 ? -0 : Math.floor(spot / 6), 1], 4 * v);
+      texcoords.set([Math.floor(random() * 3) / 2, random() < 0.1 ? NaN : Math.floor(random() * 2)], 2 * v);
+    }
+    const triangleCount = 30 + Math.floor(random() * 300);
+    const triangles = Int32Array.from({ length: 3 * triangleCount }, () => Math.floor(random() * vertexCount));
+    const groups = Array.from({ length: 1 + Math.floor(random() * 4) }, (_, g) => ({ key: [-1, 2 ** 40, 3, 3][g], threshold: [-1, 0, 0.5, Math.cos(0.3)][Math.floor(random() * 4)], uv: random() < 0.5, used: true }));
+    Object.assign(model, {
+      vertexCount,
+      positions,
+      texcoords: round % 4 === 3 ? null : texcoords,
+      texcoordWidth: 2,
+      triangles,
+      triangleGroup: Int32Array.from({ length: triangleCount }, () => Math.floor(random() * groups.length)),
+      groups,
+    });
+    setWasmEnabled(false);
+    let script;
+    try {
+      script = weldCorners(model);
+    } finally {
+      setWasmEnabled(true);
+    }
+    const kernel = weldCorners(model);
+    assert.deepEqual([...kernel.weld], [...script.weld], `round ${round}`);
+    assert.equal(kernel.weldCount, script.weldCount);
+    // The normals bit for bit (NaN where a weld's triangles are all flat, -0 kept).
+    assert.ok(kernel.normals.every((x, i) => Object.is(x, script.normals[i])), `round ${round}: normals`);
+  }
 });
