@@ -69,6 +69,14 @@ export function weldKernelAvailable(): boolean {
   return loadKernel(weldSlot, weldWasm) !== null;
 }
 
+/**
+ * Meshes up to this many triangles are welded in the kernel: its memory stays as large as the
+ * largest mesh it took (about 160 bytes a triangle: g64-f250-nonormals' 49,152 peaked 5-8 MB
+ * higher), and a large mesh's loops are optimised by V8 while they run anyway; the kernel is for
+ * the small compile, whose code runs cold (the real models here have up to 15,000).
+ */
+const KERNEL_MAX_TRIANGLES = 1 << 15;
+
 /** Arrays of these byte sizes laid out in the kernel's memory (8-byte aligned, after its own data), grown to fit: their offsets. */
 function layout(kernel: WeldKernel, sizes: readonly number[]): number[] {
   const align = (n: number): number => (n + 7) & ~7;
@@ -85,6 +93,7 @@ function layout(kernel: WeldKernel, sizes: readonly number[]): number[] {
 
 /** Each triangle's area vector and unit normal (weldCorners' first loop), in the kernel: false without it. */
 function faceNormalsInKernel(tris: Int32Array, positions: Float64Array, area: Float64Array, fn: Float64Array): boolean {
+  if (tris.length > 3 * KERNEL_MAX_TRIANGLES) return false;
   const kernel = loadKernel(weldSlot, weldWasm);
   if (!kernel) return false;
   const triCount = tris.length / 3;
@@ -100,6 +109,7 @@ function faceNormalsInKernel(tris: Int32Array, positions: Float64Array, area: Fl
 
 /** The welds' normals (weldCorners' last loops) into `normals` (zeroed), in the kernel: false without it. */
 function weldNormalsInKernel(weld: Int32Array, area: Float64Array, normals: Float64Array): boolean {
+  if (weld.length > 3 * KERNEL_MAX_TRIANGLES) return false;
   const kernel = loadKernel(weldSlot, weldWasm);
   if (!kernel) return false;
   const triCount = weld.length / 3;
@@ -120,6 +130,7 @@ function weldNormalsInKernel(weld: Int32Array, area: Float64Array, normals: Floa
  * without the kernel (the caller runs the loop itself).
  */
 function weldSmallGroupsInKernel(order: Int32Array, groupStart: Int32Array, groupCount: number, tris: Int32Array, triGroup: Int32Array, groups: SourceModel['groups'], fn: Float64Array, tex: Float64Array | null, texWidth: number, parent: Int32Array): boolean {
+  if (tris.length > 3 * KERNEL_MAX_TRIANGLES) return false;
   const kernel = loadKernel(weldSlot, weldWasm);
   if (!kernel) return false;
   const corners = tris.length;
