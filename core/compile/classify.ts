@@ -1,6 +1,8 @@
 // Equality classes of rows of numbers (vertices by value): one open-addressing hash table over
 // typed arrays, no object per row. Values compare as C++ `==` does, so +0 and -0 are equal.
 import { newArray } from '../pages';
+import { loadKernel } from '../wasm';
+import classifyWasm from '../../wasm/classify.wasm';
 
 
 export interface Column {
@@ -62,6 +64,8 @@ function rowsEqual(columns: readonly Column[], a: number, b: number): boolean {
  */
 export function classifyRows(columns: readonly Column[], count: number): { classOf: Int32Array; classCount: number } {
   columns = columns.map(wordColumn);
+  const inKernel = count <= KERNEL_MAX_ROWS ? classifyInKernel(columns, count) : null;
+  if (inKernel) return inKernel;
   const hashes = newArray(Int32Array, count).fill(0x2545f491);
   for (const { data, stride } of columns) {
     if (data instanceof Float64Array) hashFloats(data, stride, count, hashes);
@@ -90,6 +94,67 @@ export function classifyRows(columns: readonly Column[], count: number): { class
       s = (s + 1) & mask;
     }
   }
+  return { classOf, classCount };
+}
+
+interface ClassifyKernel {
+  memory: { buffer: ArrayBuffer; grow(pages: number): number };
+  heapBase(): number;
+  hashFloats(data: number, stride: number, count: number, hashes: number): void;
+  hashIntegers(data: number, stride: number, count: number, hashes: number, bytes: number): void;
+  classify(count: number, hashes: number, columns: number, n: number, slots: number, mask: number, classOf: number): number;
+}
+const classifySlot: { kernel?: ClassifyKernel | null } = {};
+
+/**
+ * Rows up to this many are classified in the kernel (wasm/classify.ts: the same classes): its
+ * memory stays as large as the largest input it took (the columns, copied, and 12 bytes a row),
+ * and a large input's loops are optimised while they run; the kernel is for the small compile,
+ * whose code runs cold.
+ */
+const KERNEL_MAX_ROWS = 1 << 15;
+
+/** Whether classifyRows runs the WebAssembly kernel here (tests). */
+export function classifyKernelAvailable(): boolean {
+  return loadKernel(classifySlot, classifyWasm) !== null;
+}
+
+/** classifyRows in the kernel (columns as wordColumn left them); null without it. */
+function classifyInKernel(columns: readonly Column[], count: number): { classOf: Int32Array; classCount: number } | null {
+  // A column shorter than its rows reads undefined in JavaScript: that case stays there.
+  if (columns.some(({ data, stride }) => data.length < stride * count)) return null;
+  const kernel = loadKernel(classifySlot, classifyWasm);
+  if (!kernel) return null;
+  let size = 16;
+  while (size < count * 2) size *= 2;
+  const align = (n: number): number => (n + 7) & ~7;
+  let at = align(kernel.heapBase());
+  const place = (bytes: number): number => {
+    const offset = at;
+    at += align(bytes);
+    return offset;
+  };
+  const dataAt = columns.map(({ data, stride }) => place(data.BYTES_PER_ELEMENT * stride * count));
+  const hashesAt = place(4 * count), columnsAt = place(12 * columns.length), slotsAt = place(4 * size), classOfAt = place(4 * count);
+  const memory = kernel.memory;
+  if (memory.buffer.byteLength < at) memory.grow(Math.ceil((at - memory.buffer.byteLength) / 65536));
+  const buffer = memory.buffer;
+  new Int32Array(buffer, hashesAt, count).fill(0x2545f491);
+  const descriptors = new Int32Array(buffer, columnsAt, 3 * columns.length);
+  columns.forEach(({ data, stride }, c) => {
+    const values = stride * count;
+    const kind = data instanceof Float64Array ? 0 : data instanceof Int32Array ? 1 : 2;
+    if (kind === 0) new Float64Array(buffer, dataAt[c], values).set(data.subarray(0, values));
+    else if (kind === 1) new Int32Array(buffer, dataAt[c], values).set(data.subarray(0, values));
+    else new Uint8Array(buffer, dataAt[c], values).set(data.subarray(0, values));
+    descriptors.set([dataAt[c], stride, kind], 3 * c);
+    if (kind === 0) kernel.hashFloats(dataAt[c], stride, count, hashesAt);
+    else kernel.hashIntegers(dataAt[c], stride, count, hashesAt, kind === 2 ? 1 : 0);
+  });
+  new Int32Array(buffer, slotsAt, size).fill(-1);
+  const classCount = kernel.classify(count, hashesAt, columnsAt, columns.length, slotsAt, size - 1, classOfAt);
+  const classOf = newArray(Int32Array, count);
+  classOf.set(new Int32Array(buffer, classOfAt, count));
   return { classOf, classCount };
 }
 

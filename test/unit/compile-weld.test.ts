@@ -1,4 +1,5 @@
-// core/compile/smooth.ts weldLargeGroup: the components of a large group of corners at one
+// core/compile/smooth.ts and classify.ts (with their WebAssembly kernels, which must give the
+// JavaScript's results exactly) and weldLargeGroup: the components of a large group of corners at one
 // position are those of testing every pair (the loop it replaced where a vertex is shared by
 // thousands of triangles, whose time grew with the square of their number).
 import { test } from 'node:test';
@@ -6,6 +7,7 @@ import assert from 'node:assert/strict';
 import { weldCorners, weldKernelAvailable, weldLargeGroup } from '../../core/compile/smooth';
 import { emptySourceModel } from '../../core/compile/source';
 import { setWasmEnabled } from '../../core/wasm';
+import { classifyKernelAvailable, classifyRows } from '../../core/compile/classify';
 import { compileSourceText } from '../helpers/compile-iqm';
 import { prng } from '../helpers/iqe-fixtures';
 import { readModel } from '../../core/model/read';
@@ -108,5 +110,34 @@ test('the kernel welds and makes the normals as the JavaScript does: random mesh
     assert.equal(kernel.weldCount, script.weldCount);
     // The normals bit for bit (NaN where a weld's triangles are all flat, -0 kept).
     assert.ok(kernel.normals.every((x, i) => Object.is(x, script.normals[i])), `round ${round}: normals`);
+  }
+});
+
+test('classifyRows in the kernel gives the JavaScript classes: float columns with +0/-0 and NaN, byte and integer columns, repeats', () => {
+  assert.ok(classifyKernelAvailable(), 'the classify kernel loads here');
+  const random = prng(91);
+  for (let round = 0; round < 40; round++) {
+    const count = 1 + Math.floor(random() * 3000);
+    const pick = <T>(values: T[]): T => values[Math.floor(random() * values.length)];
+    const floats = Float64Array.from({ length: 4 * count }, () => pick([0, -0, 1, 0.5, NaN, -2, 1e-300]));
+    const pairs = Float64Array.from({ length: 2 * count }, () => pick([0, 0.25, -0]));
+    const bytes = Uint8Array.from({ length: 4 * count }, () => pick([0, 1, 255]));
+    const odd = Uint8Array.from({ length: 3 * count }, () => pick([0, 7]));
+    const ints = Int32Array.from({ length: count }, () => pick([-1, 0, 2 ** 30]));
+    const columns = [
+      [{ data: floats, stride: 4 }],
+      [{ data: floats, stride: 4 }, { data: pairs, stride: 2 }, { data: bytes, stride: 4 }],
+      [{ data: odd, stride: 3 }, { data: ints, stride: 1 }],
+    ][round % 3];
+    setWasmEnabled(false);
+    let script;
+    try {
+      script = classifyRows(columns, count);
+    } finally {
+      setWasmEnabled(true);
+    }
+    const kernel = classifyRows(columns, count);
+    assert.equal(kernel.classCount, script.classCount, `round ${round}`);
+    assert.deepEqual([...kernel.classOf], [...script.classOf], `round ${round}`);
   }
 });
