@@ -15,42 +15,24 @@ export function decimalValue(word: string): number {
   return decimalIn(word, 0, word.length);
 }
 
-/** decimalValue of text[start .. end) without taking it out of the text (no string per word). */
-export function decimalIn(text: string, start: number, end: number): number {
-  const n = end;
-  let p = start;
-  let c = n > p ? text.charCodeAt(p) : 0;
-  const negative = c === 45;
-  if (negative || c === 43) p++;
-  let mantissa = 0;
-  let digits = 0;
-  let fraction = -1;
-  for (; p < n; p++) {
-    c = text.charCodeAt(p) - 48;
-    if (c >= 0 && c <= 9) {
-      mantissa = mantissa * 10 + c;
-      digits++;
-    } else if (c === 46 - 48 && fraction < 0) fraction = digits;
-    else break;
-  }
-  if (digits === 0) return NaN;
-  if (p === n) {
-    if (digits > 15) return Number(text.slice(start, end));
-    const scale = fraction < 0 ? 0 : digits - fraction;
-    const value = scale === 0 ? mantissa : mantissa / POW10[scale];
-    return negative ? -value : value;
-  }
-  // An exponent: [eE] [sign] digits, to the word's end.
-  if (c !== 101 - 48 && c !== 69 - 48) return NaN;
-  p++;
-  if (p < n && (text.charCodeAt(p) === 43 || text.charCodeAt(p) === 45)) p++;
-  const exponentStart = p;
-  while (p < n && text.charCodeAt(p) >= 48 && text.charCodeAt(p) <= 57) p++;
-  return p > exponentStart && p === n ? Number(text.slice(start, end)) : NaN;
-}
-
 /** Where the last decimalPrefix stopped: the offset of the first character it did not take. */
 export const prefixEnd = { at: 0 };
+
+/** decimalValue of text[start .. end) without taking it out of the text (no string per word). */
+export function decimalIn(text: string, start: number, end: number): number {
+  const value = decimalPrefix(text, start, end);
+  let p = prefixEnd.at;
+  // No digits (NaN), or the whole word: its value.
+  if (p === end || Number.isNaN(value)) return value;
+  // Else only an exponent may follow: [eE] [sign] digits, to the word's end.
+  const c = text.charCodeAt(p);
+  if (c !== 101 && c !== 69) return NaN;
+  p++;
+  if (p < end && (text.charCodeAt(p) === 43 || text.charCodeAt(p) === 45)) p++;
+  const exponentStart = p;
+  while (p < end && text.charCodeAt(p) >= 48 && text.charCodeAt(p) <= 57) p++;
+  return p > exponentStart && p === end ? Number(text.slice(start, end)) : NaN;
+}
 
 /**
  * The [sign] digits [. [digits]] at text[start .. n), read in one pass (the readers' common word):

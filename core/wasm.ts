@@ -42,3 +42,27 @@ export function loadKernel<T>(slot: { kernel?: T | null }, bytes: Uint8Array): T
   }
   return slot.kernel;
 }
+
+/** What kernelLayout needs of a kernel: its memory and where its own data ends. */
+export interface KernelMemory {
+  memory: { buffer: ArrayBuffer; grow(pages: number): number };
+  heapBase(): number;
+}
+
+/**
+ * Arrays of these byte sizes laid out one after another in a kernel's memory, from the end of its
+ * own data, each at a multiple of 16 bytes (v128 loads; doubles), the memory grown to hold them:
+ * their byte offsets. The layout is the caller's until its next call (one pass at a time a thread).
+ */
+export function kernelLayout(kernel: KernelMemory, sizes: readonly number[]): number[] {
+  const align = (n: number): number => (n + 15) & ~15;
+  let at = align(kernel.heapBase());
+  const offsets = sizes.map((size) => {
+    const offset = at;
+    at += align(size);
+    return offset;
+  });
+  const memory = kernel.memory;
+  if (memory.buffer.byteLength < at) memory.grow(Math.ceil((at - memory.buffer.byteLength) / 65536));
+  return offsets;
+}

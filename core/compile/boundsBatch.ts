@@ -9,7 +9,7 @@
 // taken over another order than the vertices', which changes nothing unless an extreme is +-0 or
 // not finite (the caller checks, and redoes such a frame in vertex order).
 import { type ArrayKind } from '../pages';
-import { loadKernel } from '../wasm';
+import { type KernelMemory, kernelLayout, loadKernel } from '../wasm';
 import boundsWasm from '../../wasm/bounds.wasm';
 
 /** Points sorted by influence count (0 to 4: points of count 0 are at the origin). */
@@ -139,9 +139,7 @@ function initialExtremes(batch: BatchPoints, e: Float64Array): void {
 }
 
 /** wasm/bounds.ts's exports. */
-interface BoundsKernel {
-  memory: { buffer: ArrayBuffer; grow(pages: number): number };
-  heapBase(): number;
+interface BoundsKernel extends KernelMemory {
   transpose(skin: number, lanes: number, joints: number): void;
   influenced(positions: number, offsets: number, weights: number, fresh: number, lanes: number, first: number, end: number, k: number, q0: number, out: number): void;
   classExtremes(points: number, classes: number, m: number, n: number, out: number): number;
@@ -183,17 +181,8 @@ export function classFrames(vertices: Int32Array, positions: Float64Array, class
   // A bone past the skeleton reads undefined (NaN) in JavaScript, another array's bytes here.
   for (let q = 0; q < offsets.length; q++) if (offsets[q] >= 12 * joints) return null;
   const classCount = weights.length / 4;
-  const align = (n: number): number => (n + 15) & ~15;
-  const pointsAt = align(kernel.heapBase());
-  const classesAt = pointsAt + align(24 * count);
-  const offsetsAt = classesAt + align(4 * count);
-  const weightsAt = offsetsAt + align(16 * classCount);
-  const skinAt = weightsAt + align(32 * classCount);
-  const mAt = skinAt + align(96 * joints);
-  const outAt = mAt + align(96 * classCount);
-  const bytes = outAt + 64;
+  const [pointsAt, classesAt, offsetsAt, weightsAt, skinAt, mAt, outAt] = kernelLayout(kernel, [24 * count, 4 * count, 16 * classCount, 32 * classCount, 96 * joints, 96 * classCount, 64]);
   const memory = kernel.memory;
-  if (memory.buffer.byteLength < bytes) memory.grow(Math.ceil((bytes - memory.buffer.byteLength) / 65536));
   // The whole-frame batch's copy is overwritten here.
   loaded = null;
   const points = new Float64Array(memory.buffer, pointsAt, 3 * count);
@@ -229,18 +218,9 @@ export function classFrames(vertices: Int32Array, positions: Float64Array, class
 function kernelExtremes(kernel: BoundsKernel, batch: BatchPoints, skin: Float64Array, e: Float64Array): void {
   const joints = skin.length / 12;
   if (!loaded || loaded.batch !== batch || loaded.joints < joints) {
-    const align = (n: number): number => (n + 15) & ~15;
     const influences = batch.offsets.length;
-    const positions = align(kernel.heapBase());
-    const offsets = positions + align(batch.positions.length * 8);
-    const weights = offsets + align(influences * 4);
-    const fresh = weights + align(influences * 8);
-    const skinAt = fresh + align(batch.fresh.length);
-    const lanes = skinAt + align(joints * 96);
-    const out = lanes + align(joints * 96);
-    const bytes = out + 64;
+    const [positions, offsets, weights, fresh, skinAt, lanes, out] = kernelLayout(kernel, [batch.positions.length * 8, influences * 4, influences * 8, batch.fresh.length, joints * 96, joints * 96, 64]);
     const memory = kernel.memory;
-    if (memory.buffer.byteLength < bytes) memory.grow(Math.ceil((bytes - memory.buffer.byteLength) / 65536));
     new Float64Array(memory.buffer, positions, batch.positions.length).set(batch.positions);
     new Int32Array(memory.buffer, offsets, influences).set(batch.offsets);
     new Float64Array(memory.buffer, weights, influences).set(batch.weights);

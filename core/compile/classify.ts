@@ -1,7 +1,7 @@
 // Equality classes of rows of numbers (vertices by value): one open-addressing hash table over
 // typed arrays, no object per row. Values compare as C++ `==` does, so +0 and -0 are equal.
 import { newArray } from '../pages';
-import { loadKernel } from '../wasm';
+import { type KernelMemory, kernelLayout, loadKernel } from '../wasm';
 import classifyWasm from '../../wasm/classify.wasm';
 
 
@@ -97,9 +97,7 @@ export function classifyRows(columns: readonly Column[], count: number): { class
   return { classOf, classCount };
 }
 
-interface ClassifyKernel {
-  memory: { buffer: ArrayBuffer; grow(pages: number): number };
-  heapBase(): number;
+interface ClassifyKernel extends KernelMemory {
   hashFloats(data: number, stride: number, count: number, hashes: number): void;
   hashIntegers(data: number, stride: number, count: number, hashes: number, bytes: number): void;
   classify(count: number, hashes: number, columns: number, n: number, slots: number, mask: number, classOf: number): number;
@@ -127,18 +125,10 @@ function classifyInKernel(columns: readonly Column[], count: number): { classOf:
   if (!kernel) return null;
   let size = 16;
   while (size < count * 2) size *= 2;
-  const align = (n: number): number => (n + 7) & ~7;
-  let at = align(kernel.heapBase());
-  const place = (bytes: number): number => {
-    const offset = at;
-    at += align(bytes);
-    return offset;
-  };
-  const dataAt = columns.map(({ data, stride }) => place(data.BYTES_PER_ELEMENT * stride * count));
-  const hashesAt = place(4 * count), columnsAt = place(12 * columns.length), slotsAt = place(4 * size), classOfAt = place(4 * count);
-  const memory = kernel.memory;
-  if (memory.buffer.byteLength < at) memory.grow(Math.ceil((at - memory.buffer.byteLength) / 65536));
-  const buffer = memory.buffer;
+  const offsets = kernelLayout(kernel, [4 * count, 12 * columns.length, 4 * size, 4 * count, ...columns.map(({ data, stride }) => data.BYTES_PER_ELEMENT * stride * count)]);
+  const [hashesAt, columnsAt, slotsAt, classOfAt] = offsets;
+  const dataAt = offsets.slice(4);
+  const buffer = kernel.memory.buffer;
   new Int32Array(buffer, hashesAt, count).fill(0x2545f491);
   const descriptors = new Int32Array(buffer, columnsAt, 3 * columns.length);
   columns.forEach(({ data, stride }, c) => {

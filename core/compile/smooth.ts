@@ -5,7 +5,7 @@
 import { newArray } from '../pages';
 import { classifyRows } from './classify';
 import type { SourceModel } from './source';
-import { loadKernel } from '../wasm';
+import { type KernelMemory, kernelLayout, loadKernel } from '../wasm';
 import weldWasm from '../../wasm/weld.wasm';
 
 export interface Welds {
@@ -56,9 +56,7 @@ export function weldLargeGroup(group: Int32Array, parent: Int32Array, find: (c: 
 
 const weldSlot: { kernel?: WeldKernel | null } = {};
 
-interface WeldKernel {
-  memory: { buffer: ArrayBuffer; grow(pages: number): number };
-  heapBase(): number;
+interface WeldKernel extends KernelMemory {
   weldGroups(order: number, groupStart: number, groups: number, largest: number, tris: number, triGroup: number, key: number, threshold: number, uv: number, fn: number, tex: number, texWidth: number, parent: number): void;
   faceNormals(tris: number, positions: number, triCount: number, area: number, fn: number): void;
   weldNormals(weld: number, area: number, triCount: number, weldCount: number, normals: number): void;
@@ -77,27 +75,13 @@ export function weldKernelAvailable(): boolean {
  */
 const KERNEL_MAX_TRIANGLES = 1 << 15;
 
-/** Arrays of these byte sizes laid out in the kernel's memory (8-byte aligned, after its own data), grown to fit: their offsets. */
-function layout(kernel: WeldKernel, sizes: readonly number[]): number[] {
-  const align = (n: number): number => (n + 7) & ~7;
-  let at = align(kernel.heapBase());
-  const offsets = sizes.map((size) => {
-    const offset = at;
-    at += align(size);
-    return offset;
-  });
-  const memory = kernel.memory;
-  if (memory.buffer.byteLength < at) memory.grow(Math.ceil((at - memory.buffer.byteLength) / 65536));
-  return offsets;
-}
-
 /** Each triangle's area vector and unit normal (weldCorners' first loop), in the kernel: false without it. */
 function faceNormalsInKernel(tris: Int32Array, positions: Float64Array, area: Float64Array, fn: Float64Array): boolean {
   if (tris.length > 3 * KERNEL_MAX_TRIANGLES) return false;
   const kernel = loadKernel(weldSlot, weldWasm);
   if (!kernel) return false;
   const triCount = tris.length / 3;
-  const [trisAt, positionsAt, areaAt, fnAt] = layout(kernel, [4 * tris.length, 8 * positions.length, 24 * triCount, 24 * triCount]);
+  const [trisAt, positionsAt, areaAt, fnAt] = kernelLayout(kernel, [4 * tris.length, 8 * positions.length, 24 * triCount, 24 * triCount]);
   const buffer = kernel.memory.buffer;
   new Int32Array(buffer, trisAt, tris.length).set(tris);
   new Float64Array(buffer, positionsAt, positions.length).set(positions);
@@ -113,7 +97,7 @@ function weldNormalsInKernel(weld: Int32Array, area: Float64Array, normals: Floa
   const kernel = loadKernel(weldSlot, weldWasm);
   if (!kernel) return false;
   const triCount = weld.length / 3;
-  const [weldAt, areaAt, normalsAt] = layout(kernel, [4 * weld.length, 8 * area.length, 8 * normals.length]);
+  const [weldAt, areaAt, normalsAt] = kernelLayout(kernel, [4 * weld.length, 8 * area.length, 8 * normals.length]);
   const buffer = kernel.memory.buffer;
   new Int32Array(buffer, weldAt, weld.length).set(weld);
   new Float64Array(buffer, areaAt, area.length).set(area);
@@ -135,7 +119,7 @@ function weldSmallGroupsInKernel(order: Int32Array, groupStart: Int32Array, grou
   if (!kernel) return false;
   const corners = tris.length;
   const triCount = corners / 3;
-  const [orderAt, groupStartAt, trisAt, triGroupAt, keyAt, thresholdAt, uvAt, fnAt, texAt, parentAt] = layout(kernel, [
+  const [orderAt, groupStartAt, trisAt, triGroupAt, keyAt, thresholdAt, uvAt, fnAt, texAt, parentAt] = kernelLayout(kernel, [
     4 * corners, 4 * (groupCount + 1), 4 * corners, 4 * triCount, 4 * groups.length, 8 * groups.length, groups.length, 8 * fn.length, tex ? 8 * tex.length : 0, 4 * corners,
   ]);
   const buffer = kernel.memory.buffer;

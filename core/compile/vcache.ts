@@ -4,7 +4,7 @@
 // The "no best triangle" fallback scans all triangles in the reference; here a max segment tree
 // over the (stale) triangle scores answers it, updated lazily from a dirty list.
 import { type ArrayKind, newArray } from '../pages';
-import { loadKernel } from '../wasm';
+import { type KernelMemory, kernelLayout, loadKernel } from '../wasm';
 import vcacheWasm from '../../wasm/vcache.wasm';
 
 
@@ -101,9 +101,7 @@ export function optimiseVertexCache(vertexCount: number, tris: Int32Array, asRef
 }
 
 /** wasm/vcache.ts's exports. */
-interface VcacheKernel {
-  memory: { buffer: ArrayBuffer; grow(pages: number): number };
-  heapBase(): number;
+interface VcacheKernel extends KernelMemory {
   workBytes(vertexCount: number, triCount: number, leaves: number): number;
   prepare(vertexCount: number, triCount: number, tris: number, work: number): number;
   optimise(vertexCount: number, triCount: number, tris: number, valence: number, rank: number, triangleOrder: number, vertexOrder: number): number;
@@ -127,19 +125,10 @@ function optimiseWithKernel(vertexCount: number, tris: Int32Array, asReference: 
   if (!kernel) return null;
   let leaves = 1;
   while (leaves < triCount) leaves *= 2;
-  const align = (n: number): number => (n + 7) & ~7;
-  const trisAt = align(kernel.heapBase());
-  const rankAt = trisAt + align(12 * triCount);
-  const triangleOrderAt = rankAt + 4 * RANK_TERM.length;
-  const vertexOrderAt = triangleOrderAt + align(4 * triCount);
-  const workAt = vertexOrderAt + align(4 * vertexCount);
   const workBytes = kernel.workBytes(vertexCount, triCount, leaves);
-  // The valence table goes after the work area: its length is known after prepare().
-  const valenceAt = workAt + workBytes;
-  const maxValence = valenceAt + 4 * (3 * triCount + 1);
-  const memory = kernel.memory;
-  if (memory.buffer.byteLength < maxValence) memory.grow(Math.ceil((maxValence - memory.buffer.byteLength) / 65536));
-  const buffer = memory.buffer;
+  // The valence table goes after the work area: its length is known after prepare(), at most this.
+  const [trisAt, rankAt, triangleOrderAt, vertexOrderAt, workAt, valenceAt] = kernelLayout(kernel, [12 * triCount, 4 * RANK_TERM.length, 4 * triCount, 4 * vertexCount, workBytes, 4 * (3 * triCount + 1)]);
+  const buffer = kernel.memory.buffer;
   new Int32Array(buffer, trisAt, 3 * triCount).set(tris);
   new Float32Array(buffer, rankAt, RANK_TERM.length).set(asReference ? REFERENCE_RANK_TERM : RANK_TERM);
   new Uint8Array(buffer, workAt, workBytes).fill(0);
