@@ -24,10 +24,18 @@ export const POOL_WORKER_COMMAND = '__compile-each-worker';
 const MIN_POOL_BYTES = 2 << 20;
 
 /**
- * The threads for a batch of inputs of these sizes: 1 (this thread only), or as many as there are
- * idle cores (their count less the one-minute load average, rounded), at most one per input: on a
- * busy machine a worker only adds its own start to the CPU time. IQM_TOOLS_EACH_THREADS=N sets it
- * (tests, bench).
+ * Cores a compiling thread keeps busy: V8 compiles its hot functions and collects its garbage on
+ * helper threads. The real corpus four times over (64 files, 28 MB) on one thread: 1.3 s of wall
+ * and 2.0 s of CPU on two cores, 2.0 s of wall on one; on two threads it took 1.6-1.8 s of wall,
+ * against 1.1-1.4 on one (docs/PERFORMANCE.md, eighth session).
+ */
+const CORES_PER_THREAD = 1.5;
+
+/**
+ * The threads for a batch of inputs of these sizes: 1 (this thread only), or as many as the idle
+ * cores (their count less the one-minute load average) keep busy at CORES_PER_THREAD each, at most
+ * one per input: on two cores, or a busy machine, the batch stays on this thread.
+ * IQM_TOOLS_EACH_THREADS=N sets it (tests, bench).
  */
 export function poolThreads(sizes: readonly number[]): number {
   const forced = process.env.IQM_TOOLS_EACH_THREADS;
@@ -35,8 +43,12 @@ export function poolThreads(sizes: readonly number[]): number {
   if (sizes.length < 2 || sizes.reduce((a, b) => a + b, 0) < MIN_POOL_BYTES) return 1;
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only for a large batch, not at start-up
   const { availableParallelism, loadavg } = require('node:os') as typeof import('node:os');
-  const cores = availableParallelism();
-  return Math.max(1, Math.min(sizes.length, cores, Math.round(cores - loadavg()[0])));
+  return threadsFor(sizes.length, availableParallelism(), loadavg()[0]);
+}
+
+/** The threads for `inputs` inputs on `cores` cores at a load average of `load` (poolThreads). */
+export function threadsFor(inputs: number, cores: number, load: number): number {
+  return Math.max(1, Math.min(inputs, Math.floor((cores - load) / CORES_PER_THREAD)));
 }
 
 /** What every thread of the pool gets (structured-clonable; the counter is shared). */

@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseCompileArguments } from '../../cli/compile';
+import { threadsFor } from '../../cli/compileEachPool';
 import { compileText, parseIqm } from '../helpers/compile-iqm';
 import { withTempDir } from '../helpers/temp-dir';
 
@@ -308,6 +309,15 @@ test('compile --each on a pool of threads: the same bytes, lines, JSON and exit 
     assert.equal(hidden.status, 2);
     assert.match(hidden.stderr, /unknown command/);
   });
+});
+
+test('compile --each threads: a thread keeps 1.5 cores busy, so two idle cores take one thread, and no more threads than inputs', () => {
+  assert.equal(threadsFor(16, 2, 0), 1, 'two idle cores: one thread (a second one made the batch slower)');
+  assert.equal(threadsFor(16, 3, 0), 2);
+  assert.equal(threadsFor(16, 8, 0), 5);
+  assert.equal(threadsFor(16, 8, 4.2), 2, 'the load average takes its cores');
+  assert.equal(threadsFor(16, 8, 12), 1, 'an overloaded machine: one thread');
+  assert.equal(threadsFor(3, 64, 0), 3, 'at most one thread per input');
 });
 
 test('compile --each: every input its own model in one run, the same bytes as one by one; bad files reported, the others written', { skip: NO_CLI }, () => {
