@@ -2,7 +2,6 @@
 // (a repeated (mesh, material) section keeps its triangles) and B2 (the explicit tangent is part
 // of the vertex key). Each triangle corner becomes a candidate vertex of its mesh, keyed by the
 // values of its attributes and its normal.
-import { int32s } from '../growable';
 import { newArray } from '../pages';
 import { type Column, classifyRows, PairTable } from './classify';
 import type { SourceModel } from './source';
@@ -59,13 +58,17 @@ export function assembleMeshes(input: SourceModel, welds: Welds): MeshCandidates
   // One table for every mesh in turn, sized for the largest.
   const triangleCount = (pair: { sections: number[] }): number => pair.sections.reduce((n, i) => n + sectionEnd(i) - sections[i].firstTriangle, 0);
   const largest = pairs.reduce((n, pair) => Math.max(n, triangleCount(pair)), 0);
-  const table = new PairTable(Math.min(3 * largest, input.vertexCount + 16));
+  const table = new PairTable(Math.min(3 * largest, input.vertexCount + 16), true);
+  // Each mesh's vertices are gathered here, then copied out at their count: a mesh of one
+  // triangle keeps 3 of each, not a growable array's first 1,024 (50,000 such meshes held 800 MB).
+  const vertexRoom = 3 * largest;
+  const sourceScratch = newArray(Int32Array, vertexRoom);
+  const weldScratch = newArray(Int32Array, vertexRoom);
   for (const pair of pairs) {
     const count = triangleCount(pair);
     if (count === 0) continue;
     table.clear();
-    const source = int32s(1024);
-    const weld = int32s(1024);
+    let vertexCount = 0;
     const triangles = newArray(Int32Array, 3 * count);
     let o = 0;
     for (const i of pair.sections) {
@@ -75,15 +78,15 @@ export function assembleMeshes(input: SourceModel, welds: Welds): MeshCandidates
           const vertex = tris[c];
           const w = welds.weld[c];
           const id = table.get(vertexClass[vertex], normalClass[w]);
-          if (id === source.length) {
-            source.push(vertex);
-            weld.push(w);
+          if (id === vertexCount) {
+            sourceScratch[vertexCount] = vertex;
+            weldScratch[vertexCount++] = w;
           }
           triangles[o++] = id;
         }
       }
     }
-    meshes.push({ name: pair.mesh, material: pair.material, source: source.view(), weld: weld.view(), triangles, sections: pair.sections });
+    meshes.push({ name: pair.mesh, material: pair.material, source: sourceScratch.slice(0, vertexCount), weld: weldScratch.slice(0, vertexCount), triangles, sections: pair.sections });
   }
   return meshes;
 

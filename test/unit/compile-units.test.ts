@@ -10,6 +10,9 @@ import { TextTable } from '../../core/compile/text';
 import { encodeUtf8 } from '../../core/utf8';
 import { vertexScore } from '../../core/compile/vcache';
 import { fallbackTangent } from '../../core/compile/tangents';
+import { PairTable } from '../../core/compile/classify';
+import { assembleMeshes } from '../../core/compile/meshes';
+import { weldCorners } from '../../core/compile/smooth';
 import { compileText, IQE_HEADER, readString } from '../helpers/compile-iqm';
 
 function halfToNumber(h: number): number {
@@ -188,4 +191,34 @@ test('frame poses: seven values each while every scale is 1; the first other sca
   const a = compileText(frames('pq 2 0 0 0 0 0 1 1 1 1')).file;
   const b = compileText(frames('pq 2 0 0 0 0 0 1')).file;
   assert.ok(Buffer.from(a.bytes).equals(Buffer.from(b.bytes)), 'an explicit scale of 1 compiles as the 7-value form');
+});
+
+test('PairTable: numbers pairs in insertion order; clear() forgets them, across growth, and numbering starts again', () => {
+  const table = new PairTable(4, true);
+  for (let round = 0; round < 3; round++) {
+    const n = round === 1 ? 1000 : 10; // the second round grows the table
+    for (let i = 0; i < n; i++) assert.equal(table.get(i, i * 7 + round), i);
+    for (let i = 0; i < n; i++) assert.equal(table.get(i, i * 7 + round), i, 'a pair already in keeps its number');
+    assert.equal(table.find(n, 0), -1);
+    table.clear();
+    assert.equal(table.size, 0);
+    for (let i = 0; i < n; i++) assert.equal(table.find(i, i * 7 + round), -1, `round ${round}: pair ${i} is gone after clear()`);
+  }
+});
+
+test('assembleMeshes: each mesh keeps as many source and weld entries as it has vertices (20,000 one-triangle meshes held 800 MB of growable arrays)', () => {
+  let text = IQE_HEADER + 'mesh big\n';
+  for (let y = 0; y < 20; y++) for (let x = 0; x < 20; x++) text += `vp ${x} ${y} 0\n`;
+  for (let y = 0; y < 19; y++) for (let x = 0; x < 19; x++) text += `fm ${20 * y + x} ${20 * y + x + 1} ${20 * y + x + 20}\n`;
+  for (let i = 0; i < 50; i++) text += `mesh m${i}\nvp 0 0 ${i}\nvp 1 0 ${i}\nvp 0 1 ${i}\nfm 0 1 2\n`;
+  const input = gatherInput(text, new IqeDocument(text).parsedChunks);
+  const meshes = assembleMeshes(input, weldCorners(input));
+  assert.equal(meshes.length, 51);
+  for (const mesh of meshes) {
+    assert.equal(mesh.source.length, mesh.weld.length);
+    assert.equal(mesh.source.buffer.byteLength, 4 * mesh.source.length, `${mesh.name}: its own array, of its size`);
+    assert.equal(mesh.weld.buffer.byteLength, 4 * mesh.weld.length, `${mesh.name}: its own array, of its size`);
+    assert.equal(Math.max(...mesh.triangles) + 1, mesh.source.length, `${mesh.name}: every vertex is used`);
+  }
+  assert.equal(meshes[0].source.length, 399, 'the big mesh: every grid vertex but the corner (19, 19), which no face uses');
 });
