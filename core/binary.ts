@@ -103,6 +103,10 @@ export class BinaryReader {
   }
 }
 
+/** The platform's TextDecoder (node, browsers, workers; core is built without their types), or null. */
+const TextDecoderClass = (globalThis as { TextDecoder?: new (label: string) => { decode(input: Uint8Array): string } }).TextDecoder;
+const asciiDecoder = TextDecoderClass ? new TextDecoderClass('utf-8') : null;
+
 /**
  * Decodes bytes [start, end) as UTF-8, with U+FFFD for each malformed sequence (core has no
  * TextDecoder). Pure ASCII, the common case, takes the fast path.
@@ -121,6 +125,9 @@ export function decodeUtf8(bytes: Uint8Array, start: number, end: number): strin
       for (let i = start; i < end; i++) s += String.fromCharCode(bytes[i]);
       return s;
     }
+    // ASCII is the same text in any decoder: the platform's where there is one (a 2.6 MB glTF's
+    // JSON: 65 ms in the loop below, cold).
+    if (asciiDecoder) return asciiDecoder.decode(bytes.subarray(start, end));
     for (let i = start; i < end; i += 4096) {
       s += String.fromCharCode.apply(null, Array.from(bytes.subarray(i, Math.min(end, i + 4096))));
     }
