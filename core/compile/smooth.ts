@@ -26,18 +26,24 @@ const LARGE_GROUP = 64;
  * (then the whole component joins). The pairwise loop tests every pair whose roots differ, each a
  * find: a vertex shared by 20,000 triangles (a fan) took 1.5 s; here, where they weld, n tests.
  * canWeld is symmetric, so the order of a pair does not matter; the partition is the same.
- * `members`/`tail`: each root's corners as a list (next corner, last corner), by corner.
+ * `members`/`tail`: each root's corners as a list (next corner, last corner), by corner; `live`:
+ * room for the group's corners.
  */
-export function weldLargeGroup(group: Int32Array, parent: Int32Array, find: (c: number) => number, canWeld: (w: number, v: number) => boolean, members: Int32Array, tail: Int32Array, live: number[]): void {
-  live.length = 0;
-  for (const c of group) {
+export function weldLargeGroup(group: Int32Array, parent: Int32Array, find: (c: number) => number, canWeld: (w: number, v: number) => boolean, members: Int32Array, tail: Int32Array, live: Int32Array): void {
+  // Index loops and a typed list of the live roots: `for of` made an iterator result per corner
+  // where V8 had not optimised the loop yet, and an array of numbers grew by copies (a million
+  // degenerate triangles at one vertex: 230 MB of iterator results).
+  let liveCount = 0;
+  for (let k = 0; k < group.length; k++) {
+    const c = group[k];
     members[c] = -1;
     tail[c] = c;
-    live.push(c);
+    live[liveCount++] = c;
   }
-  for (const w of group) {
+  for (let k = 0; k < group.length; k++) {
+    const w = group[k];
     const rw = find(w);
-    for (let i = 0; i < live.length; i++) {
+    for (let i = 0; i < liveCount; i++) {
       const r = live[i];
       if (r === rw) continue;
       for (let v = r; v >= 0; v = members[v]) {
@@ -46,8 +52,7 @@ export function weldLargeGroup(group: Int32Array, parent: Int32Array, find: (c: 
         parent[r] = rw;
         members[tail[rw]] = r;
         tail[rw] = tail[r];
-        live[i--] = live[live.length - 1];
-        live.pop();
+        live[i--] = live[--liveCount];
         break;
       }
     }
@@ -238,20 +243,29 @@ export function weldCorners(input: SourceModel): Welds {
   // flags); the large ones below in any case.
   const smallDone = !vs && !flags && weldSmallGroupsInKernel(order, groupStart, classCount, tris, triGroup, groups, fn, tex, texWidth, parent);
   // Where a group is large, its components are found component by component (same partition).
-  let members: Int32Array | null = null, tail: Int32Array | null = null;
-  const live: number[] = [];
+  let members: Int32Array | null = null, tail: Int32Array | null = null, live: Int32Array | null = null;
   for (let g = 0; g < classCount; g++) {
     const start = groupStart[g], end = groupStart[g + 1];
     if (end - start <= LARGE_GROUP && smallDone) continue;
     if (end - start > LARGE_GROUP) {
       members ??= newArray(Int32Array, corners);
       tail ??= newArray(Int32Array, corners);
+      live ??= newArray(Int32Array, corners);
       // Corners of different smoothing groups never weld: each group's corners on their own (a
-      // component of another group would be searched through for every corner in vain).
+      // component of another group would be searched through for every corner in vain). Most
+      // positions have one smoothing group: their corners are taken where they lie.
+      const keyOf = (c: number): number => groups[triGroup[(c / 3) | 0]].key;
+      const first = keyOf(order[start]);
+      let oneKey = true;
+      for (let a = start + 1; a < end && oneKey; a++) oneKey = keyOf(order[a]) === first;
+      if (oneKey) {
+        weldLargeGroup(order.subarray(start, end), parent, find, canWeld, members, tail, live);
+        continue;
+      }
       const byKey = new Map<number, number[]>();
       for (let a = start; a < end; a++) {
         const c = order[a];
-        const key = groups[triGroup[(c / 3) | 0]].key;
+        const key = keyOf(c);
         const list = byKey.get(key);
         if (list) list.push(c);
         else byKey.set(key, [c]);
