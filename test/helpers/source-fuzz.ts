@@ -69,27 +69,56 @@ function places(value: unknown, out: [Record<string, unknown> | unknown[], strin
   return out;
 }
 
+const isGlbBytes = (bytes: Uint8Array): boolean => bytes.length >= 20 && Buffer.from(bytes.subarray(0, 4)).toString('latin1') === 'glTF';
+
+/** A glTF's JSON text and (a GLB's) BIN chunk, as far as the bytes hold them. */
+function gltfParts(bytes: Uint8Array): { jsonText: string; bin: Uint8Array } {
+  if (!isGlbBytes(bytes)) return { jsonText: Buffer.from(bytes).toString('utf8'), bin: new Uint8Array(0) };
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const jsonLength = view.getUint32(12, true);
+  const jsonText = Buffer.from(bytes.subarray(20, 20 + jsonLength)).toString('utf8');
+  const bin = bytes.length >= 28 + jsonLength ? bytes.subarray(28 + jsonLength, 28 + jsonLength + view.getUint32(20 + jsonLength, true)) : new Uint8Array(0);
+  return { jsonText, bin };
+}
+
+/**
+ * How many times a glTF's model holds the vertices its file stores: its vertex count over the
+ * POSITION counts of its meshes' primitives (at least 1). A scene drawing one mesh from several
+ * nodes holds a copy per node (IQM has no instancing), which is the file's meaning, not a reader
+ * making too much of it.
+ */
+export function gltfCopies(bytes: Uint8Array, vertexCount: number): number {
+  let json: { meshes?: { primitives?: { attributes?: { POSITION?: unknown } }[] }[]; accessors?: { count?: unknown }[] };
+  try {
+    json = JSON.parse(gltfParts(bytes).jsonText) as typeof json;
+  } catch {
+    return 1;
+  }
+  let stored = 0;
+  for (const mesh of Array.isArray(json?.meshes) ? json.meshes : []) {
+    for (const primitive of Array.isArray(mesh?.primitives) ? mesh.primitives : []) {
+      const count = json.accessors?.[Number(primitive?.attributes?.POSITION)]?.count;
+      if (typeof count === 'number' && count > 0) stored += count;
+    }
+  }
+  return stored > 0 ? Math.max(1, vertexCount / stored) : 1;
+}
+
 /**
  * A mutated copy of a glTF or GLB: its JSON edited (a value replaced, a member deleted, an array cut
  * or doubled; the BIN chunk cut), or its bytes mutated as a binary model's are.
  */
 export function mutateGltf(bytes: Uint8Array, random: () => number): { bytes: Uint8Array; what: string } {
   const pick = (n: number): number => Math.floor(random() * n);
-  const glb = bytes.length >= 20 && Buffer.from(bytes.subarray(0, 4)).toString('latin1') === 'glTF';
+  const glb = isGlbBytes(bytes);
   if (random() < 0.3) {
     // A plain copy: mutate() copies with slice(), which on a Buffer is a view (the seed itself would
     // change) and whose fill() throws past the end where a Uint8Array's stops there.
     const [out, what] = mutate(new Uint8Array(bytes), random, glb ? [0, 12, 20] : []);
     return { bytes: out, what: `bytes: ${what}` };
   }
-  let jsonText: string;
-  let bin: Uint8Array = new Uint8Array(0);
-  if (glb) {
-    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    const jsonLength = view.getUint32(12, true);
-    jsonText = Buffer.from(bytes.subarray(20, 20 + jsonLength)).toString('utf8');
-    if (bytes.length >= 28 + jsonLength) bin = bytes.subarray(28 + jsonLength, 28 + jsonLength + view.getUint32(20 + jsonLength, true));
-  } else jsonText = Buffer.from(bytes).toString('utf8');
+  const { jsonText } = gltfParts(bytes);
+  let { bin } = gltfParts(bytes);
   let json: unknown;
   try {
     json = JSON.parse(jsonText);
@@ -190,8 +219,11 @@ export function mutateSource(format: SourceFormat, text: string, random: () => n
   return { text: lines.join(eol), what: what.join('; ') };
 }
 
-/** As for IQE; `owned`: bytes of typed arrays the reader's model holds. */
-export type SourceExercise = IqeExercise;
+/**
+ * As for IQE; `owned`: bytes of typed arrays the reader's model holds; `copies`: a glTF's
+ * (gltfCopies), by which its model may rightly exceed its size.
+ */
+export type SourceExercise = IqeExercise & { copies?: number };
 
 /** Reads and compiles one input as the file `name` (its extension gives the format); throws on a failure. */
 export async function exerciseSource(bytes: Uint8Array, name: string): Promise<SourceExercise> {
@@ -208,6 +240,7 @@ export async function exerciseSource(bytes: Uint8Array, name: string): Promise<S
   const read = timed('read', () => source.read());
   if (read.model) {
     for (const value of Object.values(read.model)) if (ArrayBuffer.isView(value)) result.owned += value.byteLength;
+    if (isGltf) result.copies = gltfCopies(bytes, read.model.vertexCount);
   } else if (!read.diagnostics.some((d) => d.severity === 'error')) fail('the reader gave no model and no error');
   start = cpuMs();
   const again: CompileSource = isGltf ? await gltfSource(bytes, name, () => null) : textSource(text, name, undefined, () => null);
