@@ -40,14 +40,14 @@ export class Textures {
 
   /** Sets every known material of the opened model on a (new) GPU model. */
   upload(renderer: Renderer, gpu: ModelGpu): void {
-    this.meshes.forEach((m, i) => gpu.setMaterial(i, material(renderer, m)));
+    this.meshes.forEach((m, i) => gpu.setMaterial(i, material(renderer, gpu, m)));
   }
 
   /** Sets the known materials of a player part on its (new) GPU model. */
   uploadPart(renderer: Renderer, part: string, gpu: ModelGpu, meshCount: number): void {
     for (let i = 0; i < meshCount; i++) {
       const m = this.parts.get(`${part}:${i}`);
-      if (m) gpu.setMaterial(i, material(renderer, m));
+      if (m) gpu.setMaterial(i, material(renderer, gpu, m));
     }
   }
 
@@ -62,6 +62,19 @@ export class Textures {
     notes: string[],
     current: () => boolean,
   ): Promise<void> {
+    // Results naming the same image (meshes sharing a skin) decode it once, to one source.
+    const decoded = new Map<string, Promise<TextureSourceData | null>>();
+    const decodeOnce = (res: TextureResult): Promise<TextureSourceData | null> => {
+      const src = res.source;
+      const key = src.kind === 'bytes' ? `bytes:${src.mime}:${src.path}` : src.kind === 'uri' ? `uri:${src.uri}` : null;
+      if (key === null) return decodeSource(res);
+      let pending = decoded.get(key);
+      if (!pending) {
+        pending = decodeSource(res);
+        decoded.set(key, pending);
+      }
+      return pending;
+    };
     await Promise.all(
       results.map(async (res) => {
         const colon = res.key.indexOf(':');
@@ -71,7 +84,7 @@ export class Textures {
         if (part === null) this.results[mesh] = res;
         let source: TextureSourceData | null = null;
         try {
-          if (target.renderer) source = await decodeSource(res);
+          if (target.renderer) source = await decodeOnce(res);
         } catch (e) {
           const what = part ? `for ${part}.md3` : res.source.kind !== 'none' ? res.source.path : '';
           notes.push(`texture ${what}: ${e instanceof Error ? e.message : String(e)}`);
@@ -81,14 +94,16 @@ export class Textures {
         if (part === null) this.meshes[mesh] = m;
         else this.parts.set(res.key, m);
         const gpu = part === null ? target.gpu : target.partGpu(part);
-        if (gpu && target.renderer && !target.renderer.contextLost) gpu.setMaterial(mesh, material(target.renderer, m));
+        if (gpu && target.renderer && !target.renderer.contextLost) gpu.setMaterial(mesh, material(target.renderer, gpu, m));
       }),
     );
   }
 }
 
-function material(renderer: Renderer, m: MeshMaterial): MaterialGpu {
-  return { texture: m.source ? renderer.createTexture(m.source) : null, twoSided: m.twoSided, alphaTest: m.alphaTest, blend: m.blend };
+/** A mesh's material on `gpu`: meshes whose image is the same decoded source share its texture. */
+function material(renderer: Renderer, gpu: ModelGpu, m: MeshMaterial): MaterialGpu {
+  const source = m.source;
+  return { texture: source ? gpu.textureFor(source, () => renderer.createTexture(source)) : null, twoSided: m.twoSided, alphaTest: m.alphaTest, blend: m.blend };
 }
 
 /** The alpha-test threshold of a Q3 shader's alphaFunc (-1: none). */

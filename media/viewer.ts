@@ -1127,6 +1127,15 @@ export class Viewer {
 
   // ---------------------------------------------------------------- test hooks
 
+  /**
+   * The opened model's textures: how many of its meshes draw one, how many GPU textures they use,
+   * and how many different images the host's answers name.
+   */
+  textureStats(): { textured: number; textures: number; images: number } {
+    const images = new Set(this.textures.results.map((r) => (r?.source.kind === 'bytes' ? r.source.path : r?.source.kind === 'uri' ? r.source.uri : null)).filter((k) => k !== null));
+    return { ...(this.gpu?.textureStats() ?? { textured: 0, textures: 0 }), images: images.size };
+  }
+
   /** GPU-skinned positions at a global frame (-1 bind pose), through transform feedback. */
   captureFrame(frame: number): Float32Array {
     const r = this.renderer, scene = this.scene, gpu = this.gpu;

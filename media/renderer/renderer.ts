@@ -84,6 +84,9 @@ export class ModelGpu {
   morphT = 0;
   private lastMorphA = -1;
   private lastMorphB = -1;
+  /** How many meshes draw with each texture, and the texture made for each decoded image (textureFor). */
+  private readonly textureUses = new Map<WebGLTexture, number>();
+  private readonly textureOfSource = new Map<object, WebGLTexture>();
   /** Front faces of the file: clockwise (IQM, MD3) or counter-clockwise (DPM). */
   frontCW: boolean;
 
@@ -229,11 +232,43 @@ export class ModelGpu {
     return mesh.wire;
   }
 
+  /**
+   * The texture of a decoded image for this model's meshes, made by `make` the first time: meshes
+   * that draw the same image share one texture (a skin on five surfaces was five copies on the GPU).
+   */
+  textureFor(source: object, make: () => WebGLTexture): WebGLTexture {
+    let texture = this.textureOfSource.get(source);
+    if (!texture) {
+      texture = make();
+      this.textureOfSource.set(source, texture);
+    }
+    return texture;
+  }
+
+  /** Meshes drawn with a texture, and the textures they use (tests). */
+  textureStats(): { textured: number; textures: number } {
+    return { textured: this.meshes.filter((m) => m.material.texture).length, textures: this.textureUses.size };
+  }
+
+  /** Sets a mesh's material; a texture no mesh draws any more is deleted. */
   setMaterial(meshIndex: number, material: MaterialGpu): void {
     const mesh = this.meshes[meshIndex];
     if (!mesh) return;
-    if (mesh.material.texture && mesh.material.texture !== material.texture) this.gl.deleteTexture(mesh.material.texture);
+    const old = mesh.material.texture;
+    if (material.texture) this.textureUses.set(material.texture, (this.textureUses.get(material.texture) ?? 0) + 1);
     mesh.material = material;
+    if (old) this.releaseTexture(old);
+  }
+
+  private releaseTexture(texture: WebGLTexture): void {
+    const uses = (this.textureUses.get(texture) ?? 1) - 1;
+    if (uses > 0) {
+      this.textureUses.set(texture, uses);
+      return;
+    }
+    this.textureUses.delete(texture);
+    for (const [source, t] of this.textureOfSource) if (t === texture) this.textureOfSource.delete(source);
+    this.gl.deleteTexture(texture);
   }
 
   dispose(): void {
@@ -244,8 +279,10 @@ export class ModelGpu {
       for (const b of m.buffers) gl.deleteBuffer(b);
       gl.deleteBuffer(m.index);
       if (m.wire) gl.deleteBuffer(m.wire);
-      if (m.material.texture) gl.deleteTexture(m.material.texture);
     }
+    for (const texture of new Set([...this.textureUses.keys(), ...this.textureOfSource.values()])) gl.deleteTexture(texture);
+    this.textureUses.clear();
+    this.textureOfSource.clear();
     this.meshes.length = 0;
     if (this.jointTexture) gl.deleteTexture(this.jointTexture);
     if (this.influenceTexture) gl.deleteTexture(this.influenceTexture);

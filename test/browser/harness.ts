@@ -64,6 +64,7 @@ export interface PageGlobals {
     state: Record<string, unknown>;
     firstFrameMs: number;
     captureFrame(frame: number): Float32Array;
+    textureStats(): { textured: number; textures: number; images: number };
     setPlaying(playing: boolean): void;
     selectClip(clip: number): void;
     selectJoint(joint: number): void;

@@ -88,6 +88,11 @@ test('MD3 with a Q3 shader script (kubalwagon) resolves the first stage image', 
   assertModelVisible(stats, 'kubalwagon', 0.01);
   const info = await s.page.textContent('#info');
   assert.match(info ?? '', /european_fnt\.tga/);
+  // Its textured surfaces draw fewer images than there are surfaces (4 and 2): one GPU texture per
+  // image, shared by the surfaces that draw it.
+  const textures = await s.page.evaluate(() => (globalThis as unknown as PageGlobals).iqmPreview.textureStats());
+  assert.ok(textures.textured > textures.images, `surfaces share images: ${JSON.stringify(textures)}`);
+  assert.equal(textures.textures, textures.images, `one texture per image: ${JSON.stringify(textures)}`);
 });
 
 /** GPU-skinned positions at `frames` vs the CPU reference (cli/sample.ts sampleModel). */
