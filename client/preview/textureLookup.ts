@@ -31,7 +31,17 @@ export async function lookupTextures(place: LookupPlace, requests: TextureReques
   const shaders = new ShaderIndex(fs);
   const results: TextureResult[] = [];
   const fileName = uri.path.slice(uri.path.lastIndexOf('/') + 1);
+  // Meshes asking for the same names (surfaces sharing a skin) get the first one's answer: one
+  // lookup and one read of the file, whose bytes they share.
+  const answered = new Map<string, number>();
   for (const req of requests) {
+    const same = JSON.stringify([req.names, req.skin]);
+    const earlier = answered.get(same);
+    if (earlier !== undefined) {
+      results.push({ ...results[earlier], key: req.key });
+      continue;
+    }
+    answered.set(same, results.length);
     const own = embeddedImage(req.names, embedded);
     if (own) {
       const mime = mimeOf(`x.${own.extension}`);
