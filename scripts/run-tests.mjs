@@ -2,7 +2,7 @@
 // test runner, so its summary (tests / pass / fail / skipped) is the last thing printed.
 // Extra arguments select test files by substring: `npm test -- lsp parser`.
 import { spawn, spawnSync } from 'node:child_process';
-import { readdirSync, statSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readlinkSync, statSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { clearInterval, setInterval } from 'node:timers';
 
@@ -118,6 +118,7 @@ function checkHung() {
     else if (now - seen.since > HUNG_SECONDS * 1000) {
       killed.push(file);
       progress.delete(pid);
+      console.log(describeHung(pid, file));
       try {
         process.kill(pid, 'SIGKILL');
       } catch {
@@ -125,4 +126,44 @@ function checkHung() {
       }
     }
   }
+}
+
+/**
+ * What a hung test process is waiting on, for whoever reads the log (it has hung only in CI, and
+ * never when run again): each thread's state and kernel wait channel, and its open descriptors.
+ */
+function describeHung(pid, file) {
+  const read = (path) => {
+    try {
+      return readFileSync(path, 'utf8').trim();
+    } catch {
+      return '?';
+    }
+  };
+  const lines = [`npm test: ${file} (process ${pid}) used no CPU for ${HUNG_SECONDS} s; its threads (name, state, wait channel):`];
+  let tasks = [];
+  try {
+    tasks = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    // Gone meanwhile.
+  }
+  for (const tid of tasks) {
+    const stat = read(`/proc/${pid}/task/${tid}/stat`);
+    const state = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0];
+    lines.push(`  ${tid} ${read(`/proc/${pid}/task/${tid}/comm`)} ${state} ${read(`/proc/${pid}/task/${tid}/wchan`)}`);
+  }
+  let fds = [];
+  try {
+    fds = readdirSync(`/proc/${pid}/fd`).map((fd) => {
+      try {
+        return `${fd}->${readlinkSync(`/proc/${pid}/fd/${fd}`)}`;
+      } catch {
+        return `${fd}->?`;
+      }
+    });
+  } catch {
+    // Gone meanwhile.
+  }
+  lines.push(`  open descriptors: ${fds.join(' ')}`);
+  return lines.join('\n');
 }
