@@ -117,8 +117,9 @@ export function mutateGltf(bytes: Uint8Array, random: () => number): { bytes: Ui
     const [out, what] = mutate(new Uint8Array(bytes), random, glb ? [0, 12, 20] : []);
     return { bytes: out, what: `bytes: ${what}` };
   }
-  const { jsonText } = gltfParts(bytes);
-  let { bin } = gltfParts(bytes);
+  const parts = gltfParts(bytes);
+  const jsonText = parts.jsonText;
+  let bin = parts.bin;
   let json: unknown;
   try {
     json = JSON.parse(jsonText);
