@@ -165,6 +165,32 @@ test('broken variants beside generated models: ranges, overlaps, empty, fps, sur
   });
 });
 
+test('frame-range overlaps: one warning per clip on the later line, the same frames twice allowed, linear in the clips', async () => {
+  await withTempDir('iqm-sidecar-', async (dir) => {
+    writeFileSync(join(dir, 'm.iqm'), iqm({ anims: [50, 50] })); // 100 frames
+    const fg = join(dir, 'm.iqm.framegroups');
+    // Line 3 has line 1's very frames (no warning); line 4 is inside both and inside line 2, but
+    // gets one warning; line 5 starts before line 2 and overlaps it: the warning goes on line 5
+    // (the later line); line 6 touches nothing.
+    const r = await check(fg, '0 10 10 1 a\n20 10 10 1 b\n0 10 10 1 same\n5 2 10 1 inner\n15 6 10 1 before_b\n40 5 10 1 alone\n');
+    assert.deepEqual(where(r), ['4:1 frame-range-overlap', '5:1 frame-range-overlap']);
+    assert.match(r.diagnostics[0].message, /^frames 5–6 also belong to "(a|same)" \(line [13]\)/);
+    assert.match(r.diagnostics[1].message, /^frame 20 also belongs to "b" \(line 2\)/);
+    // A clip with the frames of the furthest-reaching one still overlaps a third.
+    assert.deepEqual(where(await check(fg, '0 10 10 1 a\n5 3 10 1 b\n0 10 10 1 same_as_a\n')), ['2:1 frame-range-overlap']);
+    assert.deepEqual(where(await check(fg, '5 3 10 1 b\n0 10 10 1 a\n0 10 10 1 same_as_a\n')), ['2:1 frame-range-overlap']);
+
+    // 20,000 nested ranges: every clip overlaps every other. Pairing every two was 200 million
+    // warnings (1,000 lines: 500,000 warnings and a stack overflow in `check`); now one a clip,
+    // each naming the line before it.
+    const nested = Array.from({ length: 20_000 }, (_, i) => `0 ${i + 1} 10 1 c${i}\n`).join('');
+    const overlaps = (await check(fg, nested)).diagnostics.filter((d) => d.code === 'frame-range-overlap');
+    assert.equal(overlaps.length, 19_999);
+    assert.deepEqual(overlaps.map((d) => d.range.line), Array.from({ length: 19_999 }, (_, i) => i + 1));
+    assert.match(overlaps[19_998].message, /^frames 0–19998 also belong to "c19998" \(line 19999\)/);
+  });
+});
+
 const CLI = resolve('dist', 'cli.js');
 const NO_CLI = existsSync(CLI) ? false : `${CLI} is not built (npm run build)`;
 const cli = (...args: string[]) => spawnSync(process.execPath, [CLI, 'check', ...args], { encoding: 'utf8' });
