@@ -1,11 +1,12 @@
 // The language client's options, the same for both hosts (the server is a process or a Web
 // Worker, client/node and client/browser), and the client's side of iqmTools/readFile: a server
-// that cannot read files (the browser's) gets a large file's text through vscode.workspace.fs.
+// that cannot read files (the browser's) gets a large file's text, and folder listings, through
+// vscode.workspace.fs.
 import * as vscode from 'vscode';
 import type { BaseLanguageClient, LanguageClientOptions } from 'vscode-languageclient';
 import { encodeBase64 } from '../core/base64';
 import { SIDECAR_LANGUAGES } from '../core/sidecar/companions';
-import { FIND_FILES, READ_FILE, type FindFilesParams, type ReadFileParams, type ReadFileResult } from '../core/lspMethods';
+import { FIND_FILES, LIST_FOLDER, READ_FILE, type FindFilesParams, type ListFolderParams, type ReadFileParams, type ReadFileResult } from '../core/lspMethods';
 import type { Platform } from './platform';
 
 /** Starts the client (with the platform's server) and answers the server's file reads. */
@@ -29,8 +30,18 @@ export async function startLanguageClient(context: vscode.ExtensionContext, plat
   context.subscriptions.push(
     client.onRequest(READ_FILE, (params: ReadFileParams) => readFile(params)),
     client.onRequest(FIND_FILES, async ({ glob, maxResults }: FindFilesParams) => (await vscode.workspace.findFiles(glob, undefined, maxResults)).map((uri) => uri.toString())),
+    client.onRequest(LIST_FOLDER, ({ uri }: ListFolderParams) => listFolder(uri)),
   );
   return client;
+}
+
+/** iqmTools/listFolder: the names in a folder, or null when it is not one or cannot be listed. */
+export async function listFolder(uri: string): Promise<string[] | null> {
+  try {
+    return (await vscode.workspace.fs.readDirectory(vscode.Uri.parse(uri, true))).map(([name]) => name);
+  } catch {
+    return null;
+  }
 }
 
 /** iqmTools/readFile: the file's stamp and size, and its text when it is new to the server and not too large. */

@@ -73,6 +73,15 @@ export interface PlayClipArgs {
 }
 
 /**
+ * Server → client: the names in a folder (vscode.workspace.fs.readDirectory), or null when it is
+ * not a folder or cannot be listed; the sidecar checks look textures up a folder at a time.
+ */
+export const LIST_FOLDER = 'iqmTools/listFolder';
+export interface ListFolderParams {
+  uri: string;
+}
+
+/**
  * Server → client: the workspace's files matching a glob (vscode.workspace.findFiles), as URIs; the
  * sidecar checks read the shader scripts a .skin's names may refer to. At most `maxResults`.
  */

@@ -14,6 +14,13 @@ function isFile(path: string): boolean {
 
 export const diskSidecarIo: SidecarIo = {
   isFile: async (path) => isFile(path),
+  listFolder: async (path) => {
+    try {
+      return readdirSync(path);
+    } catch {
+      return null;
+    }
+  },
   model: async (path) => {
     if (!isFile(path)) return null;
     let bytes: Uint8Array;

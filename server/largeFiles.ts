@@ -19,6 +19,8 @@ export interface LargeFileReader {
   read(uri: string, maxBytes: number, unlessStamp: string | undefined): Promise<ReadFileResult>;
   /** A (model) file's bytes, for the sidecar checks; no bytes when over maxBytes. Rejects with the reason when it cannot be read. */
   readBytes(uri: string, maxBytes: number): Promise<BytesResult>;
+  /** The names in a folder (files and folders), or null when it is not one or cannot be listed. */
+  listFolder(uri: string): Promise<string[] | null>;
   /** Calls `changed` when the file may have changed; returns what stops it. Absent: only the client's file events. */
   watch?(uri: string, changed: () => void, log: Logger): () => void;
 }

@@ -206,7 +206,7 @@ export class SidecarDocuments {
     try {
       const settings = await this.settings.get(doc.uri);
       if (stale()) return;
-      const io: SidecarIo = split ? this.io(split.toUri) : { isFile: async () => false, model: async () => null, shaderScripts: async () => [] };
+      const io: SidecarIo = split ? this.io(split.toUri) : { isFile: async () => false, listFolder: async () => null, model: async () => null, shaderScripts: async () => [] };
       const path = split?.path ?? '/untitled';
       const check = await checkSidecar(doc.kind, path, doc.text, io, textureExtensions(parseEngineList(settings.engines).engines));
       if (stale()) return;
@@ -236,6 +236,7 @@ export class SidecarDocuments {
         this.exists.set(uri, { found, at: performance.now() });
         return found;
       },
+      listFolder: (path) => this.reader.listFolder(toUri(path)),
       shaderScripts: () => (this.shaderScripts ??= this.readShaderScripts()),
       model: async (path) => {
         const uri = toUri(path);

@@ -3,7 +3,7 @@
 // cannot read files, so large files come through the client (iqmTools/readFile, workspace.fs).
 import { BrowserMessageReader, BrowserMessageWriter, createConnection } from 'vscode-languageserver/browser';
 import { decodeBase64 } from '../../core/base64';
-import { READ_FILE, type ReadFileParams, type ReadFileResult } from '../../core/lspMethods';
+import { LIST_FOLDER, READ_FILE, type ListFolderParams, type ReadFileParams, type ReadFileResult } from '../../core/lspMethods';
 import { startServer } from '../server';
 
 const worker = self as DedicatedWorkerGlobalScope;
@@ -35,6 +35,7 @@ startServer(connection, {
       const read = await connection.sendRequest<ReadFileResult>(READ_FILE, { uri, maxBytes, encoding: 'base64' } satisfies ReadFileParams);
       return { stamp: read.stamp, size: read.size, bytes: read.base64 === undefined ? undefined : decodeBase64(read.base64) };
     },
+    listFolder: (uri) => connection.sendRequest<string[] | null>(LIST_FOLDER, { uri } satisfies ListFolderParams),
   },
   unexpected,
 });

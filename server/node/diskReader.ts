@@ -1,6 +1,6 @@
 // The Node server reads large files from disk itself (file: URIs only) and watches their folder.
 import { watch } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ReadFileResult } from '../../core/lspMethods';
@@ -39,6 +39,16 @@ export const diskReader: LargeFileReader = {
     const stamp = `${info.size}:${info.mtimeMs}`;
     if (info.size > maxBytes) return { stamp, size: info.size };
     return { stamp, size: info.size, bytes: new Uint8Array(await readFile(path)) };
+  },
+
+  async listFolder(uri: string): Promise<string[] | null> {
+    const path = pathOf(uri);
+    if (path === undefined) return null;
+    try {
+      return await readdir(path);
+    } catch {
+      return null;
+    }
   },
 
   watch(uri: string, changed: () => void, log: Logger): () => void {

@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { encodeBase64, decodeBase64 } from '../../core/base64';
-import { checkSidecar, textureExtensions } from '../../core/sidecar/check';
+import { checkSidecar, textureExtensions, type SidecarIo } from '../../core/sidecar/check';
 import { companionModels, searchFolders, sidecarKind, texturePlan } from '../../core/sidecar/companions';
 import { clipAtLine, clipHover } from '../../core/sidecar/lint';
 import { findEngine } from '../../core/engines/index';
@@ -188,6 +188,33 @@ test('frame-range overlaps: one warning per clip on the later line, the same fra
     assert.equal(overlaps.length, 19_999);
     assert.deepEqual(overlaps.map((d) => d.range.line), Array.from({ length: 19_999 }, (_, i) => i + 1));
     assert.match(overlaps[19_998].message, /^frames 0–19998 also belong to "c19998" \(line 19999\)/);
+  });
+});
+
+test('texture lookups go a folder at a time: a shader script of 400 stages lists each folder once and asks only for names that are there', async () => {
+  await withTempDir('iqm-sidecar-', async (dir) => {
+    mkdirSync(join(dir, 'scripts'));
+    mkdirSync(join(dir, 'textures', 'base'), { recursive: true });
+    writeFileSync(join(dir, 'textures', 'base', 'wall7.jpg'), 'found, not decoded');
+    writeFileSync(join(dir, 'textures', 'base', 'WALL8.TGA'), 'another case');
+    const stages = Array.from({ length: 400 }, (_, i) => `textures/base/wall${i}\n{\n  {\n    map textures/base/wall${i}.tga\n  }\n}\n`).join('');
+    const calls = { isFile: 0, listFolder: 0 };
+    const counting: SidecarIo = {
+      ...diskSidecarIo,
+      isFile: (path) => (calls.isFile++, diskSidecarIo.isFile(path)),
+      listFolder: (path) => (calls.listFolder++, diskSidecarIo.listFolder(path)),
+    };
+    const shader = join(dir, 'scripts', 'walls.shader');
+    const r = await checkSidecar('shader', shader, stages, counting, EXT);
+    assert.deepEqual(r.textures[7], { state: 'found', path: join(dir, 'textures', 'base', 'wall7.jpg') });
+    // The file system decides the case, as a lookup by path would (WALL8.TGA is wall8.tga only where names ignore case).
+    const caseBlind = existsSync(join(dir, 'textures', 'base', 'wall8.tga'));
+    assert.equal(r.textures[8].state, caseBlind ? 'found' : 'missing');
+    assert.equal(r.textures.filter((t) => t.state === 'missing').length, caseBlind ? 398 : 399);
+    // Asked by path: only the names some folder lists (wall7.tga is not there, wall7.jpg is).
+    assert.ok(calls.isFile <= 3, `${calls.isFile} lookups by path`);
+    // Listed: the folders above the script (9 at most) with textures/base under each, and the script's own.
+    assert.ok(calls.listFolder <= 20, `${calls.listFolder} folders listed`);
   });
 });
 

@@ -72,6 +72,36 @@ suite('sidecar files', () => {
     await waitFor(() => (sidecarDiagnostics(doc.uri).length === 1 ? true : undefined), 'the diagnostics back after reverting', 20000, () => describe(sidecarDiagnostics(doc.uri)));
   });
 
+  test('a skin: its textures looked up folder by folder (the image under the workspace found, the other not)', async () => {
+    const skin = await openFixture('lone_0.skin');
+    try {
+      assert.equal(skin.languageId, 'q3-skin');
+      let last: vscode.Diagnostic[] = [];
+      const found = await waitFor(
+        () => {
+          last = sidecarDiagnostics(skin.uri);
+          return last.length >= 2 ? last : undefined;
+        },
+        'the sidecar diagnostics of lone_0.skin',
+        30000,
+        () => describe(last),
+      );
+      const missing = tokenRange(skin, 'head, textures/fixture/missing.tga', 'textures/fixture/missing.tga');
+      assert.deepEqual(
+        found.map((d) => [codeOf(d), d.range.start.line, d.range.start.character]),
+        [
+          ['model-not-found', 0, 0],
+          ['texture-not-found', missing.start.line, missing.start.character],
+        ],
+      );
+      const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', skin.uri, tokenRange(skin, 'body, textures/fixture/paint.tga', 'textures/fixture/paint.tga').start);
+      const text = hovers.flatMap((h) => h.contents).map((c) => (typeof c === 'string' ? c : c.value)).join('\n');
+      assert.match(text, /Found: `[^`]*\/textures\/fixture\/paint\.tga`/);
+    } finally {
+      await revertAndClose(skin);
+    }
+  });
+
   test('hover on a clip line: frames and duration', async () => {
     const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', doc.uri, tokenRange(doc, '0 1 12 1 wave', 'wave').start);
     const text = hovers.flatMap((h) => h.contents).map((c) => (typeof c === 'string' ? c : c.value)).join('\n');
