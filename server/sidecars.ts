@@ -184,13 +184,16 @@ export class SidecarDocuments {
     const split = splitUri(uri);
     if (!split) return [];
     const lenses: CodeLens[] = [];
+    // How many clips have each name (counted once: asking per clip was quadratic in the clips).
+    const named = new Map<string, number>();
+    for (const clip of check.doc.clips) named.set(clip.name, (named.get(clip.name) ?? 0) + 1);
     for (const clip of check.doc.clips) {
       // animation.cfg: TORSO_* play on upper.md3, the others on lower.md3 (the preview assembles the player from either).
       const part = clip.parts ? (clip.parts.includes('lower') ? 'lower' : 'upper') : undefined;
       const at = part ? check.companions.findIndex((c) => c.part === part) : 0;
       const modelPath = check.modelPaths[at];
       if (modelPath === undefined) continue;
-      const repeated = check.doc.clips.some((c) => c !== clip && c.name === clip.name);
+      const repeated = (named.get(clip.name) ?? 0) > 1;
       const args: PlayClipArgs = { model: split.toUri(modelPath), clip: clip.name, index: clip.index, sidecar: uri, ...(repeated ? { firstFrame: clip.firstFrame } : {}) };
       const range = { start: { line: clip.range.line, character: clip.range.column }, end: { line: clip.range.endLine, character: clip.range.endColumn } };
       lenses.push({ range, command: { title: '▶ Play', command: PLAY_CLIP_COMMAND, arguments: [args] } });

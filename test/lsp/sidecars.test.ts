@@ -2,7 +2,7 @@
 // the Node process reading the model beside the file from disk (and noticing when it changes), and
 // the browser build asking the client for the model's bytes (iqmTools/readFile, base64).
 import assert from 'node:assert/strict';
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
@@ -63,6 +63,22 @@ describe('lsp: sidecar files on the Node server', () => {
     for (const p of [cfg, skin, shader]) await server.close(uriOf(p));
   });
 
+  it('code lenses of 20,000 clips: one each, the first frame given where a name repeats', async () => {
+    await withTempDir('iqm-lsp-sidecar-', async (dir) => {
+      writeFileSync(join(dir, 'm.iqm'), iqm({ anims: [30] }));
+      const uri = uriOf(join(dir, 'm.iqm.framegroups'));
+      // c0..c19997 once each, then "again" twice (frames 3 and 4).
+      const text = Array.from({ length: 19_998 }, (_, i) => `${i % 30} 1 10 1 c${i}\n`).join('') + '3 1 10 1 again\n4 1 10 1 again\n';
+      await server.open(uri, text, 1, 'iqm-framegroups');
+      await server.waitForVersion(uri, 1);
+      const lenses = await server.request<CodeLens[]>('textDocument/codeLens', { textDocument: { uri } });
+      assert.equal(lenses.length, 20_000);
+      const args = lenses.map((l) => l.command?.arguments?.[0] as PlayClipArgs);
+      assert.deepEqual(args.filter((a) => a.firstFrame !== undefined).map((a) => [a.clip, a.index, a.firstFrame]), [['again', 19_998, 3], ['again', 19_999, 4]]);
+      await server.close(uri);
+    });
+  });
+
   it('follows edits (unsaved text) and the model changing on disk, without a client file event', async () => {
     await withTempDir('iqm-lsp-sidecar-', async (dir) => {
       const model = join(dir, 'm.iqm');
@@ -110,8 +126,18 @@ describe('lsp: sidecar files on the browser build of the server', () => {
   }
   /** What the test client's iqmTools/findFiles answers (the workspace's shader scripts). */
   let shaderFiles: string[] = [];
+  /** The folders the server asked the client to list (iqmTools/listFolder, answered from disk). */
+  const listed: string[] = [];
+  const listFolder = async (uri: string): Promise<string[] | null> => {
+    listed.push(uri);
+    try {
+      return readdirSync(fileURLToPath(uri));
+    } catch {
+      return null;
+    }
+  };
   before(async () => {
-    server = await TestServer.start({ web: true, files: serve, findFiles: async ({ glob }) => (glob === '**/*.shader' ? shaderFiles : []) });
+    server = await TestServer.start({ web: true, files: serve, findFiles: async ({ glob }) => (glob === '**/*.shader' ? shaderFiles : []), listFolder });
   });
   after(async () => {
     await server?.stop();
@@ -154,6 +180,29 @@ describe('lsp: sidecar files on the browser build of the server', () => {
       const hover = await server.request<Hover | null>('textDocument/hover', { textDocument: { uri }, position: { line: 0, character: 8 } });
       assert.match(JSON.stringify(hover?.contents), /A shader defined in .*glass\.shader/);
       shaderFiles = [];
+      await server.close(uri);
+    });
+  });
+
+  it('a skin\'s images looked up through the client a folder at a time, each folder listed once', async () => {
+    await withTempDir('iqm-web-skin-', async (dir) => {
+      writeFileSync(join(dir, 'm.iqm'), iqm({ anims: [1] })); // one mesh, "body"
+      mkdirSync(join(dir, 'textures'));
+      writeFileSync(join(dir, 'textures', 'paint.jpg'), 'found, not decoded');
+      const uri = uriOf(join(dir, 'm.iqm_0.skin'));
+      listed.length = 0;
+      asked.length = 0;
+      await server.open(uri, 'body,textures/paint.tga\nbody,textures/rust.tga\nbody,textures/paint\n', 1, 'q3-skin');
+      const published = await server.waitForVersion(uri, 1);
+      assert.deepEqual(codes(published.diagnostics), ['texture-not-found']);
+      assert.equal(published.diagnostics[0].range.start.line, 1);
+      const hover = await server.request<Hover | null>('textDocument/hover', { textDocument: { uri }, position: { line: 0, character: 8 } });
+      assert.match(JSON.stringify(hover?.contents), /Found: .*textures\/paint\.jpg/);
+      assert.equal(new Set(listed).size, listed.length, 'a folder listed twice in one check');
+      assert.ok(listed.includes(uriOf(join(dir, 'textures'))));
+      // By path: the model, and the one image some folder lists (not the 30 names of each texture).
+      const byPath = asked.filter((p) => p.maxBytes === 0).map((p) => p.uri);
+      assert.deepEqual([...new Set(byPath)], [uriOf(join(dir, 'm.iqm')), uriOf(join(dir, 'textures', 'paint.jpg'))]);
       await server.close(uri);
     });
   });

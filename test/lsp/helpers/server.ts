@@ -16,7 +16,7 @@ import {
   StreamMessageWriter,
   type MessageConnection,
 } from 'vscode-jsonrpc/node';
-import { FIND_FILES, READ_FILE, type FindFilesParams, type ReadFileParams, type ReadFileResult } from '../../../core/lspMethods';
+import { FIND_FILES, LIST_FOLDER, READ_FILE, type FindFilesParams, type ListFolderParams, type ReadFileParams, type ReadFileResult } from '../../../core/lspMethods';
 import type {
   ConfigurationParams,
   Diagnostic,
@@ -88,6 +88,8 @@ export interface StartOptions {
   files?: (params: ReadFileParams) => Promise<ReadFileResult>;
   /** The client's side of iqmTools/findFiles (the workspace's files by glob, as URIs); default none. */
   findFiles?: (params: FindFilesParams) => Promise<string[]>;
+  /** The client's side of iqmTools/listFolder (the names in a folder, null when none). */
+  listFolder?: (uri: string) => Promise<string[] | null>;
 }
 
 /** How the test reaches the server and ends it: a child process, or a worker thread. */
@@ -170,6 +172,10 @@ export class TestServer {
       return options.files(params);
     });
     connection.onRequest(FIND_FILES, (params: FindFilesParams) => (options.findFiles ? options.findFiles(params) : []));
+    connection.onRequest(LIST_FOLDER, ({ uri }: ListFolderParams) => {
+      if (!options.listFolder) throw new Error(`${LIST_FOLDER} asked of a test client that lists no folders`);
+      return options.listFolder(uri);
+    });
     connection.onRequest('client/registerCapability', () => null);
     connection.onRequest('window/workDoneProgress/create', () => null);
   }
