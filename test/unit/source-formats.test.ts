@@ -15,6 +15,7 @@ import { readModel } from '../../core/model/read';
 import type { Model } from '../../core/model/model';
 import { fileSource } from '../../node/text';
 import { companionAnimations, mtlLibraries } from '../../core/compile/companions';
+import { sourceFormat } from '../../core/compile/format';
 import { withTempDir } from '../helpers/temp-dir';
 import { runCompile } from '../../client/compile/run';
 import { sourceFormatOf, sourceOutcome, sourceRequest } from '../../client/preview/sourceCompile';
@@ -459,6 +460,20 @@ test('companions: an .md5mesh takes the .md5anim files beside it whose skeleton 
   );
   assert.deepEqual(companionAnimations({ name: '/d/walk.smd', text: SMD_ANIM }, [{ name: '/d/m.smd', text: SMD_MESH }]), [], 'an animation has no companions');
   assert.deepEqual(mtlLibraries(OBJ), ['m.mtl']);
+});
+
+test('companions and format detection read lines as lines: indented keywords, CRLF, long runs of blank lines', () => {
+  // Each line start of a run of blank lines made ^\s* run to the run's end: quadratic (40,000
+  // blank lines took 1.5 s per look); the same answers are expected, whatever the run.
+  const blanks = (n: number, eol = '\n') => eol.repeat(n);
+  const mesh = SMD_MESH.replace('nodes\n', `nodes${blanks(40_000)}`).replace(/\n/g, '\r\n');
+  const anim = `${blanks(40_000)}\t${SMD_ANIM.replace('skeleton', '  skeleton')}`;
+  assert.deepEqual(companionAnimations({ name: '/d/m.smd', text: mesh }, [{ name: '/d/walk.smd', text: anim }]), ['/d/walk.smd']);
+  assert.deepEqual(companionAnimations({ name: '/d/m.md5mesh', text: MD5_MESH.replace('joints {', `${blanks(40_000, '\r')} joints {${blanks(40_000)}`) }, [{ name: '/d/walk.md5anim', text: MD5_ANIM }]), ['/d/walk.md5anim']);
+  assert.deepEqual(mtlLibraries(`${blanks(40_000)}  mtllib  a.mtl b.mtl  \r\nmtllib\n${OBJ}`), ['a.mtl', 'b.mtl', 'm.mtl']);
+  const head = blanks(8000);
+  assert.equal(sourceFormat(`${head}MD5Version 10\nnumMeshes 1\n`, 'x.txt'), 'md5mesh');
+  assert.equal(sourceFormat(`${head}  ; FBX 7.4.0 project file\n`, 'x.txt'), 'fbx');
 });
 
 test('OBJ: vertices without normals beside vertices with them get computed normals, not the reference\'s shifted ones (R5)', () => {
