@@ -47,40 +47,85 @@ export function animCfgParts(name: string): ('lower' | 'upper')[] {
   return name.startsWith('BOTH_') ? ['lower', 'upper'] : name.startsWith('TORSO_') ? ['upper'] : ['lower'];
 }
 
+/** Unknown keywords each warned of; those after them are counted in one more warning. */
+const MAX_UNKNOWN_WARNINGS = 100;
+
+/**
+ * The words of a text outside comments, tokenised a line at a time as they are read: the engine
+ * reads the keywords and 31 animations, and a file may hold far more words than that (a fuzzed
+ * file of 12 million words made 12 million tokens at once, and ran out of memory).
+ */
+class Words {
+  private readonly lineTexts: string[];
+  private line = 0;
+  private queue: Token[] = [];
+  private at = 0;
+
+  constructor(text: string) {
+    this.lineTexts = lines(blankComments(text));
+  }
+
+  /** The word `k` places ahead (0: the next), or undefined past the end. */
+  peek(k = 0): Token | undefined {
+    while (this.at + k >= this.queue.length && this.line < this.lineTexts.length) {
+      this.queue = this.queue.slice(this.at).concat(lineTokens(this.lineTexts[this.line], this.line));
+      this.at = 0;
+      this.line++;
+    }
+    return this.queue[this.at + k];
+  }
+
+  skip(n = 1): void {
+    this.at += n;
+  }
+
+  /** The text's last word. */
+  last(): Token | undefined {
+    for (let l = this.lineTexts.length - 1; l >= 0; l--) {
+      const words = lineTokens(this.lineTexts[l], l);
+      if (words.length > 0) return words[words.length - 1];
+    }
+    return undefined;
+  }
+}
+
 export function parseAnimCfg(text: string): AnimCfg {
-  const tokens = lines(blankComments(text)).flatMap((line, i) => lineTokens(line, i));
+  const words = new Words(text);
   const cfg: AnimCfg = { fixedLegs: false, fixedTorso: false, clips: [], legsOffset: 0, entries: [], warnings: [], warningAt: [] };
   const warn = (message: string, at: Token | undefined) => {
     cfg.warnings.push(message);
     cfg.warningAt.push(at);
   };
   const isNumber = (t: Token | undefined) => t !== undefined && Number.isFinite(sidecarNumber(t.text)) && !/[eE]/.test(t.text);
-  let i = 0;
-  while (i < tokens.length && !isNumber(tokens[i])) {
-    const key = tokens[i].text.toLowerCase();
-    if (key === 'sex') cfg.sex = tokens[++i]?.text;
-    else if (key === 'footsteps') cfg.footsteps = tokens[++i]?.text;
-    else if (key === 'headoffset') {
-      cfg.headOffset = [Number(tokens[i + 1]?.text), Number(tokens[i + 2]?.text), Number(tokens[i + 3]?.text)];
-      i += 3;
-    } else if (key === 'fixedlegs') cfg.fixedLegs = true;
+  let unknown = 0;
+  let firstUnwarned: Token | undefined;
+  for (let t = words.peek(); t !== undefined && !isNumber(t); t = words.peek()) {
+    const key = t.text.toLowerCase();
+    if (key === 'sex') cfg.sex = words.peek(1)?.text;
+    else if (key === 'footsteps') cfg.footsteps = words.peek(1)?.text;
+    else if (key === 'headoffset') cfg.headOffset = [Number(words.peek(1)?.text), Number(words.peek(2)?.text), Number(words.peek(3)?.text)];
+    else if (key === 'fixedlegs') cfg.fixedLegs = true;
     else if (key === 'fixedtorso') cfg.fixedTorso = true;
-    else if (key === 'soundpath') i++;
-    else warn(`unknown keyword "${tokens[i].text}"`, tokens[i]);
-    i++;
+    else if (key !== 'soundpath') {
+      if (unknown++ < MAX_UNKNOWN_WARNINGS) warn(`unknown keyword "${t.text}"`, t);
+      else firstUnwarned ??= t;
+    }
+    // The keyword and its arguments.
+    words.skip(key === 'headoffset' ? 4 : key === 'sex' || key === 'footsteps' || key === 'soundpath' ? 2 : 1);
   }
-  while (i < tokens.length && cfg.entries.length < Q3_ANIMATIONS.length) {
-    const q = tokens.slice(i, i + 4);
+  if (firstUnwarned) warn(`unknown keyword "${firstUnwarned.text}" and ${unknown - MAX_UNKNOWN_WARNINGS - 1} more unknown words after it`, firstUnwarned);
+  while (words.peek() !== undefined && cfg.entries.length < Q3_ANIMATIONS.length) {
+    const q = [0, 1, 2, 3].map((k) => words.peek(k)).filter((t): t is Token => t !== undefined);
     if (q.length < 4 || !q.every(isNumber)) {
       warn(`animation ${Q3_ANIMATIONS[cfg.entries.length]}: expected 4 numbers`, q.find((t) => !isNumber(t)) ?? q[q.length - 1]);
       break;
     }
     const n = q.map((t) => Number(t.text));
     cfg.entries.push({ name: Q3_ANIMATIONS[cfg.entries.length], tokens: q as AnimCfgEntry['tokens'], first: Math.trunc(n[0]), count: Math.trunc(n[1]), loop: Math.trunc(n[2]), fps: n[3] });
-    i += 4;
+    words.skip(4);
   }
   const raw = cfg.entries;
-  if (raw.length < REQUIRED) warn(`only ${raw.length} of the ${REQUIRED} required animations`, tokens[tokens.length - 1]);
+  if (raw.length < REQUIRED) warn(`only ${raw.length} of the ${REQUIRED} required animations`, words.last());
   const gesture = raw[6];
   const walkcr = raw[13];
   const skip = gesture && walkcr ? walkcr.first - gesture.first : 0;

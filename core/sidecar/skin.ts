@@ -1,6 +1,8 @@
 // `.skin` files (FORMAT-PITFALLS §8.5): `surfacename,texturepath` per line; `tag_*,` lines carry no
 // texture. Surfaces match by name, case-insensitively, never by index.
 
+import { lines } from './text';
+
 export interface SkinFile {
   /** Lower-cased surface name -> texture path, in file order. */
   surfaces: Map<string, string>;
@@ -27,7 +29,7 @@ export interface SkinEntry {
 
 export function parseSkin(text: string): SkinFile {
   const skin: SkinFile = { surfaces: new Map(), tags: [], entries: [], warnings: [], warningLines: [] };
-  text.split(/\r\n|\r|\n/).forEach((raw, line) => {
+  lines(text).forEach((raw, line) => {
     const body = raw.replace(/\/\/.*$/, '');
     const lead = body.length - body.trimStart().length;
     const trimmed = body.trim();

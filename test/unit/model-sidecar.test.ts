@@ -58,6 +58,26 @@ test('animation.cfg: keywords, order, the legs skip and negative counts', { skip
   assert.equal(skipped.clips[14].firstFrame, 14 * 4 - 30);
 });
 
+test('animation.cfg: 100 unknown words warned of, the rest counted; words past the animations left unread', () => {
+  const words = Array.from({ length: 5000 }, (_, i) => `word${i}`).join(' ');
+  const rows = Array.from({ length: 25 }, (_, i) => `${i * 4} 4 0 10`).join('\n');
+  const cfg = parseAnimCfg(`sex m\n${words}\n${rows}\n`);
+  assert.equal(cfg.warnings.length, 101);
+  assert.equal(cfg.warnings[0], 'unknown keyword "word0"');
+  assert.equal(cfg.warnings[100], 'unknown keyword "word100" and 4899 more unknown words after it');
+  assert.deepEqual([cfg.warningAt[100]?.line, cfg.warningAt[100]?.start], [1, words.indexOf('word100 ')]);
+  assert.equal(cfg.entries.length, 25);
+  // A tail of a million words after the 31 animations: the engine never reads it, nor does the parser.
+  const full = Array.from({ length: 31 }, (_, i) => `${i * 4} 4 0 10`).join('\n');
+  const tail = `${'1 '.repeat(1_000_000)}\n`;
+  const long = parseAnimCfg(`${full}\n${tail}`);
+  assert.deepEqual([long.entries.length, long.warnings], [31, []]);
+  // Too few animations: the warning points at the file's last word.
+  const short = parseAnimCfg('sex m\n0 4 0 10\n4 4 0 10 // end\n\n');
+  assert.equal(short.warnings[0], 'only 2 of the 25 required animations');
+  assert.deepEqual([short.warningAt[0]?.line, short.warningAt[0]?.text], [2, '10']);
+});
+
 test('shader scripts: first stage image, cull and alpha test', { skip: NO_ASSETS }, () => {
   const shaders = parseShaders(assetText('md3/kubalwagon/kt_kubalwagon.shader'));
   const image = 'models/mapobjects/kt_kubalwagon/euro_frnt_2.tga';
