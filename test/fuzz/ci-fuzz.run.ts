@@ -1,5 +1,6 @@
 // `npm run fuzz:ci` (.ci/run): the fuzz of every format (IQM, MD3, DPM readers; the IQE paths; the
-// MD5, SMD, OBJ and glTF readers and their compile, source-fuzz.ts) for
+// MD5, SMD, OBJ and glTF readers and their compile, source-fuzz.ts; the files beside a model and
+// the TGA, PNG and JPEG images, sidecar-fuzz.ts) for
 // a fixed wall-clock budget, with a watchdog per input. Each format runs in child processes (two
 // at a time: the CI's 2 cores), each for its share of the budget, after replaying the corpus of
 // inputs that ever failed (test/fuzz/corpus/FORMAT/). An input fails the run when reading it
@@ -8,7 +9,8 @@
 // which another process or the GC's timing would blur); a child that dies (its heap is capped) or
 // stops answering fails it too. Failing inputs go to out/fuzz-failures/ (copy them into the
 // corpus to keep them). The last line says FUZZ OK or FUZZ FAILED with the figures.
-//   node out/test/fuzz/ci-fuzz.run.js [--seconds 180] [--workers 2] [--seed S] (without --seed: a new one, printed)
+//   node out/test/fuzz/ci-fuzz.run.js [--seconds 180] [--workers 2] [--seed S] [--formats iqe,sidecar,...]
+// (without --seed: a new one, printed; without --formats: every format)
 import { spawn } from 'node:child_process';
 import { createHash, randomInt } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -20,8 +22,10 @@ import { prng } from '../helpers/iqe-fixtures';
 import { skinnedModel } from '../helpers/skinned-model';
 import { sniff } from '../../core/sniff';
 import { exerciseSource, generatedSourceSeeds, mutateGltf, mutateSource, SOURCE_EXTENSIONS, type SourceFormat } from '../helpers/source-fuzz';
+import { exerciseImage, exerciseSidecar, generatedImageSeeds, generatedSidecarSeeds, mutateSidecar } from '../helpers/sidecar-fuzz';
+import { sidecarKind } from '../../core/sidecar/companions';
 
-const FORMATS = ['iqm', 'md3', 'dpm', 'iqe', 'md5', 'smd', 'obj', 'gltf'] as const;
+const FORMATS = ['iqm', 'md3', 'dpm', 'iqe', 'md5', 'smd', 'obj', 'gltf', 'sidecar', 'image'] as const;
 type Format = (typeof FORMATS)[number];
 /** The text formats read by the compile's source readers (their inputs are read as files of their name). */
 const isSource = (format: Format): format is SourceFormat => format === 'md5' || format === 'smd' || format === 'obj' || format === 'gltf';
@@ -50,6 +54,32 @@ const SILENT_CPU_MS = 10_000;
 const SILENT_WALL_MS = 120_000;
 /** Real files larger than this are not fuzzed (each input would take long; the budget is fixed). */
 const MAX_SEED_BYTES = 300_000;
+const IMAGE_NAME = /\.(tga|png|jpe?g)$/i;
+/** A saved sidecar input keeps its file's name after this prefix: the name says what kind it is. */
+const SAVED_SIDECAR = /^sidecar-[0-9a-f]{12}-/;
+
+/** Every file under `dir` (depth: how many folders down) whose name `keep` accepts, as seeds named by their path from `dir`. */
+function filesUnder(dir: string, keep: (name: string) => boolean, depth = 3, label = ''): Seed[] {
+  if (!existsSync(dir)) return [];
+  const seeds: Seed[] = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory() && depth > 0) seeds.push(...filesUnder(path, keep, depth - 1, `${label}${entry.name}/`));
+    else if (entry.isFile() && keep(entry.name)) {
+      const bytes = new Uint8Array(readFileSync(path));
+      if (bytes.length <= MAX_SEED_BYTES) seeds.push({ name: `${label}${entry.name}`, bytes });
+    }
+  }
+  return seeds;
+}
+
+/** Where a binary input's truncations are tried first: its header fields and sections. */
+function boundariesOf(format: Format, bytes: Uint8Array): number[] {
+  if (format === 'iqe' || format === 'sidecar' || isSource(format)) return [];
+  // A TGA's header fields and the end of its ID and colour map; a PNG's IHDR; a JPEG's first markers.
+  if (format === 'image') return [1, 2, 3, 5, 8, 12, 16, 18, 18 + (bytes[0] ?? 0), 24, 33];
+  return sectionBoundaries(bytes);
+}
 
 const arg = (name: string, fallback: number): number => {
   const i = process.argv.indexOf(name);
@@ -62,22 +92,12 @@ interface Seed {
 }
 
 function seedsOf(format: Format): Seed[] {
+  const assets = resolve('..', 'shared', 'assets');
+  if (format === 'sidecar') return [...generatedSidecarSeeds(), ...filesUnder(assets, (name) => sidecarKind(name) !== undefined)];
+  if (format === 'image') return [...generatedImageSeeds(), ...filesUnder(assets, (name) => IMAGE_NAME.test(name))];
   if (isSource(format)) {
-    const seeds: Seed[] = generatedSourceSeeds(format);
     // Real files, in the format's folder of the assets (a glTF's own folder too: assimp/BoxTextured/).
-    const visit = (dir: string, label: string, depth: number): void => {
-      for (const name of readdirSync(dir, { withFileTypes: true })) {
-        const path = join(dir, name.name);
-        if (name.isDirectory() && depth > 0) visit(path, `${label}${name.name}/`, depth - 1);
-        else if (name.isFile() && SOURCE_EXTENSIONS[format].some((e) => name.name.endsWith(`.${e}`))) {
-          const bytes = new Uint8Array(readFileSync(path));
-          if (bytes.length <= MAX_SEED_BYTES) seeds.push({ name: `${label}${name.name}`, bytes });
-        }
-      }
-    };
-    const dir = resolve('..', 'shared', 'assets', format);
-    if (existsSync(dir)) visit(dir, '', 2);
-    return seeds;
+    return [...generatedSourceSeeds(format), ...filesUnder(join(assets, format), (name) => SOURCE_EXTENSIONS[format].some((e) => name.endsWith(`.${e}`)), 2)];
   }
   if (format === 'iqe') {
     const seeds = generatedIqeSeeds(skinnedModel(3, { frames: 8, speed: 0.5 })).map((s) => ({ name: s.name, bytes: Buffer.from(s.text) }));
@@ -108,6 +128,10 @@ function makeInput(format: Format, seeds: Seed[], bounds: number[][], seed: numb
   const random = prng(seed * 1_000_003 + index);
   const k = index % seeds.length;
   const name = seeds[k].name.slice(seeds[k].name.lastIndexOf('/') + 1);
+  if (format === 'sidecar') {
+    const m = mutateSidecar(name, Buffer.from(seeds[k].bytes).toString('latin1'), random);
+    return { bytes: Buffer.from(m.text, 'latin1'), what: `${seeds[k].name}: ${m.what}`, name };
+  }
   if (format === 'gltf') {
     const m = mutateGltf(seeds[k].bytes, random);
     return { bytes: m.bytes, what: `${seeds[k].name}: ${m.what}`, name };
@@ -143,7 +167,11 @@ async function runInput(format: Format, bytes: Uint8Array, name: string): Promis
   // variant): the watchdog holds each path to the limit; a binary reader is one path.
   let slowest = { path: 'read', ms: 0 };
   try {
-    if (format === 'iqe' || isSource(format)) {
+    if (format === 'sidecar' || format === 'image') {
+      const r = format === 'sidecar' ? await exerciseSidecar(bytes, name.replace(SAVED_SIDECAR, '')) : exerciseImage(bytes);
+      owned = r.owned;
+      slowest = { path: r.slowestPath, ms: r.slowestMs };
+    } else if (format === 'iqe' || isSource(format)) {
       const r = format === 'iqe' ? exerciseIqe(Buffer.from(bytes).toString('utf8')) : await exerciseSource(bytes, name);
       owned = r.owned;
       if ('copies' in r && typeof r.copies === 'number') copies = r.copies;
@@ -156,7 +184,7 @@ async function runInput(format: Format, bytes: Uint8Array, name: string): Promis
     error = e instanceof Error ? (e.stack ?? e.message).split('\n').slice(0, 4).join(' | ') : String(e);
   }
   const ms = cpuMs() - start;
-  if (format !== 'iqe' && !isSource(format)) slowest.ms = ms;
+  if (format !== 'iqe' && format !== 'sidecar' && format !== 'image' && !isSource(format)) slowest.ms = ms;
   const ratio = owned / Math.max(1, copies * bytes.length);
   if (!error && slowest.ms > HANG_MS) error = `${slowest.path} took ${slowest.ms.toFixed(0)} ms (watchdog: ${HANG_MS} ms per path; the input: ${ms.toFixed(0)} ms)`;
   const drawn = copies > 1 ? ` drawn ${copies.toFixed(1)} times` : '';
@@ -181,10 +209,11 @@ interface Report {
 function saveFailure(format: Format, bytes: Uint8Array, inputName: string, what: string, error: string): string {
   mkdirSync(FAILURES, { recursive: true });
   const name = `${format}-${createHash('sha1').update(bytes).digest('hex').slice(0, 12)}`;
-  const extension = isSource(format) ? inputName.slice(inputName.lastIndexOf('.') + 1) : format;
-  writeFileSync(join(FAILURES, `${name}.${extension}`), bytes);
+  // A sidecar keeps its whole name (animation.cfg is one by name); a source or an image its extension.
+  const file = format === 'sidecar' ? `${name}-${inputName}` : `${name}.${isSource(format) || format === 'image' ? inputName.slice(inputName.lastIndexOf('.') + 1) : format}`;
+  writeFileSync(join(FAILURES, file), bytes);
   writeFileSync(join(FAILURES, `${name}.txt`), `${what}\n${error}\n`);
-  return join(FAILURES, `${name}.${extension}`);
+  return join(FAILURES, file);
 }
 
 function peakRss(): number {
@@ -217,7 +246,7 @@ async function child(format: Format, seed: number, seconds: number, corpus: bool
     for (const [i, f] of files.entries()) await one(readFileSync(join(dir, f)), f, `corpus ${format}/${f}`, i);
   } else {
     const seeds = seedsOf(format);
-    const bounds = seeds.map((s) => (format === 'iqe' || isSource(format) ? [] : sectionBoundaries(s.bytes)));
+    const bounds = seeds.map((s) => boundariesOf(format, s.bytes));
     const end = performance.now() + seconds * 1000;
     for (let i = 0; performance.now() < end; i++) {
       const input = makeInput(format, seeds, bounds, seed, i);
@@ -288,7 +317,7 @@ function runJob(job: Job): Promise<Report> {
       let file = '';
       if (!job.corpus && last >= 0) {
         const seeds = seedsOf(job.format);
-        const input = makeInput(job.format, seeds, seeds.map((s) => (job.format === 'iqe' || isSource(job.format) ? [] : sectionBoundaries(s.bytes))), job.seed, last);
+        const input = makeInput(job.format, seeds, seeds.map((s) => boundariesOf(job.format, s.bytes)), job.seed, last);
         what = input.what;
         file = saveFailure(job.format, input.bytes, input.name, input.what, hung ? 'hung' : `child died (${signal ?? code})`);
       }
@@ -304,12 +333,15 @@ async function parent(): Promise<number> {
   // Without --seed a new one each run (printed, so that a failing run can be repeated).
   const seed = arg('--seed', randomInt(1, 2 ** 31));
   const started = performance.now();
+  const only = process.argv.includes('--formats') ? process.argv[process.argv.indexOf('--formats') + 1].split(',') : null;
+  const formats = FORMATS.filter((f) => !only || only.includes(f));
   // The corpus first (short), then each format's share of the budget on every worker.
-  const jobs: Job[] = FORMATS.map((format) => ({ format, seed, seconds: 0, corpus: true }));
+  const jobs: Job[] = formats.map((format) => ({ format, seed, seconds: 0, corpus: true }));
   // IQE gets 40% of the budget: each of its inputs runs every path (check, server, compile, ...).
-  const share = (format: Format): number => (format === 'iqe' ? 0.4 : 0.6 / (FORMATS.length - 1));
-  for (const format of FORMATS) for (let w = 0; w < workers; w++) jobs.push({ format, seed: seed * 16 + w, seconds: seconds * share(format), corpus: false });
-  const results = new Map<Format, Report[]>(FORMATS.map((f) => [f, []]));
+  const others = formats.filter((f) => f !== 'iqe').length;
+  const share = (format: Format): number => (format === 'iqe' ? (others > 0 ? 0.4 : 1) : (formats.includes('iqe') ? 0.6 : 1) / others);
+  for (const format of formats) for (let w = 0; w < workers; w++) jobs.push({ format, seed: seed * 16 + w, seconds: seconds * share(format), corpus: false });
+  const results = new Map<Format, Report[]>(formats.map((f) => [f, []]));
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < jobs.length) {
@@ -317,13 +349,13 @@ async function parent(): Promise<number> {
       results.get(job.format)!.push(await runJob(job));
     }
   };
-  console.log(`fuzz: ${FORMATS.join(', ')}; ${seconds} s on ${workers} workers; seed ${seed}; watchdog ${HANG_MS} ms of CPU time per path and ${RATIO}x the input (at least ${FLOOR / 1024} KiB) per input`);
+  console.log(`fuzz: ${formats.join(', ')}; ${seconds} s on ${workers} workers; seed ${seed}; watchdog ${HANG_MS} ms of CPU time per path and ${RATIO}x the input (at least ${FLOOR / 1024} KiB) per input`);
   await Promise.all(Array.from({ length: workers }, worker));
   let failures = 0;
   let slowest = { ms: 0, what: '' };
   let ratio = { value: 0, what: '' };
   const counts: string[] = [];
-  for (const format of FORMATS) {
+  for (const format of formats) {
     const reports = results.get(format)!;
     const inputs = reports.reduce((n, r) => n + r.inputs, 0);
     const corpusInputs = reports[0]?.inputs ?? 0;

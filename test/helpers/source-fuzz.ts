@@ -1,13 +1,14 @@
 // Mutation fuzzing of the compile's other inputs (MD5 mesh and anim, SMD, OBJ, glTF and GLB), as
 // the IQE fuzz does it for IQE (iqe-fuzz.ts). A glTF is mutated in its JSON (numbers made extreme,
-// members deleted, arrays cut or doubled, the BIN chunk cut) or as bytes (model-fuzz.ts). Mutations: lines deleted, doubled, swapped, cut; numbers replaced
-// by extreme or malformed values (counts of 1e300, indices past the end, NaN, hex); lines of the
-// format inserted; a very long line (a face of thousands of corners, a vertex of thousands of bone
-// links, a frame of thousands of values); characters flipped (quotes, braces, slashes, line
-// breaks, non-ASCII); line endings changed. Oracle (exerciseSource): the reader and the compile
-// never throw; a compile writes bytes exactly when it reports no error, and they read back with
-// the counts it reported; every error says where (a line inside the text) and what. The reader's
-// model is what the watchdog weighs against the input.
+// members deleted, arrays cut or doubled, the BIN chunk cut) or as bytes (model-fuzz.ts). Mutations
+// of a text (mutateLines, also the sidecar fuzz's): lines deleted, doubled, swapped, cut (and, for
+// the sidecars, repeated thousands of times); numbers replaced by extreme or malformed values (counts of 1e300, indices
+// past the end, NaN, hex); lines of the format inserted; a very long line (a face of thousands of
+// corners, a vertex of thousands of bone links, a frame of thousands of values); characters
+// flipped (quotes, braces, slashes, line breaks, non-ASCII); line endings changed. Oracle
+// (exerciseSource): the reader and the compile never throw; a compile writes bytes exactly when it
+// reports no error, and they read back with the counts it reported; every error says where (a line
+// inside the text) and what. The reader's model is what the watchdog weighs against the input.
 import { compile, type CompileSource, textSource } from '../../core/compile/index';
 import { gltfSource } from '../../core/gltf/source';
 import { glbOf, skinnedStrip } from './gltf-build';
@@ -160,6 +161,18 @@ export function mutateGltf(bytes: Uint8Array, random: () => number): { bytes: Ui
 
 /** A mutated copy of `text` (a file of `format`), and what was done. */
 export function mutateSource(format: SourceFormat, text: string, random: () => number): { text: string; what: string } {
+  return mutateLines(text, random, LINES[format], (n, pick) => longLine(format, n, pick));
+}
+
+/**
+ * A mutated copy of a text file, and what was done: lines deleted, doubled, swapped, cut, (with
+ * `repeats`) repeated thousands of times; numbers replaced; a line of `vocabulary` inserted; a very
+ * long line (`longLine` of n values); a character flipped; the line endings changed. The compile's
+ * sources are not given repeats: thousands of copies of the shortest SMD corner line
+ * (`0 0 0 0 0 0 1 0 0`, 18 bytes) make a model of 4.9x the file (each vertex holds x, y, z, w and
+ * four weights in 64 bits), over the watchdog's 4x, which the compile's model was not built for.
+ */
+export function mutateLines(text: string, random: () => number, vocabulary: readonly string[], longLine: (n: number, pick: (n: number) => number) => string, repeats = false): { text: string; what: string } {
   const pick = (n: number): number => Math.floor(random() * n);
   let lines = text.split('\n');
   const what: string[] = [];
@@ -167,7 +180,7 @@ export function mutateSource(format: SourceFormat, text: string, random: () => n
   const edits = 1 + pick(4);
   for (let e = 0; e < edits && lines.length > 0; e++) {
     const at = pick(lines.length);
-    switch (pick(10)) {
+    switch (pick(repeats ? 11 : 10)) {
       case 0:
         lines.splice(at, 1);
         what.push(`line ${at} deleted`);
@@ -188,14 +201,14 @@ export function mutateSource(format: SourceFormat, text: string, random: () => n
         what.push(`a number of line ${at} replaced`);
         break;
       case 5: {
-        const line = LINES[format][pick(LINES[format].length)];
+        const line = vocabulary.length > 0 ? vocabulary[pick(vocabulary.length)] : lines[pick(lines.length)];
         lines.splice(at, 0, line);
         what.push(`'${line}' inserted at ${at}`);
         break;
       }
       case 6: {
         const n = 200 + pick(6000);
-        lines.splice(at, 0, longLine(format, n, pick));
+        lines.splice(at, 0, longLine(n, pick));
         what.push(`a line of ${n} values at ${at}`);
         break;
       }
@@ -212,9 +225,18 @@ export function mutateSource(format: SourceFormat, text: string, random: () => n
         lines.push(text.split('\n')[at]?.slice(0, pick(20)) ?? '');
         what.push(`cut in line ${at}`);
         break;
-      default:
+      case 10: {
+        // Work that grows with the square of the lines shows on a few thousand of them; at most
+        // about 1 MB more, so that linear work stays well within the watchdog's time.
+        const n = Math.min(1000 + pick(4000), Math.floor(1_000_000 / (lines[at].length + 1)));
+        lines.splice(at, 0, ...Array.from({ length: n }, () => lines[at]));
+        what.push(`line ${at} repeated ${n} times`);
+        break;
+      }
+      case 9:
         eol = ['\r', '\r\n'][pick(2)];
         what.push(`line endings ${JSON.stringify(eol)}`);
+        break;
     }
   }
   return { text: lines.join(eol), what: what.join('; ') };

@@ -17,6 +17,7 @@ import { summarizeIqe } from '../../core/iqe/summary';
 import { iqeModel, loadModel } from '../../cli/info';
 import { sampleModel } from '../../cli/sample';
 import { exerciseIqe } from '../helpers/iqe-fuzz';
+import { exerciseSidecar } from '../helpers/sidecar-fuzz';
 import { ProblemList, Target } from '../../core/iqe/problems';
 import { CODES } from '../../core/iqe/codes';
 
@@ -252,6 +253,17 @@ test('the fuzz corpus: every input that once failed passes every IQE path now', 
   for (const f of files) {
     const text = readFileSync(join(dir, f), 'utf8');
     assert.doesNotThrow(() => exerciseIqe(text), f);
+  }
+  t.diagnostic(`${files.length} inputs`);
+});
+
+test('the fuzz corpus: every sidecar that once failed passes the check, hover and preview paths now', async (t) => {
+  const dir = resolve('test', 'fuzz', 'corpus', 'sidecar');
+  const files = existsSync(dir) ? readdirSync(dir).filter((f) => !f.endsWith('.txt')) : [];
+  if (files.length === 0) return t.skip(`${dir} has no inputs`);
+  for (const f of files) {
+    // The name after the fuzz's prefix says the kind (animation.cfg is one by name).
+    await assert.doesNotReject(exerciseSidecar(readFileSync(join(dir, f)), f.replace(/^sidecar-[0-9a-f]{12}-/, '')), f);
   }
   t.diagnostic(`${files.length} inputs`);
 });

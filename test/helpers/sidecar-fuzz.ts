@@ -1,0 +1,190 @@
+// Mutation fuzzing of the files beside a model (.skin, Q3 .shader, .framegroups, animation.cfg),
+// which `check`, the language server and the preview read, and of the images the preview decodes
+// (TGA) or the engine checks size (TGA, PNG, JPEG). Texts are mutated as the compile's sources are
+// (source-fuzz.ts mutateLines: a line repeated thousands of times shows work that grows with the
+// square of the lines), images as the binary models are (model-fuzz.ts mutate).
+// Oracles. Sidecars (exerciseSidecar): the check (against models and files kept in memory), the
+// hover and code lens data, and the preview's use of the file (its clips over a model, the skin
+// chosen, each mesh's texture names) never throw; every diagnostic is on a line of the text, with a
+// message; every clip the preview plays lies within the model's frames. Images (exerciseImage):
+// reading the size never throws; decoding a TGA throws only FormatError with its offset; the
+// decoded image is width x height RGBA, and the decoder holds nothing more (`owned` is what it
+// holds beyond that: RLE lets a small file declare a large image, which is the image's due).
+import { FormatError } from '../../core/binary';
+import { imageSize } from '../../core/image/size';
+import { decodeTga } from '../../core/image/tga';
+import type { Model } from '../../core/model/model';
+import { readModel } from '../../core/model/read';
+import { checkSidecar, textureExtensions, type SidecarIo } from '../../core/sidecar/check';
+import { sidecarKind } from '../../core/sidecar/companions';
+import { clipAtLine, clipHover, type ModelSummary } from '../../core/sidecar/lint';
+import { chooseSkin, modelClips, textureNames } from '../../core/sidecar/precedence';
+import { md3 } from './engine-models';
+import { checkWithinLines, cpuMs, type IqeExercise } from './iqe-fuzz';
+import { mutateLines } from './source-fuzz';
+
+/** Where the fuzzed file lies: a Quake 3 player's folder under a game folder. */
+const FOLDER = '/game/models/players/fuzz';
+/** The files the in-memory io has, by path. */
+const FILES = new Set([`${FOLDER}/skin.tga`, '/game/textures/base/wall.jpg', '/game/textures/base/floor.tga', `${FOLDER}/m.iqm`]);
+const EXTENSIONS = textureExtensions([]);
+/** Frames of every model the sidecars are checked against (a Quake 3 player has a few hundred). */
+const FRAMES = 60;
+
+const SCRIPT = 'textures/base/wall\n{\n  surfaceparm nomarks\n  {\n    map textures/base/wall.tga\n    blendFunc GL_ONE GL_ONE\n  }\n}\n';
+
+/** Lines a mutation inserts, by kind of file. */
+const VOCABULARY: Record<string, string[]> = {
+  skin: ['u_torso,models/players/fuzz/skin.tga', 'tag_head,', 'h_head,textures/base/wall', 'replace body textures/base/floor', ',', 'a,b,c', 'tag_', '// c', 'body , skin'],
+  shader: ['{', '}', 'textures/base/x', 'map $lightmap', 'map textures/base/floor.tga', 'animMap 10 a.tga b.tga', 'clampmap x.tga', 'blendFunc add', 'blendfunc GL_DST_COLOR GL_ZERO', '/*', '*/', 'surfaceparm trans'],
+  framegroups: ['0 10 10 1 idle', '0 0', '-5 3', '1e9 1', '10 -1 0 0', '5 5 nan 1 x', '// 0 1', '/* 0 1 */', '59 99 20 1 past', 'a b'],
+  animcfg: ['sex m', 'headoffset 0 0 0', 'footsteps boot', 'fixedlegs', '0 30 0 25', '0 -5 0 25', '29 1 1 0', '10 5 99 15', 'unknown', '// BOTH_DEATH1'],
+};
+
+/** Small seeds of each kind, generated here (the real files are added by the caller). */
+export function generatedSidecarSeeds(): { name: string; bytes: Uint8Array }[] {
+  const rows = Array.from({ length: 25 }, (_, i) => `${2 * i} 2 ${i % 3} ${10 + i}`);
+  const texts: [string, string][] = [
+    ['m.iqm_0.skin', 'body,models/players/fuzz/skin.tga\nhead,textures/base/wall\ntag_head,\ntag_weapon,\nreplace legs textures/base/floor\n'],
+    ['lower_default.skin', 'l_legs,models/players/fuzz/skin\ntag_torso,\n'],
+    ['fuzz.shader', `${SCRIPT}models/players/fuzz/skin\n{\n  {\n    map models/players/fuzz/skin.tga\n    rgbGen lightingDiffuse\n  }\n  {\n    animMap 8 textures/base/wall.tga textures/base/floor.tga\n  }\n}\n`],
+    ['m.iqm.framegroups', '0 10 10 1 idle // standing\n10 20 15 1 run\n30 5\n35 25 20 0 death\n5 10 10 1 overlaps\n'],
+    ['animation.cfg', `sex m\nfootsteps normal\nheadoffset 0 0 0\n${rows.join('\n')}\n`],
+  ];
+  return texts.map(([name, text]) => ({ name, bytes: Buffer.from(text, 'latin1') }));
+}
+
+/** A mutated copy of the sidecar text `text` of file `name`, and what was done. */
+export function mutateSidecar(name: string, text: string, random: () => number): { text: string; what: string } {
+  const kind = sidecarKind(name) ?? 'skin';
+  const longLine = (n: number, pick: (n: number) => number): string => {
+    const words = Array.from({ length: n }, () => String(pick(100)));
+    return kind === 'skin' ? `body,${words.join('/')}` : kind === 'shader' ? `animMap ${words.join(' ')}` : words.join(' ');
+  };
+  return mutateLines(text, random, VOCABULARY[kind], longLine, true);
+}
+
+let models: { summary: Map<string, ModelSummary>; model: Model } | undefined;
+
+/** The models beside the fuzzed file (generated once): m.iqm, the player's parts. */
+function companions(): { summary: Map<string, ModelSummary>; model: Model } {
+  if (models) return models;
+  const model = readModel(md3({ frames: FRAMES, surfaceName: 'body', tagNames: ['tag_head', 'tag_weapon'] }));
+  const summary = (file: string, surfaces: string[]): ModelSummary => ({ file, frameCount: FRAMES, surfaces, materials: surfaces.map(() => ''), tags: ['tag_head', 'tag_weapon', 'tag_torso'] });
+  const summaries = new Map<string, ModelSummary>([
+    [`${FOLDER}/m.iqm`, summary('m.iqm', ['body', 'head'])],
+    [`${FOLDER}/lower.md3`, summary('lower.md3', ['l_legs'])],
+    [`${FOLDER}/upper.md3`, summary('upper.md3', ['u_torso'])],
+    [`${FOLDER}/head.md3`, summary('head.md3', ['h_head'])],
+  ]);
+  for (const path of summaries.keys()) FILES.add(path);
+  return (models = { summary: summaries, model });
+}
+
+/** The sidecar paths on one text, timed (CPU time); throws on a failure. */
+export async function exerciseSidecar(bytes: Uint8Array, name: string): Promise<IqeExercise> {
+  const result: IqeExercise = { owned: 0, slowestPath: '', slowestMs: 0 };
+  const kind = sidecarKind(name);
+  if (!kind) throw new Error(`${name} is not a sidecar file name`);
+  // Latin-1, as `check` reads them: a stray byte must not shift the columns.
+  const text = Buffer.from(bytes).toString('latin1');
+  const lineCount = text.split(/\r\n|\r|\n/).length;
+  const { summary, model } = companions();
+  const io: SidecarIo = {
+    isFile: async (path) => FILES.has(path),
+    // A folder is one when some file lies under it; it lists its files and folders.
+    listFolder: async (path) => {
+      const under = [...FILES].filter((f) => f.startsWith(path === '/' ? '/' : `${path}/`));
+      return under.length > 0 ? [...new Set(under.map((f) => f.slice(path === '/' ? 1 : path.length + 1).split('/')[0]))] : null;
+    },
+    model: async (path) => {
+      const found = summary.get(path);
+      return found ? { summary: found } : null;
+    },
+    shaderScripts: async () => [{ path: '/game/scripts/fuzz.shader', text: kind === 'shader' ? text : SCRIPT }],
+  };
+  const record = (path: string, ms: number): void => {
+    if (ms > result.slowestMs) {
+      result.slowestMs = ms;
+      result.slowestPath = path;
+    }
+  };
+  let start = cpuMs();
+  const check = await checkSidecar(kind, `${FOLDER}/${name}`, text, io, EXTENSIONS);
+  record('check', cpuMs() - start);
+  checkWithinLines(check.diagnostics, lineCount);
+  // The language server's hover on every clip line and its code lenses' data.
+  start = cpuMs();
+  for (const clip of check.doc.clips) {
+    if (clipAtLine(check.doc, clip.range.line) === undefined) throw new Error(`no clip found at line ${clip.range.line}, where clip ${clip.index} is`);
+    if (!clipHover(check.doc, clip)) throw new Error(`clip ${clip.index} has no hover text`);
+  }
+  record('server hover', cpuMs() - start);
+  // The preview: the clips it plays over a model, the skin it draws with, each mesh's texture names.
+  start = cpuMs();
+  const named = { name, text };
+  const fileName = kind === 'animcfg' ? 'upper.md3' : 'm.md3';
+  const clips = modelClips(model, fileName, { framegroups: kind === 'framegroups' ? named : null, animationCfg: kind === 'animcfg' ? named : null });
+  for (const clip of clips.clips) {
+    if (!(clip.firstFrame >= 0 && clip.frameCount >= 0 && clip.firstFrame + clip.frameCount <= model.frameCount)) throw new Error(`the preview's clip "${clip.name}" (${clips.from}) plays frames ${clip.firstFrame}..${clip.firstFrame + clip.frameCount - 1} of a model of ${model.frameCount}`);
+  }
+  if (kind === 'skin') {
+    const skin = chooseSkin(model, [named]);
+    for (let m = 0; m < model.meshes.length; m++) textureNames(model, m, skin?.skin ?? null);
+  }
+  record('preview', cpuMs() - start);
+  return result;
+}
+
+/** Small seeds of each image kind, generated here (the real textures are added by the caller). */
+export function generatedImageSeeds(): { name: string; bytes: Uint8Array }[] {
+  const header = (type: number, w: number, h: number, bits: number, descriptor: number, map = 0): number[] => [0, map ? 1 : 0, type, 0, 0, map & 255, map >> 8, map ? 24 : 0, 0, 0, 0, 0, w & 255, w >> 8, h & 255, h >> 8, bits, descriptor];
+  const pixels = (n: number, bytesPerPixel: number): number[] => Array.from({ length: n * bytesPerPixel }, (_, i) => (i * 37) & 255);
+  // RLE: runs of 3 and raw packets of 2, alternating, for 16 pixels of `bytesPerPixel`.
+  const rle = (bytesPerPixel: number): number[] => {
+    const out: number[] = [];
+    for (let i = 0; i < 16; i += 5) out.push(0x82, ...pixels(1, bytesPerPixel), 0x01, ...pixels(2, bytesPerPixel));
+    return out.concat(0x00, ...pixels(1, bytesPerPixel));
+  };
+  const tga = (name: string, bytes: number[]) => ({ name, bytes: new Uint8Array(bytes) });
+  const png = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 1, 0, 0, 0, 0, 64, 8, 6, 0, 0, 0, 0, 0, 0, 0];
+  const jpeg = [0xff, 0xd8, 0xff, 0xe0, 0, 16, ...Array.from({ length: 14 }, () => 0), 0xff, 0xdb, 0, 4, 0, 0, 0xff, 0xc0, 0, 11, 8, 0, 48, 0, 96, 1, 1, 0x11, 0, 0xff, 0xd9];
+  return [
+    tga('rgba32.tga', [...header(2, 4, 4, 32, 8), ...pixels(16, 4)]),
+    tga('rgb24-top.tga', [...header(2, 4, 4, 24, 0x20), ...pixels(16, 3)]),
+    tga('rgb16-rtl.tga', [...header(2, 4, 4, 16, 0x10 | 1), ...pixels(16, 2)]),
+    tga('grey8.tga', [...header(3, 4, 4, 8, 0), ...pixels(16, 1)]),
+    tga('mapped8.tga', [...header(1, 4, 4, 8, 0, 4), ...pixels(4, 3), ...pixels(16, 1).map((v) => v & 3)]),
+    tga('rle24.tga', [...header(10, 4, 4, 24, 0), ...rle(3)]),
+    tga('rle32-top.tga', [...header(10, 4, 4, 32, 0x28), ...rle(4)]),
+    tga('rle-grey.tga', [...header(11, 4, 4, 8, 0), ...rle(1)]),
+    tga('rle-mapped.tga', [...header(9, 4, 4, 8, 0, 4), ...pixels(4, 3), ...rle(1).map((v, i) => (i % 2 ? v & 3 : v))]),
+    { name: 'head.png', bytes: new Uint8Array(png) },
+    { name: 'head.jpg', bytes: new Uint8Array(jpeg) },
+  ];
+}
+
+/** Sizes and decodes one image, timed; `owned`: what the decoded image holds beyond width x height RGBA. Throws on a failure. */
+export function exerciseImage(bytes: Uint8Array): IqeExercise {
+  const result: IqeExercise = { owned: 0, slowestPath: 'size', slowestMs: 0 };
+  let start = cpuMs();
+  const size = imageSize(bytes);
+  result.slowestMs = cpuMs() - start;
+  if (size && !(Number.isInteger(size.width) && Number.isInteger(size.height) && size.width >= 0 && size.height >= 0)) throw new Error(`imageSize gave ${JSON.stringify(size)}`);
+  start = cpuMs();
+  try {
+    const image = decodeTga(bytes);
+    if (image.pixels.length !== image.width * image.height * 4) throw new Error(`a ${image.width}x${image.height} TGA decoded to ${image.pixels.length} bytes`);
+    if (size?.format === 'tga' && (size.width !== image.width || size.height !== image.height)) throw new Error(`imageSize says ${size.width}x${size.height}, the decoder ${image.width}x${image.height}`);
+    result.owned = image.pixels.buffer.byteLength - image.pixels.length;
+  } catch (e) {
+    if (!(e instanceof FormatError)) throw e;
+    if (!e.message || !Number.isInteger(e.offset) || e.offset < 0) throw new Error(`malformed FormatError: ${e.message} @ ${e.offset}`);
+  }
+  const ms = cpuMs() - start;
+  if (ms > result.slowestMs) {
+    result.slowestMs = ms;
+    result.slowestPath = 'decode';
+  }
+  return result;
+}
