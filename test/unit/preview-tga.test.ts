@@ -30,6 +30,26 @@ test('32-bit true colour, bottom-up (origin bit clear) and top-down (bit 5 set)'
   assert.deepEqual(Array.from(decodeTga(rtl).pixels), expected);
 });
 
+test('every origin of an odd-sized image (5x3): rows and columns turned into top-left order in place', () => {
+  const [w, h] = [5, 3];
+  // The file's pixels in file order: pixel k is (k, 2k, 3k, 255) as BGRA.
+  const filePixels = Array.from({ length: w * h }, (_, k) => [(3 * k) & 255, (2 * k) & 255, k, 255]);
+  for (const descriptor of [0x00, 0x20, 0x10, 0x30]) {
+    const topDown = (descriptor & 0x20) !== 0;
+    const rightToLeft = (descriptor & 0x10) !== 0;
+    const img = decodeTga(new Uint8Array([...header(2, w, h, 32, 8 | descriptor), ...filePixels.flat()]));
+    const expectedRgba: number[] = [];
+    for (let y = 0; y < h; y++) {
+      for (let x = 0; x < w; x++) {
+        const k = (topDown ? y : h - 1 - y) * w + (rightToLeft ? w - 1 - x : x);
+        expectedRgba.push(k, (2 * k) & 255, (3 * k) & 255, 255);
+      }
+    }
+    assert.deepEqual(Array.from(img.pixels), expectedRgba, `descriptor ${descriptor.toString(16)}`);
+    assert.equal(img.pixels.buffer.byteLength, w * h * 4, 'the image and nothing more');
+  }
+});
+
 test('24-bit RLE (type 10): run and raw packets', () => {
   // 3x1: a run of 2 red pixels, then 1 raw green one. Top-down.
   const bytes = new Uint8Array([...header(10, 3, 1, 24, 0x20), 0x81, 0, 0, 255, 0x00, 0, 255, 0]);
