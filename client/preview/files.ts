@@ -20,6 +20,13 @@ export function workspaceFs(base: vscode.Uri): LookupFs {
         return false;
       }
     },
+    async listFolder(path) {
+      try {
+        return (await vscode.workspace.fs.readDirectory(uriOf(path))).map(([name]) => name);
+      } catch {
+        return null;
+      }
+    },
     async readText(path) {
       // An open document's text, saved or not: the preview follows a sidecar file as it is edited.
       const uri = uriOf(path).toString();

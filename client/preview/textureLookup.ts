@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import type { TextureRequest, TextureResult } from '../../core/protocol';
 import { isInside, mimeOf, toArrayBuffer } from './files';
 import { resolveTexture, ShaderIndex, type LookupFs } from './resolve';
+import { listedIsFile } from '../../core/sidecar/companions';
 
 export interface LookupPlace {
   /** The model (texture paths are relative to it and to the game root). */
@@ -27,7 +28,11 @@ export interface EmbeddedImage {
 
 /** `embedded`: a glTF's own images, which a material named after one of them finds first (engines find them beside the IQM once written with --textures). */
 export async function lookupTextures(place: LookupPlace, requests: TextureRequest[], embedded: readonly EmbeddedImage[] = []): Promise<TextureResult[]> {
-  const { uri, fs, roots } = place;
+  const { uri, roots } = place;
+  // Each image name is tried with each extension under each folder above the model (up to 40
+  // paths a name): folders are listed once for the whole request instead, and only names they
+  // hold are asked by path (a model of many meshes without their images asked thousands of times).
+  const fs: LookupFs = { ...place.fs, isFile: listedIsFile((folder) => place.fs.listFolder(folder), (path) => place.fs.isFile(path)) };
   const shaders = new ShaderIndex(fs);
   const results: TextureResult[] = [];
   const fileName = uri.path.slice(uri.path.lastIndexOf('/') + 1);

@@ -6,7 +6,7 @@ import { FormatError } from '../binary';
 import { IOQUAKE3 } from '../engines/ioquake3';
 import type { EngineProfile } from '../engines/types';
 import type { IqeDiagnostic } from '../iqe/diagnostic';
-import { baseName, companionModels, dirName, joinPaths, texturePlan, type SidecarKind } from './companions';
+import { baseName, companionModels, dirName, joinPaths, listedIsFile, texturePlan, type SidecarKind } from './companions';
 import { readModel } from '../model/read';
 import { parseShaders } from './shader';
 import { lintSidecar, readSidecar, summarizeModel, type CompanionResult, type ModelSummary, type SidecarDocument, type TextureResult } from './lint';
@@ -67,24 +67,6 @@ export function textureExtensions(engines: readonly EngineProfile[]): readonly s
   return [...new Set(lists.flat())];
 }
 
-/**
- * io.isFile answered through folder listings first: a texture is tried with each extension under
- * each folder above the file (30 paths a texture), so a shader script of 5,000 stages asked 150,000
- * times (4.8 s in the language server, each a request to the client in the browser). Each folder
- * is listed once a check; only a name that is there, in any case, is asked (the file system
- * decides case and file type, as before).
- */
-function fileFinder(io: SidecarIo): (path: string) => Promise<boolean> {
-  const listings = new Map<string, Promise<Set<string> | null>>();
-  return async (path) => {
-    const folder = dirName(path);
-    let names = listings.get(folder);
-    if (!names) listings.set(folder, (names = io.listFolder(folder).then((list) => (list ? new Set(list.map((n) => n.toLowerCase())) : null), () => null)));
-    const listed = await names;
-    return listed !== null && listed.has(baseName(path).toLowerCase()) && io.isFile(path);
-  };
-}
-
 /** Checks the sidecar at `path` (a POSIX path) whose text is `text`. */
 export async function checkSidecar(kind: SidecarKind, path: string, text: string, io: SidecarIo, extensions: readonly string[]): Promise<SidecarCheck> {
   const doc = readSidecar(kind, text);
@@ -107,7 +89,10 @@ export async function checkSidecar(kind: SidecarKind, path: string, text: string
   }
   // Each distinct path once: a skin often names the same texture for several surfaces.
   const cache = new Map<string, Promise<TextureResult>>();
-  const isFile = fileFinder(io);
+  // A texture is tried with each extension under each folder above the file (30 paths a texture):
+  // a shader script of 5,000 stages asked 150,000 times by path (4.8 s in the language server, each
+  // a request to the client in the browser). Folders are listed instead, once a check.
+  const isFile = listedIsFile((folder) => io.listFolder(folder), (path) => io.isFile(path));
   let shaders: Promise<{ index: Map<string, string>; files: number }> | undefined;
   const lookUp = async (texture: string, mayBeShader: boolean): Promise<TextureResult> => {
     if (mayBeShader) {

@@ -94,6 +94,23 @@ export function companionModels(kind: SidecarKind, fileName: string): CompanionM
   }
 }
 
+/**
+ * `isFile` answered through folder listings first, for a run of lookups of many candidate paths in
+ * few folders (textures tried with each extension under each folder above a file): each folder is
+ * listed once, and only a name it holds, in any case, is asked by path (the file system decides
+ * case and file type, as a lookup by path alone would). A listing that fails is no folder.
+ */
+export function listedIsFile(listFolder: (path: string) => Promise<readonly string[] | null>, isFile: (path: string) => Promise<boolean>): (path: string) => Promise<boolean> {
+  const listings = new Map<string, Promise<Set<string> | null>>();
+  return async (path) => {
+    const folder = dirName(path);
+    let names = listings.get(folder);
+    if (!names) listings.set(folder, (names = listFolder(folder).then((list) => (list ? new Set(list.map((n) => n.toLowerCase())) : null), () => null)));
+    const listed = await names;
+    return listed !== null && listed.has(baseName(path).toLowerCase()) && isFile(path);
+  };
+}
+
 /** Folders a game-relative path is tried against: the file's folder and each one above it (up to `levels` of them). */
 export function searchFolders(dir: string, levels = 8): string[] {
   const out: string[] = [];

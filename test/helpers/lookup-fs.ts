@@ -13,6 +13,13 @@ export const nodeLookupFs: LookupFs = {
       return false;
     }
   },
+  async listFolder(p) {
+    try {
+      return readdirSync(p);
+    } catch {
+      return null;
+    }
+  },
   async readText(p) {
     try {
       return readFileSync(p, 'latin1');

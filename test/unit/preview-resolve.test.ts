@@ -6,15 +6,24 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { findSidecars, imageCandidates, playerSet, resolveTexture, searchFolders, ShaderIndex, skinCandidates, type LookupFs } from '../../client/preview/resolve';
 import { ASSETS, NO_ASSETS } from '../helpers/model-assets';
+import { listedIsFile } from '../../core/sidecar/companions';
 import { nodeLookupFs } from '../helpers/lookup-fs';
 
-function memoryFs(files: Record<string, string>): LookupFs & { stats: string[] } {
+function memoryFs(files: Record<string, string>): LookupFs & { stats: string[]; listed: string[] } {
   const stats: string[] = [];
+  const listed: string[] = [];
   return {
     stats,
+    listed,
     async isFile(p) {
       stats.push(p);
       return p in files;
+    },
+    // A folder is one when some file lies under it.
+    async listFolder(p) {
+      listed.push(p);
+      const under = Object.keys(files).filter((f) => f.startsWith(p === '/' ? '/' : `${p}/`));
+      return under.length > 0 ? [...new Set(under.map((f) => f.slice(p === '/' ? 1 : p.length + 1).split('/')[0]))] : null;
     },
     async readText(p) {
       return p in files ? files[p] : null;
@@ -52,6 +61,27 @@ test('a Q3 shader name resolves to its first stage image; two-sided and alpha te
   const none = await resolveTexture({ key: '1', names: ['nothing/here'], skin: null }, '/g/models/obj/thing.md3', fs, new ShaderIndex(fs), '/g', null);
   assert.equal(none.path, null);
   assert.ok(none.tried.length >= 8 && none.tried.includes('/g/models/obj/here.tga'));
+});
+
+test('textures looked up through folder listings (as the preview asks): the same answers, a path asked only when its folder holds the name', async () => {
+  const files = { '/g/models/obj/thing.md3': '', '/g/textures/wood.JPG': '', '/g/models/obj/metal.png': '' };
+  const names = ['textures/wood', 'metal', ...Array.from({ length: 20 }, (_, i) => `textures/missing${i}`)];
+  const resolveAll = async (fs: LookupFs) => {
+    const out = [];
+    for (const [i, name] of names.entries()) out.push((await resolveTexture({ key: String(i), names: [name], skin: null }, '/g/models/obj/thing.md3', fs, new ShaderIndex(fs), '/g', null)).path);
+    return out;
+  };
+  const plain = memoryFs(files);
+  const direct = await resolveAll(plain);
+  const counted = memoryFs(files);
+  const listed = await resolveAll({ ...counted, isFile: listedIsFile((p) => counted.listFolder(p), (p) => counted.isFile(p)) });
+  assert.deepEqual(listed, direct);
+  // The file system decides the case: wood.JPG is not textures/wood.jpg here, as a lookup by path says.
+  assert.deepEqual(listed.slice(0, 3), [null, '/g/models/obj/metal.png', null]);
+  assert.ok(plain.stats.length > 300, `${plain.stats.length} paths asked without listings`);
+  // With them: only the names a folder holds, in any case.
+  assert.deepEqual(counted.stats, ['/g/textures/wood.jpg', '/g/models/obj/metal.png']);
+  assert.equal(new Set(counted.listed).size, counted.listed.length, 'a folder listed twice');
 });
 
 test('sidecars: .framegroups, animation.cfg (MD3 only) and skins in engine order', async () => {
