@@ -113,7 +113,8 @@ export function parseAnimCfg(text: string): AnimCfg {
     // The keyword and its arguments.
     words.skip(key === 'headoffset' ? 4 : key === 'sex' || key === 'footsteps' || key === 'soundpath' ? 2 : 1);
   }
-  if (firstUnwarned) warn(`unknown keyword "${firstUnwarned.text}" and ${unknown - MAX_UNKNOWN_WARNINGS - 1} more unknown words after it`, firstUnwarned);
+  const more = unknown - MAX_UNKNOWN_WARNINGS - 1;
+  if (firstUnwarned) warn(`unknown keyword "${firstUnwarned.text}"${more > 0 ? ` and ${more} more unknown words after it` : ''}`, firstUnwarned);
   while (words.peek() !== undefined && cfg.entries.length < Q3_ANIMATIONS.length) {
     const q = [0, 1, 2, 3].map((k) => words.peek(k)).filter((t): t is Token => t !== undefined);
     if (q.length < 4 || !q.every(isNumber)) {
