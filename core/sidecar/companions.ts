@@ -97,16 +97,31 @@ export function companionModels(kind: SidecarKind, fileName: string): CompanionM
 /**
  * `isFile` answered through folder listings first, for a run of lookups of many candidate paths in
  * few folders (textures tried with each extension under each folder above a file): each folder is
- * listed once, and only a name it holds, in any case, is asked by path (the file system decides
- * case and file type, as a lookup by path alone would). A listing that fails is no folder.
+ * listed once, and only after its parent's listing holds its name (a texture path's subfolders are
+ * looked for under every folder above the file, and most are nowhere); only a name a listing holds,
+ * in any case, is asked by path (the file system decides case and file type, as a lookup by path
+ * alone would). A listing that fails is no folder.
  */
 export function listedIsFile(listFolder: (path: string) => Promise<readonly string[] | null>, isFile: (path: string) => Promise<boolean>): (path: string) => Promise<boolean> {
   const listings = new Map<string, Promise<Set<string> | null>>();
-  return async (path) => {
-    const folder = dirName(path);
+  const namesIn = (folder: string): Promise<Set<string> | null> => {
     let names = listings.get(folder);
-    if (!names) listings.set(folder, (names = listFolder(folder).then((list) => (list ? new Set(list.map((n) => n.toLowerCase())) : null), () => null)));
-    const listed = await names;
+    if (!names) {
+      const parent = dirName(folder);
+      const list = async (): Promise<Set<string> | null> => {
+        if (parent !== folder) {
+          const above = await namesIn(parent);
+          if (above === null || !above.has(baseName(folder).toLowerCase())) return null;
+        }
+        const found = await listFolder(folder).catch(() => null);
+        return found ? new Set(found.map((n) => n.toLowerCase())) : null;
+      };
+      listings.set(folder, (names = list()));
+    }
+    return names;
+  };
+  return async (path) => {
+    const listed = await namesIn(dirName(path));
     return listed !== null && listed.has(baseName(path).toLowerCase()) && isFile(path);
   };
 }

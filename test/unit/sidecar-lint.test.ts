@@ -215,6 +215,15 @@ test('texture lookups go a folder at a time: a shader script of 400 stages lists
     assert.ok(calls.isFile <= 3, `${calls.isFile} lookups by path`);
     // Listed: the folders above the script (9 at most) with textures/base under each, and the script's own.
     assert.ok(calls.listFolder <= 20, `${calls.listFolder} folders listed`);
+
+    // 300 textures in 300 folders that are nowhere: a folder is listed only where its parent holds
+    // its name, so textures/ is, and none of textures/set0..299 (300 x 9 listings otherwise).
+    calls.listFolder = calls.isFile = 0;
+    const spread = Array.from({ length: 300 }, (_, i) => `textures/set${i}/wall\n{\n  {\n    map textures/set${i}/wall.tga\n  }\n}\n`).join('');
+    const apart = await checkSidecar('shader', shader, spread, counting, EXT);
+    assert.equal(apart.textures.filter((t) => t.state === 'missing').length, 300);
+    assert.ok(calls.listFolder <= 20, `${calls.listFolder} folders listed`);
+    assert.equal(calls.isFile, 0);
   });
 });
 
