@@ -97,6 +97,7 @@ suite('sidecar files', () => {
       const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', skin.uri, tokenRange(skin, 'body, textures/fixture/paint.tga', 'textures/fixture/paint.tga').start);
       const text = hovers.flatMap((h) => h.contents).map((c) => (typeof c === 'string' ? c : c.value)).join('\n');
       assert.match(text, /Found: `[^`]*\/textures\/fixture\/paint\.tga`/);
+      await requestScreenshot('sidecar-skin-textures');
     } finally {
       await revertAndClose(skin);
     }
