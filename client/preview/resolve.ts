@@ -9,7 +9,7 @@ import { parseShaders, type ShaderBlend, type ShaderInfo } from '../../core/side
 export interface LookupFs {
   /** True when a regular file exists at `path`. */
   isFile(path: string): Promise<boolean>;
-  /** The names in a folder, or null when it is not one (or cannot be listed). */
+  /** The names in a folder (files and folders), or null when it is not one (or cannot be listed). */
   listFolder(path: string): Promise<string[] | null>;
   /** The file's text (Latin-1 is fine for these ASCII formats), or null when it cannot be read. */
   readText(path: string): Promise<string | null>;

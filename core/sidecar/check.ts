@@ -14,7 +14,7 @@ import { lintSidecar, readSidecar, summarizeModel, type CompanionResult, type Mo
 export interface SidecarIo {
   /** True when a regular file exists at the path. */
   isFile(path: string): Promise<boolean>;
-  /** The names of the files in a folder, or null when it is not one (or cannot be listed). */
+  /** The names in a folder (files and folders), or null when it is not one (or cannot be listed). */
   listFolder(path: string): Promise<readonly string[] | null>;
   /** The model at the path: its summary, the reader's error, or null when there is no such file. */
   model(path: string): Promise<{ summary: ModelSummary } | { error: string } | null>;
