@@ -104,27 +104,38 @@ export function companionModels(kind: SidecarKind, fileName: string): CompanionM
  */
 export function listedIsFile(listFolder: (path: string) => Promise<readonly string[] | null>, isFile: (path: string) => Promise<boolean>): (path: string) => Promise<boolean> {
   const listings = new Map<string, Promise<Set<string> | null>>();
-  const namesIn = (folder: string): Promise<Set<string> | null> => {
-    let names = listings.get(folder);
-    if (!names) {
-      const parent = dirName(folder);
-      const list = async (): Promise<Set<string> | null> => {
-        if (parent !== folder) {
-          const above = await namesIn(parent);
-          if (above === null || !above.has(baseName(folder).toLowerCase())) return null;
-        }
-        const found = await listFolder(folder).catch(() => null);
-        return found ? new Set(found.map((n) => n.toLowerCase())) : null;
-      };
-      listings.set(folder, (names = list()));
+  const list = async (folder: string, above: Promise<Set<string> | null> | undefined): Promise<Set<string> | null> => {
+    if (above) {
+      const names = await above;
+      if (names === null || !names.has(baseName(folder).toLowerCase())) return null;
     }
-    return names;
+    const found = await listFolder(folder).catch(() => null);
+    return found ? new Set(found.map((n) => n.toLowerCase())) : null;
+  };
+  const namesIn = (folder: string): Promise<Set<string> | null> => {
+    // The folders above it not asked yet, at most MAX_LISTED_DEPTH of them (a fuzzed texture path
+    // of 5,000 folders overflowed the stack when each asked its parent in turn): each is listed
+    // after its parent, the topmost of them without one.
+    const chain: string[] = [];
+    for (let f = folder; !listings.has(f) && chain.length < MAX_LISTED_DEPTH; f = dirName(f)) {
+      chain.push(f);
+      if (dirName(f) === f) break;
+    }
+    for (let i = chain.length - 1; i >= 0; i--) {
+      const f = chain[i];
+      const parent = dirName(f);
+      listings.set(f, list(f, parent === f ? undefined : listings.get(parent)));
+    }
+    return listings.get(folder)!;
   };
   return async (path) => {
     const listed = await namesIn(dirName(path));
     return listed !== null && listed.has(baseName(path).toLowerCase()) && isFile(path);
   };
 }
+
+/** How many folders up listedIsFile follows a path's parents before listing without them. */
+const MAX_LISTED_DEPTH = 64;
 
 /** Folders a game-relative path is tried against: the file's folder and each one above it (up to `levels` of them). */
 export function searchFolders(dir: string, levels = 8): string[] {

@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { encodeBase64, decodeBase64 } from '../../core/base64';
 import { checkSidecar, textureExtensions, type SidecarIo } from '../../core/sidecar/check';
-import { companionModels, searchFolders, sidecarKind, texturePlan } from '../../core/sidecar/companions';
+import { companionModels, listedIsFile, searchFolders, sidecarKind, texturePlan } from '../../core/sidecar/companions';
 import { clipAtLine, clipHover } from '../../core/sidecar/lint';
 import { findEngine } from '../../core/engines/index';
 import { diskSidecarIo } from '../../node/sidecarIo';
@@ -225,6 +225,19 @@ test('texture lookups go a folder at a time: a shader script of 400 stages lists
     assert.ok(calls.listFolder <= 20, `${calls.listFolder} folders listed`);
     assert.equal(calls.isFile, 0);
   });
+});
+
+test('folder listings for a path of 5,000 folders: no deeper than 64 parents asked, no stack overflow', async () => {
+  const listed: string[] = [];
+  const isFile = listedIsFile(
+    async (p) => (listed.push(p), p === '/' ? ['a'] : p.endsWith('/a') ? ['a', 'x.tga'] : null),
+    async () => true,
+  );
+  const deep = `/${Array.from({ length: 5000 }, () => 'a').join('/')}/x.tga`;
+  assert.equal(await isFile(deep), true);
+  assert.ok(listed.length <= 64, `${listed.length} folders listed`);
+  assert.equal(await isFile('/a/a/x.tga'), true);
+  assert.equal(await isFile('/b/x.tga'), false);
 });
 
 const CLI = resolve('dist', 'cli.js');
