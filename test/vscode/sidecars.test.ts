@@ -22,6 +22,26 @@ function sidecarDiagnostics(uri: vscode.Uri): vscode.Diagnostic[] {
   return vscode.languages.getDiagnostics(uri).filter((d) => d.source === SIDECAR_SOURCE);
 }
 
+/** The sidecar diagnostics of `uri` once there are at least `count` of them. */
+async function waitForSidecarDiagnostics(uri: vscode.Uri, count: number, what: string): Promise<vscode.Diagnostic[]> {
+  let last: vscode.Diagnostic[] = [];
+  return waitFor(
+    () => {
+      last = sidecarDiagnostics(uri);
+      return last.length >= count ? last : undefined;
+    },
+    `the sidecar diagnostics of ${what}`,
+    30000,
+    () => describe(last),
+  );
+}
+
+/** The hover text at `position` of `uri` (every hover's contents, joined). */
+async function hoverText(uri: vscode.Uri, position: vscode.Position): Promise<string> {
+  const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', uri, position);
+  return hovers.flatMap((h) => h.contents).map((c) => (typeof c === 'string' ? c : c.value)).join('\n');
+}
+
 /** Whether a preview of `model` is the shown tab of its group (its webview has a page). */
 function previewShown(model: vscode.Uri): boolean {
   return vscode.window.tabGroups.all.some((g) => g.activeTab?.input instanceof vscode.TabInputCustom && g.activeTab.input.uri.toString() === model.toString());
@@ -45,16 +65,7 @@ suite('sidecar files', () => {
 
   test('the language, and the clip past the end of clips.iqm flagged at its frames', async () => {
     assert.equal(doc.languageId, 'iqm-framegroups');
-    let last: vscode.Diagnostic[] = [];
-    const found = await waitFor(
-      () => {
-        last = sidecarDiagnostics(doc.uri);
-        return last.length >= 1 ? last : undefined;
-      },
-      'the sidecar diagnostics of clips.iqm.framegroups',
-      30000,
-      () => describe(last),
-    );
+    const found = await waitForSidecarDiagnostics(doc.uri, 1, 'clips.iqm.framegroups');
     const at = tokenRange(doc, '1 4 10 0 past_the_end', '1').union(tokenRange(doc, '1 4 10 0 past_the_end', '4'));
     assert.equal(describe(found), describe([{ code: 'frame-range', severity: vscode.DiagnosticSeverity.Error, range: at }]));
     const range = found.find((d) => codeOf(d) === 'frame-range')!;
@@ -76,16 +87,7 @@ suite('sidecar files', () => {
     const skin = await openFixture('lone_0.skin');
     try {
       assert.equal(skin.languageId, 'q3-skin');
-      let last: vscode.Diagnostic[] = [];
-      const found = await waitFor(
-        () => {
-          last = sidecarDiagnostics(skin.uri);
-          return last.length >= 2 ? last : undefined;
-        },
-        'the sidecar diagnostics of lone_0.skin',
-        30000,
-        () => describe(last),
-      );
+      const found = await waitForSidecarDiagnostics(skin.uri, 2, 'lone_0.skin');
       const missing = tokenRange(skin, 'head, textures/fixture/missing.tga', 'textures/fixture/missing.tga');
       assert.deepEqual(
         found.map((d) => [codeOf(d), d.range.start.line, d.range.start.character]),
@@ -94,8 +96,7 @@ suite('sidecar files', () => {
           ['texture-not-found', missing.start.line, missing.start.character],
         ],
       );
-      const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', skin.uri, tokenRange(skin, 'body, textures/fixture/paint.tga', 'textures/fixture/paint.tga').start);
-      const text = hovers.flatMap((h) => h.contents).map((c) => (typeof c === 'string' ? c : c.value)).join('\n');
+      const text = await hoverText(skin.uri, tokenRange(skin, 'body, textures/fixture/paint.tga', 'textures/fixture/paint.tga').start);
       assert.match(text, /Found: `[^`]*\/textures\/fixture\/paint\.tga`/);
       await requestScreenshot('sidecar-skin-textures');
     } finally {
@@ -104,8 +105,7 @@ suite('sidecar files', () => {
   });
 
   test('hover on a clip line: frames and duration', async () => {
-    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', doc.uri, tokenRange(doc, '0 1 12 1 wave', 'wave').start);
-    const text = hovers.flatMap((h) => h.contents).map((c) => (typeof c === 'string' ? c : c.value)).join('\n');
+    const text = await hoverText(doc.uri, tokenRange(doc, '0 1 12 1 wave', 'wave').start);
     assert.match(text, /\*\*wave\*\*: frame 0 \(1 frame\)/);
     assert.match(text, /12 fps: 0\.083 s, loops/);
   });
