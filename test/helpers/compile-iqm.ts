@@ -2,7 +2,8 @@
 // (independent of core/iqm), and an independent adjacency computation following IQE-SEMANTICS.md
 // §6 B1 (string keys and a Map, unlike the compiler's hash tables).
 import { IqeDocument } from '../../core/iqe/document';
-import { type AnimationOptions, type BoundsProvider, compile, type CompileOptions, type CompileResult, type CompileStats, documentSource, textSource } from '../../core/compile/index';
+import { type AnimationOptions,  type BoundsProvider,  compile,  type CompileOptions,  type CompileResult,  type CompileStats,  documentSource } from '../../core/compile/index';
+import { textSource } from '../../core/formats/sources';
 import type { IqeDiagnostic } from '../../core/iqe/diagnostic';
 
 /** One IQE document's compile, as one source: its diagnostics (warnings too) and the compile's notes, without source indices. */
