@@ -12,7 +12,8 @@ import { readModel } from './models';
 import { extensionWarning, FORMATS, type FormatId, modelOptions } from './registry';
 import { openSource } from './sources';
 
-export type CompiledModel = { ok: true; model: Model; warnings: string[]; animations: string[] } | { ok: false; message: string };
+/** A source's model: the IQM its compile wrote (`bytes`) read back, or the first error as one line. */
+export type CompiledModel = { ok: true; model: Model; bytes: Uint8Array; warnings: string[]; animations: string[] } | { ok: false; message: string };
 
 /** The resource reader of gathered companion files: by the name the source gives (or its decoding). */
 export function companionResources(companions: CompanionFiles): (uri: string) => Uint8Array | null {
@@ -57,7 +58,7 @@ export function modelOfResult(result: CompileResult, format: FormatId, files: re
   if (w) warnings.unshift(w);
   const animations = files.slice(1).map((f) => fileNameOf(f));
   if (animations.length > 0) warnings.push(`with the animation files beside it: ${animations.join(', ')}`);
-  return { ok: true, model, warnings, animations };
+  return { ok: true, model, bytes: result.bytes, warnings, animations };
 }
 
 /** Compiles the source at `path` with its companions, in this thread, and reads the model back. */
