@@ -9,7 +9,8 @@ import { gltfSource } from '../core/gltf/source';
 import { sourceFormat } from '../core/compile/format';
 import { readSourceText } from '../core/compile/sources';
 import { resolve } from 'node:path';
-import { checkSidecar, textureExtensions } from '../core/sidecar/check';
+import { checkSidecar } from '../core/sidecar/check';
+import { textureExtensions } from '../core/engines/textures';
 import { sidecarKind } from '../core/sidecar/companions';
 import { diskSidecarIo } from '../node/sidecarIo';
 

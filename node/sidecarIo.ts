@@ -1,8 +1,8 @@
-// The sidecar checks' file access on a local disk (core/sidecar/check.ts), for the CLI.
+// The file access of core on a local disk (core/files.ts), for the CLI: the engine lookup
+// (core/lookup) and the sidecar checks (core/sidecar/check.ts, with the model beside a sidecar).
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import type { FileAccess } from '../core/files';
 import { readModelSummary, type SidecarIo } from '../core/sidecar/check';
-import { searchFolders } from '../core/sidecar/companions';
 
 function isFile(path: string): boolean {
   try {
@@ -12,7 +12,7 @@ function isFile(path: string): boolean {
   }
 }
 
-export const diskSidecarIo: SidecarIo = {
+export const diskFiles: FileAccess = {
   isFile: async (path) => isFile(path),
   listFolder: async (path) => {
     try {
@@ -21,6 +21,17 @@ export const diskSidecarIo: SidecarIo = {
       return null;
     }
   },
+  readBytes: async (path) => {
+    try {
+      return isFile(path) ? new Uint8Array(readFileSync(path)) : null;
+    } catch {
+      return null; // unreadable: as if absent
+    }
+  },
+};
+
+export const diskSidecarIo: SidecarIo = {
+  ...diskFiles,
   model: async (path) => {
     if (!isFile(path)) return null;
     let bytes: Uint8Array;
@@ -30,26 +41,5 @@ export const diskSidecarIo: SidecarIo = {
       return { error: `cannot read: ${(error as NodeJS.ErrnoException).code ?? String(error)}` };
     }
     return readModelSummary(path, bytes);
-  },
-  // What a game loads: scripts/*.shader under its folder (any folder above the file may be it), and
-  // the scripts lying beside the file.
-  shaderScripts: async (dir) => {
-    const out: { path: string; text: string }[] = [];
-    for (const folder of [dir, ...searchFolders(dir).map((d) => join(d, 'scripts'))]) {
-      let names: string[];
-      try {
-        names = readdirSync(folder).filter((n) => /\.shader$/i.test(n)).sort();
-      } catch {
-        continue;
-      }
-      for (const name of names) {
-        try {
-          out.push({ path: join(folder, name), text: readFileSync(join(folder, name), 'latin1') });
-        } catch {
-          // unreadable: as if absent
-        }
-      }
-    }
-    return out;
   },
 };

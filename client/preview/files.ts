@@ -1,5 +1,5 @@
 // The preview's file access on the extension host: vscode.workspace.fs for local, remote and
-// virtual files alike, as a LookupFs (resolve.ts) for the model's file system, and the companion
+// virtual files alike, as core's FileAccess for the model's file system (the engine lookup), and the companion
 // files compiled with a source.
 
 import * as vscode from 'vscode';
@@ -8,7 +8,7 @@ import { siblingAnimations } from '../companions';
 import { gltfResources } from '../compile/source';
 import { dirname, type LookupFs } from './resolve';
 
-/** LookupFs over vscode.workspace.fs for the model's file system (same scheme and authority); open documents by their editor text. */
+/** core's file access (core/files.ts) over vscode.workspace.fs for the model's file system (same scheme and authority); open documents by their editor text. */
 export function workspaceFs(base: vscode.Uri): LookupFs {
   const uriOf = (path: string) => base.with({ path });
   return {
@@ -27,25 +27,17 @@ export function workspaceFs(base: vscode.Uri): LookupFs {
         return null;
       }
     },
-    async readText(path) {
-      // An open document's text, saved or not: the preview follows a sidecar file as it is edited.
-      const uri = uriOf(path).toString();
-      const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri);
-      if (open) return open.getText();
+    async readBytes(path) {
       try {
-        const bytes = await vscode.workspace.fs.readFile(uriOf(path));
-        return new TextDecoder('latin1').decode(bytes);
+        return await vscode.workspace.fs.readFile(uriOf(path));
       } catch {
         return null;
       }
     },
-    async shaderFiles() {
-      try {
-        const found = await vscode.workspace.findFiles('**/*.shader', '**/node_modules/**', 500);
-        return found.filter((u) => u.scheme === base.scheme && u.authority === base.authority).map((u) => u.path);
-      } catch {
-        return [];
-      }
+    // An open document's text, saved or not: the preview follows a sidecar file as it is edited.
+    editorText(path) {
+      const uri = uriOf(path).toString();
+      return vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri)?.getText();
     },
   };
 }

@@ -17,6 +17,7 @@ import {
   type PickedMessage,
   type ClipStateMessage,
   type RenderedMessage,
+  type Sidecars,
   type SourceProblem,
   type WebviewToHost,
 } from '../../core/protocol';
@@ -63,7 +64,6 @@ export class PreviewPanel implements ComparablePreview {
   private source: vscode.Uri;
   private readonly fs: LookupFs;
   private readonly roots: vscode.Uri[];
-  private readonly stopAt: string | null;
   private readonly isIqePath: boolean;
   private loads = 0;
   /** Bumped by each sendLoad: a load that finds a newer one started after its awaits posts nothing. */
@@ -88,6 +88,8 @@ export class PreviewPanel implements ComparablePreview {
   private readonly link: SourceLink | null;
   /** The model as last loaded (an IQE's: the IQM compiled from it), for a comparison. */
   private modelBytes: Uint8Array | null = null;
+  /** The sidecars of the last load drawn (its clips, for a comparison). */
+  private modelSidecars: Sidecars | null = null;
   /** Why the last load drew no model (read or compile error), null after a load that drew one. */
   private loadProblem: string | null = null;
   readonly onDidDispose = this.disposeEmitter.event;
@@ -106,7 +108,6 @@ export class PreviewPanel implements ComparablePreview {
     // Images load from the model's folder tree: the workspace folder (shaders and skins name paths
     // relative to the game root) or, outside a workspace, the model's folder and its parent.
     this.roots = [dist, workspaceFolder ? workspaceFolder.uri : modelDir.with({ path: dirname(modelDir.path) })];
-    this.stopAt = workspaceFolder && workspaceFolder.uri.scheme === uri.scheme ? workspaceFolder.uri.path : null;
     this.fs = workspaceFs(uri);
     const webview = webviewPanel.webview;
     webview.options = { enableScripts: true, localResourceRoots: this.roots };
@@ -136,6 +137,10 @@ export class PreviewPanel implements ComparablePreview {
     return this.modelBytes;
   }
 
+  sidecars(): Sidecars | null {
+    return this.modelSidecars;
+  }
+
   problem(): string | null {
     return this.loadProblem;
   }
@@ -158,8 +163,9 @@ export class PreviewPanel implements ComparablePreview {
   }
 
   /** A load drew a model: kept for a comparison, which computes its differences again. */
-  private loaded(bytes: Uint8Array): void {
+  private loaded(bytes: Uint8Array, sidecars: Sidecars): void {
     this.modelBytes = bytes;
+    this.modelSidecars = sidecars;
     this.loadProblem = null;
     this.flushPending();
     this.host.comparisons.loaded(this);
@@ -233,7 +239,7 @@ export class PreviewPanel implements ComparablePreview {
     this.loads++;
     const model = new Uint8Array(read.message.bytes);
     this.post({ ...read.message, reload, ...(partner ? { partner } : {}) });
-    this.loaded(model);
+    this.loaded(model, read.message.sidecars);
   }
 
   /**
@@ -277,7 +283,7 @@ export class PreviewPanel implements ComparablePreview {
         converted: outcome.converted,
       });
       // A comparison compares what is drawn: the IQM compiled from the source (its text is no model).
-      this.loaded(outcome.bytes);
+      this.loaded(outcome.bytes, read.sidecars);
     } finally {
       cancel.dispose();
       if (this.compiling === cancel) this.compiling = null;
@@ -345,7 +351,7 @@ export class PreviewPanel implements ComparablePreview {
         compiled: { version, unsaved, milliseconds: reply.milliseconds },
       });
       this.link?.setMap(reply.sourceMap, version);
-      this.loaded(reply.bytes);
+      this.loaded(reply.bytes, sidecars);
     } finally {
       cancel.dispose();
       if (this.compiling === cancel) this.compiling = null;
@@ -362,7 +368,7 @@ export class PreviewPanel implements ComparablePreview {
         void this.sendLoad();
         break;
       case 'textureRequest': {
-        const place = { uri: this.uri, fs: this.fs, stopAt: this.stopAt, roots: this.roots, webview: this.webviewPanel.webview };
+        const place = { uri: this.uri, fs: this.fs, roots: this.roots, webview: this.webviewPanel.webview };
         void lookupTextures(place, m.requests, this.embedded).then((results) => this.post({ type: 'textures', generation: m.generation, results }));
         break;
       }

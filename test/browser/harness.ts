@@ -11,7 +11,9 @@ import { tmpdir } from 'node:os';
 import { extname, join, resolve, sep } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
-import { findSidecars, playerSet, resolveTexture, ShaderIndex } from '../../client/preview/resolve';
+import { findSidecars, playerSet } from '../../client/preview/resolve';
+import { meshTexture, textureLookup } from '../../core/lookup/textures';
+import { textureExtensions } from '../../core/engines/textures';
 import { compileDocument } from '../helpers/compile-iqm';
 import { IqeDocument } from '../../core/iqe/document';
 import { sniff } from '../../core/sniff';
@@ -212,10 +214,10 @@ const currentModel = new WeakMap<Page, string>();
 async function answerTextures(page: Page, base: string, generation: number, requests: TextureRequest[]): Promise<void> {
   const modelPath = currentModel.get(page);
   if (!modelPath) return;
-  const shaders = new ShaderIndex(nodeLookupFs);
+  const lookup = textureLookup(nodeLookupFs, modelPath.slice(0, modelPath.lastIndexOf('/')), textureExtensions([]));
   const results = [];
   for (const req of requests) {
-    const found = await resolveTexture(req, modelPath, nodeLookupFs, shaders, ASSETS, null);
+    const found = await meshTexture(lookup, req.names, req.skin);
     results.push({
       key: req.key, via: found.via, tried: found.tried, twoSided: found.twoSided, alphaTest: found.alphaTest, blend: found.blend,
       path: found.path, url: found.path && found.path.startsWith(ASSETS + '/') ? `${base}/assets/${found.path.slice(ASSETS.length + 1)}` : null,
