@@ -106,6 +106,9 @@ async function textureFacts(file: string, model: Model, extensions: readonly str
     if (a.found === 'engine' && a.path !== null) {
       const size = imageSize((await diskFiles.readBytes(a.path)) ?? new Uint8Array(0));
       found = { ...found, path: a.candidate, width: size?.width, height: size?.height };
+    } else if (a.shader) {
+      // A shader of that name is what the engine draws, whatever its stages name (its script is checked on its own).
+      found = { ...found, path: `shader "${a.shader.name}"` };
     }
     out.push(found);
   }

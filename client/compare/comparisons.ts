@@ -5,7 +5,7 @@
 // (core/compare/diff.ts), and each forwards its camera and clip to the other.
 import * as vscode from 'vscode';
 import { diffModels } from '../../core/compare/diff';
-import { modelClips, withClips } from '../../core/lookup/clips';
+import { playedModel } from '../../core/lookup/clips';
 import type { Model } from '../../core/model/model';
 import { readModel } from '../../core/model/read';
 import { fileNameOf } from '../../core/paths';
@@ -195,5 +195,5 @@ export class Comparisons implements vscode.Disposable {
 function drawnModel(preview: ComparablePreview, bytes: Uint8Array): Model {
   const model = readModel(bytes);
   const sidecars = preview.sidecars();
-  return sidecars ? withClips(model, modelClips(model, fileNameOf(preview.uri.path), sidecars)) : model;
+  return sidecars ? playedModel(model, fileNameOf(preview.uri.path), sidecars) : model;
 }

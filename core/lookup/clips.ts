@@ -104,3 +104,11 @@ export function withClips(model: Model, found: ModelClips): Model {
   if (found.from === 'model') return model;
   return { ...model, clips: found.clips.map(({ source: _source, ...clip }) => clip) };
 }
+
+/**
+ * A model as its preview plays it: the clips of the sidecars its preview loaded (Compare with… of a
+ * DPM and the IQE converted from it compares both by the clips their previews list).
+ */
+export function playedModel(model: Model, fileName: string, sidecars: ClipSidecars): Model {
+  return withClips(model, modelClips(model, fileName, sidecars));
+}

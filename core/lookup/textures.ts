@@ -183,6 +183,8 @@ export interface MeshTexture {
   alphaTest: string | null;
   blend: ShaderBlend | null;
   found: 'engine' | 'beside' | null;
+  /** The shader drawn (the engine finds the name so, whatever becomes of its image), or null. */
+  shader: string | null;
 }
 
 /**
@@ -198,7 +200,7 @@ export async function meshTexture(lookup: TextureLookup, names: readonly string[
     const from = i === 0 && skin ? `skin ${skin}` : 'material/shader name';
     const shader = a.shader?.image !== undefined ? `, shader "${a.shader.name}" in ${fileNameOf(a.shader.file)}` : '';
     const beside = a.found === 'beside' ? ', beside the model only (not where the engine looks)' : '';
-    return { path: a.path, via: from + shader + beside, tried, twoSided: a.shader?.twoSided ?? false, alphaTest: a.shader?.alphaTest ?? null, blend: a.shader?.blend ?? null, found: a.found };
+    return { path: a.path, via: from + shader + beside, tried, twoSided: a.shader?.twoSided ?? false, alphaTest: a.shader?.alphaTest ?? null, blend: a.shader?.blend ?? null, found: a.found, shader: a.shader?.name ?? null };
   }
-  return { path: null, via: '', tried, twoSided: false, alphaTest: null, blend: null, found: null };
+  return { path: null, via: '', tried, twoSided: false, alphaTest: null, blend: null, found: null, shader: null };
 }
