@@ -8,7 +8,8 @@ import { decodeText, resourceReader } from '../node/text';
 import { detectFormat, FORMATS, HEAD_BYTES, unusableMessage } from '../core/formats/registry';
 import { openSource } from '../core/formats/sources';
 import { resolve } from 'node:path';
-import { checkSidecar, textureExtensions } from '../core/sidecar/check';
+import { checkSidecar } from '../core/sidecar/check';
+import { textureExtensions } from '../core/engines/textures';
 import { sidecarKind } from '../core/sidecar/companions';
 import { diskSidecarIo } from '../node/sidecarIo';
 

@@ -241,7 +241,7 @@ export async function runCompile(args: string[]): Promise<number> {
   // --engine: where the written model breaks the chosen engines' profiles (warnings only).
   const engineFindings: LintResult[] = [];
   if (parsed.engines.length > 0) {
-    const linted = lintFile(output, result.bytes, parsed.engines);
+    const linted = await lintFile(output, result.bytes, parsed.engines);
     if ('findings' in linted) for (const finding of linted.findings) engineFindings.push({ file: output, finding });
   }
   if (parsed.json) {

@@ -2,19 +2,19 @@
 // that compiles back to the same model (core/iqe/writer.ts). IN is read by its magic bytes (IQM
 // v1/v2, MD3, DPM, IQE: an IQE goes through the compile, so the output is the compiled model
 // written out: smoothing resolved into normals, sections merged, weights renormalised); each
-// ANIM adds its animations (an animation-only IQM or IQE whose poses match IN's joints). A
-// `<IN>.framegroups` beside IN names the clips, as DarkPlaces does. Bad input: one line
+// ANIM adds its animations (an animation-only IQM or IQE whose poses match IN's joints). IN's clips
+// are those its preview plays (core/lookup/clips.ts: `<IN>.framegroups`, animation.cfg for an MD3,
+// else the model's own). Bad input: one line
 // `file: what is wrong (at byte N)` and exit 2; the output is written atomically and never over
 // an input.
-import { existsSync, readFileSync } from 'node:fs';
-import { basename } from 'node:path';
+import { basename, resolve } from 'node:path';
 import { IqeWriteError, writeIqe } from '../core/iqe/writer';
+import { clipsBeside, withClips } from '../core/lookup/clips';
 import type { Model } from '../core/model/model';
-import { applyFramegroups } from '../core/sidecar/apply';
 import { sameFile, writeFileAtomically } from '../node/atomicWrite';
-import { decodeText } from '../node/text';
 import { loadModel } from './info';
 import { outputName } from '../core/formats/registry';
+import { nodeFileAccess } from '../node/files';
 import { outputInFolder } from './output';
 import { writeStderr, writeStdout } from './write';
 
@@ -31,22 +31,15 @@ function defaultOutput(input: string): string {
   return outputName(input, '.iqe');
 }
 
-/** Reads a model and applies `<file>.framegroups` when there is one; a string is the one-line error. */
+/** Reads a model with the clips its preview plays (the sidecars beside it); a string is the one-line error. */
 async function load(file: string, notes: string[], animationFiles: boolean): Promise<Model | string> {
   const loaded = await loadModel(file, 'compiled', animationFiles);
   if (!loaded.ok) return loaded.message;
   for (const w of loaded.warnings) notes.push(`${file}: warning: ${w}`);
-  const sidecar = `${file}.framegroups`;
-  if (existsSync(sidecar)) {
-    try {
-      const warnings = applyFramegroups(loaded.model, decodeText(readFileSync(sidecar)));
-      notes.push(`${file}: animations from ${basename(sidecar)}`);
-      for (const w of warnings) notes.push(`${sidecar}: warning: ${w}`);
-    } catch (error) {
-      notes.push(`${sidecar}: warning: cannot read (${(error as NodeJS.ErrnoException).code ?? String(error)}); the model's own animations are used`);
-    }
-  }
-  return loaded.model;
+  const found = await clipsBeside(nodeFileAccess, resolve(file), loaded.model);
+  if (found.file) notes.push(`${file}: animations from ${found.file}`);
+  for (const w of found.warnings) notes.push(`${file}: warning: ${w}`);
+  return withClips(loaded.model, found);
 }
 
 export async function runConvert(args: string[]): Promise<number> {

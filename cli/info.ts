@@ -11,6 +11,7 @@ import { iqmToModel, readIqmDocument } from '../core/iqm/reader';
 import { decodeText, ingestFile, readHead } from '../node/text';
 import { nodeFileAccess } from '../node/files';
 import { readFileSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type { Model } from '../core/model/model';
 import { modelOfResult, modelOfSource } from '../core/formats/compiled';
 import { openModel } from '../core/formats/open';
@@ -18,6 +19,7 @@ import { detectFormat, extensionWarning, HEAD_BYTES } from '../core/formats/regi
 import { fileNameOf } from '../core/paths';
 import { engineNames, parseEngineList } from '../core/engines/index';
 import { formatLint, lintFile, lintJson } from './lint';
+import { clipsBeside, type ModelClips } from '../core/lookup/clips';
 
 /** What a sub-command needs from its input: the bytes, or the one-line error it should print. */
 export type Loaded = { ok: true; model: Model; warnings: string[] } | { ok: false; message: string };
@@ -124,6 +126,8 @@ export interface InfoJson {
   meshes: { name: string; material: string; vertices: number; triangles: number }[];
   joints: { name: string; parent: number }[];
   animations: { name: string; first_frame: number; frames: number; framerate: number; loop: boolean }[];
+  /** Where the animations come from: a sidecar's file name (`grunt.dpm.framegroups`, `animation.cfg`), or 'model'. */
+  animations_from?: string;
   frames: number;
   tags: string[];
   warnings: string[];
@@ -131,18 +135,20 @@ export interface InfoJson {
   extensions?: { name: string; size: number }[];
 }
 
-/** The CLI.md `info` object for a model (extra keys: winding, extensions). */
-export function infoJson(model: Model, warnings: string[]): InfoJson {
+/**
+ * The CLI.md `info` object for a model (extra keys: winding, extensions, animations_from). With
+ * `clips` (core/lookup/clips.ts: the sidecars beside the file applied), the animations are the clips
+ * the preview plays, and `animations_from` says which file gave them.
+ */
+export function infoJson(model: Model, warnings: string[], clips?: ModelClips): InfoJson {
   const out: InfoJson = {
     format: model.format,
     version: model.version,
     meshes: model.meshes.map((m) => ({ name: m.name, material: m.material, vertices: m.vertexCount, triangles: m.triangleCount })),
     joints: model.skeleton ? model.skeleton.names.map((name, i) => ({ name, parent: model.skeleton!.parents[i] })) : [],
-    // IQM (and IQE) animations only: MD3/DPM clips come from sidecars, not the file.
-    animations:
-      model.format === 'iqm' || model.format === 'iqe'
-        ? model.clips.map((c) => ({ name: c.name, first_frame: c.firstFrame, frames: c.frameCount, framerate: c.fps, loop: c.loop }))
-        : [],
+    // Without the sidecars: IQM (and IQE) animations only, MD3/DPM clips come from sidecars.
+    animations: (clips ? clips.clips : model.format === 'iqm' || model.format === 'iqe' ? model.clips : []).map((c) => ({ name: c.name, first_frame: c.firstFrame, frames: c.frameCount, framerate: c.fps, loop: c.loop })),
+    ...(clips ? { animations_from: clips.file ?? 'model' } : {}),
     frames: model.frameCount,
     tags: model.tags ? model.tags.names : [],
     warnings,
@@ -158,7 +164,8 @@ function structureLines(info: InfoJson, extra: string[] = []): string[] {
   for (const m of info.meshes) lines.push(`  ${m.name || '(unnamed)'}  material ${m.material ? JSON.stringify(m.material) : '(none)'}  ${m.vertices} vertices, ${m.triangles} triangles`);
   lines.push(`joints: ${info.joints.length}`);
   for (const [i, j] of info.joints.entries()) lines.push(`  ${i} ${j.name}${j.parent >= 0 ? ` (parent ${j.parent})` : ''}`);
-  lines.push(...extra, `animations: ${info.animations.length}`);
+  const from = info.animations_from && info.animations_from !== 'model' ? ` (from ${info.animations_from})` : '';
+  lines.push(...extra, `animations: ${info.animations.length}${from}`);
   for (const a of info.animations) {
     const frames = a.frames > 0 ? `frames ${a.first_frame}..${a.first_frame + a.frames - 1}` : 'no frames';
     lines.push(`  ${a.name}: ${frames}, ${a.framerate || 'unspecified'} fps${a.loop ? ', loop' : ''}`);
@@ -209,7 +216,7 @@ export async function runInfo(args: string[]): Promise<number> {
     head = undefined; // loadModel reports it
   }
   // --engine: that engine's view of the model, as `lint` gives it (info still exits 0).
-  const found = engines && head ? lintFile(file, head, engines.engines) : undefined;
+  const found = engines && head ? await lintFile(file, head, engines.engines) : undefined;
   const findings = found && 'findings' in found ? found.findings.map((finding) => ({ file, finding })) : [];
   const withEngines = <T extends object>(info: T) => (engines ? { ...info, engines: findings.map(lintJson) } : info);
   const engineLines = findings.map((r) => formatLint(r) + '\n').join('');
@@ -228,7 +235,9 @@ export async function runInfo(args: string[]): Promise<number> {
     process.stderr.write(loaded.message + '\n');
     return 2;
   }
-  const info = infoJson(loaded.model, loaded.warnings);
+  // The clips the preview plays: the sidecars beside the file decide (core/lookup/clips.ts).
+  const clips = await clipsBeside(nodeFileAccess, resolve(file), loaded.model);
+  const info = infoJson(loaded.model, [...loaded.warnings, ...clips.warnings], clips);
   process.stdout.write(parsed.json ? JSON.stringify(withEngines(info)) + '\n' : human(file, info, loaded.model) + engineLines);
   return 0;
 }

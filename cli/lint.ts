@@ -7,11 +7,14 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { checkEngine } from '../core/engines/check';
 import { factsFromModel, type TextureFacts } from '../core/engines/facts';
-import { textureCandidates } from '../core/engines/textures';
 import { imageSize } from '../core/image/size';
 import { engineNames, parseEngineList } from '../core/engines/index';
 import { factsFromIqe } from '../core/engines/iqe';
-import { checkPlayer, PLAYER_PARTS, type PlayerInput } from '../core/engines/player';
+import { checkPlayer } from '../core/engines/player';
+import { playerPart, readPlayerInput, type PlayerInput } from '../core/lookup/player';
+import { textureLookup } from '../core/lookup/textures';
+import { folderOf } from '../core/paths';
+import { nodeFileAccess } from '../node/files';
 import { citeSource, type EngineFinding, type EngineProfile } from '../core/engines/types';
 import { IqeDocument } from '../core/iqe/document';
 import type { Model } from '../core/model/model';
@@ -65,7 +68,7 @@ function readBinary(file: string, bytes: Uint8Array): { model: Model } | { error
 }
 
 /** Engine findings for one model file (IQE text or a binary model). */
-export function lintFile(file: string, bytes: Uint8Array, engines: readonly EngineProfile[]): { findings: EngineFinding[] } | { error: string } {
+export async function lintFile(file: string, bytes: Uint8Array, engines: readonly EngineProfile[]): Promise<{ findings: EngineFinding[] } | { error: string }> {
   if (detectFormat(bytes, file) === 'iqe') {
     const facts = factsFromIqe(new IqeDocument(decodeText(bytes)));
     return { findings: engines.flatMap((e) => checkEngine(facts, e)) };
@@ -73,78 +76,48 @@ export function lintFile(file: string, bytes: Uint8Array, engines: readonly Engi
   const read = readBinary(file, bytes);
   if ('error' in read) return read;
   const facts = factsFromModel(read.model, bytes);
-  return {
-    findings: engines.flatMap((e) => {
-      // Textures are looked up per engine: each has its own extensions.
-      // A Quake 3 player part takes its textures from its .skin files, not from its shader names.
-      const lookUp = e.textures && !(e.player && isPlayerPart(file));
-      const withTextures = lookUp ? { ...facts, textures: textureFacts(file, read.model, e.textures!.extensions) } : facts;
-      return checkEngine(withTextures, e);
-    }),
-  };
+  const findings: EngineFinding[] = [];
+  for (const e of engines) {
+    // Textures are looked up per engine: each has its own extensions.
+    // A Quake 3 player part takes its textures from its .skin files, not from its shader names.
+    const lookUp = e.textures && !(e.player && playerPart(basename(file)));
+    const withTextures = lookUp ? { ...facts, textures: await textureFacts(file, read.model, e.textures!.extensions) } : facts;
+    findings.push(...checkEngine(withTextures, e));
+  }
+  return { findings };
 }
 
 /**
- * The textures the meshes name, looked up as the engine would from the game's root. The root is
- * not known here: the names are tried from the model's folder and each folder above it.
+ * The textures the meshes name, looked up as the engine would (core/lookup/textures.ts, the lookup
+ * the preview and the sidecar checks ask): a shader of that name first, then the image from the
+ * game's root, which is not known here: the model's folder and each folder above it are tried.
  */
-function textureFacts(file: string, model: Model, extensions: readonly string[]): TextureFacts[] {
-  const folders: string[] = [];
-  for (let d = dirname(resolve(file)), i = 0; i < 8; i++) {
-    folders.push(d);
-    const up = dirname(d);
-    if (up === d) break;
-    d = up;
-  }
-  const seen = new Map<string, TextureFacts>();
-  return model.meshes.flatMap((mesh, i) => {
+async function textureFacts(file: string, model: Model, extensions: readonly string[]): Promise<TextureFacts[]> {
+  const lookup = textureLookup(nodeFileAccess, folderOf(resolve(file)), extensions);
+  const searched = `tried as a shader, then with ${extensions.map((e) => `.${e}`).join(', ')} from the model's folder upwards`;
+  const out: TextureFacts[] = [];
+  for (const [i, mesh] of model.meshes.entries()) {
     const name = mesh.material;
-    if (!name) return [];
+    if (!name) continue;
     const where = { what: `${model.format === 'md3' ? 'surface' : 'mesh'} ${i} "${mesh.name}"`, mesh: i };
-    const known = seen.get(name);
-    if (known) return [{ ...known, mesh: i, where }];
-    let found: TextureFacts = { mesh: i, name, searched: `tried with ${extensions.map((e) => `.${e}`).join(', ')} from the model's folder upwards`, where };
-    search: for (const candidate of textureCandidates(name, extensions)) {
-      for (const folder of folders) {
-        const path = join(folder, candidate);
-        let bytes: Uint8Array;
-        try {
-          if (!statSync(path).isFile()) continue;
-          bytes = new Uint8Array(readFileSync(path));
-        } catch {
-          continue;
-        }
-        const size = imageSize(bytes);
-        found = { ...found, path: candidate, width: size?.width, height: size?.height };
-        break search;
-      }
+    const a = await lookup.texture(name);
+    // Where the engine looks only: an image lying beside the model under another path is not found by it.
+    let found: TextureFacts = { mesh: i, name, searched, where };
+    if (a.found === 'engine' && a.path !== null) {
+      const size = imageSize((await nodeFileAccess.readBytes(a.path)) ?? new Uint8Array(0));
+      found = { ...found, path: a.candidate, width: size?.width, height: size?.height };
+    } else if (a.shader) {
+      // A shader of that name is what the engine draws, whatever its stages name (its script is checked on its own).
+      found = { ...found, path: `shader "${a.shader.name}"` };
     }
-    seen.set(name, found);
-    return [found];
-  });
+    out.push(found);
+  }
+  return out;
 }
 
-/** A Quake 3 player folder: the three parts (read when present), animation.cfg and the .skin files. */
-export function readPlayerFolder(folder: string): PlayerInput {
-  const names = readdirSync(folder);
-  const lower = new Map(names.map((n) => [n.toLowerCase(), n]));
-  const parts = {} as PlayerInput['parts'];
-  for (const part of PLAYER_PARTS) {
-    const name = lower.get(`${part}.md3`);
-    let model: Model | undefined;
-    if (name) {
-      try {
-        const read = readBinary(name, new Uint8Array(readFileSync(join(folder, name))));
-        if ('model' in read) model = read.model;
-      } catch {
-        model = undefined;
-      }
-    }
-    parts[part] = model;
-  }
-  const cfgName = lower.get('animation.cfg');
-  const skins = names.filter((n) => /\.skin$/i.test(n)).map((n) => ({ file: n, text: readFileSync(join(folder, n), 'latin1') }));
-  return { parts, animationCfg: cfgName ? readFileSync(join(folder, cfgName), 'latin1') : undefined, skins };
+/** A Quake 3 player folder: the three parts (read when present), animation.cfg and the .skin files (core/lookup/player.ts). */
+export async function readPlayerFolder(folder: string): Promise<PlayerInput> {
+  return (await readPlayerInput(nodeFileAccess, resolve(folder))) ?? { parts: { lower: undefined, upper: undefined, head: undefined }, skins: [] };
 }
 
 /** Model files under a folder (its subfolders too), sorted. */
@@ -158,11 +131,7 @@ function modelFiles(folder: string): string[] {
   return out;
 }
 
-function isPlayerPart(file: string): boolean {
-  return /^(lower|upper|head)\.md3$/i.test(basename(file));
-}
-
-export function runLint(args: string[]): number {
+export async function runLint(args: string[]): Promise<number> {
   const files: string[] = [];
   let json = false;
   let engineArg: string | undefined;
@@ -199,13 +168,13 @@ export function runLint(args: string[]): number {
       const found = modelFiles(file);
       if (found.length === 0) errors.push(`${file}: no .iqm, .iqe, .md3 or .dpm file in this folder`);
       for (const f of found) {
-        if (isPlayerPart(f)) players.add(dirname(f));
-        lintOne(f);
+        if (playerPart(basename(f))) players.add(dirname(f));
+        await lintOne(f);
       }
       continue;
     }
-    lintOne(file);
-    if (isPlayerPart(file)) {
+    await lintOne(file);
+    if (playerPart(basename(file))) {
       const folder = dirname(file);
       try {
         if (readdirSync(folder).some((n) => n.toLowerCase() === 'animation.cfg')) players.add(folder);
@@ -215,11 +184,11 @@ export function runLint(args: string[]): number {
     }
   }
   for (const folder of players) {
-    const input = readPlayerFolder(folder);
+    const input = await readPlayerFolder(folder);
     for (const e of engines) for (const finding of checkPlayer(input, e)) results.push({ file: folder, finding });
   }
 
-  function lintOne(file: string): void {
+  async function lintOne(file: string): Promise<void> {
     let bytes: Uint8Array;
     try {
       bytes = new Uint8Array(readFileSync(file));
@@ -227,7 +196,7 @@ export function runLint(args: string[]): number {
       errors.push(`${file}: cannot read the file (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
       return;
     }
-    const r = lintFile(file, bytes, engines);
+    const r = await lintFile(file, bytes, engines);
     if ('error' in r) errors.push(r.error);
     else for (const finding of r.findings) results.push({ file, finding });
   }

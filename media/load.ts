@@ -2,14 +2,14 @@
 // other compile sources (MD5, SMD, OBJ, glTF) arrive compiled: the extension host compiles them in
 // its compile worker and posts the IQM, so the preview shows exactly what the compiler writes (and
 // the compiler is not in the webview's bundle). Which sidecar decides the clips and textures is
-// core/sidecar/precedence.ts's.
+// core/lookup/clips.ts's.
 
 import { FormatError } from '../core/binary';
 import { readModel } from '../core/formats/models';
 import type { Model } from '../core/model/model';
 import type { CompiledFrom, ConvertedFrom, Sidecars } from '../core/protocol';
-import { modelClips } from '../core/sidecar/precedence';
 import { detectFormat, extensionWarning } from '../core/formats/registry';
+import { modelClips } from '../core/lookup/clips';
 import type { ViewClip } from './scene';
 
 export interface Loaded {
@@ -59,14 +59,14 @@ export function loadModelBytes(bytes: Uint8Array, fileName: string, compiled: Co
 }
 
 /**
- * The clips the viewer lists: the engines' (core/sidecar/precedence.ts), and "(all frames)" to
+ * The clips the viewer lists: the engines' (core/lookup/clips.ts), and "(all frames)" to
  * scrub through everything (first for a DPM without .framegroups, where every frame is a clip).
  */
 export function viewClips(model: Model, fileName: string, sidecars: Sidecars, notes: string[]): ViewClip[] {
   const found = modelClips(model, fileName, sidecars);
   const clips: ViewClip[] = found.clips;
   notes.push(...found.warnings);
-  if (found.from === 'framegroups' && sidecars.framegroups) notes.push(`clips from ${sidecars.framegroups.name}`);
+  if (found.from === 'framegroups') notes.push(`clips from ${found.file}`);
   const perFrame = model.format === 'dpm' && found.from !== 'framegroups';
   if (model.frameCount > 1) {
     const all: ViewClip = { name: '(all frames)', firstFrame: 0, frameCount: model.frameCount, fps: 0, loop: true, source: 'viewer' };

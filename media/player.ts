@@ -1,11 +1,12 @@
 // Quake 3 player assembly (FORMAT-PITFALLS §8.3/8.4): lower.md3 at the origin, upper.md3 attached
 // at lower's tag_torso, head.md3 at upper's tag_head; world_B = world_A × [axis | origin]. Clips come
-// from animation.cfg: BOTH_* play on legs and torso, TORSO_* on the torso (legs idle), LEGS_* on
-// the legs (torso stands). Per frame: each part's frame pair, then the tag chain; no allocations.
+// from animation.cfg through the one clip order (core/lookup/clips.ts playerClips): BOTH_* play on
+// legs and torso, TORSO_* on the torso (legs idle), LEGS_* on the legs (torso stands). Per frame:
+// each part's frame pair, then the tag chain; no allocations.
 
 import type { Model } from '../core/model/model';
 import type { PlayerPart } from '../core/protocol';
-import { parseAnimCfg } from '../core/sidecar/animcfg';
+import { playerClips } from '../core/lookup/clips';
 import { from3x4, identity4, multiply4 } from './renderer/camera';
 import type { ModelGpu } from './renderer/renderer';
 import { Scene, type ViewClip } from './scene';
@@ -31,8 +32,7 @@ export class PlayerAssembly {
 
   /** `main` is the opened part; `others` the two parts posted by the host. */
   constructor(main: { part: PartName; fileName: string; scene: Scene }, others: { part: PartName; fileName: string; model: Model }[], animationCfg: string | null) {
-    const cfg = animationCfg ? parseAnimCfg(animationCfg) : null;
-    this.clips = cfg ? cfg.clips.map((c) => ({ ...c, source: 'animation.cfg' })) : [];
+    this.clips = animationCfg ? playerClips({ name: 'animation.cfg', text: animationCfg }) : [];
     const all = [{ ...main, model: main.scene.model }, ...others];
     const order: PartName[] = ['lower', 'upper', 'head'];
     this.parts = order.map((name) => {

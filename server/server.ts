@@ -10,7 +10,7 @@ import { hover } from './hover';
 import { definition, references } from './references';
 import { documentSymbols } from './symbols';
 import type { IqeDocument } from '../core/iqe/document';
-import { CLOSE_LARGE_FILE, DEBUG_MEMORY, FIND_FILES, VALIDATE_LARGE_FILE, type DebugMemoryParams, type DebugMemoryResult, type LargeFileParams } from '../core/lspMethods';
+import { CLOSE_LARGE_FILE, DEBUG_MEMORY, VALIDATE_LARGE_FILE, type DebugMemoryParams, type DebugMemoryResult, type LargeFileParams } from '../core/lspMethods';
 import { LargeFiles, type LargeFileReader } from './largeFiles';
 import { ValidationScheduler } from './scheduler';
 import { SettingsStore } from './settings';
@@ -44,7 +44,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
   const scheduler = new ValidationScheduler(settings, log, publish);
   const largeFiles = new LargeFiles(host.largeFiles, scheduler, log, (uri, diagnostics) => publish(uri, undefined, diagnostics), (uri) => documents.has(uri));
   // .framegroups, animation.cfg, .skin and .shader documents: checked against the model beside them.
-  const sidecars = new SidecarDocuments(host.largeFiles, settings, log, publish, (params) => connection.sendRequest<string[]>(FIND_FILES, params));
+  const sidecars = new SidecarDocuments(host.largeFiles, settings, log, publish);
 
   connection.onInitialize((params): InitializeResult => {
     settings.setPullSupported(params.capabilities.workspace?.configuration === true);

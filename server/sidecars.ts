@@ -9,8 +9,9 @@ import { type CodeLens, type Diagnostic, type Hover, MarkupKind, type Position, 
 import { parseEngineList } from '../core/engines/index';
 import type { IqeDiagnostic } from '../core/iqe/diagnostic';
 import { offsetOfPosition } from '../core/iqe/document';
-import { PLAY_CLIP_COMMAND, type FindFilesParams, type PlayClipArgs } from '../core/lspMethods';
-import { checkSidecar, readModelSummary, textureExtensions, type SidecarCheck, type SidecarIo } from '../core/sidecar/check';
+import { PLAY_CLIP_COMMAND, type PlayClipArgs } from '../core/lspMethods';
+import { textureExtensions } from '../core/engines/textures';
+import { checkSidecar, readModelSummary, type SidecarCheck, type SidecarIo } from '../core/sidecar/check';
 import { sidecarKind, sidecarKindOfLanguage, type SidecarKind } from '../core/sidecar/companions';
 import { clipAtLine, clipHover, type ModelSummary } from '../core/sidecar/lint';
 import { internalErrorDiagnostic, toLspDiagnostics } from './diagnostics';
@@ -32,8 +33,6 @@ const EXISTS_TTL_MS = 5000;
 
 /** Files whose change can change a sidecar's diagnostics: models and images. */
 const DEPENDENCY = /\.(iqm|md3|dpm|mdr|vvm|exm|tga|png|jpe?g|pcx|bmp|shader)$/i;
-/** The most shader scripts read from the workspace. */
-const MAX_SHADER_SCRIPTS = 500;
 
 interface SidecarDocument {
   uri: string;
@@ -79,16 +78,14 @@ export class SidecarDocuments {
   /** URI → whether a file is there, and when that was asked (performance.now()). */
   private readonly exists = new Map<string, { found: boolean; at: number }>();
 
-  /** The workspace's shader scripts (read once, again after a .shader file event). */
-  private shaderScripts: Promise<{ path: string; text: string }[]> | undefined;
+  /** Shader scripts' bytes by URI (read once, again after a .shader file event): every check reads the scripts near it. */
+  private readonly shaderBytes = new Map<string, Promise<Uint8Array | null>>();
 
   constructor(
     private readonly reader: LargeFileReader,
     private readonly settings: SettingsStore,
     private readonly log: Logger,
     private readonly publish: (uri: string, version: number | undefined, diagnostics: Diagnostic[]) => void,
-    /** The client's vscode.workspace.findFiles (iqmTools/findFiles): URIs. */
-    private readonly findFiles: (params: FindFilesParams) => Promise<string[]>,
   ) {}
 
   has(uri: string): boolean {
@@ -145,7 +142,7 @@ export class SidecarDocuments {
     if (!DEPENDENCY.test(uri.replace(/[?#].*$/, ''))) return;
     this.models.delete(uri);
     this.exists.clear();
-    if (/\.shader$/i.test(uri.replace(/[?#].*$/, ''))) this.shaderScripts = undefined;
+    if (/\.shader$/i.test(uri.replace(/[?#].*$/, ''))) this.shaderBytes.clear();
     if (this.reloadTimer !== undefined) clearTimeout(this.reloadTimer);
     this.reloadTimer = setTimeout(() => {
       this.reloadTimer = undefined;
@@ -209,7 +206,7 @@ export class SidecarDocuments {
     try {
       const settings = await this.settings.get(doc.uri);
       if (stale()) return;
-      const io: SidecarIo = split ? this.io(split.toUri) : { isFile: async () => false, listFolder: async () => null, model: async () => null, shaderScripts: async () => [] };
+      const io: SidecarIo = split ? this.io(split.toUri) : { isFile: async () => false, listFolder: async () => null, readBytes: async () => null, model: async () => null };
       const path = split?.path ?? '/untitled';
       const check = await checkSidecar(doc.kind, path, doc.text, io, textureExtensions(parseEngineList(settings.engines).engines));
       if (stale()) return;
@@ -240,7 +237,22 @@ export class SidecarDocuments {
         return found;
       },
       listFolder: (path) => this.reader.listFolder(toUri(path)),
-      shaderScripts: () => (this.shaderScripts ??= this.readShaderScripts()),
+      readBytes: (path) => {
+        const uri = toUri(path);
+        const known = this.shaderBytes.get(uri);
+        if (known) return known;
+        const read = this.reader.readBytes(uri, MAX_LARGE_FILE_BYTES).then(
+          (r) => r.bytes ?? null,
+          () => null,
+        );
+        if (/\.shader$/i.test(path)) this.shaderBytes.set(uri, read);
+        return read;
+      },
+      // An open sidecar's text as typed (a shader script being edited).
+      editorText: (path) => {
+        const open = this.documents.get(toUri(path));
+        return open && !open.closed ? open.text : undefined;
+      },
       model: async (path) => {
         const uri = toUri(path);
         let stamp: string;
@@ -263,27 +275,6 @@ export class SidecarDocuments {
         return result;
       },
     };
-  }
-
-  /** Every .shader file of the workspace (the client finds them, the host's reader reads them). */
-  private async readShaderScripts(): Promise<{ path: string; text: string }[]> {
-    let uris: string[];
-    try {
-      uris = await this.findFiles({ glob: '**/*.shader', maxResults: MAX_SHADER_SCRIPTS });
-    } catch (error) {
-      this.log.info(`Finding the workspace's shader scripts failed: ${String(error)}`);
-      return [];
-    }
-    const scripts: { path: string; text: string }[] = [];
-    for (const uri of uris) {
-      try {
-        const read = await this.reader.read(uri, MAX_LARGE_FILE_BYTES, undefined);
-        if (read.text !== undefined) scripts.push({ path: splitUri(uri)?.path ?? uri, text: read.text });
-      } catch {
-        // gone or unreadable: as if absent
-      }
-    }
-    return scripts;
   }
 
   /** Watches the models a sidecar uses (where the host can watch), shared between sidecars. */

@@ -6,6 +6,10 @@
 import * as vscode from 'vscode';
 import { diffModels } from '../../core/compare/diff';
 import { readModel } from '../../core/formats/models';
+import { playedModel } from '../../core/lookup/clips';
+import type { Model } from '../../core/model/model';
+import { fileNameOf } from '../../core/paths';
+import type { Sidecars } from '../../core/protocol';
 import type { Difference } from '../../core/compare/diff';
 import type { LinkToWebview, SharedView } from '../../core/viewLink';
 
@@ -14,6 +18,8 @@ export interface ComparablePreview {
   readonly uri: vscode.Uri;
   /** The model as last loaded (an IQE's: the IQM compiled from it), or null before the first load. */
   model(): Uint8Array | null;
+  /** The sidecars that load used (they decide the clips the preview plays), or null before the first load. */
+  sidecars(): Sidecars | null;
   /** Why the last load drew no model (it could not be read or compiled), or null. */
   problem(): string | null;
   /** Whether its editor is shown (status, for tests). */
@@ -170,7 +176,7 @@ export class Comparisons implements vscode.Disposable {
     else if (!a || !b) result = { differences: null, error: null };
     else {
       try {
-        result = { differences: diffModels(readModel(a), readModel(b)), error: null };
+        result = { differences: diffModels(drawnModel(left, a), drawnModel(right, b)), error: null };
       } catch (e) {
         result = { differences: null, error: e instanceof Error ? e.message : String(e) };
       }
@@ -180,4 +186,14 @@ export class Comparisons implements vscode.Disposable {
     left.post({ type: 'comparison', side: 'left', other: displayName(right.uri), ...result, view });
     right.post({ type: 'comparison', side: 'right', other: displayName(left.uri), ...result, view });
   }
+}
+
+/**
+ * A side's model as its preview plays it: the clips of its sidecars (core/lookup/clips.ts), so a
+ * DPM with its .framegroups and the IQE converted from it compare by the same clips.
+ */
+function drawnModel(preview: ComparablePreview, bytes: Uint8Array): Model {
+  const model = readModel(bytes);
+  const sidecars = preview.sidecars();
+  return sidecars ? playedModel(model, fileNameOf(preview.uri.path), sidecars) : model;
 }

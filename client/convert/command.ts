@@ -7,14 +7,15 @@ import { FormatError } from '../../core/binary';
 import { writeIqe } from '../../core/iqe/writer';
 import type { Model } from '../../core/model/model';
 import { readModel } from '../../core/formats/models';
-import { applyFramegroups } from '../../core/sidecar/apply';
 import { detectFormat, FORMATS, unusableMessage } from '../../core/formats/registry';
+import { clipsBeside, withClips } from '../../core/lookup/clips';
 import type { CompileRequest } from '../compile/protocol';
 import { compileOptionsOf } from '../compile/settings';
 import { settingsFor } from '../compile/source';
 import type { Platform } from '../platform';
-import { companionFiles } from '../preview/files';
 import { sourceOutcome, sourceRequest } from '../preview/sourceCompile';
+import { companionFiles } from '../preview/files';
+import { workspaceAccess } from '../fileAccess';
 
 export const CONVERT_COMMAND = 'iqmTools.convertToIqe';
 
@@ -94,14 +95,11 @@ async function convert(source: vscode.Uri, options: ConvertOptions, log: vscode.
     return { warnings, error: message };
   }
   warnings.push(...model.warnings);
-  // DarkPlaces names a model's animations in NAME.framegroups beside it; so does the conversion.
-  const framegroups = source.with({ path: `${source.path}.framegroups` });
-  try {
-    const text = new TextDecoder('utf-8').decode(await vscode.workspace.fs.readFile(framegroups));
-    warnings.push(`animations from ${fileName(framegroups)}`, ...applyFramegroups(model, text));
-  } catch {
-    // No sidecar: the model's own animations.
-  }
+  // The clips the preview plays (core/lookup/clips.ts: NAME.framegroups, animation.cfg for an MD3).
+  const clips = await clipsBeside(workspaceAccess(source), source.path, model);
+  if (clips.file) warnings.push(`animations from ${clips.file}`);
+  warnings.push(...clips.warnings);
+  model = withClips(model, clips);
   const result = writeIqe(model, { label: name, comments: [`converted by iqm-tools from ${name} (${model.format.toUpperCase()})`] });
   warnings.push(...result.warnings);
   const output = convertOutput(source);

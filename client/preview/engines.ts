@@ -6,13 +6,15 @@ import * as vscode from 'vscode';
 import { checkEngine } from '../../core/engines/check';
 import { factsFromModel } from '../../core/engines/facts';
 import { parseEngineList } from '../../core/engines/index';
-import { checkPlayer, PLAYER_PARTS, type PlayerInput } from '../../core/engines/player';
+import { checkPlayer } from '../../core/engines/player';
+import { playerPart, readPlayerInput } from '../../core/lookup/player';
 import { engineReport, findingSentence } from '../../core/engines/report';
 import type { EngineFinding } from '../../core/engines/types';
 import type { Model } from '../../core/model/model';
 import { readModel } from '../../core/formats/models';
 import type { EngineReport } from '../../core/protocol';
-import { basename, dirname } from './resolve';
+import { fileNameOf as basename, folderOf as dirname } from '../../core/paths';
+import { workspaceAccess } from '../fileAccess';
 
 /** The engine ids set for this file (resource scope: its workspace folder's value). */
 export function engineSetting(uri: vscode.Uri): string {
@@ -27,29 +29,6 @@ export function tryReadModel(bytes: Uint8Array): Model | undefined {
   } catch {
     return undefined; // the preview reports format errors itself
   }
-}
-
-/** The player set around an MD3 part: the three parts, animation.cfg and every .skin of the folder. */
-async function playerInput(uri: vscode.Uri): Promise<PlayerInput | undefined> {
-  const folder = uri.with({ path: dirname(uri.path) });
-  let names: string[];
-  try {
-    names = (await vscode.workspace.fs.readDirectory(folder)).filter(([, t]) => (t & vscode.FileType.File) !== 0).map(([n]) => n);
-  } catch {
-    return undefined;
-  }
-  const byLower = new Map(names.map((n) => [n.toLowerCase(), n]));
-  if (!byLower.has('animation.cfg')) return undefined;
-  const read = async (name: string) => vscode.workspace.fs.readFile(uri.with({ path: `${folder.path}/${name}` }));
-  const parts = {} as PlayerInput['parts'];
-  for (const part of PLAYER_PARTS) {
-    const name = byLower.get(`${part}.md3`);
-    parts[part] = name ? tryReadModel(await read(name).catch(() => new Uint8Array(0))) : undefined;
-  }
-  const latin1 = new TextDecoder('latin1');
-  const skins: { file: string; text: string }[] = [];
-  for (const n of names.filter((x) => /\.skin$/i.test(x))) skins.push({ file: n, text: latin1.decode(await read(n)) });
-  return { parts, animationCfg: latin1.decode(await read(byLower.get('animation.cfg')!)), skins };
 }
 
 export interface EngineResult {
@@ -67,9 +46,10 @@ export async function engineFindings(uri: vscode.Uri, bytes: Uint8Array): Promis
   if (model) {
     const facts = factsFromModel(model, bytes);
     for (const e of engines) findings.push(...checkEngine(facts, e));
-    if (model.format === 'md3' && /^(lower|upper|head)\.md3$/i.test(basename(uri.path)) && engines.some((e) => e.player)) {
-      const input = await playerInput(uri);
-      if (input) for (const e of engines) findings.push(...checkPlayer(input, e));
+    if (model.format === 'md3' && playerPart(basename(uri.path)) && engines.some((e) => e.player)) {
+      // The player set as the checks read it (core/lookup/player.ts): a folder with an animation.cfg.
+      const input = await readPlayerInput(workspaceAccess(uri), dirname(uri.path));
+      if (input?.animationCfg !== undefined) for (const e of engines) findings.push(...checkPlayer(input, e));
     }
   }
   const report = engineReport(findings, engines, unknown);

@@ -1,54 +1,11 @@
-// The preview's file access on the extension host: vscode.workspace.fs for local, remote and
-// virtual files alike, as a LookupFs (resolve.ts) for the model's file system, and the companion
-// files compiled with a source.
+// The preview's files on the extension host: the companion files compiled with a source (read
+// through client/fileAccess.ts, as core's FileAccess), and helpers for what the webview gets.
 
 import * as vscode from 'vscode';
 import { gatherCompanions } from '../../core/formats/companions';
 import type { FormatId } from '../../core/formats/registry';
 import { workspaceAccess } from '../fileAccess';
-import { dirname, type LookupFs } from './resolve';
-
-/** LookupFs over vscode.workspace.fs for the model's file system (same scheme and authority); open documents by their editor text. */
-export function workspaceFs(base: vscode.Uri): LookupFs {
-  const uriOf = (path: string) => base.with({ path });
-  return {
-    async isFile(path) {
-      try {
-        const st = await vscode.workspace.fs.stat(uriOf(path));
-        return (st.type & vscode.FileType.File) !== 0;
-      } catch {
-        return false;
-      }
-    },
-    async listFolder(path) {
-      try {
-        return (await vscode.workspace.fs.readDirectory(uriOf(path))).map(([name]) => name);
-      } catch {
-        return null;
-      }
-    },
-    async readText(path) {
-      // An open document's text, saved or not: the preview follows a sidecar file as it is edited.
-      const uri = uriOf(path).toString();
-      const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri);
-      if (open) return open.getText();
-      try {
-        const bytes = await vscode.workspace.fs.readFile(uriOf(path));
-        return new TextDecoder('latin1').decode(bytes);
-      } catch {
-        return null;
-      }
-    },
-    async shaderFiles() {
-      try {
-        const found = await vscode.workspace.findFiles('**/*.shader', '**/node_modules/**', 500);
-        return found.filter((u) => u.scheme === base.scheme && u.authority === base.authority).map((u) => u.path);
-      } catch {
-        return [];
-      }
-    },
-  };
-}
+import { folderOf as dirname } from '../../core/paths';
 
 export interface CompanionFiles {
   /** Animation files merged after the source: their names relative to its folder, and bytes. */

@@ -8,7 +8,10 @@ import type { LoadMessage } from '../../core/protocol';
 import { detectFormat, FORMATS, type FormatId, unusableMessage } from '../../core/formats/registry';
 import { engineFindings } from './engines';
 import { companionFiles, toArrayBuffer } from './files';
-import { basename, findSidecars, playerSet, type LookupFs } from './resolve';
+import { fileNameOf as basename } from '../../core/paths';
+import type { FileAccess } from '../../core/files';
+import { findSidecars } from '../../core/lookup/sidecars';
+import { playerSet } from '../../core/lookup/player';
 
 export type ModelRead =
   | { kind: 'model'; message: Omit<LoadMessage, 'reload'>; engines: Awaited<ReturnType<typeof engineFindings>> | undefined }
@@ -27,7 +30,7 @@ export function displayPath(uri: vscode.Uri): string {
  * Reads the model at `source` (usually the panel's document) with everything beside `uri` that
  * the engines would load with it. `log` takes problems that do not stop the load.
  */
-export async function readModelFile(uri: vscode.Uri, source: vscode.Uri, fs: LookupFs, log: (message: string) => void): Promise<ModelRead> {
+export async function readModelFile(uri: vscode.Uri, source: vscode.Uri, fs: FileAccess, log: (message: string) => void): Promise<ModelRead> {
   let bytes: Uint8Array;
   try {
     bytes = await vscode.workspace.fs.readFile(source);
@@ -41,15 +44,15 @@ export async function readModelFile(uri: vscode.Uri, source: vscode.Uri, fs: Loo
   // Neither a model nor a source: the registry's one message (the webview shows it with the byte).
   if (role === 'unsupported') return { kind: 'error', message: `${basename(uri.path)}: ${unusableMessage(format, 'model')}` };
   const md3 = format === 'md3';
-  const sidecars = await findSidecars(uri.path, fs, md3);
+  const sidecars = await findSidecars(fs, uri.path, md3);
   if (role === 'source') return { kind: 'source', format, bytes, companions: await companionFiles(uri, bytes, format), sidecars };
   const playerParts: LoadMessage['playerParts'] = [];
   if (md3) {
-    for (const part of await playerSet(uri.path, fs)) {
+    for (const part of await playerSet(fs, uri.path)) {
       if (part.path === uri.path) continue;
       try {
         const partBytes = await vscode.workspace.fs.readFile(uri.with({ path: part.path }));
-        const partSidecars = await findSidecars(part.path, fs, false);
+        const partSidecars = await findSidecars(fs, part.path, false);
         playerParts.push({ part: part.part, name: basename(part.path), bytes: toArrayBuffer(partBytes), skins: partSidecars.skins });
       } catch {
         // A part that cannot be read just leaves the set incomplete.

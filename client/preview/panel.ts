@@ -17,6 +17,7 @@ import {
   type PickedMessage,
   type ClipStateMessage,
   type RenderedMessage,
+  type Sidecars,
   type SourceProblem,
   type WebviewToHost,
 } from '../../core/protocol';
@@ -24,13 +25,16 @@ import { compileOptionsOf } from '../compile/settings';
 import { compileSource, settingsFor } from '../compile/source';
 import type { Platform } from '../platform';
 import { engineFindings, toDiagnostics } from './engines';
-import { errorText, toArrayBuffer, workspaceFs } from './files';
+import { errorText, toArrayBuffer } from './files';
+import { workspaceAccess } from '../fileAccess';
 import { makeNonce, previewHtml } from './html';
 import { findPartners, partnersMatter, rememberedPartner, rememberPartner } from './partners';
 import { displayPath, type ModelRead, readModelFile } from './modelLoad';
 import { sourceOutcome, sourceRequest } from './sourceCompile';
 import { sidecarKind } from '../../core/sidecar/companions';
-import { basename, dirname, findSidecars, type LookupFs } from './resolve';
+import { fileNameOf as basename, folderOf as dirname } from '../../core/paths';
+import type { FileAccess } from '../../core/files';
+import { findSidecars } from '../../core/lookup/sidecars';
 import { type EmbeddedImage, lookupTextures } from './textureLookup';
 import type { ComparablePreview, Comparisons } from '../compare/comparisons';
 import { SourceLink, type SourceLinkStatus } from '../link/sourceLink';
@@ -61,9 +65,8 @@ export class PreviewPanel implements ComparablePreview {
   readonly uri: vscode.Uri;
   /** Where the model's bytes come from: the document, or what showModel set (a revision to compare). */
   private source: vscode.Uri;
-  private readonly fs: LookupFs;
+  private readonly fs: FileAccess;
   private readonly roots: vscode.Uri[];
-  private readonly stopAt: string | null;
   private readonly isIqePath: boolean;
   private loads = 0;
   /** Bumped by each sendLoad: a load that finds a newer one started after its awaits posts nothing. */
@@ -88,6 +91,8 @@ export class PreviewPanel implements ComparablePreview {
   private readonly link: SourceLink | null;
   /** The model as last loaded (an IQE's: the IQM compiled from it), for a comparison. */
   private modelBytes: Uint8Array | null = null;
+  /** The sidecars of the last load drawn (its clips, for a comparison). */
+  private modelSidecars: Sidecars | null = null;
   /** Why the last load drew no model (read or compile error), null after a load that drew one. */
   private loadProblem: string | null = null;
   readonly onDidDispose = this.disposeEmitter.event;
@@ -106,8 +111,7 @@ export class PreviewPanel implements ComparablePreview {
     // Images load from the model's folder tree: the workspace folder (shaders and skins name paths
     // relative to the game root) or, outside a workspace, the model's folder and its parent.
     this.roots = [dist, workspaceFolder ? workspaceFolder.uri : modelDir.with({ path: dirname(modelDir.path) })];
-    this.stopAt = workspaceFolder && workspaceFolder.uri.scheme === uri.scheme ? workspaceFolder.uri.path : null;
-    this.fs = workspaceFs(uri);
+    this.fs = workspaceAccess(uri);
     const webview = webviewPanel.webview;
     webview.options = { enableScripts: true, localResourceRoots: this.roots };
     const nonce = makeNonce((n) => {
@@ -136,6 +140,10 @@ export class PreviewPanel implements ComparablePreview {
     return this.modelBytes;
   }
 
+  sidecars(): Sidecars | null {
+    return this.modelSidecars;
+  }
+
   problem(): string | null {
     return this.loadProblem;
   }
@@ -158,8 +166,9 @@ export class PreviewPanel implements ComparablePreview {
   }
 
   /** A load drew a model: kept for a comparison, which computes its differences again. */
-  private loaded(bytes: Uint8Array): void {
+  private loaded(bytes: Uint8Array, sidecars: Sidecars): void {
     this.modelBytes = bytes;
+    this.modelSidecars = sidecars;
     this.loadProblem = null;
     this.flushPending();
     this.host.comparisons.loaded(this);
@@ -233,7 +242,7 @@ export class PreviewPanel implements ComparablePreview {
     this.loads++;
     const model = new Uint8Array(read.message.bytes);
     this.post({ ...read.message, reload, ...(partner ? { partner } : {}) });
-    this.loaded(model);
+    this.loaded(model, read.message.sidecars);
   }
 
   /**
@@ -277,7 +286,7 @@ export class PreviewPanel implements ComparablePreview {
         converted: outcome.converted,
       });
       // A comparison compares what is drawn: the IQM compiled from the source (its text is no model).
-      this.loaded(outcome.bytes);
+      this.loaded(outcome.bytes, read.sidecars);
     } finally {
       cancel.dispose();
       if (this.compiling === cancel) this.compiling = null;
@@ -332,7 +341,7 @@ export class PreviewPanel implements ComparablePreview {
         this.noModel(`${problem.message} (line ${problem.line + 1}${problem.count > 1 ? `, and ${problem.count - 1} more error${problem.count > 2 ? 's' : ''}` : ''})`);
         return;
       }
-      const sidecars = await findSidecars(uri.path, this.fs, false);
+      const sidecars = await findSidecars(this.fs, uri.path, false);
       if (cancel.token.isCancellationRequested) return;
       this.post({
         type: 'load',
@@ -345,7 +354,7 @@ export class PreviewPanel implements ComparablePreview {
         compiled: { version, unsaved, milliseconds: reply.milliseconds },
       });
       this.link?.setMap(reply.sourceMap, version);
-      this.loaded(reply.bytes);
+      this.loaded(reply.bytes, sidecars);
     } finally {
       cancel.dispose();
       if (this.compiling === cancel) this.compiling = null;
@@ -362,7 +371,7 @@ export class PreviewPanel implements ComparablePreview {
         void this.sendLoad();
         break;
       case 'textureRequest': {
-        const place = { uri: this.uri, fs: this.fs, stopAt: this.stopAt, roots: this.roots, webview: this.webviewPanel.webview };
+        const place = { uri: this.uri, fs: this.fs, roots: this.roots, webview: this.webviewPanel.webview };
         void lookupTextures(place, m.requests, this.embedded).then((results) => this.post({ type: 'textures', generation: m.generation, results }));
         break;
       }

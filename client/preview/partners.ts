@@ -9,7 +9,7 @@ import type { Model } from '../../core/model/model';
 import type { PartnerOffer } from '../../core/protocol';
 import { tryReadModel } from './engines';
 import { toArrayBuffer } from './files';
-import { basename, dirname } from './resolve';
+import { fileNameOf as basename, folderOf as dirname } from '../../core/paths';
 
 /** At most this many files of the folder are read, each at most this large (bytes). */
 const MAX_FILES = 64;

@@ -1,19 +1,25 @@
-// Answers the webview's texture requests the way engines look textures up (resolve.ts): the image
-// as a webview URI where the webview may load it (PNG/JPEG under an allowed root), else its bytes
-// (TGA always: the webview decodes it), else what was tried.
+// Answers the webview's texture requests with the engine lookup (core/lookup/textures.ts, the one
+// the sidecar checks and `lint` ask): the image as a webview URI where the webview may load it
+// (PNG/JPEG under an allowed root), else its bytes (TGA always: the webview decodes it), else what
+// was tried.
 
 import * as vscode from 'vscode';
+import { parseEngineList } from '../../core/engines/index';
+import { textureExtensions } from '../../core/engines/textures';
+import { meshTexture, textureLookup } from '../../core/lookup/textures';
+import type { FileAccess } from '../../core/files';
+import { extensionOf, folderOf } from '../../core/paths';
 import type { TextureRequest, TextureResult } from '../../core/protocol';
+import { engineSetting } from './engines';
 import { isInside, mimeOf, toArrayBuffer } from './files';
-import { resolveTexture, ShaderIndex, type LookupFs } from './resolve';
-import { listedIsFile } from '../../core/sidecar/companions';
+
+/** The image types the webview draws (TGA decoded by it, the others by the browser). */
+const DRAWN = ['.tga', '.png', '.jpg', '.jpeg'];
 
 export interface LookupPlace {
   /** The model (texture paths are relative to it and to the game root). */
   uri: vscode.Uri;
-  fs: LookupFs;
-  /** Where the search up the folders stops (the workspace folder), or null. */
-  stopAt: string | null;
+  fs: FileAccess;
   /** The webview's local resource roots. */
   roots: readonly vscode.Uri[];
   webview: vscode.Webview;
@@ -29,11 +35,9 @@ export interface EmbeddedImage {
 /** `embedded`: a glTF's own images, which a material named after one of them finds first (engines find them beside the IQM once written with --textures). */
 export async function lookupTextures(place: LookupPlace, requests: TextureRequest[], embedded: readonly EmbeddedImage[] = []): Promise<TextureResult[]> {
   const { uri, roots } = place;
-  // Each image name is tried with each extension under each folder above the model (up to 40
-  // paths a name): folders are listed once for the whole request instead, and only names they
-  // hold are asked by path (a model of many meshes without their images asked thousands of times).
-  const fs: LookupFs = { ...place.fs, isFile: listedIsFile((folder) => place.fs.listFolder(folder), (path) => place.fs.isFile(path)) };
-  const shaders = new ShaderIndex(fs);
+  // One lookup for the whole request: folders listed once, shader scripts read once; the image
+  // extensions those of the engines set for the file (iqmTools.engine), as the checks use.
+  const lookup = textureLookup(place.fs, folderOf(uri.path), textureExtensions(parseEngineList(engineSetting(uri)).engines));
   const results: TextureResult[] = [];
   const fileName = uri.path.slice(uri.path.lastIndexOf('/') + 1);
   // Meshes asking for the same names (surfaces sharing a skin) get the first one's answer: one
@@ -53,15 +57,20 @@ export async function lookupTextures(place: LookupPlace, requests: TextureReques
       results.push({ key: req.key, via: `image ${own.stem} embedded in ${fileName}`, tried: [], twoSided: false, alphaTest: null, source: { kind: 'bytes', bytes: toArrayBuffer(own.bytes), mime, path: `${fileName}: ${own.stem}.${own.extension}` } });
       continue;
     }
-    const found = await resolveTexture(req, uri.path, fs, shaders, place.stopAt, null);
+    const found = await meshTexture(lookup, req.names, req.skin);
     const base = { key: req.key, via: found.via, tried: found.tried, twoSided: found.twoSided, alphaTest: found.alphaTest, blend: found.blend };
     if (!found.path) {
       results.push({ ...base, source: { kind: 'none' } });
       continue;
     }
-    const mime = mimeOf(found.path);
     const fileUri = uri.with({ path: found.path });
     const display = uri.scheme === 'file' ? fileUri.fsPath : fileUri.toString();
+    if (!DRAWN.includes(extensionOf(found.path))) {
+      // The engine loads it (a PCX or BMP), the webview cannot draw it: say so where the tried paths are shown.
+      results.push({ ...base, tried: [...found.tried, `${display}: found, but the preview draws only ${DRAWN.join(', ')} images`], source: { kind: 'none' } });
+      continue;
+    }
+    const mime = mimeOf(found.path);
     if (mime !== 'image/x-tga' && roots.some((r) => r.scheme === fileUri.scheme && isInside(found.path as string, r.path))) {
       results.push({ ...base, source: { kind: 'uri', uri: place.webview.asWebviewUri(fileUri).toString(), path: display } });
       continue;

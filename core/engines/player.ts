@@ -1,35 +1,24 @@
 // Quake 3 player models checked as the engine loads them: lower/upper/head.md3 together, their
 // .skin files, animation.cfg (LEGS_* frames offset by the torso-only frames) and the tags that
-// join the parts. The caller reads the files; this is pure.
+// join the parts. The caller reads the files (core/lookup/player.ts readPlayerInput); this is pure.
 
-import type { Model } from '../model/model';
-import { parseAnimCfg } from '../sidecar/animcfg';
-import { animationParts } from '../sidecar/precedence';
+import { PLAYER_PARTS, playerPart, skinNames, type PlayerInput, type PlayerPart } from '../lookup/player';
+import { animCfgParts, parseAnimCfg } from '../sidecar/animcfg';
 import { parseSkin } from '../sidecar/skin';
 import { severityOf, type Effect, type EngineFinding, type EngineProfile, type FindingLocation, type Rule } from './types';
 
-export type PlayerPart = 'lower' | 'upper' | 'head';
-export const PLAYER_PARTS: readonly PlayerPart[] = ['lower', 'upper', 'head'];
+export { PLAYER_PARTS, type PlayerInput, type PlayerPart };
 
-export interface PlayerInput {
-  /** The three parts; undefined when the file is missing or unreadable. */
-  parts: Record<PlayerPart, Model | undefined>;
-  /** animation.cfg's text, undefined when there is none. */
-  animationCfg?: string;
-  /** Every .skin file of the folder: its file name and text. */
-  skins: readonly { file: string; text: string }[];
-}
-
-/** Skin files as the profile names them: `lower_default.skin` (Quake 3), `lower.md3_0.skin` (DarkPlaces). */
+/** Skin files as the profile names them: `lower_default.skin` (Quake 3), `lower.md3_0.skin` (DarkPlaces; N a number). */
 export function skinSets(skins: PlayerInput['skins'], naming: 'q3' | 'darkplaces'): Map<string, Partial<Record<PlayerPart, { file: string; text: string }>>> {
   const sets = new Map<string, Partial<Record<PlayerPart, { file: string; text: string }>>>();
-  const re = naming === 'q3' ? /^(lower|upper|head)_(.+)\.skin$/i : /^(lower|upper|head)\.md3_(\d+)\.skin$/i;
   for (const s of skins) {
-    const m = re.exec(s.file);
-    if (!m) continue;
-    const set = sets.get(m[2]) ?? {};
-    set[m[1].toLowerCase() as PlayerPart] = s;
-    sets.set(m[2], set);
+    const name = skinNames(s.file).find((n) => n.naming === naming && (naming === 'q3' ? PLAYER_PARTS.includes(n.model.toLowerCase() as PlayerPart) : playerPart(n.model) !== null && /^\d+$/.test(n.skin)));
+    if (!name) continue;
+    const part = (naming === 'q3' ? name.model.toLowerCase() : playerPart(name.model)) as PlayerPart;
+    const set = sets.get(name.skin) ?? {};
+    set[part] = s;
+    sets.set(name.skin, set);
   }
   return sets;
 }
@@ -101,7 +90,7 @@ export function checkPlayer(input: PlayerInput, profile: EngineProfile): EngineF
     push('player-legs-offset', r.legsOffset, `LEGS_* first frames are lowered by ${offset} (first(LEGS_WALKCR) - first(TORSO_GESTURE)): LEGS_WALKCR starts at lower.md3 frame ${walkcr?.firstFrame ?? '?'}`, { what: 'animation.cfg LEGS_*', file: 'animation.cfg' }, 'note');
   }
   cfg.clips.forEach((clip, i) => {
-    for (const part of animationParts(clip.name)) {
+    for (const part of animCfgParts(clip.name)) {
       const model = input.parts[part];
       if (!model) continue;
       const last = clip.firstFrame + clip.frameCount - 1;

@@ -1,18 +1,15 @@
-// Texture lookup as the Quake 3 family does it (ioquake3 R_LoadImage): the name as given when its
-// extension has a loader, then the name without extension with each loader's extension in turn.
-// Paths are relative to the game's root; the caller tries them from the model's folder upwards.
+// Which image extensions an engine tries for a texture name: the profiles' data (core/lookup
+// looks the names up with them).
 
-/** The candidate file names for one texture name, in the engine's order. */
-export function textureCandidates(name: string, extensions: readonly string[]): string[] {
-  const clean = name.replace(/\\/g, '/').replace(/^\/+/, '').trim();
-  if (!clean) return [];
-  const dot = clean.lastIndexOf('.');
-  const slash = clean.lastIndexOf('/');
-  const ext = dot > slash ? clean.slice(dot + 1).toLowerCase() : '';
-  const known = extensions.includes(ext);
-  const stem = known ? clean.slice(0, dot) : clean;
-  const out = known ? [clean] : [];
-  for (const e of extensions) if (e !== ext) out.push(`${stem}.${e}`);
-  return out;
+import { IOQUAKE3 } from './ioquake3';
+import type { EngineProfile } from './types';
+
+/**
+ * The image extensions tried: those of the chosen engines that say how they look textures up,
+ * else ioquake3's (tga, jpg, jpeg, png, pcx, bmp), the only lookup rule the profiles record.
+ */
+export function textureExtensions(engines: readonly EngineProfile[]): readonly string[] {
+  const lists = engines.map((e) => e.textures?.extensions).filter((l): l is readonly string[] => l !== undefined);
+  if (lists.length === 0) return IOQUAKE3.textures?.extensions ?? ['tga', 'jpg', 'png'];
+  return [...new Set(lists.flat())];
 }
-

@@ -11,13 +11,16 @@ import { tmpdir } from 'node:os';
 import { extname, join, resolve, sep } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
-import { findSidecars, playerSet, resolveTexture, ShaderIndex } from '../../client/preview/resolve';
+import { findSidecars } from '../../core/lookup/sidecars';
+import { playerSet } from '../../core/lookup/player';
+import { meshTexture, textureLookup } from '../../core/lookup/textures';
+import { textureExtensions } from '../../core/engines/textures';
 import { compileDocument } from '../helpers/compile-iqm';
 import { IqeDocument } from '../../core/iqe/document';
 import { detectFormat } from '../../core/formats/registry';
 import { partnerChoice } from '../../core/model/animationSet';
 import { readModel } from '../../core/formats/models';
-import { nodeLookupFs } from '../helpers/lookup-fs';
+import { nodeFileAccess as nodeLookupFs } from '../../node/files';
 
 /** node:fs for the lookup code; paths are absolute POSIX paths. */
 export { nodeLookupFs };
@@ -212,10 +215,10 @@ const currentModel = new WeakMap<Page, string>();
 async function answerTextures(page: Page, base: string, generation: number, requests: TextureRequest[]): Promise<void> {
   const modelPath = currentModel.get(page);
   if (!modelPath) return;
-  const shaders = new ShaderIndex(nodeLookupFs);
+  const lookup = textureLookup(nodeLookupFs, modelPath.slice(0, modelPath.lastIndexOf('/')), textureExtensions([]));
   const results = [];
   for (const req of requests) {
-    const found = await resolveTexture(req, modelPath, nodeLookupFs, shaders, ASSETS, null);
+    const found = await meshTexture(lookup, req.names, req.skin);
     results.push({
       key: req.key, via: found.via, tried: found.tried, twoSided: found.twoSided, alphaTest: found.alphaTest, blend: found.blend,
       path: found.path, url: found.path && found.path.startsWith(ASSETS + '/') ? `${base}/assets/${found.path.slice(ASSETS.length + 1)}` : null,
@@ -273,16 +276,16 @@ export async function loadAsset(s: Session, rel: string, opts: { reload?: boolea
   currentModel.set(s.page, abs);
   const bytes = readFileSync(abs);
   const md3 = bytes.subarray(0, 4).toString('latin1') === 'IDP3';
-  const sidecars: Sidecars = await findSidecars(abs, nodeLookupFs, md3);
+  const sidecars: Sidecars = await findSidecars(nodeLookupFs, abs, md3);
   // Skin files the test writes itself (as if they were beside the model).
   if (opts.extraSkins) sidecars.skins.push(...opts.extraSkins);
   const fileName = rel.slice(rel.lastIndexOf('/') + 1);
   // As the host does: the other Quake 3 player parts beside head/upper/lower.md3.
   const parts = [];
   if (md3) {
-    for (const p of await playerSet(abs, nodeLookupFs)) {
+    for (const p of await playerSet(nodeLookupFs, abs)) {
       if (p.path === abs) continue;
-      const side = await findSidecars(p.path, nodeLookupFs, false);
+      const side = await findSidecars(nodeLookupFs, p.path, false);
       parts.push({ part: p.part, name: p.path.slice(p.path.lastIndexOf('/') + 1), url: `${s.base}/assets/${p.path.slice(ASSETS.length + 1)}`, skins: side.skins });
     }
   }

@@ -15,10 +15,12 @@ import { imageSize } from '../../core/image/size';
 import { decodeTga } from '../../core/image/tga';
 import type { Model } from '../../core/model/model';
 import { readModel } from '../../core/formats/models';
-import { checkSidecar, textureExtensions, type SidecarIo } from '../../core/sidecar/check';
+import { textureExtensions } from '../../core/engines/textures';
+import { modelClips } from '../../core/lookup/clips';
+import { chooseSkin, textureNames } from '../../core/lookup/meshTextures';
+import { checkSidecar, type SidecarIo } from '../../core/sidecar/check';
 import { sidecarKind } from '../../core/sidecar/companions';
 import { clipAtLine, clipHover, type ModelSummary } from '../../core/sidecar/lint';
-import { chooseSkin, modelClips, textureNames } from '../../core/sidecar/precedence';
 import { md3 } from './engine-models';
 import { checkWithinLines, cpuMs, type IqeExercise } from './iqe-fuzz';
 import { mutateLines } from './source-fuzz';
@@ -26,7 +28,7 @@ import { mutateLines } from './source-fuzz';
 /** Where the fuzzed file lies: a Quake 3 player's folder under a game folder. */
 const FOLDER = '/game/models/players/fuzz';
 /** The files the in-memory io has, by path. */
-const FILES = new Set([`${FOLDER}/skin.tga`, '/game/textures/base/wall.jpg', '/game/textures/base/floor.tga', `${FOLDER}/m.iqm`]);
+const FILES = new Set([`${FOLDER}/skin.tga`, '/game/textures/base/wall.jpg', '/game/textures/base/floor.tga', `${FOLDER}/m.iqm`, '/game/scripts/fuzz.shader']);
 const EXTENSIONS = textureExtensions([]);
 /** Frames of every model the sidecars are checked against (a Quake 3 player has a few hundred). */
 const FRAMES = 60;
@@ -101,7 +103,8 @@ export async function exerciseSidecar(bytes: Uint8Array, name: string): Promise<
       const found = summary.get(path);
       return found ? { summary: found } : null;
     },
-    shaderScripts: async () => [{ path: '/game/scripts/fuzz.shader', text: kind === 'shader' ? text : SCRIPT }],
+    // The one shader script the engine lookup finds (under /game/scripts): the fuzzed one, or SCRIPT.
+    readBytes: async (path) => (path === '/game/scripts/fuzz.shader' ? Buffer.from(kind === 'shader' ? text : SCRIPT, 'latin1') : FILES.has(path) ? new Uint8Array(0) : null),
   };
   const record = (path: string, ms: number): void => {
     if (ms > result.slowestMs) {

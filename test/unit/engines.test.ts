@@ -7,7 +7,7 @@ import { factsFromModel } from '../../core/engines/facts';
 import { ENGINES, findEngine, parseEngineList } from '../../core/engines/index';
 import { engineTables } from '../../core/engines/doc';
 import { factsFromIqe } from '../../core/engines/iqe';
-import { textureCandidates } from '../../core/engines/textures';
+import { textureCandidates } from '../../core/lookup/textures';
 import { imageSize, isPowerOfTwo } from '../../core/image/size';
 import { checkPlayer, type PlayerInput } from '../../core/engines/player';
 import type { EngineFinding } from '../../core/engines/types';

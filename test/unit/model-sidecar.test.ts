@@ -5,8 +5,8 @@ import { parseFramegroups } from '../../core/sidecar/framegroups';
 import { blendOf, parseShaders } from '../../core/sidecar/shader';
 import { parseSkin, skinTexture } from '../../core/sidecar/skin';
 import { readModel } from '../../core/formats/models';
-import { applyFramegroups } from '../../core/sidecar/apply';
-import { animCfgClips, textureCandidates } from '../../core/sidecar/precedence';
+import { animCfgClips, modelClips } from '../../core/lookup/clips';
+import { meshTextureNames } from '../../core/lookup/meshTextures';
 import { asset, assetText, NO_ASSETS } from '../helpers/model-assets';
 
 test('framegroups: defaults, clamping and comments', () => {
@@ -103,15 +103,16 @@ test('shader scripts: first stage image, cull and alpha test', { skip: NO_ASSETS
 test('sidecars applied to models: framegroups replace clips, skins give textures', { skip: NO_ASSETS }, () => {
   const grunt = readModel(asset('dpm/nexuiz/grunt.dpm'));
   assert.equal(grunt.clips.length, 441, 'without framegroups every frame is its own clip');
-  assert.deepEqual(applyFramegroups(grunt, assetText('dpm/nexuiz/grunt.dpm.framegroups')), []);
-  assert.equal(grunt.clips.length, 25);
+  const grouped = modelClips(grunt, 'grunt.dpm', { framegroups: { name: 'grunt.dpm.framegroups', text: assetText('dpm/nexuiz/grunt.dpm.framegroups') }, animationCfg: null });
+  assert.deepEqual(grouped.warnings, []);
+  assert.equal(grouped.clips.length, 25);
   // A DPM mesh is named by its shader: the skin's `fbgrunt` line matches it.
-  assert.deepEqual(textureCandidates(grunt, 0, parseSkin(assetText('dpm/nexuiz/grunt.dpm_0.skin')))[0], { name: 'fbgrunt', source: 'skin' });
+  assert.deepEqual(meshTextureNames(grunt, 0, parseSkin(assetText('dpm/nexuiz/grunt.dpm_0.skin')))[0], { name: 'fbgrunt', source: 'skin' });
   const upper = readModel(asset('md3/oa_soldier/upper.md3'));
   const cfg = animCfgClips(upper, { name: 'animation.cfg', text: assetText('md3/oa_soldier/animation.cfg') }, 'upper');
   assert.deepEqual(cfg.warnings, []);
   assert.ok(cfg.clips.some((c) => c.name === 'TORSO_STAND') && !cfg.clips.some((c) => c.name.startsWith('LEGS_')));
-  assert.deepEqual(textureCandidates(upper, 0, parseSkin(assetText('md3/oa_soldier/upper.md3_0.skin')))[0], { name: 'models/monsters/soldier/skin.tga', source: 'skin' });
+  assert.deepEqual(meshTextureNames(upper, 0, parseSkin(assetText('md3/oa_soldier/upper.md3_0.skin')))[0], { name: 'models/monsters/soldier/skin.tga', source: 'skin' });
 });
 
 test('shaders: the image stage\'s blendFunc (additive, alpha, filter), before or after its map line', () => {

@@ -6,8 +6,11 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { encodeBase64, decodeBase64 } from '../../core/base64';
-import { checkSidecar, textureExtensions, type SidecarIo } from '../../core/sidecar/check';
-import { companionModels, listedIsFile, searchFolders, sidecarKind, texturePlan } from '../../core/sidecar/companions';
+import { textureExtensions } from '../../core/engines/textures';
+import { listedIsFile, searchFolders } from '../../core/lookup/folders';
+import { texturePlan } from '../../core/lookup/textures';
+import { checkSidecar, type SidecarIo } from '../../core/sidecar/check';
+import { companionModels, sidecarKind } from '../../core/sidecar/companions';
 import { clipAtLine, clipHover } from '../../core/sidecar/lint';
 import { findEngine } from '../../core/engines/index';
 import { diskSidecarIo } from '../../node/sidecarIo';
@@ -44,8 +47,8 @@ test('sidecar kinds and the models an engine pairs them with', () => {
 
 test('texture lookup plan: the engine extensions from each folder upwards, then the base name beside the file', () => {
   const plan = texturePlan('models/x/skin', '/g/models/x', ['tga', 'png']);
-  assert.deepEqual(plan.engine.slice(0, 4), ['/g/models/x/models/x/skin.tga', '/g/models/x/models/x/skin.png', '/g/models/models/x/skin.tga', '/g/models/models/x/skin.png']);
-  assert.ok(plan.engine.includes('/g/models/x/skin.tga'), 'from /g as the game folder');
+  assert.deepEqual(plan.engine.slice(0, 4).map((e) => e.path), ['/g/models/x/models/x/skin.tga', '/g/models/x/models/x/skin.png', '/g/models/models/x/skin.tga', '/g/models/models/x/skin.png']);
+  assert.ok(plan.engine.some((e) => e.path === '/g/models/x/skin.tga' && e.candidate === 'models/x/skin.tga'), 'from /g as the game folder');
   assert.deepEqual(plan.beside, []);
   assert.deepEqual(texturePlan('a/b/c.jpg', '/m', ['tga', 'jpg']).beside, ['/m/c.jpg', '/m/c.tga']);
   assert.deepEqual(texturePlan('a/b/c.jpg', '/m/n', ['tga', 'jpg']).beside, ['/m/n/c.jpg', '/m/n/c.tga']);
@@ -229,10 +232,10 @@ test('texture lookups go a folder at a time: a shader script of 400 stages lists
 
 test('folder listings for a path of 5,000 folders: no deeper than 64 parents asked, no stack overflow', async () => {
   const listed: string[] = [];
-  const isFile = listedIsFile(
-    async (p) => (listed.push(p), p === '/' ? ['a'] : p.endsWith('/a') ? ['a', 'x.tga'] : null),
-    async () => true,
-  );
+  const isFile = listedIsFile({
+    listFolder: async (p) => (listed.push(p), p === '/' ? ['a'] : p.endsWith('/a') ? ['a', 'x.tga'] : null),
+    isFile: async () => true,
+  });
   const deep = `/${Array.from({ length: 5000 }, () => 'a').join('/')}/x.tga`;
   assert.equal(await isFile(deep), true);
   assert.ok(listed.length <= 64, `${listed.length} folders listed`);

@@ -1,4 +1,4 @@
-// core/sidecar/precedence.ts: which sidecar decides a model's clips and textures, and how its
+// core/lookup/clips.ts and meshTextures.ts (once core/sidecar/precedence.ts): which sidecar decides a model's clips and textures, and how its
 // ranges apply (the one place the preview, the converter and the checks take these rules from).
 // Real files from ../shared/assets; sidecar texts written here where a case needs one.
 
@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import { readModel } from '../../core/formats/models';
 import { Q3_ANIMATIONS } from '../../core/sidecar/animcfg';
 import { parseSkin } from '../../core/sidecar/skin';
-import { animCfgClips, chooseSkin, modelClips, textureCandidates, textureNames } from '../../core/sidecar/precedence';
+import { animCfgClips, modelClips } from '../../core/lookup/clips';
+import { chooseSkin, meshTextureNames as textureCandidates, textureNames } from '../../core/lookup/meshTextures';
 import { asset, assetText, NO_ASSETS } from '../helpers/model-assets';
 
 const cfg = () => ({ name: 'animation.cfg', text: assetText('md3/oa_soldier/animation.cfg') });
