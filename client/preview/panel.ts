@@ -21,17 +21,19 @@ import {
   type SourceProblem,
   type WebviewToHost,
 } from '../../core/protocol';
+import type { CompileReply, CompileRequest } from '../compile/protocol';
 import { compileOptionsOf } from '../compile/settings';
 import { compileSource, settingsFor } from '../compile/source';
 import type { Platform } from '../platform';
 import { engineFindings, toDiagnostics } from './engines';
 import { errorText, toArrayBuffer } from './files';
+import { saveImage, showSource } from './userFiles';
+import { watchCompanionFiles, watchModelFiles } from './watchers';
 import { workspaceAccess } from '../fileAccess';
 import { makeNonce, previewHtml } from './html';
 import { findPartners, partnersMatter, rememberedPartner, rememberPartner } from './partners';
 import { displayPath, type ModelRead, readModelFile } from './modelLoad';
 import { sourceOutcome, sourceRequest } from './sourceCompile';
-import { sidecarKind } from '../../core/sidecar/companions';
 import { fileNameOf as basename, folderOf as dirname } from '../../core/paths';
 import type { FileAccess } from '../../core/files';
 import { findSidecars } from '../../core/lookup/sidecars';
@@ -246,32 +248,59 @@ export class PreviewPanel implements ComparablePreview {
   }
 
   /**
-   * A compile source (MD5, SMD, OBJ, glTF): compiled with its companion files in the compile
-   * worker (sourceCompile.ts), then `load` with the IQM; a newer load cancels it.
+   * The one compile path of the preview: a compile in the platform's worker that a newer load
+   * cancels (counted for tests). `start` makes the request (or says why there is none), `done`
+   * posts what a reply that compiled gives; a worker that failed is said and logged.
    */
-  private async compileSourceAndLoad(read: Extract<ModelRead, { kind: 'source' }>): Promise<void> {
+  private async compileInWorker(start: () => Promise<{ request: CompileRequest; size: number } | { error: string }>, done: (reply: Extract<CompileReply, { ok: true }>, cancel: vscode.CancellationToken) => Promise<void>): Promise<void> {
     const uri = this.uri;
     this.cancelCompile();
     this.host.countCompile(uri, 'started');
     const cancel = new vscode.CancellationTokenSource();
     this.compiling = cancel;
     try {
-      const name = basename(uri.path);
-      const { animations, resources, lookedFor } = read.companions;
+      const started = await start();
+      if ('error' in started) {
+        this.loadFailed(started.error);
+        return;
+      }
+      const reply = await this.host.platform.compile(this.host.context, started.request, started.size, cancel.token);
+      // Cancelled: a newer load is on its way.
+      if (!reply || cancel.token.isCancellationRequested || this.disposed) return;
+      if (!reply.ok) {
+        this.host.log(`${uri.toString()}: the compiler failed: ${reply.message}`);
+        this.loadFailed(`The compiler failed: ${reply.message.split('\n')[0]}`, basename(uri.path));
+        return;
+      }
+      await done(reply, cancel.token);
+    } finally {
+      cancel.dispose();
+      if (this.compiling === cancel) this.compiling = null;
+    }
+  }
+
+  /**
+   * A compile source (MD5, SMD, OBJ, glTF): compiled with its companion files (the request every
+   * face makes of a source: sourceCompile.ts), then `load` with the IQM.
+   */
+  private compileSourceAndLoad(read: Extract<ModelRead, { kind: 'source' }>): Promise<void> {
+    const uri = this.uri;
+    const name = basename(uri.path);
+    const { animations, resources, lookedFor } = read.companions;
+    const start = async () => {
       this.watchCompanions(lookedFor);
       const request = sourceRequest(name, read.format, read.bytes, animations, resources, compileOptionsOf(settingsFor(uri)));
-      const size = read.bytes.length + animations.reduce((n, a) => n + a.bytes.length, 0);
-      const reply = await this.host.platform.compile(this.host.context, request, size, cancel.token);
-      if (!reply || cancel.token.isCancellationRequested || this.disposed) return;
+      return { request, size: read.bytes.length + animations.reduce((n, a) => n + a.bytes.length, 0) };
+    };
+    return this.compileInWorker(start, async (reply, cancel) => {
       const outcome = sourceOutcome(reply, name, read.format, animations.map((a) => a.name));
       if ('error' in outcome) {
-        if (!reply.ok) this.host.log(`${uri.toString()}: the compiler failed: ${reply.message}`);
         this.loadFailed(outcome.error, name);
         return;
       }
       // The engines judge what would be written: the IQM.
       const engines = await engineFindings(uri, outcome.bytes).catch(() => undefined);
-      if (cancel.token.isCancellationRequested || this.disposed) return;
+      if (cancel.isCancellationRequested || this.disposed) return;
       this.host.problems().set(uri, engines ? toDiagnostics(engines) : []);
       this.embedded = outcome.images;
       this.post({
@@ -287,10 +316,7 @@ export class PreviewPanel implements ComparablePreview {
       });
       // A comparison compares what is drawn: the IQM compiled from the source (its text is no model).
       this.loaded(outcome.bytes, read.sidecars);
-    } finally {
-      cancel.dispose();
-      if (this.compiling === cancel) this.compiling = null;
-    }
+    });
   }
 
   private openDocument(): vscode.TextDocument | undefined {
@@ -303,33 +329,24 @@ export class PreviewPanel implements ComparablePreview {
     this.compiling?.cancel();
   }
 
-  /** IQE text: the document's (or the file's) text compiled to IQM in the worker, then `load`. */
-  private async compileAndLoad(): Promise<void> {
+  /** IQE text: the document's (or the file's) text compiled to IQM in the worker, with its source map, then `load`. */
+  private compileAndLoad(): Promise<void> {
     const uri = this.uri;
-    this.cancelCompile();
-    this.host.countCompile(uri, 'started');
-    const cancel = new vscode.CancellationTokenSource();
-    this.compiling = cancel;
     const doc = this.openDocument();
     const version = doc ? doc.version : null;
     const unsaved = doc ? doc.isDirty : false;
-    this.post({ type: 'compileState', state: 'compiling', version, unsaved, problem: null });
-    try {
+    const start = async () => {
+      this.post({ type: 'compileState', state: 'compiling', version, unsaved, problem: null });
       let input;
       try {
         input = await compileSource(uri, this.host.platform.files);
       } catch (e) {
-        this.loadFailed(`${uri.fsPath || uri.path}: ${errorText(e)}`);
-        return;
+        return { error: `${uri.fsPath || uri.path}: ${errorText(e)}` };
       }
-      const reply = await this.host.platform.compile(this.host.context, { source: input.source, options: { ...compileOptionsOf(settingsFor(uri)), sourceMap: true } }, input.size, cancel.token);
-      // Cancelled: a newer text is on its way.
-      if (!reply || cancel.token.isCancellationRequested || this.disposed) return;
-      if (!reply.ok) {
-        this.loadFailed(`The IQE compiler failed: ${reply.message.split('\n')[0]}`);
-        this.host.log(`${uri.toString()}: the compiler failed: ${reply.message}`);
-        return;
-      }
+      const request: CompileRequest = { source: input.source, options: { ...compileOptionsOf(settingsFor(uri)), sourceMap: true }, ...(input.resources ? { resources: input.resources } : {}) };
+      return { request, size: input.size };
+    };
+    return this.compileInWorker(start, async (reply, cancel) => {
       const errors = reply.diagnostics.map((d) => d.diagnostic).filter((d) => d.severity === 'error');
       if (!reply.bytes || errors.length > 0) {
         const first = errors[0];
@@ -342,7 +359,7 @@ export class PreviewPanel implements ComparablePreview {
         return;
       }
       const sidecars = await findSidecars(this.fs, uri.path, false);
-      if (cancel.token.isCancellationRequested) return;
+      if (cancel.isCancellationRequested) return;
       this.post({
         type: 'load',
         fileName: basename(uri.path),
@@ -355,10 +372,7 @@ export class PreviewPanel implements ComparablePreview {
       });
       this.link?.setMap(reply.sourceMap, version);
       this.loaded(reply.bytes, sidecars);
-    } finally {
-      cancel.dispose();
-      if (this.compiling === cancel) this.compiling = null;
-    }
+    });
   }
 
   // ---------------------------------------------------------------- messages
@@ -417,79 +431,35 @@ export class PreviewPanel implements ComparablePreview {
     this.reloadTimer = setTimeout(() => void this.sendLoad(), RELOAD_DEBOUNCE_MS);
   }
 
-  /**
-   * Reload when a file compiled with the source changes or appears (a glTF's external .bin or a
-   * texture saved by an image editor): these are named by the source, not found by the model's
-   * name, so the folder watchers of `watch` miss them. Exact paths, one watcher each.
-   */
+  /** Reload when a file compiled with the source changes or appears (watchers.ts). */
   private watchCompanions(files: readonly vscode.Uri[]): void {
     for (const w of this.companionWatchers) w.dispose();
-    this.companionWatchers = [];
-    for (const file of files) {
-      const folder = file.with({ path: dirname(file.path) });
-      const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, basename(file.path)));
-      const changed = () => this.schedule();
-      this.companionWatchers.push(watcher, watcher.onDidChange(changed), watcher.onDidCreate(changed), watcher.onDidDelete(changed));
-    }
+    this.companionWatchers = watchCompanionFiles(files, () => this.schedule());
   }
 
   private watch(modelDir: vscode.Uri): void {
     const uri = this.uri;
-    const name = basename(uri.path);
-    const watchers: vscode.FileSystemWatcher[] = [
-      vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(modelDir, `${name}*`)),
-      vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(modelDir, '{animation.cfg,*.skin}')),
-    ];
-    const subscriptions = this.subscriptions;
-    subscriptions.push(
+    this.subscriptions.push(
       this.webviewPanel.webview.onDidReceiveMessage((m) => this.onMessage(m)),
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration('iqmTools.engine', uri)) this.schedule();
       }),
-    );
-    // The file on disk matters while no editor holds its text (an open document follows its edits).
-    const onDisk = () => {
-      if (!(this.isIqePath && this.openDocument())) this.schedule();
-    };
-    for (const w of watchers) subscriptions.push(w, w.onDidChange(onDisk), w.onDidCreate(onDisk));
-    // "Mesh from" / "Clips from": the folder's other IQMs (a mesh recompiled, a new animation file).
-    if (/\.iqm$/i.test(uri.path)) {
-      const partners = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(modelDir, '*.[iI][qQ][mM]'));
-      const onPartner = (changed: vscode.Uri) => {
-        if (this.partnersMatter && changed.path !== uri.path) this.schedule();
-      };
-      subscriptions.push(partners, partners.onDidChange(onPartner), partners.onDidCreate(onPartner), partners.onDidDelete(onPartner));
-    }
-    // A sidecar of this model edited (saved or not), or closed unsaved: the preview shows its text.
-    const isSidecar = (d: vscode.TextDocument) =>
-      d.uri.scheme === uri.scheme && d.uri.authority === uri.authority && sidecarKind(d.uri.path) !== undefined && (dirname(d.uri.path) === modelDir.path || sidecarKind(d.uri.path) === 'shader');
-    subscriptions.push(
-      vscode.workspace.onDidChangeTextDocument((e) => {
-        if (e.contentChanges.length > 0 && isSidecar(e.document)) this.schedule();
-      }),
-      vscode.workspace.onDidCloseTextDocument((d) => {
-        if (isSidecar(d)) this.schedule();
+      ...watchModelFiles(uri, modelDir, {
+        reload: () => this.schedule(),
+        // The file on disk matters while no editor holds its text (an open document follows its edits).
+        followsEditor: () => this.isIqePath && this.openDocument() !== undefined,
+        partnersMatter: () => this.partnersMatter,
+        iqeEdited: this.isIqePath
+          ? () => {
+              // A compile of older text is stale: stop it now, compile again when typing pauses.
+              this.cancelCompile();
+              if (this.typingTimer) clearTimeout(this.typingTimer);
+              this.typingTimer = setTimeout(() => void this.compileAndLoad(), IQE_DEBOUNCE_MS);
+            }
+          : undefined,
+        iqeSaved: (version) => this.post({ type: 'compileState', state: 'saved', version, unsaved: false, problem: null }),
       }),
     );
-    if (this.isIqePath) {
-      const same = (d: vscode.TextDocument) => d.uri.toString() === uri.toString();
-      subscriptions.push(
-        vscode.workspace.onDidChangeTextDocument((e) => {
-          if (!same(e.document) || e.contentChanges.length === 0) return;
-          // A compile of older text is stale: stop it now, compile again when typing pauses.
-          this.cancelCompile();
-          if (this.typingTimer) clearTimeout(this.typingTimer);
-          this.typingTimer = setTimeout(() => void this.compileAndLoad(), IQE_DEBOUNCE_MS);
-        }),
-        vscode.workspace.onDidSaveTextDocument((d) => {
-          if (same(d)) this.post({ type: 'compileState', state: 'saved', version: d.version, unsaved: false, problem: null });
-        }),
-        // Closed without saving: the text on disk is what there is again.
-        vscode.workspace.onDidCloseTextDocument((d) => {
-          if (same(d)) this.schedule();
-        }),
-      );
-    }
   }
 
   private dispose(): void {
@@ -506,25 +476,5 @@ export class PreviewPanel implements ComparablePreview {
     this.disposeEmitter.fire();
     this.disposeEmitter.dispose();
     this.pickedEmitter.dispose();
-  }
-}
-
-/** Shows the IQE text at a line and column (in the editor that has it, else beside the preview). */
-async function showSource(uri: vscode.Uri, line: number, column: number): Promise<void> {
-  const doc = await vscode.workspace.openTextDocument(uri);
-  const position = new vscode.Position(Math.min(line, doc.lineCount - 1), column);
-  const shown = vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === uri.toString());
-  await vscode.window.showTextDocument(doc, { viewColumn: shown?.viewColumn ?? vscode.ViewColumn.Beside, selection: new vscode.Range(position, position) });
-}
-
-/** The export-image button: a save dialog beside the model, then the PNG. */
-async function saveImage(model: vscode.Uri, name: string, png: Uint8Array): Promise<void> {
-  const target = await vscode.window.showSaveDialog({ defaultUri: model.with({ path: `${dirname(model.path)}/${name}` }), filters: { 'PNG image': ['png'] } });
-  if (!target) return;
-  try {
-    await vscode.workspace.fs.writeFile(target, png);
-    vscode.window.setStatusBarMessage(`$(check) Saved ${basename(target.path)}`, 5000);
-  } catch (e) {
-    void vscode.window.showErrorMessage(`${target.fsPath}: ${errorText(e)}`);
   }
 }
