@@ -24,7 +24,7 @@ export function sourceRequest(fileName: string, format: FormatId, bytes: Uint8Ar
 /**
  * A reply as the webview gets it: the IQM, what it was compiled from and a glTF's embedded images
  * (textureLookup.ts answers a material named after one with it), or the first error as
- * `FILE line N: message (and M more errors)` (the file with errors: the source or an animation file).
+ * `FILE: line N: message [code] (and M more errors)` (the file with errors: the source or an animation file).
  */
 export function sourceOutcome(reply: CompileReply, fileName: string, format: FormatId, animations: readonly string[]): { bytes: Uint8Array; converted: ConvertedFrom; images: NonNullable<Extract<CompileReply, { ok: true }>['images']> } | { error: string } {
   if (!reply.ok) return { error: `the compiler failed: ${reply.message.split('\n')[0]}` };
@@ -34,7 +34,7 @@ export function sourceOutcome(reply: CompileReply, fileName: string, format: For
     const label = first && first.text > 0 ? animations[first.text - 1] : fileName;
     if (!first) return { error: `the ${label} file could not be compiled` };
     const d = first.diagnostic;
-    return { error: `${label} line ${d.range.line + 1}: ${d.message}${errors.length > 1 ? ` (and ${errors.length - 1} more errors)` : ''}` };
+    return { error: `${label}: line ${d.range.line + 1}: ${d.message} [${d.code}]${errors.length > 1 ? ` (and ${errors.length - 1} more errors)` : ''}` };
   }
   // The readers' warnings and notes (a glTF's computed normals, its inverse bind matrices) and the compile's own.
   const notes = reply.diagnostics.filter((n) => n.diagnostic.severity !== 'error').map((n) => `${n.text > 0 ? animations[n.text - 1] : fileName}: ${n.diagnostic.message}`);

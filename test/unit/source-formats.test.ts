@@ -508,6 +508,6 @@ test('preview: a mesh source with its companions is compiled with them (on the h
   assert.deepEqual([alone.meshes.length, alone.skeleton?.names, alone.clips.map((c) => c.frameCount)], [0, ['root', 'arm'], [3]]);
   const obj = await preview(OBJ, 'm.obj', [], [{ uri: 'm.mtl', bytes: bytes('newmtl Material.001\nmap_Kd wood.png\n') }]);
   assert.deepEqual(obj.meshes.map((m) => m.material), ['wood.png', 'skin']);
-  await assert.rejects(preview(SMD_MESH.replace('1 0 1 0 0 0 1 0 1', '4 0 1 0 0 0 1 0 1'), 'bad.smd'), /bad\.smd line 15: parent bone 4 is not in nodes/);
+  await assert.rejects(preview(SMD_MESH.replace('1 0 1 0 0 0 1 0 1', '4 0 1 0 0 0 1 0 1'), 'bad.smd'), /bad\.smd: line 15: parent bone 4 is not in nodes/);
   assert.equal(detectFormat(bytes('# Inter-Quake Export\n'), 'a.iqe'), 'iqe', 'IQE text goes the IQE way');
 });
