@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { compileSourceText } from '../helpers/compile-iqm';
-import { fallbackTangent } from '../../core/compile/tangents';
+import { fallbackTangent } from '../../core/math/tangent';
 import { diffModels } from '../../core/compare/diff';
 import { formatFloat32, IqeWriteError, writeIqe } from '../../core/iqe/writer';
 import type { IqmDocument } from '../../core/iqm/document';
@@ -58,7 +58,7 @@ function withFallbackTangents(model: Model): number {
     for (let v = 0; v < m.vertexCount; v++) {
       if ([0, 1, 2, 3].every((k) => Number.isFinite(tangent[4 * v + k]))) continue;
       const n = m.normal;
-      fallbackTangent(n ? n[3 * v] : 0, n ? n[3 * v + 1] : 0, n ? n[3 * v + 2] : 1, t, 0);
+      fallbackTangent(t, 0, n ? n[3 * v] : 0, n ? n[3 * v + 1] : 0, n ? n[3 * v + 2] : 1);
       tangent.set(t, 4 * v);
       replaced++;
     }
