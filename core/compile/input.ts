@@ -316,9 +316,9 @@ export class InputGatherer {
 
   private addPose(k: Cmd, values: Values, v: number, n: number): void {
     const pose = this.pose;
-    if (k === Cmd.Pq) poseFromQuaternion(values, v, n, pose);
-    else if (k === Cmd.Pm) poseFromMatrix(values, v, n, pose);
-    else poseFromAngles(values, v, n, pose);
+    if (k === Cmd.Pq) poseFromQuaternion(pose, values, v, n);
+    else if (k === Cmd.Pm) poseFromMatrix(pose, values, v, n);
+    else poseFromAngles(pose, values, v, n);
     if (this.animations.length === 0) {
       this.basePoses.pushMany(pose, POSE_STRIDE);
       return;
