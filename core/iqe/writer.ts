@@ -35,7 +35,7 @@ import {
   IQM_UINT,
   IQM_USHORT,
   TYPE_NAMES,
-} from '../iqm/document';
+} from '../iqm/layout';
 import { type Clip, jointOrder, type Mesh, type Model } from '../model/model';
 
 export interface IqeWriteOptions {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { FormatError } from '../../core/binary';
 import type { IqmDocument } from '../../core/iqm/document';
 import { readIqm, readIqmDocument } from '../../core/iqm/reader';
-import { writeIqm } from '../../core/iqm/writer';
+import { writeIqmDocument } from '../helpers/iqm-writer';
 import { createPose, decodeFrame, sampleFrames } from '../../core/model/sample';
 import { skinVertices, totalVertices } from '../../core/model/skin';
 import { asset, NO_ASSETS } from '../helpers/model-assets';
@@ -28,17 +28,17 @@ function plain(doc: IqmDocument): unknown {
 for (const version of [2, 1] as const) {
   test(`iqm v${version}: a written document reads back equal`, () => {
     const doc = smallIqmDocument(version);
-    const bytes = writeIqm(doc);
+    const bytes = writeIqmDocument(doc);
     const { document, warnings } = readIqmDocument(bytes);
     assert.deepEqual(warnings, []);
     assert.deepEqual(plain(document), plain(doc));
     // And a second write of what was read gives the same bytes.
-    assert.deepEqual(writeIqm(document), bytes);
+    assert.deepEqual(writeIqmDocument(document), bytes);
   });
 }
 
 test('iqm: every vertex format decodes (half, normalised short, uint indices, float weights, double custom)', () => {
-  const model = readIqm(writeIqm(smallIqmDocument(2)));
+  const model = readIqm(writeIqmDocument(smallIqmDocument(2)));
   const body = model.meshes[0];
   const head = model.meshes[1];
   near(body.texcoord!, [1, 0, 0.5, 0.25, 0, 1, 1, 1], 0, 'half texcoords');
@@ -66,7 +66,7 @@ test('iqm: every vertex format decodes (half, normalised short, uint indices, fl
 
 test('iqm v1: quaternion w is reconstructed as -sqrt(1 - x² - y² - z²)', () => {
   const doc = smallIqmDocument(1);
-  const model = readIqm(writeIqm(doc));
+  const model = readIqm(writeIqmDocument(doc));
   const local = new Float32Array(model.skeleton!.names.length * 10);
   decodeFrame(model, 2, local);
   // pose 1 channels 3..5 are samples 1..3 of frame 2 (7 samples per frame).
@@ -80,7 +80,7 @@ test('iqm v1: quaternion w is reconstructed as -sqrt(1 - x² - y² - z²)', () =
 });
 
 test('iqm: hostile structure is a FormatError or a warning, never a hang', () => {
-  const bytes = writeIqm(smallIqmDocument(2));
+  const bytes = writeIqmDocument(smallIqmDocument(2));
   const dv = new DataView(bytes.buffer);
   // Extension list that loops back on itself.
   const loop = bytes.slice();
@@ -227,7 +227,7 @@ test('iqm: FTE_SKINS and FTE_EVENT decode from bytes laid out by hand (FORMAT-PI
   const skins = new Uint8Array(8 + 4 * 2 + 8 * 3 + 12 * 2);
   const events = new Uint8Array(32);
   doc.extensions = [{ name: 'FTE_SKINS', data: skins, offset: 0 }, { name: 'FTE_EVENT', data: events, offset: 0 }];
-  const bytes = writeIqm(doc);
+  const bytes = writeIqmDocument(doc);
   const dv = new DataView(bytes.buffer);
   const ofsText = dv.getUint32(32, true), numText = dv.getUint32(28, true);
   const textOffset = (s: string) => {
@@ -270,7 +270,7 @@ test('iqm: names pointing into one long string are refused instead of decoded ag
   const long = 'x'.repeat(5000);
   doc.meshes = Array.from({ length: 40 }, (_, i) => ({ name: i === 0 ? long : `m${i}`, material: '', firstVertex: 0, vertexCount: 0, firstTriangle: 0, triangleCount: 0 }));
   doc.extensions = [];
-  const bytes = writeIqm(doc);
+  const bytes = writeIqmDocument(doc);
   const dv = new DataView(bytes.buffer);
   const ofsMeshes = dv.getUint32(40, true);
   const ofsName0 = dv.getUint32(ofsMeshes, true);

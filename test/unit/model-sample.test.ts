@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { IqmDocument } from '../../core/iqm/document';
 import { readIqm } from '../../core/iqm/reader';
-import { writeIqm } from '../../core/iqm/writer';
+import { writeIqmDocument } from '../helpers/iqm-writer';
 import { fromTRS, invert3x4, mul3x4, toTRS } from '../../core/math/mat3x4';
 import { slerpQuat } from '../../core/math/quat';
 import { clipFrame, createPose, decodeFrame, sampleClip, sampleFrames } from '../../core/model/sample';
@@ -67,7 +67,7 @@ function twoJointDoc(): IqmDocument {
 }
 
 test('sample: hierarchical non-uniform scale reaches children; slerp keeps bone length between keys', () => {
-  const model = readIqm(writeIqm(twoJointDoc()));
+  const model = readIqm(writeIqmDocument(twoJointDoc()));
   const pose = createPose(model);
   // Bind: child world origin = root scale (2,1,1) applied to (1,0,0) = (2,0,0).
   near([pose.world[12 + 3], pose.world[12 + 7], pose.world[12 + 11]], [2, 0, 0], 1e-6, 'child bind origin');
@@ -106,7 +106,7 @@ test('sample: the fused IQM path equals decode + slerpQuat (the reference) betwe
   const joints = Array.from({ length: J }, (_, j) => ({ name: `j${j}`, parent: j - 1, trs: new Float32Array([0, 0, 0, 0, 0, 0, 1, 1, 1, 1]) }));
   const poses = joints.map((jt) => ({ parent: jt.parent, mask: 0x3ff, offset: new Float32Array([-1, -1, -1, -1, -1, -1, -1, 0.5, 0.5, 0.5]), scale: new Float32Array(10).fill(2 / 65535) }));
   const frames = new Uint16Array(3 * J * 10).map(() => Math.floor(random() * 65536));
-  const model = readIqm(writeIqm({
+  const model = readIqm(writeIqmDocument({
     version: 2, flags: 0, vertexCount: 0, meshes: [], vertexArrays: [], triangles: new Uint32Array(0), adjacency: null, joints, poses,
     anims: [], frameCount: 3, frameChannels: J * 10, frames, bounds: null, comment: '', extensions: [],
   }));
