@@ -16,7 +16,7 @@ import {
   StreamMessageWriter,
   type MessageConnection,
 } from 'vscode-jsonrpc/node';
-import { FIND_FILES, LIST_FOLDER, READ_FILE, type FindFilesParams, type ListFolderParams, type ReadFileParams, type ReadFileResult } from '../../../core/lspMethods';
+import { FindFilesRequest, ListFolderRequest, ReadFileRequest, type FindFilesParams, type ReadFileParams, type ReadFileResult } from '../../../core/lspMethods';
 import type {
   ConfigurationParams,
   Diagnostic,
@@ -167,13 +167,13 @@ export class TestServer {
         return null;
       });
     });
-    connection.onRequest(READ_FILE, (params: ReadFileParams) => {
-      if (!options.files) throw new Error(`${READ_FILE} asked of a test client that serves no files`);
+    connection.onRequest(ReadFileRequest, (params) => {
+      if (!options.files) throw new Error(`${ReadFileRequest.method} asked of a test client that serves no files`);
       return options.files(params);
     });
-    connection.onRequest(FIND_FILES, (params: FindFilesParams) => (options.findFiles ? options.findFiles(params) : []));
-    connection.onRequest(LIST_FOLDER, ({ uri }: ListFolderParams) => {
-      if (!options.listFolder) throw new Error(`${LIST_FOLDER} asked of a test client that lists no folders`);
+    connection.onRequest(FindFilesRequest, (params) => (options.findFiles ? options.findFiles(params) : []));
+    connection.onRequest(ListFolderRequest, ({ uri }) => {
+      if (!options.listFolder) throw new Error(`${ListFolderRequest.method} asked of a test client that lists no folders`);
       return options.listFolder(uri);
     });
     connection.onRequest('client/registerCapability', () => null);
