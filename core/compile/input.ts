@@ -6,7 +6,7 @@ import { Cmd } from '../iqe/commands';
 import { float64s, Growable, int32s, NarrowDoubles, uint8s } from '../growable';
 import { newArray } from '../pages';
 import type { Declaration, InputJoint, InputAnimation, Section, SmoothGroup, SourceModel } from './source';
-import { type Pose, POSE_STRIDE, poseFromMatrix, poseFromAngles, poseFromQuaternion, UNSCALED_STRIDE } from '../math/pose';
+import { type PoseValues, POSE_STRIDE, poseFromMatrix, poseFromAngles, poseFromQuaternion, UNSCALED_STRIDE } from '../math/pose';
 
 const CUSTOMS = 10;
 
@@ -86,7 +86,7 @@ export class InputGatherer {
   private materialName = '';
   private pending = true;
   private group = 0;
-  private readonly pose: Pose = new Float64Array(POSE_STRIDE);
+  private readonly pose: PoseValues = new Float64Array(POSE_STRIDE);
   /** Set by the first `comment` line: nothing after it is data (§3.7). */
   private ended = false;
 

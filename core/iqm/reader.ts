@@ -591,7 +591,7 @@ export function iqmToModel(doc: IqmDocument, warnings: string[]): Model {
       bindLocal.set(j.trs, i * 10);
       normalizeQuat(bindLocal, i * 10 + 3);
     });
-    skeleton = buildSkeleton(
+    skeleton = skeletonFromBindPose(
       doc.joints.map((j) => j.name),
       parents,
       new Uint32Array(jointCount),
@@ -783,7 +783,7 @@ export function renormalise(
 }
 
 /** Builds bind-pose world and inverse matrices from local [t q s] (quaternions already normalised). */
-export function buildSkeleton(names: string[], parents: Int32Array, flags: Uint32Array, bindLocal: Float32Array): Skeleton {
+export function skeletonFromBindPose(names: string[], parents: Int32Array, flags: Uint32Array, bindLocal: Float32Array): Skeleton {
   const n = parents.length;
   const order = jointOrder(parents, (j) => {
     throw new FormatError(`joint ${j}: parent chain forms a cycle`, 0);

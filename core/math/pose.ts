@@ -5,7 +5,8 @@
 export const POSE_STRIDE = 10;
 /** Values of a pose without its scale: frame poses are kept so while every scale is exactly 1. */
 export const UNSCALED_STRIDE = 7;
-export type Pose = Float64Array;
+/** One pose: translate x y z, rotate x y z w, scale x y z (POSE_STRIDE values). */
+export type PoseValues = Float64Array;
 
 /** Quaternion lengths within this of 1 are used exactly as written (B6). */
 const UNIT_TOLERANCE = 1e-4;
@@ -16,7 +17,7 @@ const shortPose = new Float64Array(6);
  * `pq Tx Ty Tz Qx Qy Qz [Qw] [Sx Sy Sz]`. Straight-line code (no loops or calls) for the usual
  * line of 6 values or more: this runs for every pose of a file, mostly before it is optimised.
  */
-export function poseFromQuaternion(out: Pose, values: Float64Array | Float32Array, v: number, n: number): void {
+export function poseFromQuaternion(out: PoseValues, values: Float64Array | Float32Array, v: number, n: number): void {
   if (n < 6) {
     // The missing values are 0.
     shortPose.fill(0);
@@ -44,7 +45,7 @@ export function poseFromQuaternion(out: Pose, values: Float64Array | Float32Arra
 }
 
 /** `pm Tx Ty Tz Ax Ay Az Bx By Bz Cx Cy Cz [Sx Sy Sz]`: A, B, C are the rows of R. */
-export function poseFromMatrix(out: Pose, values: Float64Array | Float32Array, v: number, n: number): void {
+export function poseFromMatrix(out: PoseValues, values: Float64Array | Float32Array, v: number, n: number): void {
   const at = (k: number, fallback: number): number => (k < n ? values[v + k] : fallback);
   out[0] = at(0, 0); out[1] = at(1, 0); out[2] = at(2, 0);
   const m = [at(3, 0), at(4, 0), at(5, 0), at(6, 0), at(7, 0), at(8, 0), at(9, 0), at(10, 0), at(11, 0)];
@@ -74,7 +75,7 @@ export function poseFromMatrix(out: Pose, values: Float64Array | Float32Array, v
 }
 
 /** Trace method; m is row-major 3x3; writes x y z w to out[3..6]. */
-function quaternionFromMatrix(out: Pose, m: number[]): void {
+function quaternionFromMatrix(out: PoseValues, m: number[]): void {
   const trace = m[0] + m[4] + m[8];
   let x: number, y: number, z: number, w: number;
   if (trace > 0) {
@@ -110,7 +111,7 @@ function quaternionFromMatrix(out: Pose, m: number[]): void {
 }
 
 /** `pa Tx Ty Tz Rx Ry Rz [Sx Sy Sz]` (radians; q = qz * qy * qx). */
-export function poseFromAngles(out: Pose, values: Float64Array | Float32Array, v: number, n: number): void {
+export function poseFromAngles(out: PoseValues, values: Float64Array | Float32Array, v: number, n: number): void {
   const at = (k: number, fallback: number): number => (k < n ? values[v + k] : fallback);
   out[0] = at(0, 0); out[1] = at(1, 0); out[2] = at(2, 0);
   quaternionFromAngles(out, 3, at(3, 0), at(4, 0), at(5, 0));

@@ -32,7 +32,7 @@ function flatten(result: CompileResult): DocumentCompile {
 }
 
 
-export interface VertexArrayInfo {
+export interface IqmArrayHeader {
   type: number;
   format: number;
   size: number;
@@ -45,7 +45,7 @@ export interface IqmFile {
   bytes: Uint8Array;
   view: DataView;
   header: IqmHeader;
-  arrays: VertexArrayInfo[];
+  arrays: IqmArrayHeader[];
   meshes: { name: string; material: string; firstVertex: number; vertexCount: number; firstTriangle: number; triangleCount: number }[];
   triangles: Uint32Array;
   adjacency: Uint32Array;
@@ -65,7 +65,7 @@ export function parseIqm(bytes: Uint8Array): IqmFile {
   const header = {} as IqmHeader;
   for (const name of IQM_HEADER_FIELDS) header[name] = view.getUint32(IQM_HEADER[name], true);
   const text = bytes.subarray(header.ofs_text, header.ofs_text + header.num_text);
-  const arrays: VertexArrayInfo[] = [];
+  const arrays: IqmArrayHeader[] = [];
   for (let i = 0; i < header.num_vertexarrays; i++) {
     const o = header.ofs_vertexarrays + IQM_RECORD.vertexArray * i;
     const format = view.getUint32(o + 8, true);

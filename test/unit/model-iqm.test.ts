@@ -7,7 +7,7 @@ import { writeIqmDocument } from '../helpers/iqm-writer';
 import { createPose, decodeFrame, sampleFrames } from '../../core/model/sample';
 import { skinVertices, totalVertices } from '../../core/model/skin';
 import { asset, NO_ASSETS } from '../helpers/model-assets';
-import { apply4, fromRows3x4, invert4, mul4, near, trsMatrix, type M4 } from '../helpers/model-ref';
+import { apply4, fromRows3x4, invertM4, mul4, near, trsM4, type M4 } from '../helpers/model-ref';
 import { smallIqmDocument } from '../helpers/model-writers';
 
 function plain(doc: IqmDocument): unknown {
@@ -126,7 +126,7 @@ function handDecode(bytes: Uint8Array, frame: number) {
   for (let j = 0; j < numJoints; j++) {
     const o = ofsJoints + j * 48;
     parents.push(dv.getInt32(o + 4, true));
-    const local = trsMatrix([f(o + 8), f(o + 12), f(o + 16)], [f(o + 20), f(o + 24), f(o + 28), f(o + 32)], [f(o + 36), f(o + 40), f(o + 44)]);
+    const local = trsM4([f(o + 8), f(o + 12), f(o + 16)], [f(o + 20), f(o + 24), f(o + 28), f(o + 32)], [f(o + 36), f(o + 40), f(o + 44)]);
     bind.push(parents[j] >= 0 ? mul4(bind[parents[j]], local) : local);
   }
   const world: M4[] = [];
@@ -143,7 +143,7 @@ function handDecode(bytes: Uint8Array, frame: number) {
       }
       ch.push(v);
     }
-    const local = trsMatrix(ch.slice(0, 3), ch.slice(3, 7), ch.slice(7, 10));
+    const local = trsM4(ch.slice(0, 3), ch.slice(3, 7), ch.slice(7, 10));
     world.push(parents[j] >= 0 ? mul4(world[parents[j]], local) : local);
   }
   return { dv, bind, world, numJoints };
@@ -181,7 +181,7 @@ test('iqm mrfixit: counts, a joint world matrix and a skinned vertex at frame 37
   const expected = [0, 0, 0];
   idx.forEach((j, k) => {
     if (!wts[k]) return;
-    const q = apply4(mul4(ref.world[j], invert4(ref.bind[j])), p);
+    const q = apply4(mul4(ref.world[j], invertM4(ref.bind[j])), p);
     for (let c = 0; c < 3; c++) expected[c] += (wts[k] / total) * q[c];
   });
   const out = new Float32Array(totalVertices(model) * 3);
@@ -189,7 +189,7 @@ test('iqm mrfixit: counts, a joint world matrix and a skinned vertex at frame 37
   near(out.subarray(v * 3, v * 3 + 3), expected, 1e-4, `vertex ${v} at frame ${frame}`);
   // Bind pose check: the bind world from the reader equals the hand-composed one.
   near(model.skeleton!.bindWorld.subarray(50 * 12, 51 * 12), ref.bind[50].slice(0, 3).flat(), 1e-5, 'bind world joint 50');
-  near(Array.from(fromRows3x4(model.skeleton!.inverseBindWorld, 50 * 12)).flat(), invert4(ref.bind[50]).flat(), 1e-4, 'inverse bind joint 50');
+  near(Array.from(fromRows3x4(model.skeleton!.inverseBindWorld, 50 * 12)).flat(), invertM4(ref.bind[50]).flat(), 1e-4, 'inverse bind joint 50');
 });
 
 test('iqm nuclide/logo: unaligned tables and FTE_MESH', { skip: NO_ASSETS }, () => {
