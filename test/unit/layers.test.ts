@@ -8,17 +8,10 @@
 // a rule, fails the test too, so it shrinks as that work lands.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, posix } from 'node:path';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join, posix } from 'node:path';
+import { REPO, sourceFiles } from '../helpers/source-tree';
 
-/** The repository (this file runs as out/test/unit/layers.test.js; the source is test/unit). */
-function findRoot(): string {
-  for (let dir = __dirname; dir !== dirname(dir); dir = dirname(dir)) {
-    if (existsSync(join(dir, 'package.json')) && existsSync(join(dir, 'core', 'tsconfig.json'))) return dir;
-  }
-  throw new Error(`no repository above ${__dirname}`);
-}
-const ROOT = findRoot();
 const SCANNED = ['core', 'client', 'server', 'media', 'cli', 'node'];
 
 /**
@@ -207,25 +200,15 @@ function importsOf(text: string): string[] {
   return found.sort((a, b) => a[0] - b[0]).map(([, spec]) => spec);
 }
 
-function sourceFiles(dir: string): string[] {
-  const out: string[] = [];
-  for (const entry of readdirSync(join(ROOT, dir), { withFileTypes: true })) {
-    const path = posix.join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...sourceFiles(path));
-    else if (/\.m?ts$/.test(entry.name) && !entry.name.endsWith('.d.ts')) out.push(path);
-  }
-  return out.sort();
-}
-
 /**
  * A relative specifier as the repository path of the file it names, as the bundler resolves it
  * (`…/wasm/NAME.wasm` is the AssemblyScript source wasm/NAME.ts: scripts/assemblyscript-plugin.mjs).
  */
 function resolve(from: string, spec: string): string | undefined {
   const base = posix.normalize(posix.join(posix.dirname(from), spec));
-  if (/^wasm\/[\w-]+\.wasm$/.test(base)) return existsSync(join(ROOT, base.replace(/\.wasm$/, '.ts'))) ? base.replace(/\.wasm$/, '.ts') : undefined;
+  if (/^wasm\/[\w-]+\.wasm$/.test(base)) return existsSync(join(REPO, base.replace(/\.wasm$/, '.ts'))) ? base.replace(/\.wasm$/, '.ts') : undefined;
   for (const candidate of [base, `${base}.ts`, `${base}.mts`, `${base}/index.ts`]) {
-    const full = join(ROOT, candidate);
+    const full = join(REPO, candidate);
     if (existsSync(full) && statSync(full).isFile()) return candidate;
   }
   return undefined;
@@ -248,7 +231,7 @@ function scan(): Graph {
   for (const file of files) {
     const to = new Set<string>();
     const pkgs = new Set<string>();
-    for (const spec of importsOf(readFileSync(join(ROOT, file), 'utf8'))) {
+    for (const spec of importsOf(readFileSync(join(REPO, file), 'utf8'))) {
       if (!spec.startsWith('.')) {
         pkgs.add(spec);
         continue;
