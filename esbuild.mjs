@@ -120,7 +120,7 @@ function writeCliCodeCache() {
     const input = join(dir, 'warm.iqe');
     writeFileSync(input, warmUpModel());
     // The glTF reader too (its library is a large part of the bundle): each compiled as its own model.
-    const gltf = join(dir, 'warm.glb');
+    const gltf = join(dir, 'warm-gltf.glb');
     writeFileSync(gltf, warmUpGlb());
     const run = spawnSync(process.execPath, ['dist/cli.js', 'compile', '--each', input, gltf, '-o', join(dir, 'out') + '/'], {
       env: { ...process.env, IQM_TOOLS_WRITE_CODE_CACHE: '1' },

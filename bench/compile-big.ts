@@ -12,7 +12,7 @@ import { resolve } from 'node:path';
 import { compile } from '../core/compile/index';
 import { boundsStats } from '../core/compile/bounds';
 import { parallelBounds } from '../node/compileParallel';
-import { loadForCompile } from '../cli/compile';
+import { iqeFileSource } from '../node/text';
 import { compileHeap } from '../node/heap';
 import { setCollector } from '../core/pages';
 import { syntheticIqe } from './helpers/data';
@@ -28,8 +28,7 @@ if (!existsSync(workerScript)) console.log(`note: ${workerScript} is missing (np
 setCollector(compileHeap(statSync(dataPath).size));
 const cpu0 = process.cpuUsage();
 const t0 = performance.now();
-const source = loadForCompile(dataPath);
-if (typeof source === 'string') throw new Error(`${dataPath}: ${source}`);
+const source = iqeFileSource(dataPath);
 // The load (read, parse, check, gather) is the source's read, which the compile starts with.
 let t1 = 0;
 const timed = { ...source, read: () => { const read = source.read(); t1 = performance.now(); return read; } };

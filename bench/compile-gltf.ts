@@ -9,7 +9,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { readModel } from '../core/model/read';
+import { readModel } from '../core/formats/models';
 import { makeGltf } from '../test/helpers/gltf-writer';
 import { median } from './helpers/data';
 import { type Run, timed } from './helpers/timed';

@@ -10,7 +10,7 @@ import { homedir, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { boundsRunner, type BoundsPlan } from '../core/compile/bounds';
 import { compile, type BoundsProvider } from '../core/compile/index';
-import { fileSource } from '../node/text';
+import { iqeFileSource } from '../node/text';
 import { setWasmEnabled } from '../core/wasm';
 import { median } from './helpers/data';
 
@@ -61,7 +61,7 @@ for (const name of ['g129-f25', 'g64-f250', 'g16-f1000', 'g64-f250-4infl', 'g64-
   // Planned without the kernels, so that the plan has the pruning's groups (the compile plans
   // none where the bounds kernel runs); compute() turns the kernels on and off itself.
   setWasmEnabled(false);
-  compile([fileSource(path)], {}, provider);
+  compile([iqeFileSource(path)], {}, provider);
   setWasmEnabled(true);
 }
 console.log(`\nload average at end ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);

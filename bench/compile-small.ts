@@ -12,7 +12,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { compile } from '../core/compile/index';
-import { loadForCompile } from '../cli/compile';
+import { iqeFileSource } from '../node/text';
 import { median, syntheticIqe } from './helpers/data';
 import type { SchedStat } from './helpers/schedstat';
 
@@ -23,8 +23,7 @@ const SCHED_RUNS = 11;
 /** One cold compile in this process (a fresh one), as the CLI does it: milliseconds per stage, as one JSON line. */
 function stages(path: string): void {
   const t0 = performance.now();
-  const source = loadForCompile(path);
-  if (typeof source === 'string') throw new Error(`${path}: ${source}`);
+  const source = iqeFileSource(path);
   let t1 = 0;
   const result = compile([{ ...source, read: () => { const read = source.read(); t1 = performance.now(); return read; } }], {});
   const t2 = performance.now();

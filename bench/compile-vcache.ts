@@ -7,7 +7,7 @@ import { averageCacheMissRatio } from '../core/compare/vcache';
 import { compile, documentSource } from '../core/compile/index';
 import { IqeDocument } from '../core/iqe/document';
 import type { Model } from '../core/model/model';
-import { readModel } from '../core/model/read';
+import { readModel } from '../core/formats/models';
 
 const shared = resolve('..', 'shared');
 

@@ -207,7 +207,7 @@ async function commandWork(what: string): Promise<(path: string) => Promise<void
       await runCheck([path, '--json']);
       return;
     }
-    const loaded = loadModel(path, 'vp');
+    const loaded = await loadModel(path, 'vp');
     if (!loaded.ok) throw new Error(loaded.message);
     const result = sampleModel(loaded.model, loaded.model.frameCount > 0 ? 0 : -1);
     if (typeof result === 'string') throw new Error(result);

@@ -5,7 +5,7 @@
 
 import { writeIqmDocument } from '../test/helpers/iqm-writer';
 import type { IqmDocument } from '../core/iqm/document';
-import { readModel } from '../core/model/read';
+import { readModel } from '../core/formats/models';
 import type { Model } from '../core/model/model';
 import { Scene } from '../media/scene';
 import { syntheticDpm } from '../test/browser/synthetic';

@@ -4,10 +4,9 @@ import { IqeDocument } from '../core/iqe/document';
 import { StdoutBlocks } from './write';
 import { COLLECT_BETWEEN_STEPS_FROM, fullCollector } from '../node/heap';
 import type { IqeDiagnostic } from '../core/iqe/diagnostic';
-import { decodeText, isGltfHead, notIqeText, resourceReader, siblingReader } from '../node/text';
-import { gltfSource } from '../core/gltf/source';
-import { sourceFormat } from '../core/compile/format';
-import { readSourceText } from '../core/compile/sources';
+import { decodeText, resourceReader } from '../node/text';
+import { detectFormat, FORMATS, HEAD_BYTES, unusableMessage } from '../core/formats/registry';
+import { openSource } from '../core/formats/sources';
 import { resolve } from 'node:path';
 import { checkSidecar, textureExtensions } from '../core/sidecar/check';
 import { sidecarKind } from '../core/sidecar/companions';
@@ -189,16 +188,12 @@ async function readForCheck(file: string): Promise<{ outcome: DiagnosticPasses |
     // Latin-1: these files are ASCII, and a stray byte must not shift the columns.
     return { outcome: (await checkSidecar(kind, resolve(file), new TextDecoder('latin1').decode(bytes), diskSidecarIo, textureExtensions([]))).diagnostics };
   }
-  if (isGltfHead(bytes.subarray(0, 4096), file)) {
-    // A glTF: what its reader says (decoded first: core/gltf/source.ts).
-    return { outcome: (await gltfSource(bytes, file, resourceReader(file))).read().diagnostics };
-  }
-  const other = notIqeText(bytes);
+  const format = detectFormat(bytes.subarray(0, HEAD_BYTES), file);
+  const other = unusableMessage(format, 'compile');
   if (other) return { outcome: other };
-  // The whole file, however large: the CLI has no problem limit unless the caller filters.
-  const text = decodeText(bytes);
-  const format = sourceFormat(text, file);
-  // MD5, SMD and OBJ sources: what their readers say (the compile's errors).
-  if (format !== 'iqe' && format !== 'unknown') return { outcome: readSourceText(text, file, siblingReader(file)).diagnostics };
-  return { iqe: text };
+  // IQE (and text in no other format): the language server's checks. The whole file, however
+  // large: the CLI has no problem limit unless the caller filters.
+  if (FORMATS[format].streams) return { iqe: decodeText(bytes) };
+  // MD5, SMD, OBJ and glTF sources: what their readers say (the compile's errors).
+  return { outcome: (await openSource({ bytes }, file, resourceReader(file))).read().diagnostics };
 }

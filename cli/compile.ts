@@ -7,20 +7,21 @@
 import { mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { GltfCompileSource } from '../core/gltf/source';
-import { type AnimationOptions, compile, type CompileOptions, type CompileResult, type CompileSource, type SourceDiagnostic } from '../core/compile/index';
+import { type AnimationOptions, compile, type CompileOptions, type CompileSource } from '../core/compile/index';
 import type { IqeDiagnostic } from '../core/iqe/diagnostic';
+import { outputName } from '../core/formats/registry';
 import { DiagnosticLines, fileDiagnosticToJson, formatDiagnostic } from './check';
 import { parallelBounds } from '../node/compileParallel';
-import { fileSource, isGltfHead, notIqeText, openFileSource, readHead } from '../node/text';
 import { compileHeap } from '../node/heap';
 import { outputInFolder } from './output';
 import { writeStderr, writeStdout } from './write';
 import { sameFile, writeFileAtomically } from '../node/atomicWrite';
 import { setCollector } from '../core/pages';
 import { engineNames, parseEngineList } from '../core/engines/index';
-import type { EngineProfile } from '../core/engines/types';
 import { formatLint, lintFile, lintJson, type LintResult } from './lint';
 import { runCompileEach } from './compileEach';
+import { type CompileArguments, compileNotes, type InputArgument, openForCompile } from './compileOne';
+import type { EngineProfile } from '../core/engines/types';
 
 const USAGE = [
   'usage: iqm-tools compile IN [ANIM ...] [-o OUT.iqm|FOLDER/] [-s SCALE] [-t X,Y,Z] [-r X,Y,Z] [-j] [--name N] [--fps F] [--loop] [--start F] [--end F] [--textures DIR] [--json]',
@@ -60,27 +61,6 @@ function parseNumber(option: string, value: string): number {
 function parseInteger(option: string, value: string): number {
   if (!/^\s*[+-]?\d+\s*$/.test(value)) throw new UsageError(`${option}: expected an integer, got '${value}'`);
   return parseInt(value, 10);
-}
-
-export interface InputArgument {
-  path: string;
-  /** Its animation options (§1). */
-  options: AnimationOptions;
-}
-
-export interface CompileArguments {
-  inputs: InputArgument[];
-  output: string;
-  /** --json: the result as one JSON object on stdout (errors, or the output's figures and the notes). */
-  json: boolean;
-  /** The options for every input: -s, -t, -r. */
-  options: CompileOptions;
-  /** --engine: engine profiles the output is checked against. */
-  engines: EngineProfile[];
-  /** Whether -o was given (output is otherwise the first input's name with .iqm). */
-  outputGiven: boolean;
-  /** --textures: the folder a glTF's images are written to. */
-  textures?: string;
 }
 
 export function parseCompileArguments(args: readonly string[]): CompileArguments {
@@ -176,44 +156,9 @@ export function parseCompileArguments(args: readonly string[]): CompileArguments
   return { inputs, output: output ?? defaultOutput(input), json, options, engines, outputGiven: output !== undefined, textures };
 }
 
-/** The source extensions an output name replaces. */
-const SOURCE_EXTENSION = /\.(iqe|md5mesh|md5anim|smd|obj|gltf|glb)$/i;
-
-/** IN.iqe (.md5mesh, .smd, .obj, .gltf, .glb) -> IN.iqm (another name gets .iqm added). */
+/** IN.iqe (.md5mesh, .smd, .obj, .gltf, .glb: a source's extension) -> IN.iqm (another name gets .iqm added). */
 function defaultOutput(input: string): string {
-  return SOURCE_EXTENSION.test(input) ? input.replace(SOURCE_EXTENSION, '.iqm') : `${input}.iqm`;
-}
-
-/**
- * A file as a compile source (node/text.ts: an IQE streams through the ingest), or one line that
- * says why it cannot be compiled at all (a read error's code, or bytes that are not source text:
- * notIqeText).
- */
-export function loadForCompile(path: string, options?: AnimationOptions): CompileSource | string {
-  try {
-    const other = notIqeText(readHead(path));
-    if (other) return other;
-    return fileSource(path, options);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === undefined) throw error;
-    return `cannot read: ${code}`;
-  }
-}
-
-/**
- * loadForCompile for every source format, glTF included (a glTF is decoded here, before the
- * compile: node/text.ts openFileSource).
- */
-export async function openForCompile(path: string, options?: AnimationOptions): Promise<CompileSource | string> {
-  try {
-    if (isGltfHead(readHead(path), path)) return await openFileSource(path, options);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === undefined) throw error;
-    return `cannot read: ${code}`;
-  }
-  return loadForCompile(path, options);
+  return outputName(input, '.iqm');
 }
 
 /** The size of a file in bytes, 0 when it cannot be read (loadForCompile reports that). */
@@ -329,11 +274,6 @@ async function printErrors(errors: { path: string; diagnostic: IqeDiagnostic }[]
     await lines.finish();
   }
   return 1;
-}
-
-/** What a compile that succeeded has to say: its notes and the non-error diagnostics of its sources. */
-export function compileNotes(result: CompileResult): SourceDiagnostic[] {
-  return result.diagnostics.filter((d) => d.diagnostic.severity !== 'error');
 }
 
 /**

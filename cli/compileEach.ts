@@ -10,14 +10,12 @@
 // some had errors, 2 for usage or read/write problems.
 import { mkdirSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve, sep } from 'node:path';
-import { type AnimationOptions, type BoundsProvider, compile, type CompileOptions } from '../core/compile/index';
-import type { IqeDiagnostic } from '../core/iqe/diagnostic';
+import { outputName } from '../core/formats/registry';
 import { setCollector } from '../core/pages';
-import { sameFile, writeFileAtomically } from '../node/atomicWrite';
+import { sameFile } from '../node/atomicWrite';
 import { parallelBounds } from '../node/compileParallel';
 import { compileHeap } from '../node/heap';
-import { fileDiagnosticToJson, formatDiagnostic } from './check';
-import { type CompileArguments, compileNotes, openForCompile } from './compile';
+import { type CompileArguments, compileOneOf, type EachInput, type FileResult } from './compileOne';
 import { compileInPool, poolThreads } from './compileEachPool';
 import { writeStderr, writeStdout } from './write';
 
@@ -25,7 +23,8 @@ import { writeStderr, writeStdout } from './write';
 export function eachOutputs(parsed: CompileArguments): string[] | string {
   const { outputGiven } = parsed;
   const outputs = parsed.inputs.map(({ path }) => {
-    const name = /\.iqe$/i.test(path) ? basename(path).replace(/\.iqe$/i, '.iqm') : `${basename(path)}.iqm`;
+    // The name `compile` gives one input's output (a source's extension replaced: a.obj → a.iqm).
+    const name = outputName(basename(path), '.iqm');
     return outputGiven ? join(parsed.output, name) : join(dirname(path), name);
   });
   if (outputGiven) {
@@ -47,68 +46,6 @@ export function eachOutputs(parsed: CompileArguments): string[] | string {
     if (input) return `the output ${outputs[i]} is the input ${input.path} (the same file); the IQM would replace it`;
   }
   return outputs;
-}
-
-/** What happened to one input (the --json result's entries). */
-export type Outcome =
-  | { input: string; output: string; stats: Record<string, number>; notes: Record<string, unknown>[] }
-  | { input: string; diagnostics: Record<string, unknown>[] }
-  | { input: string; error: string };
-
-/** One input's compile as any thread does it: what to print (in order), the outcome, the exit status it asks for. */
-export interface FileResult {
-  outcome: Outcome;
-  /** Text for stdout ('out') or stderr ('err'), in the order it is printed (empty with --json). */
-  writes: { stream: 'out' | 'err'; text: string }[];
-  status: number;
-}
-
-/** One input of the batch, as the threads get it (structured-clonable). */
-export interface EachInput {
-  path: string;
-  options: AnimationOptions;
-  output: string;
-}
-
-/** Compiles one input and writes its IQM; never throws for a file's own problems. */
-export async function compileOneOf(input: EachInput, options: CompileOptions, json: boolean, bounds: BoundsProvider | undefined): Promise<FileResult> {
-  const { path, output } = input;
-  const writes: FileResult['writes'] = [];
-  const done = (outcome: Outcome, text: string, status: number, stream: 'out' | 'err'): FileResult => {
-    if (!json) writes.push({ stream, text });
-    return { outcome, writes, status };
-  };
-  const source = await openForCompile(path, input.options);
-  if (typeof source === 'string') return done({ input: path, error: source }, `${path}: ${source}\n`, 2, 'err');
-  let result;
-  try {
-    result = compile([source], options, bounds);
-  } catch (error) {
-    // A file that went away or became a folder between its opening and its reading.
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === undefined) throw error;
-    return done({ input: path, error: `cannot read: ${code}` }, `${path}: cannot read: ${code}\n`, 2, 'err');
-  }
-  if (!result.bytes) {
-    const errors = result.diagnostics.map((d) => d.diagnostic).filter((d) => d.severity === 'error');
-    return done({ input: path, diagnostics: errors.map((d) => fileDiagnosticToJson(path, d)) }, errors.map((d) => formatDiagnostic(path, d)).join('\n') + '\n', 1, 'out');
-  }
-  const notes: IqeDiagnostic[] = compileNotes(result).map((d) => d.diagnostic);
-  if (!json) for (const d of notes) writes.push({ stream: 'err', text: formatDiagnostic(path, d) + '\n' });
-  try {
-    writeFileAtomically(output, result.bytes);
-  } catch (error) {
-    const message = `${output}: cannot write: ${(error as NodeJS.ErrnoException).code ?? String(error)}`;
-    return done({ input: path, error: message }, `${message}\n`, 2, 'err');
-  }
-  const s = result.stats;
-  const stats = { meshes: s.meshes, vertices: s.vertices, triangles: s.triangles, joints: s.joints, animations: s.animations, frames: s.frames, bytes: s.bytes };
-  return done(
-    { input: path, output, stats, notes: notes.map((d) => fileDiagnosticToJson(path, d)) },
-    `${output}: ${s.meshes} meshes, ${s.vertices} vertices, ${s.triangles} triangles, ${s.joints} joints, ${s.animations} animations, ${s.frames} frames, ${s.bytes} bytes\n`,
-    0,
-    'out',
-  );
 }
 
 /** Compiles each input of `parsed` as its own model. */

@@ -10,7 +10,7 @@ import type { BoundsProvider, CompileOptions } from '../core/compile/index';
 import { setCollector } from '../core/pages';
 import { parallelBounds } from '../node/compileParallel';
 import { compileHeap } from '../node/heap';
-import { compileOneOf, type EachInput, type FileResult } from './compileEach';
+import { compileOneOf, type EachInput, type FileResult } from './compileOne';
 
 /** The command line of a pool worker (process.argv of the worker thread; not for users). */
 export const POOL_WORKER_COMMAND = '__compile-each-worker';

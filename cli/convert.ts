@@ -13,7 +13,8 @@ import type { Model } from '../core/model/model';
 import { applyFramegroups } from '../core/sidecar/apply';
 import { sameFile, writeFileAtomically } from '../node/atomicWrite';
 import { decodeText } from '../node/text';
-import { loadAnyModel } from './info';
+import { loadModel } from './info';
+import { outputName } from '../core/formats/registry';
 import { outputInFolder } from './output';
 import { writeStderr, writeStdout } from './write';
 
@@ -25,14 +26,14 @@ export const CONVERT_USAGE = [
   '  --json: one JSON object on stdout: {output, warnings, stats}.',
 ].join('\n');
 
-/** IN.ext -> IN.iqe. */
+/** IN.ext -> IN.iqe (the registry's rule: a model's or source's extension replaced, another kept). */
 function defaultOutput(input: string): string {
-  return /\.[^./\\]+$/.test(input) ? input.replace(/\.[^./\\]+$/, '.iqe') : `${input}.iqe`;
+  return outputName(input, '.iqe');
 }
 
 /** Reads a model and applies `<file>.framegroups` when there is one; a string is the one-line error. */
-async function load(file: string, notes: string[]): Promise<Model | string> {
-  const loaded = await loadAnyModel(file);
+async function load(file: string, notes: string[], animationFiles: boolean): Promise<Model | string> {
+  const loaded = await loadModel(file, 'compiled', animationFiles);
   if (!loaded.ok) return loaded.message;
   for (const w of loaded.warnings) notes.push(`${file}: warning: ${w}`);
   const sidecar = `${file}.framegroups`;
@@ -77,7 +78,8 @@ export async function runConvert(args: string[]): Promise<number> {
   const notes: string[] = [];
   const models: Model[] = [];
   for (const file of inputs) {
-    const model = await load(file, notes);
+    // The animation files beside a source go with it unless animation inputs are given.
+    const model = await load(file, notes, inputs.length === 1);
     if (typeof model === 'string') {
       process.stderr.write(model + '\n');
       return 2;

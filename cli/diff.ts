@@ -2,7 +2,7 @@
 // (core/compare/diff.ts); exit 1 when there are any, 0 when none, 2 on bad input. Any format
 // `info` reads works, IQE included (compiled in memory), so `diff model.iqe reference.iqm` works.
 import { diffModels } from '../core/compare/diff';
-import { loadAnyModel } from './info';
+import { loadModel } from './info';
 
 const USAGE = 'usage: iqm-tools diff A B [--json] [--tolerance T]';
 
@@ -29,7 +29,7 @@ export async function runDiff(args: string[]): Promise<number> {
     process.stderr.write(`iqm-tools diff: needs two files\n${USAGE}\n`);
     return 2;
   }
-  const [a, b] = await Promise.all(files.map((file) => loadAnyModel(file)));
+  const [a, b] = await Promise.all(files.map((file) => loadModel(file)));
   for (const loaded of [a, b]) {
     if (!loaded.ok) {
       process.stderr.write(loaded.message + '\n');

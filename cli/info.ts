@@ -3,20 +3,19 @@
 
 import { IqeDocument } from '../core/iqe/document';
 import { summarizeIqe } from '../core/iqe/summary';
-import { compile, type CompileResult, textSource } from '../core/compile/index';
-import { gltfSource } from '../core/gltf/source';
-import { SOURCE_FORMAT_NAMES, type SourceFormat, sourceFormat } from '../core/compile/format';
+import { compile, textIqeSource } from '../core/compile/index';
 import { type IngestResult, ingestText } from '../core/compile/ingest';
 import { takeVpOrder, withVpOrder } from '../core/compile/vpOrder';
 import { COLLECT_BETWEEN_STEPS_FROM, fullCollector } from '../node/heap';
 import { iqmToModel, readIqmDocument } from '../core/iqm/reader';
-import { decodeText, ingestFile, isGltfHead, readHead, resourceReader, siblingReader } from '../node/text';
+import { decodeText, ingestFile, readHead } from '../node/text';
+import { nodeFileAccess } from '../node/files';
 import { readFileSync, statSync } from 'node:fs';
-import { basename } from 'node:path';
-import { FormatError } from '../core/binary';
 import type { Model } from '../core/model/model';
-import { readModel } from '../core/model/read';
-import { extensionWarning, sniff } from '../core/sniff';
+import { modelOfResult, modelOfSource } from '../core/formats/compiled';
+import { openModel } from '../core/formats/open';
+import { detectFormat, extensionWarning, HEAD_BYTES } from '../core/formats/registry';
+import { fileNameOf } from '../core/paths';
 import { engineNames, parseEngineList } from '../core/engines/index';
 import { formatLint, lintFile, lintJson } from './lint';
 
@@ -43,53 +42,6 @@ export function parseArgs(args: string[], valued: string[] = []): { file?: strin
   return { file, json, options };
 }
 
-/**
- * The model of a source (IQE, MD5, SMD, OBJ) is what the compiler makes of it (weights: the 4
- * largest, renormalised; meshes merged by (mesh, material); vertex-cache order); its first error
- * is the message. An IQE's model says format 'iqe'; another source's is the IQM it compiles to.
- */
-function compiledModel(file: string, text: string, format: SourceFormat): Loaded {
-  return modelOfCompile(file, compile([textSource(text, file, undefined, siblingReader(file))]), format);
-}
-
-/** The model a compile made of a source, or its first error as the message. */
-function modelOfCompile(file: string, result: CompileResult, format: SourceFormat): Loaded {
-  const error = result.diagnostics.find((d) => d.diagnostic.severity === 'error')?.diagnostic;
-  if (error || !result.bytes) {
-    const where = error ? ` (at line ${error.range.line + 1}, column ${error.range.column + 1})` : '';
-    return { ok: false, message: `${file}: ${error ? `${error.message} [${error.code}]` : `the ${SOURCE_FORMAT_NAMES[format]} does not compile`}${where}` };
-  }
-  const compiled = readModel(result.bytes);
-  const model = format === 'iqe' ? { ...compiled, format: 'iqe' as const, version: 0 } : compiled;
-  const warnings = [...model.warnings];
-  if (format !== 'iqe') warnings.unshift(`${SOURCE_FORMAT_NAMES[format]} source, shown as the IQM that iqm-tools compile makes of it`);
-  const w = extensionWarning(basename(file), 'iqe');
-  if (w && format === 'iqe') warnings.unshift(w);
-  return { ok: true, model, warnings };
-}
-
-/**
- * loadModel for every format, glTF too: a glTF's model is the IQM its compile makes (decoded
- * first: core/gltf/source.ts).
- */
-export async function loadAnyModel(file: string, iqeOrder: 'compiled' | 'vp' = 'compiled'): Promise<Loaded> {
-  let head: Uint8Array;
-  try {
-    head = readHead(file);
-  } catch (e) {
-    return unreadable(file, e);
-  }
-  if (!isGltfHead(head, file)) return loadModel(file, iqeOrder);
-  let bytes: Uint8Array;
-  try {
-    bytes = readFileSync(file);
-  } catch (e) {
-    return unreadable(file, e);
-  }
-  const format = sourceFormat(decodeText(bytes.subarray(0, 4096)), file);
-  return modelOfCompile(file, compile([await gltfSource(bytes, file, resourceReader(file))]), format);
-}
-
 /** A file that cannot be read, as the one-line error. */
 function unreadable(file: string, e: unknown): Loaded {
   const code = (e as { code?: string }).code;
@@ -97,52 +49,38 @@ function unreadable(file: string, e: unknown): Loaded {
 }
 
 /**
- * Reads and parses a model file by its magic bytes. Every failure becomes one message line
- * (`file: what is wrong (at byte N)`). An IQE is compiled (its model is the compiled one), and
- * with `iqeOrder: 'vp'` (sample) its vertices are those of its `vp` lines, in their order.
+ * The model of any file, as the preview shows it (core/formats open): a binary model as read; a
+ * compile source (IQE, MD5, SMD, OBJ, glTF) as the IQM its compile makes, with the files that go
+ * with it (an .md5mesh's animation files, an OBJ's .mtl, a glTF's buffers). Every failure is one
+ * message line (`file: what is wrong (at byte N)`). With `iqeOrder: 'vp'` (sample) an IQE's
+ * vertices are those of its `vp` lines, in their order, and the file is read in blocks (neither
+ * its bytes nor its text held whole). `animationFiles: false` leaves out the animation files beside a
+ * source (a caller that is given animation files of its own).
  */
-export function loadModel(file: string, iqeOrder: 'compiled' | 'vp' = 'compiled'): Loaded {
-  let read: { bytes: Uint8Array } | { ingested: IngestResult };
+export async function loadModel(file: string, iqeOrder: 'compiled' | 'vp' = 'compiled', animationFiles = true): Promise<Loaded> {
+  let bytes: Uint8Array;
   try {
-    // An IQE in vp order (sample) is read in blocks: neither its bytes nor its text is held whole.
-    read = iqeOrder === 'vp' && sniff(readHead(file)).format === 'iqe' ? { ingested: ingestFile(file, true) } : { bytes: readFileSync(file) };
+    if (iqeOrder === 'vp' && detectFormat(readHead(file), file) === 'iqe') {
+      const ingested = ingestFile(file, true);
+      // A collection between steps where their arrays are large (a few ms each).
+      const collect = statSync(file).size >= COLLECT_BETWEEN_STEPS_FROM ? (fullCollector() ?? undefined) : undefined;
+      return vpOrderModel(file, ingested, () => decodeText(readFileSync(file)), collect);
+    }
+    bytes = new Uint8Array(readFileSync(file));
   } catch (e) {
     return unreadable(file, e);
   }
-  if ('ingested' in read) {
-    // A collection between steps where their arrays are large (a few ms each).
-    const collect = statSync(file).size >= COLLECT_BETWEEN_STEPS_FROM ? (fullCollector() ?? undefined) : undefined;
-    return vpOrderModel(file, read.ingested, () => decodeText(readFileSync(file)), collect);
-  }
-  const bytes = read.bytes;
-  const kind = sniff(bytes);
-  switch (kind.format) {
-    case 'iqm':
-    case 'md3':
-    case 'dpm': {
-      try {
-        const model = readModel(bytes);
-        const warnings = [...model.warnings];
-        const w = extensionWarning(basename(file), kind.format);
-        if (w) warnings.unshift(w);
-        return { ok: true, model, warnings };
-      } catch (e) {
-        if (e instanceof FormatError) return { ok: false, message: `${file}: ${e.message} (at byte ${e.offset})` };
-        throw e;
-      }
+  const opened = await openModel(file, nodeFileAccess, bytes);
+  switch (opened.kind) {
+    case 'failed':
+      return { ok: false, message: `${file}: ${opened.message}${opened.offset !== null ? ` (at byte ${opened.offset})` : ''}` };
+    case 'model':
+      return { ok: true, model: opened.model, warnings: opened.warnings };
+    case 'source': {
+      const companions = animationFiles ? opened.companions : { ...opened.companions, animations: [] };
+      const compiled = await modelOfSource(file, bytes, opened.format, companions);
+      return compiled.ok ? { ok: true, model: compiled.model, warnings: compiled.warnings } : compiled;
     }
-    case 'iqe':
-      return iqeModel(file, decodeText(bytes), iqeOrder);
-    default:
-      if (bytes.byteLength === 0) return { ok: false, message: `${file}: empty file (at byte 0)` };
-      if (kind.format === 'lfs') return { ok: false, message: `${file}: this is a Git LFS pointer, not a model; run 'git lfs pull' (at byte 0)` };
-      if (kind.format === 'md5' || (kind.format === 'unknown' && !bytes.subarray(0, 4096).includes(0))) {
-        // An MD5, SMD or OBJ source: what the compiler makes of it.
-        const text = decodeText(bytes);
-        const format = sourceFormat(text, file);
-        if (format !== 'unknown' && format !== 'iqe') return compiledModel(file, text, format);
-      }
-      return { ok: false, message: `${file}: ${kind.description}; expected IQM, MD3, DPM or IQE (at byte 0)` };
   }
 }
 
@@ -153,7 +91,12 @@ export function loadModel(file: string, iqeOrder: 'compiled' | 'vp' = 'compiled'
  * is the first error as one message line.
  */
 export function iqeModel(file: string, text: string, iqeOrder: 'compiled' | 'vp'): Loaded {
-  return iqeOrder === 'vp' ? vpOrderModel(file, ingestText(text), () => text) : compiledModel(file, text, 'iqe');
+  return iqeOrder === 'vp' ? vpOrderModel(file, ingestText(text), () => text) : compiledIqe(file, text);
+}
+
+/** What the compiler makes of IQE text (its first error as the message). */
+function compiledIqe(file: string, text: string): Loaded {
+  return modelOfResult(compile([textIqeSource(text, file)]), 'iqe', [file]);
 }
 
 /**
@@ -163,14 +106,14 @@ export function iqeModel(file: string, text: string, iqeOrder: 'compiled' | 'vp'
  * each large array the steps drop before the next is made (takeVpOrder).
  */
 function vpOrderModel(file: string, ingested: IngestResult, text: () => string, collect?: () => void): Loaded {
-  if (!ingested.ok) return compiledModel(file, text(), 'iqe');
+  if (!ingested.ok) return compiledIqe(file, text());
   const vp = takeVpOrder(ingested.input, ingested.triangleCount, collect, ingested.skin);
   const result = compile([{ name: file, read: () => ({ model: ingested.input, diagnostics: [] }) }], { forceJoints: vp.forceJoints });
-  if (!result.bytes) return compiledModel(file, text(), 'iqe');
+  if (!result.bytes) return compiledIqe(file, text());
   const compiled = iqmToModel(withVpOrder(readIqmDocument(result.bytes).document, vp.arrays, vp.vertexCount), []);
   const model = { ...compiled, format: 'iqe' as const, version: 0 };
   const warnings = [...model.warnings];
-  const w = extensionWarning(basename(file), 'iqe');
+  const w = extensionWarning(fileNameOf(file), 'iqe');
   if (w) warnings.unshift(w);
   return { ok: true, model, warnings };
 }
@@ -244,7 +187,7 @@ function iqeInfo(file: string, bytes: Uint8Array): InfoJson {
   const warnings = diagnostics
     .filter((d) => d.severity === 'error' || d.code === 'too-many-problems')
     .map((d) => `line ${d.range.line + 1}: ${d.message} [${d.code}]`);
-  const w = extensionWarning(basename(file), 'iqe');
+  const w = extensionWarning(fileNameOf(file), 'iqe');
   if (w) warnings.unshift(w);
   return { format: 'iqe', version: 0, ...summary, tags: [], warnings, winding: 'cw' };
 }
@@ -270,7 +213,7 @@ export async function runInfo(args: string[]): Promise<number> {
   const findings = found && 'findings' in found ? found.findings.map((finding) => ({ file, finding })) : [];
   const withEngines = <T extends object>(info: T) => (engines ? { ...info, engines: findings.map(lintJson) } : info);
   const engineLines = findings.map((r) => formatLint(r) + '\n').join('');
-  if (head && sniff(head).format === 'iqe') {
+  if (head && detectFormat(head.subarray(0, HEAD_BYTES), file) === 'iqe') {
     const info = iqeInfo(file, head);
     if (parsed.json) process.stdout.write(JSON.stringify(withEngines(info)) + '\n');
     else {
@@ -280,7 +223,7 @@ export async function runInfo(args: string[]): Promise<number> {
     }
     return 0;
   }
-  const loaded = await loadAnyModel(file);
+  const loaded = await loadModel(file);
   if (!loaded.ok) {
     process.stderr.write(loaded.message + '\n');
     return 2;

@@ -15,8 +15,8 @@ import { checkPlayer, PLAYER_PARTS, type PlayerInput } from '../core/engines/pla
 import { citeSource, type EngineFinding, type EngineProfile } from '../core/engines/types';
 import { IqeDocument } from '../core/iqe/document';
 import type { Model } from '../core/model/model';
-import { readModel } from '../core/model/read';
-import { sniff } from '../core/sniff';
+import { readModel } from '../core/formats/models';
+import { detectFormat } from '../core/formats/registry';
 import { FormatError } from '../core/binary';
 import { decodeText } from '../node/text';
 
@@ -66,7 +66,7 @@ function readBinary(file: string, bytes: Uint8Array): { model: Model } | { error
 
 /** Engine findings for one model file (IQE text or a binary model). */
 export function lintFile(file: string, bytes: Uint8Array, engines: readonly EngineProfile[]): { findings: EngineFinding[] } | { error: string } {
-  if (sniff(bytes).format === 'iqe') {
+  if (detectFormat(bytes, file) === 'iqe') {
     const facts = factsFromIqe(new IqeDocument(decodeText(bytes)));
     return { findings: engines.flatMap((e) => checkEngine(facts, e)) };
   }

@@ -6,7 +6,7 @@
 import type { Model } from '../core/model/model';
 import { createPose, morphVertices, sampleFrames } from '../core/model/sample';
 import { skinVertices, totalVertices } from '../core/model/skin';
-import { loadAnyModel, parseArgs } from './info';
+import { loadModel, parseArgs } from './info';
 
 export interface SampleResult {
   frame: number;
@@ -80,7 +80,7 @@ export async function runSample(args: string[]): Promise<number> {
   }
   const frame = Number(frameText);
   // An IQE's vertices are its `vp` lines in their order (not the compiled order): vertex k is the k-th vp.
-  const loaded = await loadAnyModel(parsed.file, 'vp');
+  const loaded = await loadModel(parsed.file, 'vp');
   if (!loaded.ok) {
     process.stderr.write(loaded.message + '\n');
     return 2;

@@ -47,3 +47,23 @@ export function encodeUtf8(s: string): Uint8Array {
   writeUtf8(s, out, 0);
   return out;
 }
+
+/** A UTF-8 decoder that can decode a stream in pieces (a character split between pieces is joined). */
+export interface Utf8Decoder {
+  decode(input?: Uint8Array, options?: { stream?: boolean }): string;
+}
+
+/**
+ * The platform's TextDecoder for UTF-8 (node, browsers and workers all have one; core is built
+ * without their types): a leading BOM dropped, as editors drop it, and U+FFFD for invalid bytes.
+ */
+export function utf8Decoder(): Utf8Decoder {
+  const Decoder = (globalThis as { TextDecoder?: new (label: string) => Utf8Decoder }).TextDecoder;
+  if (!Decoder) throw new Error('this platform has no TextDecoder');
+  return new Decoder('utf-8');
+}
+
+/** Text of UTF-8 bytes as utf8Decoder decodes them (a BOM dropped). */
+export function decodeUtf8Text(bytes: Uint8Array): string {
+  return utf8Decoder().decode(bytes);
+}

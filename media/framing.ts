@@ -1,7 +1,19 @@
 // Where the camera looks: the bounds of a whole clip (so that an animated pose stays in view when
-// the model is framed) and the target that follows the animated model. Pure functions of the scene.
+// the model is framed), the target that follows the animated model, the way a model faces and the
+// size a restored camera is set up for. Pure functions of the scene.
 
+import type { Model } from '../core/model/model';
 import type { Scene, ViewClip } from './scene';
+
+/** The direction a format's models face: +X in the Quake formats (MD3, DPM), +Y (IQM's "Y forward") in the others. */
+export function modelFront(format: Model['format']): 'x' | 'y' {
+  return format === 'md3' || format === 'dpm' ? 'x' : 'y';
+}
+
+/** Half the diagonal of a box (min xyz, max xyz): the radius a restored camera sets its near and far planes for. */
+export function boxRadius(b: ArrayLike<number>): number {
+  return 0.5 * Math.hypot(b[3] - b[0], b[4] - b[1], b[5] - b[2]);
+}
 
 /** The union of a clip's per-frame bounds into out (min xyz, max xyz); false when there are none. */
 export function clipBounds(scene: Scene, clip: ViewClip | undefined, out: Float64Array): boolean {

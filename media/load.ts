@@ -5,11 +5,11 @@
 // core/sidecar/precedence.ts's.
 
 import { FormatError } from '../core/binary';
-import { readModel } from '../core/model/read';
+import { readModel } from '../core/formats/models';
 import type { Model } from '../core/model/model';
 import type { CompiledFrom, ConvertedFrom, Sidecars } from '../core/protocol';
 import { modelClips } from '../core/sidecar/precedence';
-import { extensionWarning, sniff } from '../core/sniff';
+import { detectFormat, extensionWarning } from '../core/formats/registry';
 import type { ViewClip } from './scene';
 
 export interface Loaded {
@@ -34,9 +34,9 @@ export class LoadError extends Error {
  */
 export function loadModelBytes(bytes: Uint8Array, fileName: string, compiled: CompiledFrom | null = null, converted: ConvertedFrom | null = null): Loaded {
   const notes: string[] = [];
-  const s = sniff(bytes);
+  const format = detectFormat(bytes, fileName);
   try {
-    if (s.format === 'iqe') throw new LoadError('IQE text reached the preview uncompiled (the extension compiles it first)', 0);
+    if (format === 'iqe') throw new LoadError('IQE text reached the preview uncompiled (the extension compiles it first)', 0);
     if (compiled) {
       notes.push(`compiled from the IQE text (${compiled.version === null ? 'the file on disk' : `editor version ${compiled.version}${compiled.unsaved ? ', unsaved' : ''}`}) in ${Math.round(compiled.milliseconds)} ms`);
       return { model: readModel(bytes), notes };
@@ -48,10 +48,8 @@ export function loadModelBytes(bytes: Uint8Array, fileName: string, compiled: Co
       return { model: readModel(bytes), notes };
     }
     const model = readModel(bytes);
-    if (s.format === 'iqm' || s.format === 'md3' || s.format === 'dpm') {
-      const w = extensionWarning(fileName, s.format);
-      if (w) notes.push(w);
-    }
+    const w = extensionWarning(fileName, format);
+    if (w) notes.push(w);
     return { model, notes };
   } catch (e) {
     if (e instanceof LoadError) throw e;

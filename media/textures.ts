@@ -4,7 +4,9 @@
 // TGA is decoded in core; PNG and JPEG by the browser.
 
 import { decodeTga } from '../core/image/tga';
-import type { TextureResult } from '../core/protocol';
+import type { Mesh, Model } from '../core/model/model';
+import type { TextureRequest, TextureResult } from '../core/protocol';
+import { textureNames, type SkinChoice } from '../core/sidecar/precedence';
 import type { MaterialGpu, ModelGpu, Renderer } from './renderer/renderer';
 
 /** A texture's decoded source, kept so it can be re-uploaded after a context loss. */
@@ -135,6 +137,19 @@ async function decodeSource(res: TextureResult): Promise<TextureSourceData | nul
       return img;
     }
   }
+}
+
+/**
+ * What the host is asked for each mesh of `model`: the names to try (the skin's, the shaders', the
+ * material), keyed by the mesh's index after `prefix` (`part:` for a player's other parts).
+ */
+export function textureRequests(model: Model, skin: SkinChoice | null, prefix = ''): TextureRequest[] {
+  return model.meshes.map((_, i) => ({ key: `${prefix}${i}`, names: textureNames(model, i, skin?.skin ?? null), skin: skin ? skin.name : null }));
+}
+
+/** A mesh engines do not draw: its material or one of its shaders is nodraw. */
+export function isNodrawMesh(m: Mesh): boolean {
+  return isNodraw(m.material) || m.shaders.some(isNodraw);
 }
 
 /** A shader or material name engines do not draw (Q3's common/nodraw, DarkPlaces' nodraw). */

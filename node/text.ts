@@ -4,37 +4,11 @@
 import { Buffer, isAscii } from 'node:buffer';
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { type AnimationOptions, type CompileSource, iqeStreamSource, textSource } from '../core/compile/index';
-import { sourceFormat } from '../core/compile/format';
+import { type AnimationOptions, type CompileSource, iqeStreamSource } from '../core/compile/index';
 import { type IngestResult, IqeIngest } from '../core/compile/ingest';
-import { sniff } from '../core/sniff';
-import { gltfSource, type ResourceReader } from '../core/gltf/source';
-
-/** How far into a file a NUL byte says "binary data" (IQE text has none). */
-const BINARY_PROBE_BYTES = 4096;
-
-/**
- * Why a file is not IQE text at all, as one line for `check` and `compile` to print instead of a
- * page of diagnostics about its bytes: another model format by its magic (CLI.md), a Git LFS
- * pointer, or binary data (a NUL byte near the start). Null for text, IQE or not: a text file
- * without the IQE header gets the header diagnostic like any other problem.
- */
-export function notIqeText(bytes: Uint8Array): string | null {
-  const kind = sniff(bytes);
-  switch (kind.format) {
-    case 'iqe':
-    case 'md5':
-    case 'glb':
-      // Sources the compiler reads (MD5 text, a binary glTF: core/compile/format.ts).
-      return null;
-    case 'lfs':
-      return 'a Git LFS pointer, not the model it stands for (git lfs pull fetches it)';
-    case 'unknown':
-      return bytes.subarray(0, BINARY_PROBE_BYTES).includes(0) ? 'binary data, not IQE text' : null;
-    default:
-      return `${kind.description}, not IQE text${kind.supported ? ' (iqm-tools info reads it)' : ''}`;
-  }
-}
+import type { ResourceReader } from '../core/gltf/source';
+import { detectFormat, FORMATS, HEAD_BYTES, unusableMessage } from '../core/formats/registry';
+import { openSource } from '../core/formats/sources';
 
 export function decodeText(bytes: Uint8Array): string {
   return new TextDecoder('utf-8', { fatal: false }).decode(bytes);
@@ -97,9 +71,9 @@ export function ingestFile(path: string, skinOnly = false): IngestResult {
   return ingest.finish();
 }
 
-/** The first bytes of a file (at most BINARY_PROBE_BYTES: what notIqeText looks at). Throws the read error. */
+/** The first bytes of a file (at most HEAD_BYTES: what the registry tells a format from). Throws the read error. */
 export function readHead(path: string): Uint8Array {
-  const head = new Uint8Array(BINARY_PROBE_BYTES);
+  const head = new Uint8Array(HEAD_BYTES);
   const fd = openSync(path, 'r');
   try {
     return head.subarray(0, readSync(fd, head, 0, head.length, 0));
@@ -109,64 +83,42 @@ export function readHead(path: string): Uint8Array {
 }
 
 /**
- * A file as a compile's source, read when the compile starts: an IQE streams through the ingest
- * in blocks (never held whole) and is read whole only for the diagnostics of a file with errors;
- * the other formats (MD5, SMD, OBJ) are read whole, and an OBJ's .mtl beside it. The format comes
- * from the content (sourceFormat), the extension only where the content says nothing. Read errors
- * are thrown (NodeJS.ErrnoException).
+ * A file as a compile's source, or one line that says why it is none (the registry's message: a
+ * binary model, a Git LFS pointer, binary data). IQE text streams through the ingest in blocks
+ * (never held whole) and is read whole only for the diagnostics of a file with errors; any other
+ * source is read whole by the registry's reader (core/formats/sources.ts), with the files it names
+ * read beside it (an OBJ's .mtl, a glTF's .bin and images). Read errors are thrown
+ * (NodeJS.ErrnoException).
  */
-export function fileSource(path: string, options?: AnimationOptions): CompileSource {
-  const head = decodeText(readHead(path));
-  const format = sourceFormat(head, path);
-  if (format === 'iqe' || format === 'unknown') {
-    return iqeStreamSource(
-      path,
-      () => ingestFile(path),
-      () => decodeText(readFileSync(path)),
-      options,
-    );
-  }
-  return {
-    name: path,
+export async function fileSource(path: string, options?: AnimationOptions): Promise<CompileSource | string> {
+  const format = detectFormat(readHead(path), path);
+  const unusable = unusableMessage(format, 'compile');
+  if (unusable) return unusable;
+  if (FORMATS[format].streams) return iqeFileSource(path, options);
+  return openSource({ bytes: new Uint8Array(readFileSync(path)) }, path, resourceReader(path), options);
+}
+
+/** An IQE file as a compile source, streamed through the ingest in blocks (the text read whole only for the diagnostics of a file with errors). */
+export function iqeFileSource(path: string, options?: AnimationOptions): CompileSource {
+  return iqeStreamSource(
+    path,
+    () => ingestFile(path),
+    () => decodeText(readFileSync(path)),
     options,
-    read: () => textSource(decodeText(readFileSync(path)), path, options, siblingReader(path)).read(),
-  };
+  );
 }
 
-/** Reads the files a source names, relative to its folder (null when one cannot be read). */
-export function siblingReader(path: string): (name: string) => string | null {
-  return (name) => {
-    try {
-      return decodeText(readFileSync(join(dirname(path), name.replace(/\\/g, '/'))));
-    } catch {
-      return null;
-    }
-  };
-}
-
-/** Reads the files a glTF names (its .bin, its images), relative to its folder, as bytes (null when one cannot be read). */
+/** Reads the files a source names (a glTF's .bin and images, an OBJ's .mtl), relative to its folder, as bytes (null when one cannot be read). */
 export function resourceReader(path: string): ResourceReader {
   return (uri) => {
     try {
       return new Uint8Array(readFileSync(join(dirname(path), decodeURIComponent(uri).replace(/\\/g, '/'))));
     } catch {
-      return null;
+      try {
+        return new Uint8Array(readFileSync(join(dirname(path), uri.replace(/\\/g, '/'))));
+      } catch {
+        return null;
+      }
     }
   };
-}
-
-/** Whether a file's first bytes are a glTF (a GLB, or glTF JSON: core/compile/format.ts). */
-export function isGltfHead(head: Uint8Array, path: string): boolean {
-  const format = sourceFormat(decodeText(head), path);
-  return format === 'gltf' || format === 'glb';
-}
-
-/**
- * A file as a compile source, glTF included: a glTF is decoded now (core/gltf/source.ts: the glTF
- * library's reader is async) with the files beside it; any other format is fileSource's. Read
- * errors are thrown (NodeJS.ErrnoException).
- */
-export async function openFileSource(path: string, options?: AnimationOptions): Promise<CompileSource> {
-  if (!isGltfHead(readHead(path), path)) return fileSource(path, options);
-  return gltfSource(new Uint8Array(readFileSync(path)), path, resourceReader(path), options);
 }

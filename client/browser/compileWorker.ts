@@ -2,11 +2,11 @@
 // of open documents, or the bytes the extension host read through workspace.fs. The per-frame bounds run on this one thread: the page
 // is not cross-origin isolated, so there is no SharedArrayBuffer to share them with another.
 import type { CompileRequest } from '../compile/protocol';
-import { runCompile, transferOf } from '../compile/run';
+import { compileRequest, transferOf } from '../compile/run';
 
 const worker = self as DedicatedWorkerGlobalScope;
 
 worker.onmessage = async (event: MessageEvent<CompileRequest>) => {
-  const reply = await runCompile(event.data);
+  const reply = await compileRequest(event.data);
   worker.postMessage(reply, transferOf(reply));
 };

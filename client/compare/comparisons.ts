@@ -5,7 +5,7 @@
 // (core/compare/diff.ts), and each forwards its camera and clip to the other.
 import * as vscode from 'vscode';
 import { diffModels } from '../../core/compare/diff';
-import { readModel } from '../../core/model/read';
+import { readModel } from '../../core/formats/models';
 import type { Difference } from '../../core/compare/diff';
 import type { LinkToWebview, SharedView } from '../../core/viewLink';
 

@@ -10,17 +10,44 @@ import * as vscode from 'vscode';
 import type { IqeDiagnostic } from '../../core/iqe/diagnostic';
 import { engineFindings, toDiagnostics } from '../preview/engines';
 import type { Platform } from '../platform';
-import type { CompileRequest, CompileSource } from './protocol';
+import type { CompileRequest, CompileInput } from './protocol';
 import { animationPathsFor, compileOptionsOf, outputPathFor } from './settings';
 import { compileSource, type LoadedSource, settingsFor } from './source';
-import { companionExtension } from '../../core/compile/companions';
-import { siblingAnimations } from '../companions';
+import { gatherCompanions } from '../../core/formats/companions';
+import { detectFormat, extensionsOf, FORMATS, formatOfExtension, HEAD_BYTES } from '../../core/formats/registry';
+import { workspaceAccess } from '../fileAccess';
 
 const PROGRESS_AFTER_MS = 500;
 const PREVIEW_VIEW_TYPE = 'iqmTools.preview';
 
-/** The files the compile takes: IQE, the reference compiler's MD5, SMD and OBJ sources, and glTF 2.0. */
-const SOURCE_FILE = /\.(iqe|md5mesh|smd|obj|gltf|glb)$/i;
+/**
+ * The animation files beside an .md5mesh or a mesh SMD that go with it (the format registry's
+ * sibling rules, core/formats/companions.ts); none for other sources (only a file whose extension
+ * names a format with such a rule is read for it) or when the folder cannot be read.
+ */
+async function siblingAnimations(source: vscode.Uri): Promise<vscode.Uri[]> {
+  const named = formatOfExtension(source.path);
+  if (!named || !FORMATS[named].companions.some((r) => r === 'md5anim-siblings' || r === 'smd-siblings')) return [];
+  const access = workspaceAccess(source);
+  const editor = access.editorText?.(source.path);
+  const bytes = editor !== undefined ? new TextEncoder().encode(editor) : await access.readBytes(source.path);
+  if (!bytes) return [];
+  const found = await gatherCompanions(source.path, bytes, detectFormat(bytes.subarray(0, HEAD_BYTES), source.path), access);
+  return found.animations.map((a) => source.with({ path: a.path }));
+}
+
+/** Whether a file's name says it is a compile source (the explorer's selection: its extension, as the menus filter it). */
+function isSourceName(path: string): boolean {
+  const format = formatOfExtension(path);
+  return format !== null && FORMATS[format].role === 'source';
+}
+
+/** The file of the active editor: a text editor's, else the active tab's custom editor (a model shown in its preview). */
+function activeSource(): vscode.Uri | undefined {
+  const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
+  if (tab?.input instanceof vscode.TabInputCustom) return tab.input.uri;
+  return vscode.window.activeTextEditor?.document.uri;
+}
 
 function isPreviewOpen(uri: vscode.Uri): boolean {
   return vscode.window.tabGroups.all.some((group) =>
@@ -92,12 +119,12 @@ async function compile(host: CompileHost, source: vscode.Uri, interactive: boole
     .map((path) => source.with({ path }));
   // An .md5mesh or a mesh SMD without animationFiles: the animation files beside it, as one would
   // give them to the reference compiler (companions.ts: those whose skeleton is the mesh's).
-  if (settings.animationFiles.length === 0 && companionExtension(source.path)) {
+  if (settings.animationFiles.length === 0) {
     animationFiles = await siblingAnimations(source);
     if (animationFiles.length > 0) log.appendLine(`[${new Date().toLocaleTimeString()}] ${name}: with the animation files beside it: ${animationFiles.map((u) => u.path.slice(u.path.lastIndexOf('/') + 1)).join(', ')} (iqmTools.compile.animationFiles chooses others)`);
   }
   for (const file of animationFiles) host.notes.delete(file);
-  const animations: CompileSource[] = [];
+  const animations: CompileInput[] = [];
   let inputBytes = 0;
   for (const file of animationFiles) {
     try {
@@ -308,11 +335,11 @@ export function registerCompile(context: vscode.ExtensionContext, platform: Plat
     }),
     // From the explorer VS Code passes the clicked file and every selected one.
     vscode.commands.registerCommand('iqmTools.compile', async (uri?: vscode.Uri, selected?: vscode.Uri[]): Promise<CompileOutcome | CompileOutcome[] | undefined> => {
-      const chosen = Array.isArray(selected) ? selected.filter((u) => u instanceof vscode.Uri && SOURCE_FILE.test(u.path)) : [];
+      const chosen = Array.isArray(selected) ? selected.filter((u) => u instanceof vscode.Uri && isSourceName(u.path)) : [];
       if (chosen.length > 1) return compileMany(host, chosen);
-      const source = uri instanceof vscode.Uri ? uri : vscode.window.activeTextEditor?.document.uri;
+      const source = uri instanceof vscode.Uri ? uri : activeSource();
       if (!source) {
-        void vscode.window.showWarningMessage('Open or select a model source to compile (.iqe, .md5mesh, .smd, .obj, .gltf, .glb).');
+        void vscode.window.showWarningMessage(`Open or select a model source to compile (${extensionsOf('source').join(', ')}).`);
         return undefined;
       }
       return compile(host, source, true);

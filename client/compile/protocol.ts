@@ -11,7 +11,7 @@ import type { IqeDiagnostic } from '../../core/iqe/diagnostic';
  * through workspace.fs, transferred to the worker (not copied) and decoded there in blocks.
  * `name` (its path) gives the format where the content does not (an OBJ has no header).
  */
-export type CompileSource = { text: string; name?: string } | { path: string } | { bytes: Uint8Array; name?: string };
+export type CompileInput = { text: string; name?: string } | { path: string } | { bytes: Uint8Array; name?: string };
 
 /**
  * The buffers of a request's byte sources to transfer with it: only those the bytes fill alone (a
@@ -30,10 +30,10 @@ export function requestTransfers(request: CompileRequest): ArrayBuffer[] {
 export type EditorCompileOptions = CompileOptions & AnimationOptions;
 
 export interface CompileRequest {
-  source: CompileSource;
+  source: CompileInput;
   options: EditorCompileOptions;
   /** Animation files merged after it (iqmTools.compile.animationFiles). */
-  animations?: CompileSource[];
+  animations?: CompileInput[];
   /**
    * The files a glTF source names (its .bin buffers, its images) or an OBJ names (its .mtl), by the
    * uri or name it gives, for a worker that cannot read them itself (a path's are read from disk

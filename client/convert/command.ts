@@ -6,15 +6,15 @@ import * as vscode from 'vscode';
 import { FormatError } from '../../core/binary';
 import { writeIqe } from '../../core/iqe/writer';
 import type { Model } from '../../core/model/model';
-import { readModel } from '../../core/model/read';
+import { readModel } from '../../core/formats/models';
 import { applyFramegroups } from '../../core/sidecar/apply';
-import { sniff } from '../../core/sniff';
+import { detectFormat, FORMATS, unusableMessage } from '../../core/formats/registry';
 import type { CompileRequest } from '../compile/protocol';
 import { compileOptionsOf } from '../compile/settings';
 import { settingsFor } from '../compile/source';
 import type { Platform } from '../platform';
 import { companionFiles } from '../preview/files';
-import { sourceFormatOf } from '../preview/sourceCompile';
+import { sourceOutcome, sourceRequest } from '../preview/sourceCompile';
 
 export const CONVERT_COMMAND = 'iqmTools.convertToIqe';
 
@@ -51,14 +51,15 @@ export function convertOutput(source: vscode.Uri): vscode.Uri {
  */
 async function modelOf(source: vscode.Uri, bytes: Uint8Array, context: vscode.ExtensionContext, platform: Platform, log: (line: string) => void): Promise<Model> {
   const name = fileName(source);
-  const s = sniff(bytes);
-  if (s.format === 'iqm' || s.format === 'md3' || s.format === 'dpm') return readModel(bytes);
-  const compiled = sourceFormatOf(bytes, name);
-  // Neither a model nor a source text: the reader says what the bytes are.
-  if (!compiled && s.format !== 'iqe') return readModel(bytes);
-  const { animations, resources } = compiled ? await companionFiles(source, bytes) : { animations: [], resources: [] };
+  const format = detectFormat(bytes, source.path);
+  const role = FORMATS[format].role;
+  if (role === 'model') return readModel(bytes);
+  // Neither a model nor a source: the registry's one message.
+  if (role === 'unsupported') throw new FormatError(unusableMessage(format, 'model') ?? FORMATS[format].label, 0);
+  const { animations, resources } = await companionFiles(source, bytes, format);
   if (animations.length > 0) log(`${name}: with the animation files beside it: ${animations.map((a) => a.name).join(', ')}`);
-  const request: CompileRequest = { source: { bytes, name: source.path }, options: compileOptionsOf(settingsFor(source)), animations: animations.map((a) => ({ bytes: a.bytes, name: a.name })), resources };
+  // The request the preview makes (the same options, companions and model).
+  const request: CompileRequest = sourceRequest(name, format, bytes, animations, resources, compileOptionsOf(settingsFor(source)));
   const size = bytes.length + animations.reduce((n, a) => n + a.bytes.length, 0);
   const cancel = new vscode.CancellationTokenSource();
   let reply;
@@ -68,15 +69,10 @@ async function modelOf(source: vscode.Uri, bytes: Uint8Array, context: vscode.Ex
     cancel.dispose();
   }
   if (!reply) throw new Error(`${name}: the compile was cancelled`);
-  if (!reply.ok) throw new Error(`${name}: the compiler failed: ${reply.message.split('\n')[0]}`);
-  const errors = reply.diagnostics.filter((d) => d.diagnostic.severity === 'error');
-  if (errors.length > 0 || !reply.bytes) {
-    const first = errors[0];
-    const label = first && first.text > 0 ? animations[first.text - 1].name : name;
-    throw new Error(first ? `${label}: line ${first.diagnostic.range.line + 1}: ${first.diagnostic.message} [${first.diagnostic.code}]` : `${name}: the source does not compile`);
-  }
-  const model = readModel(reply.bytes);
-  return compiled ? model : { ...model, format: 'iqe', version: 0 };
+  const outcome = sourceOutcome(reply, name, format, animations.map((a) => a.name));
+  if ('error' in outcome) throw new Error(outcome.error);
+  const model = readModel(outcome.bytes);
+  return format === 'iqe' ? { ...model, format: 'iqe', version: 0 } : model;
 }
 
 /** The model whose preview (or IQE editor) is active. */

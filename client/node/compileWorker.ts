@@ -3,11 +3,11 @@
 // compiles share the per-frame bounds with one more thread, as the CLI does (dist/boundsWorker.js).
 import { parentPort } from 'node:worker_threads';
 import { parallelBounds } from '../../node/compileParallel';
-import { openFileSource } from '../../node/text';
+import { fileSource } from '../../node/text';
 import type { CompileRequest } from '../compile/protocol';
-import { runCompile, transferOf } from '../compile/run';
+import { compileRequest, transferOf } from '../compile/run';
 
 parentPort?.on('message', async (request: CompileRequest) => {
-  const reply = await runCompile(request, openFileSource, parallelBounds());
+  const reply = await compileRequest(request, fileSource, parallelBounds());
   parentPort?.postMessage(reply, transferOf(reply));
 });

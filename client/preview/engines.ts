@@ -10,7 +10,7 @@ import { checkPlayer, PLAYER_PARTS, type PlayerInput } from '../../core/engines/
 import { engineReport, findingSentence } from '../../core/engines/report';
 import type { EngineFinding } from '../../core/engines/types';
 import type { Model } from '../../core/model/model';
-import { readModel } from '../../core/model/read';
+import { readModel } from '../../core/formats/models';
 import type { EngineReport } from '../../core/protocol';
 import { basename, dirname } from './resolve';
 

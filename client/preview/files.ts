@@ -3,9 +3,9 @@
 // files compiled with a source.
 
 import * as vscode from 'vscode';
-import { companionExtension, mtlLibraries } from '../../core/compile/companions';
-import { siblingAnimations } from '../companions';
-import { gltfResources } from '../compile/source';
+import { gatherCompanions } from '../../core/formats/companions';
+import type { FormatId } from '../../core/formats/registry';
+import { workspaceAccess } from '../fileAccess';
 import { dirname, type LookupFs } from './resolve';
 
 /** LookupFs over vscode.workspace.fs for the model's file system (same scheme and authority); open documents by their editor text. */
@@ -51,6 +51,7 @@ export function workspaceFs(base: vscode.Uri): LookupFs {
 }
 
 export interface CompanionFiles {
+  /** Animation files merged after the source: their names relative to its folder, and bytes. */
   animations: { name: string; bytes: Uint8Array }[];
   resources: { uri: string; bytes: Uint8Array }[];
   /** Every companion file looked for, read or not: a change to one (or its creation) changes the compile. */
@@ -58,40 +59,19 @@ export interface CompanionFiles {
 }
 
 /**
- * The files compiled with a source: the animation files beside an .md5mesh or a mesh SMD (merged
- * after it: its clips), the .mtl files an OBJ names and the .bin and images a glTF names (as
- * resources, by the name the source gives). Unreadable ones are left out: the compile says what
- * it misses (a .mtl: materials keep their names).
+ * The files compiled with a source, as the format registry's companion rules name them
+ * (core/formats/companions.ts): the animation files beside an .md5mesh or a mesh SMD (merged after
+ * it: its clips), the .mtl files an OBJ names and the .bin and images a glTF names (as resources,
+ * by the name the source gives). Unreadable ones are left out: the compile says what it misses.
  */
-export async function companionFiles(uri: vscode.Uri, bytes: Uint8Array): Promise<CompanionFiles> {
-  const animations: { name: string; bytes: Uint8Array }[] = [];
-  const resources: { uri: string; bytes: Uint8Array }[] = [];
-  const lookedFor: vscode.Uri[] = [];
-  if (/\.(gltf|glb)$/i.test(uri.path)) return { animations, resources: (await gltfResources(uri, bytes, lookedFor)) ?? [], lookedFor };
-  const extension = companionExtension(uri.path);
-  if (!extension) return { animations, resources, lookedFor };
+export async function companionFiles(uri: vscode.Uri, bytes: Uint8Array, format: FormatId): Promise<CompanionFiles> {
+  const found = await gatherCompanions(uri.path, bytes, format, workspaceAccess(uri));
   const folder = dirname(uri.path);
-  if (extension === '.mtl') {
-    for (const name of mtlLibraries(new TextDecoder('utf-8').decode(bytes))) {
-      const file = uri.with({ path: `${folder}/${name.replace(/\\/g, '/')}` });
-      lookedFor.push(file);
-      try {
-        resources.push({ uri: name, bytes: await vscode.workspace.fs.readFile(file) });
-      } catch {
-        // Left out (see above).
-      }
-    }
-    return { animations, resources, lookedFor };
-  }
-  for (const u of await siblingAnimations(uri)) {
-    lookedFor.push(u);
-    try {
-      animations.push({ name: u.path.slice(folder.length + 1), bytes: await vscode.workspace.fs.readFile(u) });
-    } catch {
-      // Left out (see above).
-    }
-  }
-  return { animations, resources, lookedFor };
+  return {
+    animations: found.animations.map((a) => ({ name: a.path.slice(folder.length + 1), bytes: a.bytes })),
+    resources: found.resources,
+    lookedFor: found.lookedFor.map((path) => uri.with({ path })),
+  };
 }
 
 export function mimeOf(path: string): 'image/x-tga' | 'image/png' | 'image/jpeg' {

@@ -5,16 +5,15 @@
 
 import * as vscode from 'vscode';
 import type { LoadMessage } from '../../core/protocol';
-import { sniff } from '../../core/sniff';
+import { detectFormat, FORMATS, type FormatId, unusableMessage } from '../../core/formats/registry';
 import { engineFindings } from './engines';
-import { sourceFormatOf } from './sourceCompile';
 import { companionFiles, toArrayBuffer } from './files';
 import { basename, findSidecars, playerSet, type LookupFs } from './resolve';
 
 export type ModelRead =
   | { kind: 'model'; message: Omit<LoadMessage, 'reload'>; engines: Awaited<ReturnType<typeof engineFindings>> | undefined }
   /** A compile source (MD5, SMD, OBJ, glTF): the caller compiles it with its companions (sourceCompile.ts). */
-  | { kind: 'source'; format: NonNullable<ReturnType<typeof sourceFormatOf>>; bytes: Uint8Array; companions: Awaited<ReturnType<typeof companionFiles>>; sidecars: LoadMessage['sidecars'] }
+  | { kind: 'source'; format: FormatId; bytes: Uint8Array; companions: Awaited<ReturnType<typeof companionFiles>>; sidecars: LoadMessage['sidecars'] }
   /** IQE text (by its content): the caller compiles it. */
   | { kind: 'iqe' }
   | { kind: 'error'; message: string };
@@ -35,13 +34,15 @@ export async function readModelFile(uri: vscode.Uri, source: vscode.Uri, fs: Loo
   } catch (e) {
     return { kind: 'error', message: `${source.fsPath || source.path}: ${e instanceof Error ? e.message : String(e)}` };
   }
-  const format = sniff(bytes).format;
+  const format = detectFormat(bytes, uri.path);
   // IQE text in a file named otherwise (mislabeled): compiled as an .iqe would be.
   if (format === 'iqe') return { kind: 'iqe' };
+  const role = FORMATS[format].role;
+  // Neither a model nor a source: the registry's one message (the webview shows it with the byte).
+  if (role === 'unsupported') return { kind: 'error', message: `${basename(uri.path)}: ${unusableMessage(format, 'model')}` };
   const md3 = format === 'md3';
   const sidecars = await findSidecars(uri.path, fs, md3);
-  const compiled = format === 'iqm' || md3 || format === 'dpm' ? null : sourceFormatOf(bytes, basename(uri.path));
-  if (compiled) return { kind: 'source', format: compiled, bytes, companions: await companionFiles(uri, bytes), sidecars };
+  if (role === 'source') return { kind: 'source', format, bytes, companions: await companionFiles(uri, bytes, format), sidecars };
   const playerParts: LoadMessage['playerParts'] = [];
   if (md3) {
     for (const part of await playerSet(uri.path, fs)) {

@@ -250,7 +250,7 @@ export class PreviewPanel implements ComparablePreview {
       const name = basename(uri.path);
       const { animations, resources, lookedFor } = read.companions;
       this.watchCompanions(lookedFor);
-      const request = sourceRequest(name, read.bytes, animations, resources, compileOptionsOf(settingsFor(uri)));
+      const request = sourceRequest(name, read.format, read.bytes, animations, resources, compileOptionsOf(settingsFor(uri)));
       const size = read.bytes.length + animations.reduce((n, a) => n + a.bytes.length, 0);
       const reply = await this.host.platform.compile(this.host.context, request, size, cancel.token);
       if (!reply || cancel.token.isCancellationRequested || this.disposed) return;

@@ -25,7 +25,7 @@ import { optimiseVertexCache, referenceDroppedTriangles, VertexCacheScratch } fr
 import { ArrayType, encodeAttribute, encodeBlendIndexes, encodeBlendWeights, type VertexArray } from './vertexarrays';
 
 export type { CompileResult, CompileSource, CompileStats, SourceDiagnostic, SourceRead, SiblingReader } from './sources';
-export { documentSource, iqeStreamSource, textSource } from './sources';
+export { documentSource, iqeStreamSource, textIqeSource } from './sources';
 export type { AnimationOptions, CompileOptions } from './options';
 export type { CompileSourceMap } from './sourceMap';
 

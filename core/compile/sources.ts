@@ -6,14 +6,11 @@ import type { CompileSourceMap } from './sourceMap';
 import type { IqeDiagnostic } from '../iqe/diagnostic';
 import { IqeDocument } from '../iqe/document';
 import { releaseLineText } from '../iqe/line';
-import { baseName, SOURCE_FORMAT_NAMES, sourceFormat } from './format';
 import { assertSameModel, gatherInput } from './input';
 import { type IngestResult, ingestText } from './ingest';
 import type { AnimationOptions } from './options';
+export type { AnimationOptions } from './options';
 import type { SourceModel } from './source';
-import { readMd5Anim, readMd5Mesh } from '../md5/reader';
-import { readSmd } from '../smd/reader';
-import { readObj } from '../obj/reader';
 
 /** What reading a source gives: its model, or null when it has errors; its diagnostics either way. */
 export interface SourceRead {
@@ -103,36 +100,18 @@ function checkDocument(doc: IqeDocument): SourceRead {
   return { model, diagnostics };
 }
 
-/** A source text of any format the compiler reads (format.ts), named `name`; `siblings` reads the files it refers to. */
-export function textSource(text: string, name = '', options?: AnimationOptions, siblings?: SiblingReader): CompileSource {
-  return { name, options, read: () => readSourceText(text, name, siblings) };
-}
-
-/** Reads a source text with the reader of its format. */
-export function readSourceText(text: string, name = '', siblings?: SiblingReader): SourceRead {
-  const format = sourceFormat(text, name);
-  switch (format) {
-    case 'iqe':
-    case 'unknown': {
+/**
+ * IQE text as a source (an editor's text, held whole): the ingest when it has no error, else every
+ * diagnostic of it as a document. Other formats: core/formats/sources.ts (openSource).
+ */
+export function textIqeSource(text: string, name = '', options?: AnimationOptions): CompileSource {
+  return {
+    name,
+    options,
+    read() {
       // Text that is nothing else is read as IQE: its diagnostics say what is wrong (the header first).
       const loaded = ingestText(text);
       return loaded.ok ? { model: loaded.input, diagnostics: [] } : checkDocument(new IqeDocument(text));
-    }
-    case 'md5mesh':
-      return readMd5Mesh(text);
-    case 'md5anim':
-      return readMd5Anim(text, baseName(name));
-    case 'smd':
-      return readSmd(text, baseName(name));
-    case 'obj':
-      return readObj(text, siblings);
-    case 'gltf':
-    case 'glb':
-      // Read from its bytes, with its buffers and images: core/gltf/source.ts (gltfSource).
-      return sourceError('source-format', `${SOURCE_FORMAT_NAMES[format]} is read from its bytes (gltfSource), not as text`);
-    case 'fbx':
-      return sourceError('source-format', `${SOURCE_FORMAT_NAMES.fbx}: FBX is not read (the reference compiler's ASCII FBX 7 input is not supported here); export IQE, MD5, SMD or OBJ`);
-    case 'fbx-binary':
-      return sourceError('source-format', `${SOURCE_FORMAT_NAMES['fbx-binary']}: binary FBX is not read (out of scope; the reference compiler reads only ASCII FBX); export IQE, MD5, SMD or OBJ`);
-  }
+    },
+  };
 }

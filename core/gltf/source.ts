@@ -6,7 +6,7 @@
 import type { AnimationOptions } from '../compile/options';
 import { readFailed, ReadError } from '../compile/readError';
 import type { CompileSource, SourceRead } from '../compile/sources';
-import { baseName } from '../compile/format';
+import { stemOf } from '../paths';
 import { lineNote } from '../compile/options';
 import { decodeGltf, type DecodedGltf, type GltfImage, type ResourceReader } from './decode';
 import { readGltfDocument } from './reader';
@@ -28,7 +28,7 @@ export interface GltfCompileSource extends CompileSource {
  */
 export async function gltfSource(bytes: Uint8Array, name = '', resources?: ResourceReader, options: AnimationOptions = {}): Promise<GltfCompileSource> {
   const { fps, ...rest } = options;
-  const stem = baseName(name) || 'model';
+  const stem = stemOf(name) || 'model';
   let decoded: DecodedGltf | null = null;
   let failure: SourceRead | null = null;
   try {

@@ -9,7 +9,8 @@
 // - Matrices are 3x4 row-major, rows [r0 r1 r2 t], acting on column vectors.
 // - Joint local transforms are 10 numbers [tx ty tz qx qy qz qw sx sy sz]; world = parent world · T·R·S.
 
-import type { ModelFormat } from '../sniff';
+/** The formats a Model comes from: a binary model's, or 'iqe' for the IQM compiled from IQE text. */
+export type ModelFormat = 'iqm' | 'md3' | 'dpm' | 'iqe';
 
 export type Winding = 'cw' | 'ccw';
 

@@ -7,7 +7,7 @@ import { IOQUAKE3 } from '../engines/ioquake3';
 import type { EngineProfile } from '../engines/types';
 import type { IqeDiagnostic } from '../iqe/diagnostic';
 import { baseName, companionModels, dirName, joinPaths, listedIsFile, texturePlan, type SidecarKind } from './companions';
-import { readModel } from '../model/read';
+import { readModel } from '../formats/models';
 import { parseShaders } from './shader';
 import { lintSidecar, readSidecar, summarizeModel, type CompanionResult, type ModelSummary, type SidecarDocument, type TextureResult } from './lint';
 

@@ -24,14 +24,6 @@ export class Picking {
   readonly segments: number[] = [];
   highlightStart = 0;
 
-  /** Forgets both (a new model). */
-  reset(): void {
-    this.picked = null;
-    this.highlighted = null;
-    this.segments.length = 0;
-    this.highlightStart = 0;
-  }
-
   /** The positions of the scene as drawn for its current pose (3 per vertex, all meshes in order). */
   private drawn(scene: Scene): Float32Array {
     const model = scene.model;

@@ -14,9 +14,9 @@ import type { Browser, Page } from 'playwright-core';
 import { findSidecars, playerSet, resolveTexture, ShaderIndex } from '../../client/preview/resolve';
 import { compileDocument } from '../helpers/compile-iqm';
 import { IqeDocument } from '../../core/iqe/document';
-import { sniff } from '../../core/sniff';
+import { detectFormat } from '../../core/formats/registry';
 import { partnerChoice } from '../../core/model/animationSet';
-import { readModel } from '../../core/model/read';
+import { readModel } from '../../core/formats/models';
 import { nodeLookupFs } from '../helpers/lookup-fs';
 
 /** node:fs for the lookup code; paths are absolute POSIX paths. */
@@ -288,7 +288,7 @@ export async function loadAsset(s: Session, rel: string, opts: { reload?: boolea
   }
   // IQE text: compiled here as the extension host compiles it (in its worker), posted as IQM.
   let compiled = null;
-  if (sniff(bytes).format === 'iqe') {
+  if (detectFormat(bytes) === 'iqe') {
     const start = performance.now();
     const result = compileDocument(new IqeDocument(bytes.toString('utf8')));
     if (!result.bytes) throw new Error(`${rel} does not compile`);

@@ -10,8 +10,8 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { compile } from '../../core/compile/index';
-import { readModel } from '../../core/model/read';
-import { openFileSource } from '../../node/text';
+import { readModel } from '../../core/formats/models';
+import { openForCompile } from '../../cli/compileOne';
 import { loadGenerated, openSession, pixelStats, type PageGlobals, settle, skipReason, still, type Session } from './harness';
 
 const GLTF = resolve('..', 'shared', 'assets', 'gltf');
@@ -56,7 +56,9 @@ async function noCulling(s: Session): Promise<void> {
 
 for (const sample of SAMPLES) {
   test(`glTF in the preview: ${sample.file} is drawn and every animation moves it`, { skip }, async () => {
-    const result = compile([await openFileSource(join(GLTF, sample.file))]);
+    const source = await openForCompile(join(GLTF, sample.file));
+    assert.ok(typeof source !== 'string', String(source));
+    const result = compile([source]);
     const errors = result.diagnostics.filter((d) => d.diagnostic.severity === 'error');
     assert.equal(errors.length, 0, errors.map((e) => e.diagnostic.message).join('\n'));
     assert.ok(result.bytes, 'no IQM written');

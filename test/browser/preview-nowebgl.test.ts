@@ -7,7 +7,7 @@ import { checkEngine } from '../../core/engines/check';
 import { factsFromModel } from '../../core/engines/facts';
 import { findEngine } from '../../core/engines/index';
 import { engineReport } from '../../core/engines/report';
-import { readModel } from '../../core/model/read';
+import { readModel } from '../../core/formats/models';
 import { md3 } from '../helpers/engine-models';
 import { loadAsset, loadGenerated, openSession, screenshotPath, skipReason, type Session } from './harness';
 

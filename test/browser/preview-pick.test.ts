@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readModel } from '../../core/model/read';
+import { readModel } from '../../core/formats/models';
 import { loadGenerated, openSession, type PageGlobals, screenshotPath, settle, skipReason, type Session } from './harness';
 
 const skip = skipReason();

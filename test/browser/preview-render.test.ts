@@ -6,7 +6,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readModel } from '../../core/model/read';
+import { readModel } from '../../core/formats/models';
 import { sampleModel } from '../../cli/sample';
 import { writeIqmDocument } from '../helpers/iqm-writer';
 import { smallIqmDocument } from '../helpers/model-writers';

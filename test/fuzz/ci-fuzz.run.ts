@@ -20,7 +20,7 @@ import { exercise, generatedSeeds, lastOwnedBytes, mutate, sectionBoundaries } f
 import { cpuMs, exerciseIqe, generatedIqeSeeds, mutateIqe } from '../helpers/iqe-fuzz';
 import { prng } from '../helpers/iqe-fixtures';
 import { skinnedModel } from '../helpers/skinned-model';
-import { sniff } from '../../core/sniff';
+import { detectFormat } from '../../core/formats/registry';
 import { exerciseSource, generatedSourceSeeds, mutateGltf, mutateSource, SOURCE_EXTENSIONS, type FuzzSourceFormat } from '../helpers/source-fuzz';
 import { exerciseImage, exerciseSidecar, generatedImageSeeds, generatedSidecarSeeds, mutateSidecar } from '../helpers/sidecar-fuzz';
 import { sidecarKind } from '../../core/sidecar/companions';
@@ -113,11 +113,11 @@ function seedsOf(format: Format): Seed[] {
     }
     return seeds;
   }
-  const seeds = generatedSeeds().filter((s) => sniff(s.bytes).format === format);
+  const seeds = generatedSeeds().filter((s) => detectFormat(s.bytes) === format);
   if (HAVE_ASSETS) {
     for (const f of modelAssets()) {
       const bytes = asset(f);
-      if (sniff(bytes).format === format && bytes.length <= MAX_SEED_BYTES) seeds.push({ name: f, bytes });
+      if (detectFormat(bytes) === format && bytes.length <= MAX_SEED_BYTES) seeds.push({ name: f, bytes });
     }
   }
   return seeds;

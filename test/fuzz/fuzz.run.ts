@@ -6,7 +6,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { asset, HAVE_ASSETS, modelAssets } from '../helpers/model-assets';
 import { fuzz, generatedSeeds } from '../helpers/model-fuzz';
-import { sniff } from '../../core/sniff';
+import { detectFormat, FORMATS } from '../../core/formats/registry';
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(name);
@@ -20,7 +20,7 @@ const seeds = generatedSeeds();
 if (HAVE_ASSETS) {
   for (const f of modelAssets()) {
     const bytes = asset(f);
-    if (!sniff(bytes).supported) continue;
+    if (FORMATS[detectFormat(bytes)].role !== 'model') continue;
     if (!allAssets && bytes.length > 300_000) continue;
     seeds.push({ name: f, bytes });
   }
@@ -31,7 +31,7 @@ if (HAVE_ASSETS) {
 let failures = 0;
 const outDir = join('out', 'fuzz-failures');
 for (const format of ['iqm', 'md3', 'dpm'] as const) {
-  const group = seeds.filter((s) => sniff(s.bytes).format === format);
+  const group = seeds.filter((s) => detectFormat(s.bytes) === format);
   const t0 = performance.now();
   let inputs = 0, parsed = 0, rejected = 0, slowest = 0;
   const chunk = 10_000;

@@ -3,7 +3,8 @@
 // core/iqm/layout.ts), and an independent adjacency computation following IQE-SEMANTICS.md
 // §6 B1 (string keys and a Map, unlike the compiler's hash tables).
 import { IqeDocument } from '../../core/iqe/document';
-import { type AnimationOptions, type BoundsProvider, compile, type CompileOptions, type CompileResult, type CompileStats, documentSource, textSource } from '../../core/compile/index';
+import { type AnimationOptions,  type BoundsProvider,  compile,  type CompileOptions,  type CompileResult,  type CompileStats,  documentSource } from '../../core/compile/index';
+import { textSource } from '../../core/formats/sources';
 import type { IqeDiagnostic } from '../../core/iqe/diagnostic';
 import { FORMAT_SIZES, IQM_HEADER, IQM_HEADER_FIELDS, IQM_HEADER_SIZE, IQM_MAGIC, IQM_RECORD, type IqmHeader } from '../../core/iqm/layout';
 

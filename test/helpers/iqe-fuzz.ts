@@ -12,7 +12,7 @@ import { compileSourceText } from './compile-iqm';
 import { IqeIngest } from '../../core/compile/ingest';
 import { IqeDocument } from '../../core/iqe/document';
 import { summarizeIqe } from '../../core/iqe/summary';
-import { readModel } from '../../core/model/read';
+import { readModel } from '../../core/formats/models';
 import type { DocumentSymbol } from 'vscode-languageserver';
 import { documentSymbols, MAX_OUTLINE_DEPTH } from '../../server/symbols';
 import { foldingRanges } from '../../server/folding';

@@ -6,7 +6,7 @@
 
 import { FormatError } from '../../core/binary';
 import type { Model } from '../../core/model/model';
-import { readModel } from '../../core/model/read';
+import { readModel } from '../../core/formats/models';
 import { clipFrame, createPose, morphVertices, sampleFrames, sampleTag } from '../../core/model/sample';
 import { skinVertices, totalVertices } from '../../core/model/skin';
 import { writeIqmDocument } from './iqm-writer';

@@ -14,7 +14,7 @@ import { FormatError } from '../../core/binary';
 import { imageSize } from '../../core/image/size';
 import { decodeTga } from '../../core/image/tga';
 import type { Model } from '../../core/model/model';
-import { readModel } from '../../core/model/read';
+import { readModel } from '../../core/formats/models';
 import { checkSidecar, textureExtensions, type SidecarIo } from '../../core/sidecar/check';
 import { sidecarKind } from '../../core/sidecar/companions';
 import { clipAtLine, clipHover, type ModelSummary } from '../../core/sidecar/lint';

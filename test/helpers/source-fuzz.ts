@@ -9,12 +9,13 @@
 // (exerciseSource): the reader and the compile never throw; a compile writes bytes exactly when it
 // reports no error, and they read back with the counts it reported; every error says where (a line
 // inside the text) and what. The reader's model is what the watchdog weighs against the input.
-import { compile, type CompileSource, textSource } from '../../core/compile/index';
+import { compile,  type CompileSource } from '../../core/compile/index';
+import { textSource } from '../../core/formats/sources';
 import { gltfSource } from '../../core/gltf/source';
 import { glbOf, skinnedStrip } from './gltf-build';
 import { makeGltf } from './gltf-writer';
 import { mutate } from './model-fuzz';
-import { readModel } from '../../core/model/read';
+import { readModel } from '../../core/formats/models';
 import { checkWithinLines, cpuMs, type IqeExercise, pathTimer } from './iqe-fuzz';
 
 export type FuzzSourceFormat = 'md5' | 'smd' | 'obj' | 'gltf';

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { animatesSkeleton, isAnimationOnly, isSkinnedMesh, partnerChoice, partnerReadingOrder, withAnimation } from '../../core/model/animationSet';
 import type { Model } from '../../core/model/model';
-import { readModel } from '../../core/model/read';
+import { readModel } from '../../core/formats/models';
 import { createPose, sampleFrames } from '../../core/model/sample';
 import { asset, NO_ASSETS } from '../helpers/model-assets';
 

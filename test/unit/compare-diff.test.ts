@@ -10,7 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { compileDocument } from '../helpers/compile-iqm';
 import { diffModels } from '../../core/compare/diff';
 import { IqeDocument } from '../../core/iqe/document';
-import { readModel } from '../../core/model/read';
+import { readModel } from '../../core/formats/models';
 
 const shared = resolve(process.cwd(), '..', 'shared');
 

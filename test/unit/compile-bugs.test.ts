@@ -325,7 +325,7 @@ test('options: what the reference ignores or empties silently is noted at the an
 });
 
 test('a joint parent below the int32 range is written as -1 (a root), not wrapped into an index past the joints (found by the CI fuzz)', async () => {
-  const { readModel } = await import('../../core/model/read');
+  const { readModel } = await import('../../core/formats/models');
   const { file, result } = compileText(
     [IQE_HEADER, 'joint "a" -1', 'joint "b" 0', 'joint "c" -2147483649', 'joint "d" -2', 'mesh "m"', 'vp 0 0 0', 'vb 0 1', 'vp 1 0 0', 'vb 1 1', 'vp 0 1 0', 'vb 2 1', 'fm 0 1 2', ''].join('\n'),
   );

@@ -4,7 +4,8 @@
 // position (extra dropped, missing the identity) and a warning.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { compile, compileModel, textSource } from '../../core/compile/index';
+import { compile, compileModel } from '../../core/compile/index';
+import { textSource } from '../../core/formats/sources';
 import { ingestText } from '../../core/compile/ingest';
 import type { SourceModel } from '../../core/compile/source';
 import { mergeInputs } from '../../core/compile/merge';

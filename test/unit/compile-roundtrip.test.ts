@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { compileDocument } from '../helpers/compile-iqm';
 import { IqeDocument } from '../../core/iqe/document';
-import { readModel } from '../../core/model/read';
+import { readModel } from '../../core/formats/models';
 import { createPose, sampleFrames } from '../../core/model/sample';
 import { skinVertices, totalVertices } from '../../core/model/skin';
 import { inverseBindMatrices, readRig, skinnedPosition, worldMatrices } from '../helpers/iqe-pose';

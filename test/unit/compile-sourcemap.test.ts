@@ -8,10 +8,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { compile, textSource } from '../../core/compile/index';
+import { compile } from '../../core/compile/index';
+import { textSource } from '../../core/formats/sources';
 import type { CompileSourceMap } from '../../core/compile/sourceMap';
 import { attributeVertex, SourceLineIndex } from '../../core/compile/sourceMap';
-import { readModel } from '../../core/model/read';
+import { readModel } from '../../core/formats/models';
 import type { Model } from '../../core/model/model';
 
 const shared = resolve(process.cwd(), '..', 'shared');

@@ -9,7 +9,7 @@ import { compileDocument } from '../helpers/compile-iqm';
 import { optimiseVertexCache, optimiseVertexCacheScript, referenceDroppedTriangles, vcacheKernelAvailable, VertexCacheScratch } from '../../core/compile/vcache';
 import { setWasmEnabled, wasmEnabled } from '../../core/wasm';
 import { IqeDocument } from '../../core/iqe/document';
-import { readModel } from '../../core/model/read';
+import { readModel } from '../../core/formats/models';
 import type { Model } from '../../core/model/model';
 
 const shared = resolve(process.cwd(), '..', 'shared');

@@ -10,7 +10,7 @@ import { setWasmEnabled } from '../../core/wasm';
 import { classifyKernelAvailable, classifyRows } from '../../core/compile/classify';
 import { compileSourceText } from '../helpers/compile-iqm';
 import { prng } from '../helpers/iqe-fixtures';
-import { readModel } from '../../core/model/read';
+import { readModel } from '../../core/formats/models';
 
 /** Each corner's component, as the smallest corner of its component (a partition to compare). */
 function partition(parent: Int32Array, corners: number): number[] {

@@ -15,7 +15,7 @@ import type { IqmDocument } from '../../core/iqm/document';
 import { readIqm } from '../../core/iqm/reader';
 import { writeIqmDocument } from '../helpers/iqm-writer';
 import type { Model } from '../../core/model/model';
-import { readModel } from '../../core/model/read';
+import { readModel } from '../../core/formats/models';
 import { createPose, sampleFrames } from '../../core/model/sample';
 import { skinVertices, totalVertices } from '../../core/model/skin';
 import { ASSETS, NO_ASSETS, SHARED } from '../helpers/model-assets';

@@ -14,7 +14,7 @@ import type { EngineFinding } from '../../core/engines/types';
 import { FormatError } from '../../core/binary';
 import { IqeDocument } from '../../core/iqe/document';
 import { IQM_HALF, IQM_TEXCOORD, IQM_SHORT } from '../../core/iqm/layout';
-import { readModel } from '../../core/model/read';
+import { readModel } from '../../core/formats/models';
 import { iqm, iqmOfSize, md3, type Md3Options } from '../helpers/engine-models';
 import { ASSETS, HAVE_ASSETS, NO_ASSETS, SHARED, modelAssets } from '../helpers/model-assets';
 

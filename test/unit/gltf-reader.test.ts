@@ -13,10 +13,10 @@ import { dirname, join, resolve } from 'node:path';
 import { compile, type CompileResult } from '../../core/compile/index';
 import { gltfSource } from '../../core/gltf/source';
 import { evaluate } from '../../core/gltf/sampler';
-import { readModel } from '../../core/model/read';
+import { readModel } from '../../core/formats/models';
 import type { Model } from '../../core/model/model';
 import { sampleModel } from '../../cli/sample';
-import { sourceFormat } from '../../core/compile/format';
+import { detectFormat } from '../../core/formats/registry';
 import { FLOAT, GltfBuilder, glbOf, type Json, skinnedStrip, UNSIGNED_BYTE, UNSIGNED_INT } from '../helpers/gltf-build';
 import { makeGltf } from '../helpers/gltf-writer';
 import { withTempDir } from '../helpers/temp-dir';
@@ -390,10 +390,11 @@ test('glTF JSON of the wrong shape is an error, not a TypeError out of the reade
 });
 
 test('format: a GLB by its magic, glTF JSON by its "asset", the extension only where the content says nothing', () => {
-  assert.equal(sourceFormat('glTF\u0002\u0000\u0000\u0000', 'x.bin'), 'glb');
-  assert.equal(sourceFormat('{\n "asset": {"version": "2.0"}}', 'model.json'), 'gltf');
-  assert.equal(sourceFormat('{"accessors": []}', 'model.gltf'), 'gltf');
-  assert.equal(sourceFormat('{"accessors": []}', 'model.json'), 'unknown');
+  const bytes = (text: string) => new TextEncoder().encode(text);
+  assert.equal(detectFormat(bytes('glTF\u0002\u0000\u0000\u0000'), 'x.bin'), 'glb');
+  assert.equal(detectFormat(bytes('{\n "asset": {"version": "2.0"}}'), 'model.json'), 'gltf');
+  assert.equal(detectFormat(bytes('{"accessors": []}'), 'model.gltf'), 'gltf');
+  assert.equal(detectFormat(bytes('{"accessors": []}'), 'model.json'), 'text');
 });
 
 test('CLI: compile, check, info and convert take .gltf/.glb; --textures writes embedded images; a broken glTF is exit 1 and no output', { skip: NO_CLI }, () => {

@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { readModel } from '../../core/model/read';
+import { readModel } from '../../core/formats/models';
 import type { Model } from '../../core/model/model';
 import { createPose, sampleFrames, setBindPose } from '../../core/model/sample';
 import { skinVertices, totalVertices } from '../../core/model/skin';

@@ -26,12 +26,13 @@ const SCANNED = ['core', 'client', 'server', 'media', 'cli', 'node'];
  *   formats, so it sits above iqm;
  * - compile turns IQE (and the neutral source model) into IQM bytes, over iqe and iqm's layout;
  * - md5, smd, obj, gltf are the other compile sources: each produces what compile consumes;
+ * - formats is the registry every entry point opens models and compile sources through: it
+ *   knows every reader and the compile, and reads their companion files over the injected file
+ *   access;
  * - sidecar parses and checks .skin, .shader, .framegroups, animation.cfg over iqe's
- *   diagnostics and the Model;
+ *   diagnostics and the Model (opened through formats);
  * - engines are the engine profiles, and check models and sidecars against them;
  * - lookup resolves names beside a model the way an engine does (engines' rules, sidecars);
- * - formats is the registry every entry point opens files through: it knows every reader, the
- *   sidecars and the lookup (sniff.ts is its predecessor, replaced by it);
  * - compare diffs two opened models;
  * - viewLink (two linked previews) names compare's differences; protocol (host <-> webview
  *   messages) names things from every layer, and viewState and lspMethods are the vocabulary of
@@ -45,10 +46,10 @@ const CORE_LAYERS: readonly (readonly string[])[] = [
   ['iqe'],
   ['compile'],
   ['md5', 'smd', 'obj', 'gltf'],
+  ['formats'],
   ['sidecar'],
   ['engines'],
   ['lookup'],
-  ['formats', 'sniff.ts'],
   ['compare'],
   ['viewLink.ts'],
   ['protocol.ts', 'viewState.ts', 'lspMethods.ts'],
@@ -95,26 +96,10 @@ interface Allowed {
   why: string;
 }
 
-const FORMATS = 'issue 30: removed when core/formats lands (the format registry takes over the dispatch)';
 const LOOKUP = 'issue 30: removed when core/lookup lands (texture names and engine rules move out of sidecar)';
 
 /** Imports that break a rule today: each must exist and break a rule (exact, see above). */
 const ALLOWED: readonly Allowed[] = [
-  // compile/sources dispatches to the readers that import its types back: a cycle, and compile
-  // reaching up to the sources it is below.
-  { from: 'core/compile/sources.ts', to: 'core/md5/reader.ts', why: FORMATS },
-  { from: 'core/compile/sources.ts', to: 'core/smd/reader.ts', why: FORMATS },
-  { from: 'core/compile/sources.ts', to: 'core/obj/reader.ts', why: FORMATS },
-  // model/read sniffs and dispatches to the readers that produce the Model it is below.
-  { from: 'core/model/read.ts', to: 'core/iqm/reader.ts', why: FORMATS },
-  { from: 'core/model/read.ts', to: 'core/md3/reader.ts', why: FORMATS },
-  { from: 'core/model/read.ts', to: 'core/dpm/reader.ts', why: FORMATS },
-  { from: 'core/model/read.ts', to: 'core/sniff.ts', why: FORMATS },
-  // The Model's format names come from the sniff (they move into model/model.ts).
-  { from: 'core/model/model.ts', to: 'core/sniff.ts', why: FORMATS },
-  // The CLI's compile, --each and its worker pool import each other.
-  { from: 'cli/compileEach.ts', to: 'cli/compile.ts', why: FORMATS },
-  { from: 'cli/compileEachPool.ts', to: 'cli/compileEach.ts', why: FORMATS },
   // The sidecar checks take ioquake3's rules and texture candidates from engines, above them.
   { from: 'core/sidecar/check.ts', to: 'core/engines/ioquake3.ts', why: LOOKUP },
   { from: 'core/sidecar/check.ts', to: 'core/engines/types.ts', why: LOOKUP },

@@ -1,10 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { FormatError } from '../../core/binary';
-import { readModel } from '../../core/model/read';
+import { readModel } from '../../core/formats/models';
 import { createPose, morphVertices, sampleClip } from '../../core/model/sample';
 import { skinVertices, totalVertices } from '../../core/model/skin';
-import { sniff } from '../../core/sniff';
+import { detectFormat } from '../../core/formats/registry';
 import { asset, modelAssets, NO_ASSETS } from '../helpers/model-assets';
 
 /** Files that must fail, with the error they must fail with. */
@@ -27,7 +27,7 @@ test('every model file in ../shared/assets reads, or fails with the right clear 
     const model = readModel(bytes);
     const ext = file.slice(file.lastIndexOf('.') + 1);
     assert.equal(model.format, MISLABELED[file] ?? ext, file);
-    assert.equal(sniff(bytes).format, model.format);
+    assert.equal(detectFormat(bytes), model.format);
     // Every mesh is internally consistent.
     for (const m of model.meshes) {
       assert.equal(m.position.length, m.vertexCount * 3, `${file} ${m.name} positions`);
@@ -50,19 +50,19 @@ test('every model file in ../shared/assets reads, or fails with the right clear 
   }
 });
 
-test('sniff: magic bytes decide, including IQE first lines with a BOM or leading spaces', () => {
+test('detectFormat: magic bytes decide, including IQE first lines with a BOM or leading spaces', () => {
   const b = (s: string) => new Uint8Array([...s].map((c) => c.charCodeAt(0)));
-  assert.equal(sniff(b('INTERQUAKEMODEL\0\x02\0\0\0')).format, 'iqm');
-  assert.equal(sniff(b('IDP3\x0f\0\0\0')).format, 'md3');
-  assert.equal(sniff(b('DARKPLACESMODEL\0')).format, 'dpm');
-  assert.equal(sniff(b('# Inter-Quake Export\n')).format, 'iqe');
-  assert.equal(sniff(b('\xef\xbb\xbf  # Inter-Quake Export\r\nmesh')).format, 'iqe');
-  assert.equal(sniff(b('IDP2')).format, 'md2');
-  assert.equal(sniff(b('IDPO')).format, 'mdl');
-  assert.equal(sniff(b('ZYMOTICMODEL')).format, 'zym');
-  assert.equal(sniff(b('MD5Version 10\n')).format, 'md5');
-  assert.equal(sniff(b('version https://git-lfs.github.com/spec/v1\noid sha256:')).format, 'lfs');
-  assert.equal(sniff(b('INTERQUAKEMODE')).format, 'unknown');
-  assert.equal(sniff(new Uint8Array(0)).format, 'unknown');
+  assert.equal(detectFormat(b('INTERQUAKEMODEL\0\x02\0\0\0')), 'iqm');
+  assert.equal(detectFormat(b('IDP3\x0f\0\0\0')), 'md3');
+  assert.equal(detectFormat(b('DARKPLACESMODEL\0')), 'dpm');
+  assert.equal(detectFormat(b('# Inter-Quake Export\n')), 'iqe');
+  assert.equal(detectFormat(b('\xef\xbb\xbf  # Inter-Quake Export\r\nmesh')), 'iqe');
+  assert.equal(detectFormat(b('IDP2')), 'md2');
+  assert.equal(detectFormat(b('IDPO')), 'mdl');
+  assert.equal(detectFormat(b('ZYMOTICMODEL')), 'zym');
+  assert.equal(detectFormat(b('MD5Version 10\n')), 'md5mesh');
+  assert.equal(detectFormat(b('version https://git-lfs.github.com/spec/v1\noid sha256:')), 'lfs');
+  assert.equal(detectFormat(b('INTERQUAKEMODE')), 'text');
+  assert.equal(detectFormat(new Uint8Array(0)), 'empty');
   assert.throws(() => readModel(new Uint8Array(0)), (e: unknown) => e instanceof FormatError && /empty/.test(e.message));
 });

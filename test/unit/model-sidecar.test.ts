@@ -4,7 +4,7 @@ import { parseAnimCfg } from '../../core/sidecar/animcfg';
 import { parseFramegroups } from '../../core/sidecar/framegroups';
 import { blendOf, parseShaders } from '../../core/sidecar/shader';
 import { parseSkin, skinTexture } from '../../core/sidecar/skin';
-import { readModel } from '../../core/model/read';
+import { readModel } from '../../core/formats/models';
 import { applyFramegroups } from '../../core/sidecar/apply';
 import { animCfgClips, textureCandidates } from '../../core/sidecar/precedence';
 import { asset, assetText, NO_ASSETS } from '../helpers/model-assets';

@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeIqmDocument } from '../helpers/iqm-writer';
-import { readModel } from '../../core/model/read';
+import { readModel } from '../../core/formats/models';
 import type { Mesh, Model } from '../../core/model/model';
 import { createPose, morphVertices, sampleFrames } from '../../core/model/sample';
 import { skinVertices, totalVertices } from '../../core/model/skin';

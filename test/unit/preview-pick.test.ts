@@ -2,8 +2,9 @@
 // them, hidden meshes skipped; and the ray through a point of the view.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { compile, textSource } from '../../core/compile/index';
-import { readModel } from '../../core/model/read';
+import { compile } from '../../core/compile/index';
+import { textSource } from '../../core/formats/sources';
+import { readModel } from '../../core/formats/models';
 import { pickTriangle, rayThrough } from '../../core/model/pick';
 import { highlightSegments, triangleCorners } from '../../core/model/highlight';
 import { invert4 } from '../../core/math/mat4';

@@ -204,14 +204,14 @@ test('sample of an IQE streamed with only positions and blends kept: the same as
   ];
   // Joints but no face: the full compile writes no joints, and neither does sample.
   const faceless = [...jointLines(2), 'pq 0 0 0 0 0 0 1', 'pq 0 0 1 0 0 0 1', 'vp 0 0 0', 'vb 1 1', 'vp 1 1 1', 'vb 0 1'];
-  await withTempDir('iqm-sample-', (dir) => {
+  await withTempDir('iqm-sample-', async (dir) => {
     for (const [name, lines, frames] of [['rigged', rigged, [-1, 0, 1]], ['faceless', faceless, [-1]]] as const) {
       const file = join(dir, `${name}.iqe`);
       const text = iqe(...lines);
       writeFileSync(file, text);
-      const streamed = loadModel(file, 'vp');
+      const streamed = await loadModel(file, 'vp');
       const whole = iqeModel(file, text, 'vp');
-      const compiled = loadModel(file, 'compiled');
+      const compiled = await loadModel(file, 'compiled');
       assert.ok(streamed.ok && whole.ok && compiled.ok, name);
       for (const frame of frames) {
         const a = sampleModel(streamed.model, frame);
@@ -230,10 +230,10 @@ test('sample of an IQE streamed with only positions and blends kept: the same as
   });
 });
 
-test('sample of a real IQE: as many vertices as info counts, the bind pose equal to the vp lines', (t) => {
+test('sample of a real IQE: as many vertices as info counts, the bind pose equal to the vp lines', async (t) => {
   const file = resolve('..', 'shared', 'assets', 'iqe', 'unvanquished', 'lgun_view.iqe');
   if (!existsSync(file)) return t.skip(`${file} is absent`);
-  const loaded = loadModel(file, 'vp');
+  const loaded = await loadModel(file, 'vp');
   assert.ok(loaded.ok);
   const result = sampleModel(loaded.model, -1);
   assert.ok(typeof result !== 'string');

@@ -4,7 +4,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readModel } from '../../core/model/read';
+import { readModel } from '../../core/formats/models';
 import { Q3_ANIMATIONS } from '../../core/sidecar/animcfg';
 import { parseSkin } from '../../core/sidecar/skin';
 import { animCfgClips, chooseSkin, modelClips, textureCandidates, textureNames } from '../../core/sidecar/precedence';

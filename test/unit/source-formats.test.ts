@@ -8,17 +8,18 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { compile, textSource } from '../../core/compile/index';
+import { compile } from '../../core/compile/index';
+import { textSource } from '../../core/formats/sources';
 import { readMd5Anim } from '../../core/md5/reader';
 import { diffModels } from '../../core/compare/diff';
-import { readModel } from '../../core/model/read';
+import { readModel } from '../../core/formats/models';
 import type { Model } from '../../core/model/model';
 import { fileSource } from '../../node/text';
-import { companionAnimations, mtlLibraries } from '../../core/compile/companions';
-import { sourceFormat } from '../../core/compile/format';
+import { companionAnimations, mtlLibraries } from '../../core/formats/companions';
+import { detectFormat, FORMATS } from '../../core/formats/registry';
 import { withTempDir } from '../helpers/temp-dir';
-import { runCompile } from '../../client/compile/run';
-import { sourceFormatOf, sourceOutcome, sourceRequest } from '../../client/preview/sourceCompile';
+import { compileRequest } from '../../client/compile/run';
+import { sourceOutcome, sourceRequest } from '../../client/preview/sourceCompile';
 
 const CLI = resolve('dist', 'cli.js');
 const NO_CLI = existsSync(CLI) ? false : `${CLI} is not built (npm run build)`;
@@ -27,8 +28,9 @@ const shared = resolve(process.cwd(), '..', 'shared');
 const assets = join(shared, 'assets');
 
 /** Compiles files (a mesh, then animations) from disk; fails the test on errors. */
-function compileFiles(...paths: string[]): Model {
-  const result = compile(paths.map((p) => fileSource(p)));
+async function compileFiles(...paths: string[]): Promise<Model> {
+  const sources = await Promise.all(paths.map((p) => fileSource(p)));
+  const result = compile(sources.map((source) => (typeof source === 'string' ? assert.fail(source) : source)));
   assert.ok(result.bytes, JSON.stringify(result.diagnostics.slice(0, 5)));
   return readModel(result.bytes);
 }
@@ -62,13 +64,13 @@ const skipShared = !existsSync(join(shared, 'reference', 'md5')) ? '../shared/re
 // ---------------------------------------------------------------------------------------------
 // MD5
 
-test('MD5: door1 and rifle_view equal the reference but for the animation name (R1)', { skip: skipShared }, () => {
+test('MD5: door1 and rifle_view equal the reference but for the animation name (R1)', { skip: skipShared }, async () => {
   const cases: [string, string, string][] = [
     ['md5/door1.iqm', 'md5/unvanquished/door1_mesh.md5mesh', 'md5/unvanquished/door1_open.md5anim'],
     ['md5/rifle_view.iqm', 'md5/unvanquished/rifle_view.md5mesh', 'md5/unvanquished/rifle_view_idle.md5anim'],
   ];
   for (const [ref, mesh, anim] of cases) {
-    const ours = compileFiles(join(assets, mesh), join(assets, anim));
+    const ours = await compileFiles(join(assets, mesh), join(assets, anim));
     const name = anim.slice(anim.lastIndexOf('/') + 1).replace('.md5anim', '');
     assert.deepEqual(
       diffModels(ours, reference(ref)).map((d) => d.message),
@@ -78,8 +80,8 @@ test('MD5: door1 and rifle_view equal the reference but for the animation name (
   }
 });
 
-test('MD5: Bob equals the reference but for the animation name (R1) and the second guard1_body mesh the reference drops (R2)', { skip: skipShared }, () => {
-  const ours = compileFiles(join(assets, 'md5/bob/Bob.md5mesh'), join(assets, 'md5/bob/Bob.md5anim'));
+test('MD5: Bob equals the reference but for the animation name (R1) and the second guard1_body mesh the reference drops (R2)', { skip: skipShared }, async () => {
+  const ours = await compileFiles(join(assets, 'md5/bob/Bob.md5mesh'), join(assets, 'md5/bob/Bob.md5anim'));
   const messages = diffModels(ours, reference('md5/Bob.iqm')).map((d) => d.message);
   assert.deepEqual(messages, [
     "animation 0 'Bob': name Bob ≠ assets/md5/bob/Bob",
@@ -241,7 +243,7 @@ function onlyKnown(messages: string[]): string[] {
   return messages.filter((m) => !/they differ only in tangents$/.test(m) && !/^animation \d+ '[^']*': name \S+ ≠ assets\//.test(m));
 }
 
-test('SMD: the shared SMDs equal the reference but for NaN tangents (B8) and the animation name (R1)', { skip: skipShared }, () => {
+test('SMD: the shared SMDs equal the reference but for NaN tangents (B8) and the animation name (R1)', { skip: skipShared }, async () => {
   const cases: [string, string[]][] = [
     ['smd/triangle.iqm', ['smd/assimp/triangle.smd']],
     ['smd/WusonSMD.iqm', ['smd/assimp/WusonSMD.smd']],
@@ -249,10 +251,10 @@ test('SMD: the shared SMDs equal the reference but for NaN tangents (B8) and the
     ['smd/m16.iqm', ['smd/nuclide/m16.smd', 'smd/nuclide/reload.smd']],
   ];
   for (const [ref, files] of cases) {
-    const ours = compileFiles(...files.map((f) => join(assets, f)));
+    const ours = await compileFiles(...files.map((f) => join(assets, f)));
     assert.deepEqual(onlyKnown(diffModels(ours, reference(ref)).map((d) => d.message)), [], ref);
   }
-  assert.deepEqual(diffModels(compileFiles(join(assets, 'smd/assimp/triangle.smd')), reference('smd/triangle.iqm')), [], 'triangle: no difference at all');
+  assert.deepEqual(diffModels(await compileFiles(join(assets, 'smd/assimp/triangle.smd')), reference('smd/triangle.iqm')), [], 'triangle: no difference at all');
 });
 
 const SMD_MESH = `version 1
@@ -328,8 +330,8 @@ test('SMD: malformed files are errors at their line and column', () => {
 // ---------------------------------------------------------------------------------------------
 // OBJ
 
-test('OBJ: spider equals the reference but for NaN tangents (B8); cornell_box too once its `o` names are taken out (R3), but for the repeated white sections the reference drops (R2)', { skip: skipShared }, () => {
-  const spider = compileFiles(join(assets, 'obj/assimp/spider.obj'));
+test('OBJ: spider equals the reference but for NaN tangents (B8); cornell_box too once its `o` names are taken out (R3), but for the repeated white sections the reference drops (R2)', { skip: skipShared }, async () => {
+  const spider = await compileFiles(join(assets, 'obj/assimp/spider.obj'));
   assert.deepEqual(onlyKnown(diffModels(spider, reference('obj/spider.iqm')).map((d) => d.message)), [], 'spider');
   const box = readFileSync(join(assets, 'obj/tinyobjloader/cornell_box.obj'), 'utf8');
   const withoutObjects = compiled(['cornell_box.obj', box.replace(/^o .*$/gm, '')]);
@@ -472,8 +474,9 @@ test('companions and format detection read lines as lines: indented keywords, CR
   assert.deepEqual(companionAnimations({ name: '/d/m.md5mesh', text: MD5_MESH.replace('joints {', `${blanks(40_000, '\r')} joints {${blanks(40_000)}`) }, [{ name: '/d/walk.md5anim', text: MD5_ANIM }]), ['/d/walk.md5anim']);
   assert.deepEqual(mtlLibraries(`${blanks(40_000)}  mtllib  a.mtl b.mtl  \r\nmtllib\n${OBJ}`), ['a.mtl', 'b.mtl', 'm.mtl']);
   const head = blanks(8000);
-  assert.equal(sourceFormat(`${head}MD5Version 10\nnumMeshes 1\n`, 'x.txt'), 'md5mesh');
-  assert.equal(sourceFormat(`${head}  ; FBX 7.4.0 project file\n`, 'x.txt'), 'fbx');
+  const ascii = (text: string) => new TextEncoder().encode(text);
+  assert.equal(detectFormat(ascii(`${head}MD5Version 10\nnumMeshes 1\n`), 'x.txt'), 'md5mesh');
+  assert.equal(detectFormat(ascii(`${head}  ; FBX 7.4.0 project file\n`), 'x.txt'), 'fbx');
 });
 
 test('OBJ: vertices without normals beside vertices with them get computed normals, not the reference\'s shifted ones (R5)', () => {
@@ -493,9 +496,9 @@ test('preview: a mesh source with its companions is compiled with them (on the h
   const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);
   // What the preview's panel does: the request of sourceCompile.ts, run as the worker runs it, and its outcome.
   const preview = async (text: string, name: string, animations: { name: string; bytes: Uint8Array }[] = [], resources: { uri: string; bytes: Uint8Array }[] = []) => {
-    const format = sourceFormatOf(bytes(text), name);
-    assert.ok(format, `${name} is a compile source`);
-    const outcome = sourceOutcome(await runCompile(sourceRequest(name, bytes(text), animations, resources, {})), name, format, animations.map((a) => a.name));
+    const format = detectFormat(bytes(text), name);
+    assert.equal(FORMATS[format].role, 'source', `${name} is a compile source`);
+    const outcome = sourceOutcome(await compileRequest(sourceRequest(name, format, bytes(text), animations, resources, {})), name, format, animations.map((a) => a.name));
     if ('error' in outcome) throw new Error(outcome.error);
     return readModel(outcome.bytes);
   };
@@ -506,5 +509,5 @@ test('preview: a mesh source with its companions is compiled with them (on the h
   const obj = await preview(OBJ, 'm.obj', [], [{ uri: 'm.mtl', bytes: bytes('newmtl Material.001\nmap_Kd wood.png\n') }]);
   assert.deepEqual(obj.meshes.map((m) => m.material), ['wood.png', 'skin']);
   await assert.rejects(preview(SMD_MESH.replace('1 0 1 0 0 0 1 0 1', '4 0 1 0 0 0 1 0 1'), 'bad.smd'), /bad\.smd line 15: parent bone 4 is not in nodes/);
-  assert.equal(sourceFormatOf(bytes('# Inter-Quake Export\n'), 'a.iqe'), null, 'IQE text goes the IQE way');
+  assert.equal(detectFormat(bytes('# Inter-Quake Export\n'), 'a.iqe'), 'iqe', 'IQE text goes the IQE way');
 });

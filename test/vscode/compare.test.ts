@@ -10,7 +10,7 @@ import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as vscode from 'vscode';
 import { diffModels } from '../../core/compare/diff';
-import { readModel } from '../../core/model/read';
+import { readModel } from '../../core/formats/models';
 import { requestScreenshot, waitFor } from './harnessClient';
 import { activeExtension, fixtureUri, lineOf, scratchFolder, utf8, waitForTab, writeMd5Pair } from './helpers';
 

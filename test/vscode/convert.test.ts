@@ -7,9 +7,10 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { compile, textSource } from '../../core/compile/index';
+import { compile } from '../../core/compile/index';
+import { textSource } from '../../core/formats/sources';
 import { diffModels } from '../../core/compare/diff';
-import { readModel } from '../../core/model/read';
+import { readModel } from '../../core/formats/models';
 import { waitFor } from './harnessClient';
 import { activeExtension, fixtureUri, writeMd5Pair } from './helpers';
 
