@@ -27,6 +27,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node';
 import type { Chunk } from '../core/iqe/chunk';
+import { DebugMemoryRequest } from '../core/lspMethods';
 import { IqeDocument } from '../core/iqe/document';
 import { dataDir, syntheticIqe } from './helpers/data';
 
@@ -84,7 +85,7 @@ async function measureServer(text: string): Promise<{ retained: number; publishM
   await connection.sendRequest('initialize', { processId: process.pid, rootUri: null, capabilities: { workspace: { configuration: true } } });
   connection.sendNotification('initialized', {});
   type Memory = { heapUsed: number; arrayBuffers: number };
-  const memory = (): Promise<Memory> => connection.sendRequest<Memory>('iqmTools/debugMemory', { gc: true });
+  const memory = (): Promise<Memory> => connection.sendRequest<Memory>(DebugMemoryRequest.method, { gc: true });
   const used = (m: Memory): number => m.heapUsed + m.arrayBuffers;
   const baseline = await memory();
   const opened = performance.now();

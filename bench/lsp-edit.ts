@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node';
-import { DEBUG_MEMORY, type DebugMemoryParams, type DebugMemoryResult } from '../core/lspMethods';
+import { DebugMemoryRequest, type DebugMemoryResult } from '../core/lspMethods';
 
 interface Published {
   uri: string;
@@ -108,7 +108,7 @@ async function main(): Promise<void> {
       const timer = setTimeout(() => reject(new Error(`no diagnostics for version ${version} within ${timeoutMs} ms`)), timeoutMs);
       waiters.push({ version, resolve: (p) => (clearTimeout(timer), resolve(p)) });
     });
-  const memory = (gc = false) => connection.sendRequest<DebugMemoryResult>(DEBUG_MEMORY, { gc } satisfies DebugMemoryParams);
+  const memory = (gc = false) => connection.sendRequest(DebugMemoryRequest, { gc });
   const used = (m: DebugMemoryResult) => m.heapUsed + m.external; // external includes arrayBuffers
 
   try {

@@ -4,7 +4,7 @@
 // Reported as CPU time of this process (wall time too): the figures are taken on shared machines.
 // Also the CPU skinning reference per vertex, for scale.
 import { readIqm } from '../core/iqm/reader';
-import { writeIqm } from '../core/iqm/writer';
+import { writeIqmDocument } from '../test/helpers/iqm-writer';
 import type { IqmDocument } from '../core/iqm/document';
 import { loadavg } from 'node:os';
 import { computeSkin, createPose, sampleClip, sampleFrames } from '../core/model/sample';
@@ -37,7 +37,7 @@ function doc(): IqmDocument {
   };
 }
 
-const model = readIqm(writeIqm(doc()));
+const model = readIqm(writeIqmDocument(doc()));
 const pose = createPose(model);
 
 /** Median over 15 rounds of [CPU µs, wall µs] per call. */

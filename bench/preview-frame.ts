@@ -3,7 +3,7 @@
 // 150-bone DPM, and the heap growth over many frames (the frame loop must allocate nothing).
 // Target (issue 5): ≤ 1 ms per frame, no allocations. Run with --expose-gc (npm run bench does).
 
-import { writeIqm } from '../core/iqm/writer';
+import { writeIqmDocument } from '../test/helpers/iqm-writer';
 import type { IqmDocument } from '../core/iqm/document';
 import { readModel } from '../core/formats/models';
 import type { Model } from '../core/model/model';
@@ -60,5 +60,5 @@ function bench(name: string, model: Model): void {
   );
 }
 
-bench(`IQM, ${J} joints, all 10 channels animated, interpolated`, readModel(writeIqm(iqmDoc())));
+bench(`IQM, ${J} joints, all 10 channels animated, interpolated`, readModel(writeIqmDocument(iqmDoc())));
 bench(`DPM, 150 bones, interpolated (slerp between frames)`, readModel(syntheticDpm(150, 20, 64).bytes));

@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import type { BaseLanguageClient, LanguageClientOptions } from 'vscode-languageclient';
 import { encodeBase64 } from '../core/base64';
 import { SIDECAR_LANGUAGES } from '../core/sidecar/companions';
-import { FIND_FILES, LIST_FOLDER, READ_FILE, type FindFilesParams, type ListFolderParams, type ReadFileParams, type ReadFileResult } from '../core/lspMethods';
+import { ListFolderRequest, ReadFileRequest, type ReadFileParams, type ReadFileResult } from '../core/lspMethods';
 import type { Platform } from './platform';
 
 /** Starts the client (with the platform's server) and answers the server's file reads. */
@@ -28,9 +28,8 @@ export async function startLanguageClient(context: vscode.ExtensionContext, plat
   };
   const client = await platform.startLanguageClient(context, options);
   context.subscriptions.push(
-    client.onRequest(READ_FILE, (params: ReadFileParams) => readFile(params)),
-    client.onRequest(FIND_FILES, async ({ glob, maxResults }: FindFilesParams) => (await vscode.workspace.findFiles(glob, undefined, maxResults)).map((uri) => uri.toString())),
-    client.onRequest(LIST_FOLDER, ({ uri }: ListFolderParams) => listFolder(uri)),
+    client.onRequest(ReadFileRequest, (params) => readFile(params)),
+    client.onRequest(ListFolderRequest, ({ uri }) => listFolder(uri)),
   );
   return client;
 }

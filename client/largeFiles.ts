@@ -4,7 +4,7 @@
 // client: iqmTools/readFile); closing the tab retracts it.
 import * as vscode from 'vscode';
 import { State, type BaseLanguageClient } from 'vscode-languageclient';
-import { CLOSE_LARGE_FILE, VALIDATE_LARGE_FILE, type LargeFileParams } from '../core/lspMethods';
+import { CloseLargeFileNotification, ValidateLargeFileNotification } from '../core/lspMethods';
 /** Tab and document events come in flurries (a tab closing also closes its document); settle first. */
 const SETTLE_MS = 100;
 
@@ -65,12 +65,12 @@ export class LargeFileTracker implements vscode.Disposable {
       if (wanted.has(uri)) continue;
       this.announced.delete(uri);
       // A document that became synced is taken over by didOpen on the server; only a closed tab is retracted.
-      if (!synced.has(uri)) void this.client.sendNotification(CLOSE_LARGE_FILE, { uri } satisfies LargeFileParams);
+      if (!synced.has(uri)) void this.client.sendNotification(CloseLargeFileNotification, { uri });
     }
     for (const uri of wanted) {
       if (this.announced.has(uri)) continue;
       this.announced.add(uri);
-      void this.client.sendNotification(VALIDATE_LARGE_FILE, { uri } satisfies LargeFileParams);
+      void this.client.sendNotification(ValidateLargeFileNotification, { uri });
     }
   }
 }

@@ -1,17 +1,21 @@
 // The language server's custom LSP methods, declared once for the client, the server, the tests
-// and the benchmarks. Pure declarations: each side sends or handles them with its own
-// vscode-languageclient / vscode-languageserver connection.
+// and the benchmarks: each is a typed RequestType / NotificationType of the LSP protocol library
+// (its method name, params and result), which the client's vscode-languageclient and the server's
+// vscode-languageserver connections both take, so a handler and a sender cannot disagree on the
+// types. The protocol library's message types are pure (no Node, DOM or vscode; the bundles that
+// import this file already hold the library: vscode-languageclient and vscode-languageserver
+// re-export it).
 
-/** Client → server: a tab shows an .iqe that VS Code does not sync (over its 50 MB limit). */
-export const VALIDATE_LARGE_FILE = 'iqmTools/validateLargeFile';
-/** Client → server: that tab closed; its diagnostics are cleared. */
-export const CLOSE_LARGE_FILE = 'iqmTools/closeLargeFile';
+import { NotificationType, RequestType } from 'vscode-languageserver-protocol';
+
 export interface LargeFileParams {
   uri: string;
 }
+/** Client → server: a tab shows an .iqe that VS Code does not sync (over its 50 MB limit). */
+export const ValidateLargeFileNotification = new NotificationType<LargeFileParams>('iqmTools/validateLargeFile');
+/** Client → server: that tab closed; its diagnostics are cleared. */
+export const CloseLargeFileNotification = new NotificationType<LargeFileParams>('iqmTools/closeLargeFile');
 
-/** Tests and benchmarks → server: its memory use (bytes, process.memoryUsage()), after a full collection when asked and possible. */
-export const DEBUG_MEMORY = 'iqmTools/debugMemory';
 export interface DebugMemoryParams {
   gc?: boolean;
 }
@@ -26,14 +30,9 @@ export interface DebugMemoryResult {
   /** CPU time the server process has used so far (user + system, ms), where the host can tell. */
   cpuMs?: number;
 }
+/** Tests and benchmarks → server: its memory use (bytes, process.memoryUsage()), after a full collection when asked and possible. */
+export const DebugMemoryRequest = new RequestType<DebugMemoryParams | undefined, DebugMemoryResult, void>('iqmTools/debugMemory');
 
-/**
- * Server → client: a large file's text, or a model file's bytes for the sidecar checks, or (with
- * maxBytes 0) only whether a file exists, for a server that cannot read files itself (in the browser
- * the server is a Web Worker without file access; the client reads through vscode.workspace.fs).
- * Fails with the reason (not found, a folder, ...) when the file cannot be read.
- */
-export const READ_FILE = 'iqmTools/readFile';
 export interface ReadFileParams {
   uri: string;
   /** Larger files are not sent: the result then has no text. */
@@ -53,6 +52,13 @@ export interface ReadFileResult {
   /** With encoding 'base64': the file's bytes; absent when too large or unchanged. */
   base64?: string;
 }
+/**
+ * Server → client: a large file's text, or a model file's bytes for the sidecar checks, or (with
+ * maxBytes 0) only whether a file exists, for a server that cannot read files itself (in the browser
+ * the server is a Web Worker without file access; the client reads through vscode.workspace.fs).
+ * Fails with the reason (not found, a folder, ...) when the file cannot be read.
+ */
+export const ReadFileRequest = new RequestType<ReadFileParams, ReadFileResult, void>('iqmTools/readFile');
 
 /**
  * The command of the "▶ Play" code lens on a clip line of a sidecar file (.framegroups,
@@ -72,21 +78,11 @@ export interface PlayClipArgs {
   sidecar: string;
 }
 
+export interface ListFolderParams {
+  uri: string;
+}
 /**
  * Server → client: the names in a folder (vscode.workspace.fs.readDirectory), or null when it is
  * not a folder or cannot be listed; the sidecar checks look textures up a folder at a time.
  */
-export const LIST_FOLDER = 'iqmTools/listFolder';
-export interface ListFolderParams {
-  uri: string;
-}
-
-/**
- * Server → client: the workspace's files matching a glob (vscode.workspace.findFiles), as URIs; the
- * sidecar checks read the shader scripts a .skin's names may refer to. At most `maxResults`.
- */
-export const FIND_FILES = 'iqmTools/findFiles';
-export interface FindFilesParams {
-  glob: string;
-  maxResults: number;
-}
+export const ListFolderRequest = new RequestType<ListFolderParams, string[] | null, void>('iqmTools/listFolder');

@@ -8,7 +8,12 @@
 // `textures`. When the file changes on disk the host posts `load` again (the webview keeps its view
 // state). `rendered` and `log` are informational (tests and the output channel use them).
 
+import type { EngineReport } from './engines/report';
+import type { Highlight } from './model/highlight';
 import { isLinkToHost, isLinkToWebview, type LinkToHost, type LinkToWebview } from './viewLink';
+
+// Declared where they are made (below the messages that carry them), named here for every face.
+export type { EngineReport, Highlight };
 
 /** A sidecar text file found next to the model. */
 export interface SidecarText {
@@ -83,14 +88,6 @@ export interface PartnerOffer {
   chosen: { name: string; bytes: ArrayBuffer } | null;
   /** Chosen because it is the only fit, not by the user. */
   automatic: boolean;
-}
-
-/** Engine findings for the info panel, already worded (core/engines). */
-export interface EngineReport {
-  engines: string[];
-  findings: { engine: string; severity: 'error' | 'warning' | 'information'; code: string; message: string; where: string; fact: string; source: string }[];
-  /** Engine names in the setting that are not known. */
-  unknown: string[];
 }
 
 /** Which IQE text a compiled load was made from. */
@@ -177,15 +174,6 @@ export interface PlayClipMessage {
   /** Start playing (false: show its first frame, paused). */
   play: boolean;
 }
-
-/**
- * Part of the drawn model to highlight (the cursor in an IQE text). Indices are of the drawn model
- * (the compiled IQM): vertices and triangles across all meshes in file order, joints as listed.
- */
-export type Highlight =
-  | { kind: 'vertices'; indices: number[] }
-  | { kind: 'triangles'; indices: number[] }
-  | { kind: 'joint'; joint: number };
 
 /** host -> webview: highlight part of the model, or nothing (`target` null). */
 export interface HighlightMessage {

@@ -10,7 +10,7 @@ import { hover } from './hover';
 import { definition, references } from './references';
 import { documentSymbols } from './symbols';
 import type { IqeDocument } from '../core/iqe/document';
-import { CLOSE_LARGE_FILE, DEBUG_MEMORY, VALIDATE_LARGE_FILE, type DebugMemoryParams, type DebugMemoryResult, type LargeFileParams } from '../core/lspMethods';
+import { CloseLargeFileNotification, DebugMemoryRequest, type DebugMemoryResult, ValidateLargeFileNotification } from '../core/lspMethods';
 import { LargeFiles, type LargeFileReader } from './largeFiles';
 import { ValidationScheduler } from './scheduler';
 import { SettingsStore } from './settings';
@@ -117,8 +117,9 @@ export function startServer(connection: Connection, host: ServerHost): void {
     }
   });
 
-  connection.onNotification(VALIDATE_LARGE_FILE, (params: LargeFileParams) => largeFiles.open(params?.uri));
-  connection.onNotification(CLOSE_LARGE_FILE, (params: LargeFileParams) => largeFiles.close(params?.uri));
+  // params?.: a client may send none (the tests do).
+  connection.onNotification(ValidateLargeFileNotification, (params) => largeFiles.open(params?.uri));
+  connection.onNotification(CloseLargeFileNotification, (params) => largeFiles.close(params?.uri));
 
   /**
    * Answers a feature request from the document's current parse; a request for a document that is
@@ -159,7 +160,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
   connection.onCodeAction(({ textDocument, context }) => answer(textDocument.uri, [], (doc) => codeActions(doc, textDocument.uri, context.diagnostics)));
 
   const memory = host.memory?.bind(host);
-  if (memory) connection.onRequest(DEBUG_MEMORY, (params: DebugMemoryParams | undefined): DebugMemoryResult => memory(params?.gc === true));
+  if (memory) connection.onRequest(DebugMemoryRequest, (params) => memory(params?.gc === true));
 
   connection.onShutdown(() => {
     scheduler.dispose();

@@ -30,7 +30,8 @@
 import type { Skeleton } from './skeleton';
 import { float64s, int32s } from '../growable';
 import { alignedArray, type ArrayKind, newArray } from '../pages';
-import { multiply, poseMatrix } from '../math/pose';
+import { fromTRS, mul3x4 } from '../math/mat3x4';
+import { UNSCALED_STRIDE } from '../math/pose';
 import { type BatchPoints, batchExtremes, batchPoints, boundsKernelAvailable, classFrames } from './boundsBatch';
 
 export interface BoundsInput {
@@ -64,12 +65,12 @@ function skinMatrices(a: Animation, frame: number, world: Float64Array, local: F
   const base = a.framePoseStart[frame] * stride;
   const count = parents.length;
   for (let j = 0; j < count; j++) {
-    poseMatrix(a.framePoses, base + stride * j, local, 0, stride);
+    fromTRS(local, 0, a.framePoses, base + stride * j, stride <= UNSCALED_STRIDE);
     const parent = parents[j];
-    if (parent >= 0 && parent < j) multiply(world, 12 * parent, local, 0, world, 12 * j);
+    if (parent >= 0 && parent < j) mul3x4(world, 12 * j, world, 12 * parent, local, 0);
     else world.set(local, 12 * j);
   }
-  for (let j = 0; j < count; j++) multiply(world, 12 * j, inverse, 12 * j, skin, 12 * j);
+  for (let j = 0; j < count; j++) mul3x4(skin, 12 * j, world, 12 * j, inverse, 12 * j);
 }
 
 /**

@@ -92,7 +92,7 @@ export function rotationOf(rotate: CompileOptions['rotate']): Float64Array | nul
   const r = new Float64Array(4);
   const rad = Math.PI / 180;
   for (const [x, y, z] of rotate) {
-    quaternionFromAngles(x * rad, y * rad, z * rad, r, 0);
+    quaternionFromAngles(r, 0, x * rad, y * rad, z * rad);
     if (r[3] > 0) for (let k = 0; k < 4; k++) r[k] = -r[k];
     const ax = q[0], ay = q[1], az = q[2], aw = q[3];
     const bx = r[0], by = r[1], bz = r[2], bw = r[3];

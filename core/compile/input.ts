@@ -6,7 +6,7 @@ import { Cmd } from '../iqe/commands';
 import { float64s, Growable, int32s, NarrowDoubles, uint8s } from '../growable';
 import { newArray } from '../pages';
 import type { Declaration, InputJoint, InputAnimation, Section, SmoothGroup, SourceModel } from './source';
-import { type Pose, POSE_STRIDE, poseFromMatrix, poseFromAngles, poseFromQuaternion, UNSCALED_STRIDE } from '../math/pose';
+import { type PoseValues, POSE_STRIDE, poseFromMatrix, poseFromAngles, poseFromQuaternion, UNSCALED_STRIDE } from '../math/pose';
 
 const CUSTOMS = 10;
 
@@ -86,7 +86,7 @@ export class InputGatherer {
   private materialName = '';
   private pending = true;
   private group = 0;
-  private readonly pose: Pose = new Float64Array(POSE_STRIDE);
+  private readonly pose: PoseValues = new Float64Array(POSE_STRIDE);
   /** Set by the first `comment` line: nothing after it is data (§3.7). */
   private ended = false;
 
@@ -316,9 +316,9 @@ export class InputGatherer {
 
   private addPose(k: Cmd, values: Values, v: number, n: number): void {
     const pose = this.pose;
-    if (k === Cmd.Pq) poseFromQuaternion(values, v, n, pose);
-    else if (k === Cmd.Pm) poseFromMatrix(values, v, n, pose);
-    else poseFromAngles(values, v, n, pose);
+    if (k === Cmd.Pq) poseFromQuaternion(pose, values, v, n);
+    else if (k === Cmd.Pm) poseFromMatrix(pose, values, v, n);
+    else poseFromAngles(pose, values, v, n);
     if (this.animations.length === 0) {
       this.basePoses.pushMany(pose, POSE_STRIDE);
       return;

@@ -1,7 +1,8 @@
 // Stage: joints and inverse bind matrices (IQE-SEMANTICS.md §4.9, with B10: a joint without a
 // base pose gets the identity).
 import type { SourceModel } from './source';
-import { invert, multiply, POSE_STRIDE, poseMatrix } from '../math/pose';
+import { fromTRS, invertRotationScale3x4, mul3x4 } from '../math/mat3x4';
+import { POSE_STRIDE } from '../math/pose';
 
 export const IDENTITY_POSE: readonly number[] = [0, 0, 0, 0, 0, 0, 1, 1, 1, 1];
 
@@ -35,10 +36,10 @@ export function buildSkeleton(input: SourceModel): Skeleton {
     parents[j] = storedParent(parent);
     if (j < input.basePoseCount) poses.set(input.basePoses.subarray(POSE_STRIDE * j, POSE_STRIDE * (j + 1)), POSE_STRIDE * j);
     else poses.set(IDENTITY_POSE, POSE_STRIDE * j);
-    poseMatrix(poses, POSE_STRIDE * j, m, 0);
-    invert(m, 0, inverse, 12 * j);
+    fromTRS(m, 0, poses, POSE_STRIDE * j);
+    invertRotationScale3x4(inverse, 12 * j, m, 0);
     if (parent >= 0 && parent < j) {
-      multiply(inverse, 12 * j, inverse, 12 * parent, tmp, 0);
+      mul3x4(tmp, 0, inverse, 12 * j, inverse, 12 * parent);
       inverse.set(tmp, 12 * j);
     }
   }

@@ -2,8 +2,8 @@
 // triangle (area-weighted) and orthogonalised against the normal, with our B8 fallback where the
 // reference writes NaN. Explicit `vx` tangents go to the output vertices of their own source
 // vertex (B2), and the 6-value form's sign comes from that vertex's normal, tangent and bitangent.
+import { fallbackTangent } from '../math/tangent';
 import { newArray } from '../pages';
-
 
 /** The output vertices' normals: output vertex i has data[3 rows[i] .. 3 rows[i] + 2] (its weld's normal). */
 export interface RowNormals {
@@ -17,23 +17,6 @@ export interface TangentResult {
   /** Output vertices that needed the B8 fallback, and the first of them (-1: none). */
   fallbacks: number;
   firstFallback: number;
-}
-
-/** B8: a unit tangent orthogonal to n along the axis where n is smallest; (1, 0, 0) for n = 0. */
-export function fallbackTangent(nx: number, ny: number, nz: number, out: Float64Array, o: number): void {
-  const ax = Math.abs(nx), ay = Math.abs(ny), az = Math.abs(nz);
-  if (!(ax > 0 || ay > 0 || az > 0)) {
-    out[o] = 1; out[o + 1] = 0; out[o + 2] = 0; out[o + 3] = 1;
-    return;
-  }
-  let x = 0, y = 0, z = 0;
-  if (ax <= ay && ax <= az) x = 1;
-  else if (ay <= az) y = 1;
-  else z = 1;
-  const d = nx * x + ny * y + nz * z;
-  x -= nx * d; y -= ny * d; z -= nz * d;
-  const inv = 1 / Math.sqrt(x * x + y * y + z * z);
-  out[o] = x * inv; out[o + 1] = y * inv; out[o + 2] = z * inv; out[o + 3] = 1;
 }
 
 export function generateTangents(
@@ -100,7 +83,7 @@ function orthogonalise(normals: RowNormals, tangents: Float64Array, bit: Float64
     const x = tx - nx * d, y = ty - ny * d, z = tz - nz * d;
     const length = Math.sqrt(x * x + y * y + z * z);
     if (!(length > 0) || !Number.isFinite(length)) {
-      fallbackTangent(nx, ny, nz, tangents, 4 * i);
+      fallbackTangent(tangents, 4 * i, nx, ny, nz);
       if (fallbacks++ === 0) first = i;
       continue;
     }

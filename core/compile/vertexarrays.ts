@@ -4,7 +4,7 @@
 import { newArray } from '../pages';
 import type { Declaration } from './source';
 import { blendWeightBytes, Format, writeComponent, writeRaw } from './encode';
-import { FORMAT_SIZES } from '../iqm/document';
+import { FORMAT_SIZES } from '../iqm/layout';
 
 export enum ArrayType {
   Position = 0,

@@ -3,7 +3,8 @@
 // and without the vertices no face uses, so a user could not map them back to lines). Positions
 // and blend data are encoded as the compiler writes them, so that each vertex reads back exactly
 // as its compiled copies do; the skeleton and animation are the compiled model's.
-import { type IqmDocument, type IqmDocVertexArray, TYPE_NAMES } from '../iqm/document';
+import type { IqmDocument, IqmDocVertexArray } from '../iqm/document';
+import { TYPE_NAMES } from '../iqm/layout';
 import { BinaryReader } from '../binary';
 import { readArray } from '../iqm/reader';
 import type { SkinArrays } from './input';

@@ -4,6 +4,7 @@
 
 import type { Model } from '../model/model';
 import type { FindingLocation, IqmArrayType, IqmFormatName } from './types';
+import { TYPE_NAMES } from '../iqm/layout';
 
 export interface ArrayFacts {
   index: number;
@@ -93,10 +94,8 @@ export interface ModelFacts {
   header: FindingLocation;
 }
 
-const ARRAY_TYPES: readonly IqmArrayType[] = ['position', 'texcoord', 'normal', 'tangent', 'blendindexes', 'blendweights', 'color'];
-
 export function arrayTypeOf(type: number): IqmArrayType {
-  return type < ARRAY_TYPES.length ? ARRAY_TYPES[type] : 'custom';
+  return type < TYPE_NAMES.length ? TYPE_NAMES[type] : 'custom';
 }
 
 function u32(bytes: Uint8Array | undefined, at: number): number | undefined {

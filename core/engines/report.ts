@@ -1,7 +1,14 @@
-// Findings worded for the preview's info panel (the EngineReport of core/protocol.ts).
+// Findings worded for the preview's info panel (carried by core/protocol.ts's load message).
 
-import type { EngineReport } from '../protocol';
 import { citeSource, type EngineFinding, type EngineProfile } from './types';
+
+/** Engine findings for the info panel, already worded (core/engines). */
+export interface EngineReport {
+  engines: string[];
+  findings: { engine: string; severity: 'error' | 'warning' | 'information'; code: string; message: string; where: string; fact: string; source: string }[];
+  /** Engine names in the setting that are not known. */
+  unknown: string[];
+}
 
 /** Where a finding is, in words: the file of a player set, the part, the byte offset. */
 export function describeLocation(f: EngineFinding): string {

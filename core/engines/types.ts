@@ -2,6 +2,8 @@
 // carries the place in the engine's own source it was read from (docs/ENGINES.md lists them all).
 // The checker (check.ts) is the only code that interprets these tables.
 
+import type { FORMAT_NAMES, TYPE_NAMES } from '../iqm/layout';
+
 /** Where a fact was read: a file of a public repository at a commit, with a line or a function. */
 export interface SourceRef {
   /** owner/name on GitHub. */
@@ -37,8 +39,8 @@ export interface LimitRule extends Rule {
   max: number;
 }
 
-export type IqmArrayType = 'position' | 'texcoord' | 'normal' | 'tangent' | 'blendindexes' | 'blendweights' | 'color' | 'custom';
-export type IqmFormatName = 'byte' | 'ubyte' | 'short' | 'ushort' | 'int' | 'uint' | 'half' | 'float' | 'double';
+export type IqmArrayType = (typeof TYPE_NAMES)[number] | 'custom';
+export type IqmFormatName = (typeof FORMAT_NAMES)[number];
 
 /** The (format, size) pairs an engine takes for one vertex array type, and what it does with others. */
 export interface ArrayRule extends Rule {

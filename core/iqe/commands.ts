@@ -2,6 +2,8 @@
 // command is a letter, then a letter or digit, then whitespace or end of line, matched
 // case-sensitively; any other first word is compared exactly with the word commands.
 
+import { FORMAT_NAMES, TYPE_NAMES } from '../iqm/layout';
+
 export enum Cmd {
   Blank = 0,
   /** A `#` line (the header is one too). */
@@ -90,15 +92,16 @@ export function suggestCommand(word: string): string | undefined {
   return undefined;
 }
 
-/** `vertexarray` TYPE names (matched case-insensitively); the index is the IQM vertex array type. */
+/**
+ * `vertexarray` TYPE names (matched case-insensitively): IQM's standard types, whose index is the
+ * IQM vertex array type, then IQE's ten custom slots.
+ */
 export const VERTEXARRAY_TYPES = [
-  'position', 'texcoord', 'normal', 'tangent', 'blendindexes', 'blendweights', 'color',
+  ...TYPE_NAMES,
   'custom0', 'custom1', 'custom2', 'custom3', 'custom4', 'custom5', 'custom6', 'custom7', 'custom8', 'custom9',
 ] as const;
-/** `vertexarray` FORMAT names (case-insensitive); the index is the IQM format code. */
-export const VERTEXARRAY_FORMATS = ['byte', 'ubyte', 'short', 'ushort', 'int', 'uint', 'half', 'float', 'double'] as const;
-export const FORMAT_UBYTE = 1;
-export const TYPE_BLENDINDEXES = 4;
+/** `vertexarray` FORMAT names (case-insensitive): IQM's, the index is the IQM format code. */
+export const VERTEXARRAY_FORMATS = FORMAT_NAMES;
 
 /** The attribute command whose data a vertexarray TYPE declares (-1 for none). */
 export function commandOfVertexarrayType(type: number): Cmd | -1 {

@@ -3,7 +3,8 @@
 // declarations), the second checks every line against them in file order. Lines after the first
 // `comment` command are comment text (§3.7) and are not looked at.
 import { ATTRIBUTE_KINDS, type Chunk, type ChunkSummary, summariseUpTo, type Values } from './chunk';
-import { attributeSlot, Cmd, commandOfVertexarrayType, FORMAT_UBYTE, TYPE_BLENDINDEXES, VERTEXARRAY_TYPES } from './commands';
+import { attributeSlot, Cmd, commandOfVertexarrayType, VERTEXARRAY_TYPES } from './commands';
+import { IQM_BLENDINDEXES, IQM_FLOAT, IQM_UBYTE } from '../iqm/layout';
 import { ProblemList, Target } from './problems';
 import { int32s } from '../growable';
 
@@ -99,7 +100,7 @@ function gatherTotals(chunks: readonly Chunk[], withPositions: boolean): Totals 
     hasAnimation: false,
     faceLines: 0,
     meshStarts: [],
-    blendIndexFormat: FORMAT_UBYTE,
+    blendIndexFormat: IQM_UBYTE,
     commentLine,
   };
   let blendDeclared = false;
@@ -127,7 +128,7 @@ function gatherTotals(chunks: readonly Chunk[], withPositions: boolean): Totals 
     for (const offset of s.meshVertexOffsets) t.meshStarts.push(vertexStart + offset);
     for (const i of s.vertexarrayLines) {
       const v = chunk.valueStart[i];
-      if (!blendDeclared && chunk.values[v] === TYPE_BLENDINDEXES && chunk.values[v + 1] >= 0) {
+      if (!blendDeclared && chunk.values[v] === IQM_BLENDINDEXES && chunk.values[v + 1] >= 0) {
         blendDeclared = true;
         t.blendIndexFormat = chunk.values[v + 1];
       }
@@ -381,7 +382,7 @@ export function analyse(chunks: readonly Chunk[], zeroAreas = true): Analysis {
           else if (type === 3 /* tangent */) hasData ||= t.faceLines > 0 && t.attributeCount[attributeSlot(Cmd.Vt)] > 0;
           if (!hasData) problems.add(lineNumber, 'vertexarray-format', Target.Line, 2, type);
           // Review fix: at the FORMAT word (value 1), the token at fault (§9.2 Positions).
-          else if (format !== FORMAT_UBYTE && format !== 7 /* float */) problems.add(lineNumber, 'engine-compat', 1, 2, format);
+          else if (format !== IQM_UBYTE && format !== IQM_FLOAT) problems.add(lineNumber, 'engine-compat', 1, 2, format);
           break;
         }
       }
@@ -476,7 +477,7 @@ function vertexLine(t: Totals, index: number): number {
 
 /** `vb` joint indices against the skeleton, read only in chunks whose summary shows a problem. */
 function checkBlends(t: Totals, jointCount: number, problems: ProblemList): void {
-  const wrapsUbyte = t.blendIndexFormat === FORMAT_UBYTE;
+  const wrapsUbyte = t.blendIndexFormat === IQM_UBYTE;
   const emptyMatters = jointCount > 0 && t.hasAnimation;
   for (const { chunk, summary: s, lineCount } of t.parts) {
     const suspect =

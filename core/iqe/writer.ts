@@ -15,7 +15,7 @@
 // What IQE cannot say, or the compile will change, is a warning: MD3 vertex animation and tags,
 // IQM extensions, NaN values, more than ten custom arrays, meshes the compile merges. Bounds are
 // not written: the compile computes them from the skinned vertices.
-import { fallbackTangent } from '../compile/tangents';
+import { fallbackTangent } from '../math/tangent';
 import {
   FORMAT_NAMES,
   IQM_BLENDINDEXES,
@@ -35,7 +35,7 @@ import {
   IQM_UINT,
   IQM_USHORT,
   TYPE_NAMES,
-} from '../iqm/document';
+} from '../iqm/layout';
 import { type Clip, jointOrder, type Mesh, type Model } from '../model/model';
 
 export interface IqeWriteOptions {
@@ -547,7 +547,7 @@ function writeMeshes(model: Model, out: Lines, newIndex: Int32Array, jointCount:
           // IQE cannot say NaN (the compile rejects it): the compile's own fallback (B8) instead.
           nanTangents++;
           const n = mesh.normal;
-          fallbackTangent(n ? n[3 * v] : 0, n ? n[3 * v + 1] : 0, n ? n[3 * v + 2] : 1, scratch, 0);
+          fallbackTangent(scratch, 0, n ? n[3 * v] : 0, n ? n[3 * v + 1] : 0, n ? n[3 * v + 2] : 1);
           out.push(`vx ${values(writeX, scratch, 0, 4, [1, 0, 0, 1])}`);
         } else out.push(`vx ${values(writeX, t, v, 4, [1, 0, 0, 1])}`);
       }

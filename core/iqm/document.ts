@@ -1,49 +1,16 @@
 // The IQM file as a document: what the bytes say, with text-table offsets resolved to strings and
-// arrays kept in their stored format. The reader produces it, the writer consumes it, and
-// toModel (reader.ts) turns it into the neutral Model. Layout facts from iqm.txt.
+// arrays kept in their stored format. The reader produces it (the tests' document writer,
+// test/helpers/iqm-writer.ts, consumes it), and toModel (reader.ts) turns it into the neutral
+// Model. Where things are in the file: layout.ts.
 
 import type { FteEvent, FteMeshInfo, FteSkins } from '../model/model';
-
-export const IQM_MAGIC = 'INTERQUAKEMODEL\0';
-export const IQM_HEADER_SIZE = 124;
-
-/**
- * Bytes of one record of each IQM v2 table (iqm.txt), for every reader and writer of the format
- * (v1 joints are 44 bytes and v1 poses 80: the reader and writer of v1 say so where they differ).
- */
-export const IQM_RECORD = { mesh: 24, vertexArray: 20, triangle: 12, joint: 48, pose: 88, anim: 20, bounds: 32 } as const;
-
-export const IQM_POSITION = 0;
-export const IQM_TEXCOORD = 1;
-export const IQM_NORMAL = 2;
-export const IQM_TANGENT = 3;
-export const IQM_BLENDINDEXES = 4;
-export const IQM_BLENDWEIGHTS = 5;
-export const IQM_COLOR = 6;
-export const IQM_CUSTOM = 0x10;
-
-export const IQM_BYTE = 0;
-export const IQM_UBYTE = 1;
-export const IQM_SHORT = 2;
-export const IQM_USHORT = 3;
-export const IQM_INT = 4;
-export const IQM_UINT = 5;
-export const IQM_HALF = 6;
-export const IQM_FLOAT = 7;
-export const IQM_DOUBLE = 8;
-
-export const IQM_LOOP = 1;
-
-export const FORMAT_NAMES = ['byte', 'ubyte', 'short', 'ushort', 'int', 'uint', 'half', 'float', 'double'] as const;
-export const FORMAT_SIZES = [1, 1, 2, 2, 4, 4, 2, 4, 8] as const;
-export const TYPE_NAMES = ['position', 'texcoord', 'normal', 'tangent', 'blendindexes', 'blendweights', 'color'] as const;
 
 /** Typed array for each format; half is kept as its raw uint16 bits. */
 export type IqmArrayData = Int8Array | Uint8Array | Int16Array | Uint16Array | Int32Array | Uint32Array | Float32Array | Float64Array;
 
 export interface IqmDocVertexArray {
   type: number;
-  /** Custom arrays (type ≥ 0x10): the name from the text table; standard ones: TYPE_NAMES. */
+  /** Custom arrays (type ≥ IQM_CUSTOM): the name from the text table; standard ones: TYPE_NAMES (layout.ts). */
   name: string;
   flags: number;
   format: number;

@@ -20,19 +20,24 @@ import {
   jointOrder,
   UNWEIGHTED_EFFECT,
 } from '../model/model';
+import type { IqmArrayData, IqmDocExtension, IqmDocument, IqmDocVertexArray } from './document';
 import {
   FORMAT_NAMES,
   FORMAT_SIZES,
+  FTE_RECORD,
   IQM_BLENDINDEXES,
   IQM_BLENDWEIGHTS,
   IQM_BYTE,
   IQM_COLOR,
   IQM_CUSTOM,
   IQM_DOUBLE,
+  IQM_EXTENSION_HEADER_SIZE,
   IQM_FLOAT,
   IQM_HALF,
+  IQM_HEADER as H,
   IQM_HEADER_SIZE,
   IQM_RECORD,
+  IQM_RECORD_V1,
   IQM_INT,
   IQM_LOOP,
   IQM_MAGIC,
@@ -45,42 +50,7 @@ import {
   IQM_UINT,
   IQM_USHORT,
   TYPE_NAMES,
-  type IqmArrayData,
-  type IqmDocExtension,
-  type IqmDocument,
-  type IqmDocVertexArray,
-} from './document';
-
-/** Header field offsets (uint32 each, after the 16-byte magic). */
-const H = {
-  version: 16,
-  filesize: 20,
-  flags: 24,
-  num_text: 28,
-  ofs_text: 32,
-  num_meshes: 36,
-  ofs_meshes: 40,
-  num_vertexarrays: 44,
-  num_vertexes: 48,
-  ofs_vertexarrays: 52,
-  num_triangles: 56,
-  ofs_triangles: 60,
-  ofs_adjacency: 64,
-  num_joints: 68,
-  ofs_joints: 72,
-  num_poses: 76,
-  ofs_poses: 80,
-  num_anims: 84,
-  ofs_anims: 88,
-  num_frames: 92,
-  num_framechannels: 96,
-  ofs_frames: 100,
-  ofs_bounds: 104,
-  num_comment: 108,
-  ofs_comment: 112,
-  num_extensions: 116,
-  ofs_extensions: 120,
-} as const;
+} from './layout';
 
 export interface IqmReadResult {
   document: IqmDocument;
@@ -224,7 +194,7 @@ export function readIqmDocument(bytes: Uint8Array): IqmReadResult {
   // Joints (v1: 44 bytes, rotate xyz; v2: 48 bytes, rotate xyzw).
   const numJoints = u(H.num_joints);
   const ofsJoints = u(H.ofs_joints);
-  const jointSize = version === 1 ? 44 : IQM_RECORD.joint;
+  const jointSize = version === 1 ? IQM_RECORD_V1.joint : IQM_RECORD.joint;
   r.need(ofsJoints, numJoints, jointSize, 'joints');
   const joints = [];
   for (let i = 0; i < numJoints; i++) {
@@ -246,7 +216,7 @@ export function readIqmDocument(bytes: Uint8Array): IqmReadResult {
   const numPoses = u(H.num_poses);
   const ofsPoses = u(H.ofs_poses);
   const channels = version === 1 ? 9 : 10;
-  const poseSize = 8 + channels * 8;
+  const poseSize = version === 1 ? IQM_RECORD_V1.pose : IQM_RECORD.pose;
   r.need(ofsPoses, numPoses, poseSize, 'poses');
   const poses = [];
   let maskBits = 0;
@@ -333,7 +303,7 @@ export function readIqmDocument(bytes: Uint8Array): IqmReadResult {
       break;
     }
     seen.add(ofsExt);
-    r.need(ofsExt, 1, 16, `extension ${i}`);
+    r.need(ofsExt, 1, IQM_EXTENSION_HEADER_SIZE, `extension ${i}`);
     const name = text(r.u32(ofsExt), ofsExt, `extension ${i} name`);
     const numData = r.u32(ofsExt + 4);
     const ofsData = r.u32(ofsExt + 8);
@@ -443,11 +413,11 @@ function decodeExtension(
 ): void {
   const name = ext.name.toUpperCase(); // FTE compares names case-insensitively
   if (name === 'FTE_MESH') {
-    if (size !== 28 * numMeshes) warnings.push(`FTE_MESH has ${size} bytes, expected 28 × ${numMeshes} meshes`);
-    const n = Math.min(numMeshes, Math.floor(size / 28));
+    if (size !== FTE_RECORD.mesh * numMeshes) warnings.push(`FTE_MESH has ${size} bytes, expected ${FTE_RECORD.mesh} × ${numMeshes} meshes`);
+    const n = Math.min(numMeshes, Math.floor(size / FTE_RECORD.mesh));
     const meshes: FteMeshInfo[] = [];
     for (let i = 0; i < n; i++) {
-      const o = ofs + i * 28;
+      const o = ofs + i * FTE_RECORD.mesh;
       meshes.push({
         contents: r.u32(o),
         surfaceFlags: r.u32(o + 4),
@@ -460,14 +430,14 @@ function decodeExtension(
     }
     ext.meshes = meshes;
   } else if (name === 'FTE_EVENT') {
-    if (size % 16) warnings.push(`FTE_EVENT has ${size} bytes, not a multiple of 16`);
+    if (size % FTE_RECORD.event) warnings.push(`FTE_EVENT has ${size} bytes, not a multiple of ${FTE_RECORD.event}`);
     const events: FteEvent[] = [];
-    for (let i = 0; i + 16 <= size; i += 16) {
+    for (let i = 0; i + FTE_RECORD.event <= size; i += FTE_RECORD.event) {
       events.push({
         anim: r.u32(ofs + i),
         timestamp: r.f32(ofs + i + 4),
         code: r.u32(ofs + i + 8),
-        data: text(r.u32(ofs + i + 12), ofs + i + 12, `FTE_EVENT ${i / 16} string`),
+        data: text(r.u32(ofs + i + 12), ofs + i + 12, `FTE_EVENT ${i / FTE_RECORD.event} string`),
       });
     }
     ext.events = events;
@@ -480,9 +450,9 @@ function decodeExtension(
     const numFrames = r.u32(ofs);
     const numMeshSkins = r.u32(ofs + 4);
     const framesOfs = ofs + 8 + 4 * numMeshes;
-    need(framesOfs, numFrames * 8);
-    const skinsOfs = framesOfs + numFrames * 8;
-    need(skinsOfs, numMeshSkins * 12);
+    need(framesOfs, numFrames * FTE_RECORD.skinFrame);
+    const skinsOfs = framesOfs + numFrames * FTE_RECORD.skinFrame;
+    need(skinsOfs, numMeshSkins * FTE_RECORD.skin);
     const skins: FteSkins = { meshes: [] };
     let next = 0;
     let referenced = 0;
@@ -491,7 +461,7 @@ function decodeExtension(
       if (next + count > numMeshSkins) throw new FormatError(`FTE_SKINS: mesh ${m} claims skins beyond nummeshskins ${numMeshSkins}`, ofs + 8 + 4 * m);
       const list = [];
       for (let s = 0; s < count; s++, next++) {
-        const so = skinsOfs + next * 12;
+        const so = skinsOfs + next * FTE_RECORD.skin;
         const first = r.u32(so);
         const countFrames = r.u32(so + 4);
         if (first + countFrames > numFrames) throw new FormatError(`FTE_SKINS: skin frames ${first}+${countFrames} exceed ${numFrames}`, so);
@@ -500,7 +470,7 @@ function decodeExtension(
         if (referenced > numFrames + numMeshSkins) throw new FormatError('FTE_SKINS: skins share frames', so);
         const frames = [];
         for (let f = first; f < first + countFrames; f++) {
-          const fo = framesOfs + f * 8;
+          const fo = framesOfs + f * FTE_RECORD.skinFrame;
           frames.push({ texture: text(r.u32(fo), fo, 'FTE_SKINS texture'), shader: text(r.u32(fo + 4), fo + 4, 'FTE_SKINS shader') });
         }
         list.push({ frames, interval: r.f32(so + 8) });
@@ -621,7 +591,7 @@ export function iqmToModel(doc: IqmDocument, warnings: string[]): Model {
       bindLocal.set(j.trs, i * 10);
       normalizeQuat(bindLocal, i * 10 + 3);
     });
-    skeleton = buildSkeleton(
+    skeleton = skeletonFromBindPose(
       doc.joints.map((j) => j.name),
       parents,
       new Uint32Array(jointCount),
@@ -813,7 +783,7 @@ export function renormalise(
 }
 
 /** Builds bind-pose world and inverse matrices from local [t q s] (quaternions already normalised). */
-export function buildSkeleton(names: string[], parents: Int32Array, flags: Uint32Array, bindLocal: Float32Array): Skeleton {
+export function skeletonFromBindPose(names: string[], parents: Int32Array, flags: Uint32Array, bindLocal: Float32Array): Skeleton {
   const n = parents.length;
   const order = jointOrder(parents, (j) => {
     throw new FormatError(`joint ${j}: parent chain forms a cycle`, 0);

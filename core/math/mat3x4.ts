@@ -19,10 +19,13 @@ export function copy3x4(out: Vec, o: number, a: Vec, ao: number): void {
 /**
  * out = T · R · S from translation t, unit quaternion q (x y z w) and scale s, read from `trs` at
  * `to` as 10 numbers [tx ty tz qx qy qz qw sx sy sz] (IQM: output = (input·scale)·rotation + translation).
+ * `unscaled`: `trs` holds 7 numbers per pose (no scale; the compile keeps frame poses so while every
+ * scale is exactly 1), and the scale is 1.
  */
-export function fromTRS(out: Vec, o: number, trs: Vec, to: number): void {
+export function fromTRS(out: Vec, o: number, trs: Vec, to: number, unscaled = false): void {
   const x = trs[to + 3], y = trs[to + 4], z = trs[to + 5], w = trs[to + 6];
-  const sx = trs[to + 7], sy = trs[to + 8], sz = trs[to + 9];
+  // x * 1 is x exactly: an unscaled pose gives the matrix its scale of 1 would.
+  const sx = unscaled ? 1 : trs[to + 7], sy = unscaled ? 1 : trs[to + 8], sz = unscaled ? 1 : trs[to + 9];
   const xx = x * x, yy = y * y, zz = z * z, xy = x * y, xz = x * z, yz = y * z, wx = w * x, wy = w * y, wz = w * z;
   out[o] = (1 - 2 * (yy + zz)) * sx;
   out[o + 1] = 2 * (xy - wz) * sy;
@@ -90,6 +93,24 @@ export function invert3x4(out: Vec, o: number, a: Vec, ao: number): boolean {
   out[o + 10] = i22;
   out[o + 11] = -(i20 * tx + i21 * ty + i22 * tz);
   return true;
+}
+
+/**
+ * out = inverse(a) for a rotation times a column scale (a pose's matrix, as the reference compiler
+ * inverts it): the transpose with each row over its squared length, the translation moved back.
+ * Not for general matrices (invert3x4). `out` may not alias `a`.
+ */
+export function invertRotationScale3x4(out: Vec, o: number, a: Vec, ao: number): void {
+  const tx = a[ao + 3], ty = a[ao + 7], tz = a[ao + 11];
+  for (let r = 0; r < 3; r++) {
+    const c0 = a[ao + r], c1 = a[ao + 4 + r], c2 = a[ao + 8 + r];
+    const d = c0 * c0 + c1 * c1 + c2 * c2;
+    const x = c0 / d, y = c1 / d, z = c2 / d;
+    out[o + 4 * r] = x;
+    out[o + 4 * r + 1] = y;
+    out[o + 4 * r + 2] = z;
+    out[o + 4 * r + 3] = -(x * tx + y * ty + z * tz);
+  }
 }
 
 /** out = m · (x, y, z, 1): transforms a point. */

@@ -1,10 +1,12 @@
 // Poses of `pq`, `pm` and `pa` lines (IQE-SEMANTICS.md §3.3) as 10 doubles: translate x y z,
-// rotate x y z w (w <= 0), scale x y z; and the 3x4 matrices the skeleton stages build from them.
+// rotate x y z w (w <= 0), scale x y z. Their 3x4 matrices: fromTRS (mat3x4.ts). Every function
+// writes into `out`, given first.
 
 export const POSE_STRIDE = 10;
 /** Values of a pose without its scale: frame poses are kept so while every scale is exactly 1. */
 export const UNSCALED_STRIDE = 7;
-export type Pose = Float64Array;
+/** One pose: translate x y z, rotate x y z w, scale x y z (POSE_STRIDE values). */
+export type PoseValues = Float64Array;
 
 /** Quaternion lengths within this of 1 are used exactly as written (B6). */
 const UNIT_TOLERANCE = 1e-4;
@@ -15,12 +17,12 @@ const shortPose = new Float64Array(6);
  * `pq Tx Ty Tz Qx Qy Qz [Qw] [Sx Sy Sz]`. Straight-line code (no loops or calls) for the usual
  * line of 6 values or more: this runs for every pose of a file, mostly before it is optimised.
  */
-export function poseFromQuaternion(values: Float64Array | Float32Array, v: number, n: number, out: Pose): void {
+export function poseFromQuaternion(out: PoseValues, values: Float64Array | Float32Array, v: number, n: number): void {
   if (n < 6) {
     // The missing values are 0.
     shortPose.fill(0);
     for (let k = 0; k < n; k++) shortPose[k] = values[v + k];
-    poseFromQuaternion(shortPose, 0, 6, out);
+    poseFromQuaternion(out, shortPose, 0, 6);
     return;
   }
   out[0] = values[v]; out[1] = values[v + 1]; out[2] = values[v + 2];
@@ -43,7 +45,7 @@ export function poseFromQuaternion(values: Float64Array | Float32Array, v: numbe
 }
 
 /** `pm Tx Ty Tz Ax Ay Az Bx By Bz Cx Cy Cz [Sx Sy Sz]`: A, B, C are the rows of R. */
-export function poseFromMatrix(values: Float64Array | Float32Array, v: number, n: number, out: Pose): void {
+export function poseFromMatrix(out: PoseValues, values: Float64Array | Float32Array, v: number, n: number): void {
   const at = (k: number, fallback: number): number => (k < n ? values[v + k] : fallback);
   out[0] = at(0, 0); out[1] = at(1, 0); out[2] = at(2, 0);
   const m = [at(3, 0), at(4, 0), at(5, 0), at(6, 0), at(7, 0), at(8, 0), at(9, 0), at(10, 0), at(11, 0)];
@@ -63,7 +65,7 @@ export function poseFromMatrix(values: Float64Array | Float32Array, v: number, n
     m[3 * r + 1] /= sy;
     m[3 * r + 2] /= sz;
   }
-  quaternionFromMatrix(m, out);
+  quaternionFromMatrix(out, m);
   if (out[6] > 0) {
     out[3] = -out[3]; out[4] = -out[4]; out[5] = -out[5]; out[6] = -out[6];
   }
@@ -73,7 +75,7 @@ export function poseFromMatrix(values: Float64Array | Float32Array, v: number, n
 }
 
 /** Trace method; m is row-major 3x3; writes x y z w to out[3..6]. */
-function quaternionFromMatrix(m: number[], out: Pose): void {
+function quaternionFromMatrix(out: PoseValues, m: number[]): void {
   const trace = m[0] + m[4] + m[8];
   let x: number, y: number, z: number, w: number;
   if (trace > 0) {
@@ -109,10 +111,10 @@ function quaternionFromMatrix(m: number[], out: Pose): void {
 }
 
 /** `pa Tx Ty Tz Rx Ry Rz [Sx Sy Sz]` (radians; q = qz * qy * qx). */
-export function poseFromAngles(values: Float64Array | Float32Array, v: number, n: number, out: Pose): void {
+export function poseFromAngles(out: PoseValues, values: Float64Array | Float32Array, v: number, n: number): void {
   const at = (k: number, fallback: number): number => (k < n ? values[v + k] : fallback);
   out[0] = at(0, 0); out[1] = at(1, 0); out[2] = at(2, 0);
-  quaternionFromAngles(at(3, 0), at(4, 0), at(5, 0), out, 3);
+  quaternionFromAngles(out, 3, at(3, 0), at(4, 0), at(5, 0));
   if (out[6] > 0) {
     out[3] = -out[3]; out[4] = -out[4]; out[5] = -out[5]; out[6] = -out[6];
   }
@@ -120,7 +122,7 @@ export function poseFromAngles(values: Float64Array | Float32Array, v: number, n
 }
 
 /** x y z w of the rotation by rx, then ry, then rz radians, written to out[o..o+3] (not flipped). */
-export function quaternionFromAngles(rx: number, ry: number, rz: number, out: Float64Array, o: number): void {
+export function quaternionFromAngles(out: Float64Array, o: number, rx: number, ry: number, rz: number): void {
   const sx = Math.sin(rx / 2), cx = Math.cos(rx / 2);
   const sy = Math.sin(ry / 2), cy = Math.cos(ry / 2);
   const sz = Math.sin(rz / 2), cz = Math.cos(rz / 2);
@@ -128,59 +130,4 @@ export function quaternionFromAngles(rx: number, ry: number, rz: number, out: Fl
   out[o + 1] = cx * sy * cz + sx * cy * sz;
   out[o + 2] = cx * cy * sz - sx * sy * cz;
   out[o + 3] = cx * cy * cz + sx * sy * sz;
-}
-
-/**
- * The 3x4 matrix (row-major, 12 values) of a pose: rows R(q) * diag(s), translation t (§4.9).
- */
-export function poseMatrix(p: Float64Array, o: number, out: Float64Array, oo: number, stride = POSE_STRIDE): void {
-  const tx = p[o], ty = p[o + 1], tz = p[o + 2];
-  const x = p[o + 3], y = p[o + 4], z = p[o + 5], w = p[o + 6];
-  // Poses of UNSCALED_STRIDE values have scale 1 (x * 1 is x, exactly).
-  const scaled = stride > UNSCALED_STRIDE;
-  const sx = scaled ? p[o + 7] : 1, sy = scaled ? p[o + 8] : 1, sz = scaled ? p[o + 9] : 1;
-  const xx = x * x, yy = y * y, zz = z * z;
-  const xy = x * y, xz = x * z, yz = y * z;
-  const wx = w * x, wy = w * y, wz = w * z;
-  out[oo] = (1 - 2 * (yy + zz)) * sx;
-  out[oo + 1] = 2 * (xy - wz) * sy;
-  out[oo + 2] = 2 * (xz + wy) * sz;
-  out[oo + 3] = tx;
-  out[oo + 4] = 2 * (xy + wz) * sx;
-  out[oo + 5] = (1 - 2 * (xx + zz)) * sy;
-  out[oo + 6] = 2 * (yz - wx) * sz;
-  out[oo + 7] = ty;
-  out[oo + 8] = 2 * (xz - wy) * sx;
-  out[oo + 9] = 2 * (yz + wx) * sy;
-  out[oo + 10] = (1 - 2 * (xx + yy)) * sz;
-  out[oo + 11] = tz;
-}
-
-/** out = a * b for 3x4 matrices (an implicit last row 0 0 0 1), row by row as the reference. */
-export function multiply(a: Float64Array, ao: number, b: Float64Array, bo: number, out: Float64Array, oo: number): void {
-  for (let r = 0; r < 3; r++) {
-    const x = a[ao + 4 * r], y = a[ao + 4 * r + 1], z = a[ao + 4 * r + 2], t = a[ao + 4 * r + 3];
-    const c0 = b[bo] * x + b[bo + 4] * y + b[bo + 8] * z;
-    const c1 = b[bo + 1] * x + b[bo + 5] * y + b[bo + 9] * z;
-    const c2 = b[bo + 2] * x + b[bo + 6] * y + b[bo + 10] * z;
-    const c3 = b[bo + 3] * x + b[bo + 7] * y + b[bo + 11] * z + t;
-    out[oo + 4 * r] = c0;
-    out[oo + 4 * r + 1] = c1;
-    out[oo + 4 * r + 2] = c2;
-    out[oo + 4 * r + 3] = c3;
-  }
-}
-
-/** Inverse of a matrix of rotation times column scale: transpose, each row over its squared length. */
-export function invert(m: Float64Array, o: number, out: Float64Array, oo: number): void {
-  const tx = m[o + 3], ty = m[o + 7], tz = m[o + 11];
-  for (let r = 0; r < 3; r++) {
-    const a = m[o + r], b = m[o + 4 + r], c = m[o + 8 + r];
-    const d = a * a + b * b + c * c;
-    const x = a / d, y = b / d, z = c / d;
-    out[oo + 4 * r] = x;
-    out[oo + 4 * r + 1] = y;
-    out[oo + 4 * r + 2] = z;
-    out[oo + 4 * r + 3] = -(x * tx + y * ty + z * tz);
-  }
 }

@@ -283,7 +283,7 @@ function joint(cursor: Cursor, i: number): Md5Joint {
   cursor.tuple(3, 'the joint orientation (x y z of a unit quaternion)', values, 3);
   const pose = new Float64Array(POSE_STRIDE);
   // x y z and w = -sqrt(1 - x² - y² - z²), as a `pq` with six values.
-  poseFromQuaternion(values, 0, 6, pose);
+  poseFromQuaternion(pose, values, 0, 6);
   return { name: name.text, parent, pose, line: name.line };
 }
 
@@ -642,7 +642,7 @@ function md5Anim(cursor: Cursor, name: string, diagnostics: IqeDiagnostic[]): So
       values.set(base[j]);
       let next = h.start;
       for (let b = 0; b < 6; b++) if (h.flags & (1 << b)) values[b] = frame.values[next++];
-      poseFromQuaternion(values, 0, 6, framePoses.subarray(POSE_STRIDE * (f * jointCount + j), POSE_STRIDE * (f * jointCount + j + 1)));
+      poseFromQuaternion(framePoses.subarray(POSE_STRIDE * (f * jointCount + j), POSE_STRIDE * (f * jointCount + j + 1)), values, 0, 6);
     });
   });
   framePoseStart[frames.length] = frames.length * jointCount;

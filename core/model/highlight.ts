@@ -1,8 +1,16 @@
 // What the preview outlines for the thing under the IQE cursor or the pointer's click: the edges
 // of triangles, and a small cross at each vertex, as line segments over the positions as drawn
 // (3 values per vertex, all meshes in order, as skinVertices writes them).
-import type { Highlight } from '../protocol';
 import type { Model } from './model';
+
+/**
+ * Part of the drawn model to highlight (the cursor in an IQE text). Indices are of the drawn model
+ * (the compiled IQM): vertices and triangles across all meshes in file order, joints as listed.
+ */
+export type Highlight =
+  | { kind: 'vertices'; indices: number[] }
+  | { kind: 'triangles'; indices: number[] }
+  | { kind: 'joint'; joint: number };
 
 /**
  * Appends to `out` the segments (x0, y0, z0, x1, y1, z1 each) that outline `target`: a face's

@@ -269,7 +269,7 @@ function smd(text: string, name: string, diagnostics: IqeDiagnostic[]): ReturnTy
           if (frame < 0) throw new ReadError('smd-values', "a bone pose before the first 'time' line", line, s.column[0], s.end[0]);
           const b = bone(s, 0, line, 'bone');
           const values = Float64Array.of(num(s, 1, line, 'the position x'), num(s, 2, line, 'the position y'), num(s, 3, line, 'the position z'), num(s, 4, line, 'the rotation x'), num(s, 5, line, 'the rotation y'), num(s, 6, line, 'the rotation z'));
-          poseFromAngles(values, 0, 6, frames[frame].subarray(POSE_STRIDE * b, POSE_STRIDE * (b + 1)));
+          poseFromAngles(frames[frame].subarray(POSE_STRIDE * b, POSE_STRIDE * (b + 1)), values, 0, 6);
           seen[b] = true;
         });
         if (frame >= 0) fillFromFirst(frames, frame, seen);

@@ -3,7 +3,7 @@
 // cannot read files, so large files come through the client (iqmTools/readFile, workspace.fs).
 import { BrowserMessageReader, BrowserMessageWriter, createConnection } from 'vscode-languageserver/browser';
 import { decodeBase64 } from '../../core/base64';
-import { LIST_FOLDER, READ_FILE, type ListFolderParams, type ReadFileParams, type ReadFileResult } from '../../core/lspMethods';
+import { ListFolderRequest, ReadFileRequest } from '../../core/lspMethods';
 import { startServer } from '../server';
 
 const worker = self as DedicatedWorkerGlobalScope;
@@ -30,12 +30,12 @@ worker.addEventListener('unhandledrejection', (event) => {
 startServer(connection, {
   largeFiles: {
     unsupported: () => undefined,
-    read: (uri, maxBytes, unlessStamp) => connection.sendRequest<ReadFileResult>(READ_FILE, { uri, maxBytes, unlessStamp } satisfies ReadFileParams),
+    read: (uri, maxBytes, unlessStamp) => connection.sendRequest(ReadFileRequest, { uri, maxBytes, unlessStamp }),
     readBytes: async (uri, maxBytes) => {
-      const read = await connection.sendRequest<ReadFileResult>(READ_FILE, { uri, maxBytes, encoding: 'base64' } satisfies ReadFileParams);
+      const read = await connection.sendRequest(ReadFileRequest, { uri, maxBytes, encoding: 'base64' });
       return { stamp: read.stamp, size: read.size, bytes: read.base64 === undefined ? undefined : decodeBase64(read.base64) };
     },
-    listFolder: (uri) => connection.sendRequest<string[] | null>(LIST_FOLDER, { uri } satisfies ListFolderParams),
+    listFolder: (uri) => connection.sendRequest(ListFolderRequest, { uri }),
   },
   unexpected,
 });

@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { writeIqm } from '../../core/iqm/writer';
+import { writeIqmDocument } from '../helpers/iqm-writer';
 import { smallIqmDocument } from '../helpers/model-writers';
 import { loadAsset, loadGenerated, menuClick, still, type PageGlobals, openSession, pixelStats, screenshotPath, setToggles, settle, skipReason, type Session } from './harness';
 
@@ -255,7 +255,7 @@ test('IQE compile errors: with a model drawn the badge names the failing version
 test('a model whose only surfaces are nodraw shows its skeleton (not an empty grid)', { skip }, async () => {
   const doc = smallIqmDocument();
   doc.meshes = doc.meshes.map((m) => ({ ...m, material: 'textures/common/nodraw' }));
-  assert.equal(await loadGenerated(s, 'nodraw.iqm', writeIqm(doc)), 'ready');
+  assert.equal(await loadGenerated(s, 'nodraw.iqm', writeIqmDocument(doc)), 'ready');
   assert.equal(await s.page.getAttribute('#tool-skeleton', 'aria-pressed'), 'true');
   assert.match((await s.page.textContent('#info')) ?? '', /no surface is drawn \(nodraw or no triangles\): the skeleton and tags show the model/);
   await s.page.evaluate(() => {

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readModel } from '../../core/formats/models';
 import { sampleModel } from '../../cli/sample';
-import { writeIqm } from '../../core/iqm/writer';
+import { writeIqmDocument } from '../helpers/iqm-writer';
 import { smallIqmDocument } from '../helpers/model-writers';
 import { ASSETS, loadAsset, loadGenerated, menuClick, still, type PageGlobals, openSession, pixelStats, screenshotPath, setToggles, settle, skipReason, type Session } from './harness';
 
@@ -431,7 +431,7 @@ test('Quake 3 player: lower/upper/head.md3 assemble through tag_torso and tag_he
 });
 
 test('generated IQM: FTE_EVENT markers on the timeline, unweighted vertices highlighted magenta, GPU = CPU', { skip }, async () => {
-  const bytes = writeIqm(smallIqmDocument());
+  const bytes = writeIqmDocument(smallIqmDocument());
   assert.equal(await loadGenerated(s, 'small.iqm', bytes), 'ready');
   await s.page.evaluate(() => {
     const v = (globalThis as unknown as PageGlobals).iqmPreview;
@@ -481,7 +481,7 @@ test('more than 256 joints: a 300-joint IQM skins on the GPU exactly as on the C
   const frames = new Uint16Array(F * J * 10).map((_, i) => (i * 2654435761) % 65536);
   const tris: number[] = [];
   for (let i = 0; i + 2 < V; i += 3) tris.push(i, i + 1, i + 2);
-  const bytes = writeIqm({
+  const bytes = writeIqmDocument({
     version: 2, flags: 0, vertexCount: V,
     meshes: [{ name: 'm', material: 'm', firstVertex: 0, vertexCount: V, firstTriangle: 0, triangleCount: tris.length / 3 }],
     vertexArrays: [

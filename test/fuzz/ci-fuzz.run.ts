@@ -21,14 +21,14 @@ import { cpuMs, exerciseIqe, generatedIqeSeeds, mutateIqe } from '../helpers/iqe
 import { prng } from '../helpers/iqe-fixtures';
 import { skinnedModel } from '../helpers/skinned-model';
 import { detectFormat } from '../../core/formats/registry';
-import { exerciseSource, generatedSourceSeeds, mutateGltf, mutateSource, SOURCE_EXTENSIONS, type SourceFormat } from '../helpers/source-fuzz';
+import { exerciseSource, generatedSourceSeeds, mutateGltf, mutateSource, SOURCE_EXTENSIONS, type FuzzSourceFormat } from '../helpers/source-fuzz';
 import { exerciseImage, exerciseSidecar, generatedImageSeeds, generatedSidecarSeeds, mutateSidecar } from '../helpers/sidecar-fuzz';
 import { sidecarKind } from '../../core/sidecar/companions';
 
 const FORMATS = ['iqm', 'md3', 'dpm', 'iqe', 'md5', 'smd', 'obj', 'gltf', 'sidecar', 'image'] as const;
 type Format = (typeof FORMATS)[number];
 /** The text formats read by the compile's source readers (their inputs are read as files of their name). */
-const isSource = (format: Format): format is SourceFormat => format === 'md5' || format === 'smd' || format === 'obj' || format === 'gltf';
+const isSource = (format: Format): format is FuzzSourceFormat => format === 'md5' || format === 'smd' || format === 'obj' || format === 'gltf';
 const CORPUS = resolve('test', 'fuzz', 'corpus');
 const FAILURES = resolve('out', 'fuzz-failures');
 /**

@@ -1,10 +1,12 @@
 // Test oracle helpers for the IQE -> IQM compiler: an IQM v2 reader written with DataView here
-// (independent of core/iqm), and an independent adjacency computation following IQE-SEMANTICS.md
+// (independent of core/iqm's reader; where things are comes from the one layout description,
+// core/iqm/layout.ts), and an independent adjacency computation following IQE-SEMANTICS.md
 // §6 B1 (string keys and a Map, unlike the compiler's hash tables).
 import { IqeDocument } from '../../core/iqe/document';
 import { type AnimationOptions,  type BoundsProvider,  compile,  type CompileOptions,  type CompileResult,  type CompileStats,  documentSource } from '../../core/compile/index';
 import { textSource } from '../../core/formats/sources';
 import type { IqeDiagnostic } from '../../core/iqe/diagnostic';
+import { FORMAT_SIZES, IQM_HEADER, IQM_HEADER_FIELDS, IQM_HEADER_SIZE, IQM_MAGIC, IQM_RECORD, type IqmHeader } from '../../core/iqm/layout';
 
 /** One IQE document's compile, as one source: its diagnostics (warnings too) and the compile's notes, without source indices. */
 export interface DocumentCompile {
@@ -30,18 +32,8 @@ function flatten(result: CompileResult): DocumentCompile {
   return { bytes: result.bytes, diagnostics: result.diagnostics.map((d) => d.diagnostic), notes: result.notes.map((d) => d.diagnostic), stats: result.stats };
 }
 
-export const HEADER_FIELDS = [
-  'version', 'filesize', 'flags', 'num_text', 'ofs_text', 'num_meshes', 'ofs_meshes',
-  'num_vertexarrays', 'num_vertexes', 'ofs_vertexarrays', 'num_triangles', 'ofs_triangles', 'ofs_adjacency',
-  'num_joints', 'ofs_joints', 'num_poses', 'ofs_poses', 'num_anims', 'ofs_anims',
-  'num_frames', 'num_framechannels', 'ofs_frames', 'ofs_bounds', 'num_comment', 'ofs_comment',
-  'num_extensions', 'ofs_extensions',
-] as const;
-export type Header = Record<(typeof HEADER_FIELDS)[number], number>;
 
-export const FORMAT_BYTES = [1, 1, 2, 2, 4, 4, 2, 4, 8];
-
-export interface VertexArrayInfo {
+export interface IqmArrayHeader {
   type: number;
   format: number;
   size: number;
@@ -53,8 +45,8 @@ export interface VertexArrayInfo {
 export interface IqmFile {
   bytes: Uint8Array;
   view: DataView;
-  header: Header;
-  arrays: VertexArrayInfo[];
+  header: IqmHeader;
+  arrays: IqmArrayHeader[];
   meshes: { name: string; material: string; firstVertex: number; vertexCount: number; firstTriangle: number; triangleCount: number }[];
   triangles: Uint32Array;
   adjacency: Uint32Array;
@@ -70,20 +62,20 @@ export function readString(text: Uint8Array, offset: number): string {
 export function parseIqm(bytes: Uint8Array): IqmFile {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const magic = Buffer.from(bytes.subarray(0, 16)).toString('latin1');
-  if (magic !== 'INTERQUAKEMODEL\0') throw new Error('not an IQM file');
-  const header = {} as Header;
-  HEADER_FIELDS.forEach((name, i) => (header[name] = view.getUint32(16 + 4 * i, true)));
+  if (magic !== IQM_MAGIC) throw new Error('not an IQM file');
+  const header = {} as IqmHeader;
+  for (const name of IQM_HEADER_FIELDS) header[name] = view.getUint32(IQM_HEADER[name], true);
   const text = bytes.subarray(header.ofs_text, header.ofs_text + header.num_text);
-  const arrays: VertexArrayInfo[] = [];
+  const arrays: IqmArrayHeader[] = [];
   for (let i = 0; i < header.num_vertexarrays; i++) {
-    const o = header.ofs_vertexarrays + 20 * i;
+    const o = header.ofs_vertexarrays + IQM_RECORD.vertexArray * i;
     const format = view.getUint32(o + 8, true);
     const size = view.getUint32(o + 12, true);
-    arrays.push({ type: view.getUint32(o, true), format, size, offset: view.getUint32(o + 16, true), length: header.num_vertexes * size * FORMAT_BYTES[format] });
+    arrays.push({ type: view.getUint32(o, true), format, size, offset: view.getUint32(o + 16, true), length: header.num_vertexes * size * FORMAT_SIZES[format] });
   }
   const meshes = [];
   for (let i = 0; i < header.num_meshes; i++) {
-    const o = header.ofs_meshes + 24 * i;
+    const o = header.ofs_meshes + IQM_RECORD.mesh * i;
     const u = (k: number): number => view.getUint32(o + 4 * k, true);
     meshes.push({ name: readString(text, u(0)), material: readString(text, u(1)), firstVertex: u(2), vertexCount: u(3), firstTriangle: u(4), triangleCount: u(5) });
   }
@@ -100,22 +92,22 @@ export function parseIqm(bytes: Uint8Array): IqmFile {
 /** The named blocks of a file as [name, start, end) byte ranges (vertex arrays one by one). */
 export function blocks(file: IqmFile): [string, number, number][] {
   const h = file.header;
-  const out: [string, number, number][] = [['header', 0, 124]];
+  const out: [string, number, number][] = [['header', 0, IQM_HEADER_SIZE]];
   const add = (name: string, offset: number, length: number): void => {
     if (offset > 0 && length > 0) out.push([name, offset, offset + length]);
   };
   add('text', h.ofs_text, h.num_text);
-  add('meshes', h.ofs_meshes, 24 * h.num_meshes);
-  add('vertexarrays', h.ofs_vertexarrays, 20 * h.num_vertexarrays);
+  add('meshes', h.ofs_meshes, IQM_RECORD.mesh * h.num_meshes);
+  add('vertexarrays', h.ofs_vertexarrays, IQM_RECORD.vertexArray * h.num_vertexarrays);
   file.arrays.forEach((a) => add(`array type ${a.type}`, a.offset, a.length));
-  add('triangles', h.ofs_triangles, 12 * h.num_triangles);
-  add('adjacency', h.ofs_adjacency, 12 * h.num_triangles);
-  add('joints', h.ofs_joints, 48 * h.num_joints);
-  add('poses', h.ofs_poses, 88 * h.num_poses);
-  add('anims', h.ofs_anims, 20 * h.num_anims);
+  add('triangles', h.ofs_triangles, IQM_RECORD.triangle * h.num_triangles);
+  add('adjacency', h.ofs_adjacency, IQM_RECORD.triangle * h.num_triangles);
+  add('joints', h.ofs_joints, IQM_RECORD.joint * h.num_joints);
+  add('poses', h.ofs_poses, IQM_RECORD.pose * h.num_poses);
+  add('anims', h.ofs_anims, IQM_RECORD.anim * h.num_anims);
   const frameValues = h.num_frames * h.num_framechannels;
   add('frames', h.ofs_frames, 2 * (frameValues + (frameValues & 1)));
-  add('bounds', h.ofs_bounds, 32 * h.num_frames);
+  add('bounds', h.ofs_bounds, IQM_RECORD.bounds * h.num_frames);
   add('comment', h.ofs_comment, h.num_comment);
   return out;
 }
@@ -124,7 +116,7 @@ export function blocks(file: IqmFile): [string, number, number][] {
 function rowKey(file: IqmFile, type: number, i: number): string {
   const a = file.arrays.find((x) => x.type === type);
   if (!a) return '';
-  const stride = a.size * FORMAT_BYTES[a.format];
+  const stride = a.size * FORMAT_SIZES[a.format];
   return Buffer.from(file.bytes.subarray(a.offset + i * stride, a.offset + (i + 1) * stride)).toString('hex');
 }
 
@@ -196,7 +188,7 @@ export function floatRows(file: IqmFile, type: number): number[][] {
 export function byteRows(file: IqmFile, type: number): number[][] {
   const a = file.arrays.find((x) => x.type === type);
   if (!a) return [];
-  const stride = a.size * FORMAT_BYTES[a.format];
+  const stride = a.size * FORMAT_SIZES[a.format];
   const rows: number[][] = [];
   for (let i = 0; i < file.header.num_vertexes; i++) rows.push([...file.bytes.subarray(a.offset + stride * i, a.offset + stride * (i + 1))]);
   return rows;

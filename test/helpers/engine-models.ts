@@ -1,8 +1,9 @@
 // Generated models for the engine-profile tests: one knob per limit (vertices, triangles, joints,
 // name lengths, blend indexes, array formats, scales, file size; MD3 surfaces, frames, tags).
 
-import { IQM_BLENDINDEXES, IQM_BLENDWEIGHTS, IQM_FLOAT, IQM_NORMAL, IQM_POSITION, IQM_TEXCOORD, IQM_UBYTE, type IqmDocument, type IqmDocVertexArray } from '../../core/iqm/document';
-import { writeIqm } from '../../core/iqm/writer';
+import type { IqmDocument, IqmDocVertexArray } from '../../core/iqm/document';
+import { IQM_BLENDINDEXES, IQM_BLENDWEIGHTS, IQM_FLOAT, IQM_NORMAL, IQM_POSITION, IQM_TEXCOORD, IQM_UBYTE } from '../../core/iqm/layout';
+import { writeIqmDocument } from './iqm-writer';
 import { writeMd3, type Md3Spec } from './model-writers';
 
 export interface IqmOptions {
@@ -96,7 +97,7 @@ export function iqmDocument(o: IqmOptions = {}): IqmDocument {
 }
 
 export function iqm(o: IqmOptions = {}): Uint8Array {
-  return writeIqm(iqmDocument(o));
+  return writeIqmDocument(iqmDocument(o));
 }
 
 /** An IQM of exactly `bytes` bytes (padded with a comment). */

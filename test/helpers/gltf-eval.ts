@@ -216,8 +216,8 @@ export function compose(t: ArrayLike<number>, q: ArrayLike<number>, s: ArrayLike
   return m;
 }
 
-/** m · (x, y, z, 1), the xyz of it, into out[o..o+2]. */
-export function transformPoint(m: Float64Array, x: number, y: number, z: number, out: Float64Array, o: number): void {
+/** m · (x, y, z, 1) for a column-major 4x4 m (glTF's), the xyz of it, into out[o..o+2]. */
+export function transformPoint4(out: Float64Array, o: number, m: Float64Array, x: number, y: number, z: number): void {
   out[o] = m[0] * x + m[4] * y + m[8] * z + m[12];
   out[o + 1] = m[1] * x + m[5] * y + m[9] * z + m[13];
   out[o + 2] = m[2] * x + m[6] * y + m[10] * z + m[14];
@@ -469,7 +469,7 @@ export interface Evaluation {
  * Every scene vertex at time t of `animation` (null: the rest scene), skinned per the spec, Z-up;
  * `globals` replaces the nodes' global matrices (a pose the file does not animate, e.g. its bind pose).
  */
-export function evaluate(gltf: Gltf, primitives: EvaluatedPrimitive[], animation: GltfAnimation | null, t: number, globals = globalTransforms(gltf, animation, t)): Evaluation {
+export function evaluateGltf(gltf: Gltf, primitives: EvaluatedPrimitive[], animation: GltfAnimation | null, t: number, globals = globalTransforms(gltf, animation, t)): Evaluation {
   const ibms = new Map<number, Map<number, Float64Array>>();
   let total = 0;
   for (const p of primitives) total += p.used.length;
@@ -491,14 +491,14 @@ export function evaluate(gltf: Gltf, primitives: EvaluatedPrimitive[], animation
       const singles: number[] = [];
       if (jointMatrices) {
         for (const [joint, w] of p.influences[v]) {
-          transformPoint(jointMatrices.get(joint)!, x, y, z, one, 0);
+          transformPoint4(one, 0, jointMatrices.get(joint)!, x, y, z);
           positions[o] += w * one[0];
           positions[o + 1] += w * one[1];
           positions[o + 2] += w * one[2];
           singles.push(one[0], one[1], one[2]);
         }
       } else {
-        transformPoint(globals[p.node], x, y, z, positions, o);
+        transformPoint4(positions, o, globals[p.node], x, y, z);
       }
       let far = 0;
       for (let k = 0; k < singles.length; k += 3) {

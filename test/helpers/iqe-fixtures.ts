@@ -22,7 +22,7 @@ export function vertices(n: number, z = 0): string[] {
 }
 
 /** n joints, each a child of the previous one (the first is a root). */
-export function joints(n: number): string[] {
+export function jointLines(n: number): string[] {
   const out: string[] = [];
   for (let i = 0; i < n; i++) out.push(`joint j${i} ${i - 1}`);
   return out;
@@ -34,7 +34,7 @@ export function poses(n: number): string[] {
 }
 
 /** The text of line `lineNumber` (0-based; '\n', '\r\n' or '\r' end lines). */
-export function lineText(text: string, lineNumber: number): string {
+export function lineOfText(text: string, lineNumber: number): string {
   return text.split(/\r\n|\r|\n/)[lineNumber] ?? '';
 }
 
@@ -47,7 +47,7 @@ function isBoundary(c: string | undefined): boolean {
  * stands alone (whitespace, a quote or the line's ends around it). Throws if there is none.
  */
 export function tokenRange(text: string, lineNumber: number, token: string, nth = 0): Range {
-  const content = lineText(text, lineNumber);
+  const content = lineOfText(text, lineNumber);
   let from = 0;
   let seen = 0;
   for (;;) {
@@ -70,7 +70,7 @@ export function spanRange(text: string, lineNumber: number, first: string, last:
 
 /** The line's content without leading and trailing whitespace. */
 export function lineRange(text: string, lineNumber: number): Range {
-  const content = lineText(text, lineNumber);
+  const content = lineOfText(text, lineNumber);
   const start = content.length - content.trimStart().length;
   const end = content.trimEnd().length;
   return { line: lineNumber, column: start, endLine: lineNumber, endColumn: Math.max(start, end) };
@@ -78,7 +78,7 @@ export function lineRange(text: string, lineNumber: number): Range {
 
 /** The range of the line's first word (the command). */
 export function commandRange(text: string, lineNumber: number): Range {
-  const content = lineText(text, lineNumber);
+  const content = lineOfText(text, lineNumber);
   const start = content.length - content.trimStart().length;
   const match = /^\S*/.exec(content.slice(start));
   return { line: lineNumber, column: start, endLine: lineNumber, endColumn: start + (match ? match[0].length : 0) };

@@ -9,7 +9,7 @@ import type { Model } from '../../core/model/model';
 import { readModel } from '../../core/formats/models';
 import { clipFrame, createPose, morphVertices, sampleFrames, sampleTag } from '../../core/model/sample';
 import { skinVertices, totalVertices } from '../../core/model/skin';
-import { writeIqm } from '../../core/iqm/writer';
+import { writeIqmDocument } from './iqm-writer';
 import { smallIqmDocument, writeDpm, writeMd3 } from './model-writers';
 import { prng } from './iqe-fixtures';
 
@@ -81,8 +81,8 @@ export function generatedSeeds(): { name: string; bytes: Uint8Array }[] {
     frames: [0, 1].map((f) => ({ name: `f${f}`, bounds: [0, 0, 0, 1, 1, 1, 1, 1], matrices: [...bone(0), ...bone(f + 1)] })),
   });
   return [
-    { name: 'generated.iqm (v2)', bytes: writeIqm(smallIqmDocument(2)) },
-    { name: 'generated.iqm (v1)', bytes: writeIqm(smallIqmDocument(1)) },
+    { name: 'generated.iqm (v2)', bytes: writeIqmDocument(smallIqmDocument(2)) },
+    { name: 'generated.iqm (v1)', bytes: writeIqmDocument(smallIqmDocument(1)) },
     { name: 'generated.md3', bytes: md3 },
     { name: 'generated.dpm', bytes: dpm },
   ];

@@ -3,7 +3,7 @@
 
 export type M4 = number[][];
 
-export function identity4(): M4 {
+export function identityM4(): M4 {
   return [0, 1, 2, 3].map((r) => [0, 1, 2, 3].map((c) => (r === c ? 1 : 0)));
 }
 
@@ -24,7 +24,7 @@ export function rotate(q: number[], v: number[]): number[] {
 }
 
 /** T·R·S as a 4x4: columns are the rotated, scaled basis vectors. */
-export function trsMatrix(t: number[], q: number[], s: number[]): M4 {
+export function trsM4(t: number[], q: number[], s: number[]): M4 {
   const l = Math.hypot(...q);
   const qn = q.map((x) => x / l);
   const cols = [0, 1, 2].map((i) => rotate(qn, [i === 0 ? s[0] : 0, i === 1 ? s[1] : 0, i === 2 ? s[2] : 0]));
@@ -45,8 +45,8 @@ export function fromRows3x4(m: ArrayLike<number>, o = 0): M4 {
   ];
 }
 
-export function invert4(m: M4): M4 {
-  const a = m.map((row, r) => [...row, ...identity4()[r]]);
+export function invertM4(m: M4): M4 {
+  const a = m.map((row, r) => [...row, ...identityM4()[r]]);
   for (let c = 0; c < 4; c++) {
     let p = c;
     for (let r = c + 1; r < 4; r++) if (Math.abs(a[r][c]) > Math.abs(a[p][c])) p = r;

@@ -1,4 +1,4 @@
-// Test-only writers for MD3 and DPM (the project's IQM writer is core/iqm/writer.ts), and a small
+// Test-only writers for MD3 and DPM (IQM: iqm-writer.ts), and a small
 // IQM document generator. Layouts from ../shared/specs/md3.txt and dpmodel.txt.
 
 import type { IqmDocument } from '../../core/iqm/document';

@@ -18,15 +18,15 @@ import { mutate } from './model-fuzz';
 import { readModel } from '../../core/formats/models';
 import { checkWithinLines, cpuMs, type IqeExercise, pathTimer } from './iqe-fuzz';
 
-export type SourceFormat = 'md5' | 'smd' | 'obj' | 'gltf';
+export type FuzzSourceFormat = 'md5' | 'smd' | 'obj' | 'gltf';
 
 /** The file extensions of each format's inputs (the name says how a text is read). */
-export const SOURCE_EXTENSIONS: Record<SourceFormat, string[]> = { md5: ['md5mesh', 'md5anim'], smd: ['smd'], obj: ['obj'], gltf: ['glb', 'gltf'] };
+export const SOURCE_EXTENSIONS: Record<FuzzSourceFormat, string[]> = { md5: ['md5mesh', 'md5anim'], smd: ['smd'], obj: ['obj'], gltf: ['glb', 'gltf'] };
 
 const NUMBERS = ['-1', '0', '-0', '1', '2', '0.5', '255', '256', '65536', '2147483648', '1e300', '-1e300', '1e-320', '999999999999999999999', 'nan', 'inf', '0x10', '1e', '', 'x', '1,5', '.', '-'];
 
 /** Lines a mutation inserts, by format. */
-const LINES: Record<SourceFormat, string[]> = {
+const LINES: Record<FuzzSourceFormat, string[]> = {
   md5: ['numverts 3', 'numverts 1e9', 'numtris -1', 'numweights 1e300', 'vert 0 ( 0 0 ) 0 1', 'vert 7 ( 0 0 ) 0 1', 'tri 0 0 1 2', 'tri 0 0 0 99', 'weight 0 0 1 ( 0 0 0 )', 'weight 0 9 1 ( 0 0 0 )', 'mesh {', '}', '{', 'joints {', '"j" -1 ( 0 0 0 ) ( 0 0 0 )', '"j" 5 ( 0 0 0 ) ( 0 0 0 )', 'numJoints 1e9', 'numFrames 3', 'frame 0 {', 'frame 99 {', 'baseframe {', 'hierarchy {', '"j" -1 63 0', 'numAnimatedComponents 1e9', 'frameRate 0', 'shader "s', '// meshes: x', 'MD5Version 10'],
   smd: ['version 1', 'version 2', 'nodes', 'end', 'skeleton', 'time 0', 'time -1', 'time 1e9', 'triangles', '0 "root" -1', '1 "child" 0', '300 "far" 0', '0 0 0 0 0 0 0', '0 0 0 0 0 0 0 0 0 0', '0 0 0 0 0 0 1 0 0 1 5 0 0.5', 'mat.bmp', 'vertexanimation', '"unterminated', '// c', '; c', '# c'],
   gltf: [],
@@ -37,7 +37,7 @@ const LINES: Record<SourceFormat, string[]> = {
 const FLIPS = ['\r', '\n', '"', '{', '}', '(', ')', '/', '\\', '0', '9', '-', '.', 'e', ' ', '\t', 'x', '#', '\u00e9', '\u{1F600}', '\u00a0'];
 
 /** A very long line of the format (n values). */
-function longLine(format: SourceFormat, n: number, pick: (n: number) => number): string {
+function longLine(format: FuzzSourceFormat, n: number, pick: (n: number) => number): string {
   const values = (f: (i: number) => string): string => Array.from({ length: n }, (_, i) => f(i)).join(' ');
   if (format === 'obj') return `f ${values(() => `${1 + pick(4)}/${1 + pick(3)}/${1 + pick(2)}`)}`;
   if (format === 'smd') return `0 0 0 0 0 0 1 0 0 ${n} ${values(() => `${pick(3)} 0.001`)}`;
@@ -161,7 +161,7 @@ export function mutateGltf(bytes: Uint8Array, random: () => number): { bytes: Ui
 }
 
 /** A mutated copy of `text` (a file of `format`), and what was done. */
-export function mutateSource(format: SourceFormat, text: string, random: () => number): { text: string; what: string } {
+export function mutateSource(format: FuzzSourceFormat, text: string, random: () => number): { text: string; what: string } {
   return mutateLines(text, random, LINES[format], (n, pick) => longLine(format, n, pick));
 }
 
@@ -287,7 +287,7 @@ export async function exerciseSource(bytes: Uint8Array, name: string): Promise<S
 }
 
 /** Small seeds of each format, generated here (the real files are added by the caller). */
-export function generatedSourceSeeds(format: SourceFormat): { name: string; bytes: Uint8Array }[] {
+export function generatedSourceSeeds(format: FuzzSourceFormat): { name: string; bytes: Uint8Array }[] {
   if (format === 'gltf') {
     return [
       { name: 'strip.glb', bytes: skinnedStrip({ animation: true }).glb() },
@@ -298,7 +298,7 @@ export function generatedSourceSeeds(format: SourceFormat): { name: string; byte
   return textSeeds(format).map(({ name, text }) => ({ name, bytes: Buffer.from(text) }));
 }
 
-function textSeeds(format: Exclude<SourceFormat, 'gltf'>): { name: string; text: string }[] {
+function textSeeds(format: Exclude<FuzzSourceFormat, 'gltf'>): { name: string; text: string }[] {
   if (format === 'obj') {
     return [
       {

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { bigIqe, codes, MINIMAL_IQE, problemCodes, range, single, TestServer } from './helpers/server';
-import { CLOSE_LARGE_FILE, VALIDATE_LARGE_FILE } from '../../core/lspMethods';
+import { CloseLargeFileNotification, ValidateLargeFileNotification } from '../../core/lspMethods';
 
 describe('lsp: large files read from disk', () => {
   let server: TestServer;
@@ -30,7 +30,7 @@ describe('lsp: large files read from disk', () => {
     const uri = pathToFileURL(path).href;
     const lastLine = bad.split('\n').length - 2;
 
-    await server.connection.sendNotification(VALIDATE_LARGE_FILE, { uri });
+    await server.connection.sendNotification(ValidateLargeFileNotification, { uri });
     const first = await server.waitForDiagnostics(uri, (p) => p.diagnostics.length > 0, { timeoutMs: 30_000 });
     assert.deepEqual(single(first.diagnostics, 'face-index-range').range, range(lastLine, 7, 15));
     assert.equal(first.version, undefined);
@@ -50,7 +50,7 @@ describe('lsp: large files read from disk', () => {
     single(again.diagnostics, 'unknown-command');
 
     since = server.mark();
-    await server.connection.sendNotification(CLOSE_LARGE_FILE, { uri });
+    await server.connection.sendNotification(CloseLargeFileNotification, { uri });
     const cleared = await server.waitForDiagnostics(uri, () => true, { since });
     assert.deepEqual(cleared.diagnostics, []);
 
@@ -67,7 +67,7 @@ describe('lsp: large files read from disk', () => {
     const path = join(dir, 'taken-over.iqe');
     writeFileSync(path, `${MINIMAL_IQE}foo\n`);
     const uri = pathToFileURL(path).href;
-    await server.connection.sendNotification(VALIDATE_LARGE_FILE, { uri });
+    await server.connection.sendNotification(ValidateLargeFileNotification, { uri });
     await server.waitForDiagnostics(uri, (p) => problemCodes(p.diagnostics).length === 1);
     await server.open(uri, MINIMAL_IQE, 1);
     const synced = await server.waitForVersion(uri, 1);
@@ -76,18 +76,18 @@ describe('lsp: large files read from disk', () => {
 
   it('a missing file and a non-file URI each get one clear diagnostic', async () => {
     const missing = pathToFileURL(join(dir, 'missing.iqe')).href;
-    await server.connection.sendNotification(VALIDATE_LARGE_FILE, { uri: missing });
+    await server.connection.sendNotification(ValidateLargeFileNotification.method, { uri: missing });
     const read = await server.waitForDiagnostics(missing);
     assert.deepEqual(codes(read.diagnostics), ['read-error']);
 
     const remote = 'vscode-remote://ssh-remote+host/models/big.iqe';
-    await server.connection.sendNotification(VALIDATE_LARGE_FILE, { uri: remote });
+    await server.connection.sendNotification(ValidateLargeFileNotification.method, { uri: remote });
     const unsupported = await server.waitForDiagnostics(remote);
     assert.equal(unsupported.diagnostics.length, 1);
     assert.match(unsupported.diagnostics[0].message, /file: URI/);
     // And a malformed notification does no harm.
-    await server.connection.sendNotification(VALIDATE_LARGE_FILE, { uri: 42 });
-    await server.connection.sendNotification(CLOSE_LARGE_FILE, null);
+    await server.connection.sendNotification(ValidateLargeFileNotification.method, { uri: 42 });
+    await server.connection.sendNotification(CloseLargeFileNotification.method, null);
     assert.ok(await server.request('iqmTools/debugMemory'));
   });
 });

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { codes, MINIMAL_IQE, range, single, TestServer } from './helpers/server';
-import { DEBUG_MEMORY, VALIDATE_LARGE_FILE, type DebugMemoryResult, type LargeFileParams } from '../../core/lspMethods';
+import { DebugMemoryRequest, ValidateLargeFileNotification, type DebugMemoryResult } from '../../core/lspMethods';
 
 /** Deterministic pseudo-random bytes (xorshift32). */
 function randomBytes(length: number, seed: number): Buffer {
@@ -45,7 +45,7 @@ function garbageText(length: number, seed: number): string {
 
 async function assertStillServing(server: TestServer, tag: string): Promise<void> {
   assert.ok(server.alive, `server died (${tag})\n${server.logs.join('\n')}`);
-  const memory = await server.request<DebugMemoryResult>(DEBUG_MEMORY, undefined, 30_000);
+  const memory = await server.request<DebugMemoryResult>(DebugMemoryRequest.method, undefined, 30_000);
   assert.ok(memory.heapUsed > 0);
   const uri = `file:///test/probe-${tag}.iqe`;
   await server.open(uri, MINIMAL_IQE.replace('fa 0 1 2', 'fa 0 1 3'), 1);
@@ -109,7 +109,7 @@ describe('lsp: garbage in, diagnostics out, server alive', () => {
     const path = join(dir, 'garbage.iqe');
     writeFileSync(path, randomBytes(100 * 1024 * 1024, 12345));
     const uri = pathToFileURL(path).href;
-    await server.connection.sendNotification(VALIDATE_LARGE_FILE, { uri } satisfies LargeFileParams);
+    await server.connection.sendNotification(ValidateLargeFileNotification, { uri });
     const published = await server.waitForDiagnostics(uri, () => true, { timeoutMs: 60_000 });
     assert.ok(published.diagnostics.length >= 1 && published.diagnostics.length <= 201);
     assert.ok(!codes(published.diagnostics).includes('internal-error'), server.logs.join('\n'));
@@ -121,7 +121,7 @@ describe('lsp: garbage in, diagnostics out, server alive', () => {
     const line = `vp ${'1.5 '.repeat(5 * 1024 * 1024)}`;
     writeFileSync(path, `# Inter-Quake Export\n${line}`);
     const uri = pathToFileURL(path).href;
-    await server.connection.sendNotification(VALIDATE_LARGE_FILE, { uri } satisfies LargeFileParams);
+    await server.connection.sendNotification(ValidateLargeFileNotification, { uri });
     const fromDisk = await server.waitForDiagnostics(uri, () => true, { timeoutMs: 60_000 });
     assert.ok(!codes(fromDisk.diagnostics).includes('internal-error'), server.logs.join('\n'));
     const openUri = 'file:///test/one-line-open.iqe';

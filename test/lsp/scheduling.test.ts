@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { bigIqe, MINIMAL_IQE, problemCodes, range, single, TestServer } from './helpers/server';
-import { DEBUG_MEMORY } from '../../core/lspMethods';
+import { DebugMemoryRequest } from '../../core/lspMethods';
 
 describe('lsp: scheduling', () => {
   it('a burst of edits publishes the latest version only', async () => {
@@ -56,7 +56,7 @@ describe('lsp: scheduling', () => {
       // Wait (for an event, not a fixed time) until the document has been quiet for the debounce:
       // a request round trip repeated until enough time has passed.
       const opened = performance.now();
-      while (performance.now() - opened < debounceMs * 1.2) await server.request(DEBUG_MEMORY);
+      while (performance.now() - opened < debounceMs * 1.2) await server.request(DebugMemoryRequest.method);
       const start = performance.now();
       await server.change(uri, 2, [{ range: range(6, 7, 8), text: '5' }]);
       await server.waitForVersion(uri, 2);

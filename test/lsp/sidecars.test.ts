@@ -124,8 +124,6 @@ describe('lsp: sidecar files on the browser build of the server', () => {
     const bytes = readFileSync(path);
     return params.encoding === 'base64' ? { stamp, size: info.size, base64: bytes.toString('base64') } : { stamp, size: info.size, text: bytes.toString('utf8') };
   }
-  /** What the test client's iqmTools/findFiles answers (the workspace's shader scripts). */
-  let shaderFiles: string[] = [];
   /** The folders the server asked the client to list (iqmTools/listFolder, answered from disk). */
   const listed: string[] = [];
   const listFolder = async (uri: string): Promise<string[] | null> => {
@@ -137,7 +135,7 @@ describe('lsp: sidecar files on the browser build of the server', () => {
     }
   };
   before(async () => {
-    server = await TestServer.start({ web: true, files: serve, findFiles: async ({ glob }) => (glob === '**/*.shader' ? shaderFiles : []), listFolder });
+    server = await TestServer.start({ web: true, files: serve, listFolder });
   });
   after(async () => {
     await server?.stop();
@@ -162,7 +160,7 @@ describe('lsp: sidecar files on the browser build of the server', () => {
     });
   });
 
-  it('a skin naming a shader of the workspace\'s scripts is fine; the scripts are read again after a .shader event', async () => {
+  it('a skin naming a shader of a script beside the model (where the engine loads scripts) is fine; the scripts are read again after a .shader event', async () => {
     await withTempDir('iqm-web-skin-', async (dir) => {
       writeFileSync(join(dir, 'm.iqm'), iqm({ anims: [1] })); // one mesh, "body"
       const uri = uriOf(join(dir, 'm.iqm_0.skin'));
@@ -172,14 +170,12 @@ describe('lsp: sidecar files on the browser build of the server', () => {
       assert.match(before.diagnostics[0].message, /No shader of that name either \(0 shader scripts read\)/);
       const script = join(dir, 'glass.shader');
       writeFileSync(script, 'textures/glass\n{\n  { map $lightmap }\n}\n');
-      shaderFiles = [uriOf(script)];
       const since = server.mark();
       await server.connection.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: uriOf(script), type: 1 }] });
       const after = await server.waitForDiagnostics(uri, () => true, { since });
       assert.deepEqual(codes(after.diagnostics), []);
       const hover = await server.request<Hover | null>('textDocument/hover', { textDocument: { uri }, position: { line: 0, character: 8 } });
       assert.match(JSON.stringify(hover?.contents), /A shader defined in .*glass\.shader/);
-      shaderFiles = [];
       await server.close(uri);
     });
   });

@@ -10,7 +10,7 @@ import { pathToFileURL } from 'node:url';
 import type { Diagnostic, TextDocumentContentChangeEvent } from 'vscode-languageserver-protocol';
 import { validateIqe } from '../../core/iqe/document';
 import { prng } from '../helpers/iqe-fixtures';
-import { DEBUG_MEMORY, type DebugMemoryResult } from '../../core/lspMethods';
+import { DebugMemoryRequest, type DebugMemoryResult } from '../../core/lspMethods';
 import { TestServer, withTimeout } from './helpers/server';
 
 /** Edits per asset (IQM_SOAK_EDITS for a shorter local run). */
@@ -42,7 +42,7 @@ function lineLength(text: string, starts: number[], line: number): number {
 
 /** CPU time the server has used so far (ms): with the wall time, it tells waiting on a loaded machine from work. */
 async function serverCpuMs(server: TestServer): Promise<number> {
-  return (await server.request<DebugMemoryResult>(DEBUG_MEMORY, {}, ANSWER_MS)).cpuMs ?? NaN;
+  return (await server.request<DebugMemoryResult>(DebugMemoryRequest.method, {}, ANSWER_MS)).cpuMs ?? NaN;
 }
 
 async function soak(server: TestServer, file: string, seed: number): Promise<{ requests: number; ms: number; cpuMs: number; clientCpuMs: number; slowest: string }> {

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Hover } from 'vscode-languageserver-protocol';
-import { CLOSE_LARGE_FILE, VALIDATE_LARGE_FILE, type ReadFileParams, type ReadFileResult } from '../../core/lspMethods';
+import { CloseLargeFileNotification, ValidateLargeFileNotification, type ReadFileParams, type ReadFileResult } from '../../core/lspMethods';
 import { bigIqe, codes, MINIMAL_IQE, problemCodes, range, single, TestServer } from './helpers/server';
 
 /** What the test client serves through iqmTools/readFile, by URI: a text, a size that is too large, or a failure. */
@@ -48,7 +48,7 @@ describe('lsp: the browser build of the server', () => {
   it('gets a large file\'s text from the client, again only when its stamp changed, and clears on close', async () => {
     const uri = 'vscode-vfs://github/owner/repo/large.iqe';
     files.set(uri, { text: `${MINIMAL_IQE}Mesh "typo"\n`, stamp: '1:1' });
-    await server.connection.sendNotification(VALIDATE_LARGE_FILE, { uri });
+    await server.connection.sendNotification(ValidateLargeFileNotification, { uri });
     const first = await server.waitForDiagnostics(uri, (p) => p.diagnostics.length > 0);
     assert.equal(single(first.diagnostics, 'unknown-command').range.start.line, 7);
     const request = asked.find((p) => p.uri === uri);
@@ -65,21 +65,21 @@ describe('lsp: the browser build of the server', () => {
     assert.equal(asked.filter((p) => p.uri === uri).at(-1)?.unlessStamp, '1:1');
 
     since = server.mark();
-    await server.connection.sendNotification(CLOSE_LARGE_FILE, { uri });
+    await server.connection.sendNotification(CloseLargeFileNotification, { uri });
     const cleared = await server.waitForDiagnostics(uri, () => true, { since });
     assert.deepEqual(cleared.diagnostics, []);
   });
 
   it('a file the client cannot read, and one too large to validate, each get one clear diagnostic', async () => {
     const missing = 'vscode-vfs://github/owner/repo/missing.iqe';
-    await server.connection.sendNotification(VALIDATE_LARGE_FILE, { uri: missing });
+    await server.connection.sendNotification(ValidateLargeFileNotification.method, { uri: missing });
     const read = await server.waitForDiagnostics(missing);
     assert.deepEqual(codes(read.diagnostics), ['read-error']);
     assert.match(read.diagnostics[0].message, /EntryNotFound/);
 
     const huge = 'vscode-vfs://github/owner/repo/huge.iqe';
     files.set(huge, { size: 300 * 1024 * 1024 });
-    await server.connection.sendNotification(VALIDATE_LARGE_FILE, { uri: huge });
+    await server.connection.sendNotification(ValidateLargeFileNotification.method, { uri: huge });
     const tooLarge = await server.waitForDiagnostics(huge);
     assert.deepEqual(codes(tooLarge.diagnostics), ['file-too-large']);
     assert.match(tooLarge.diagnostics[0].message, /300 MB/);

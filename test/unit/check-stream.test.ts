@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { IqeDocument, validateIqe } from '../../core/iqe/document';
 import type { IqeDiagnostic } from '../../core/iqe/diagnostic';
 import { fileDiagnosticToJson, formatDiagnostic, TERMINAL_MAX_PROBLEMS } from '../../cli/check';
-import { iqe, joints, TRIANGLE_VERTICES, withCode } from '../helpers/iqe-fixtures';
+import { iqe, jointLines, TRIANGLE_VERTICES, withCode } from '../helpers/iqe-fixtures';
 import { withTempDir } from '../helpers/temp-dir';
 
 const ALL = { maxProblems: Number.MAX_SAFE_INTEGER };
@@ -23,7 +23,7 @@ function manyProblems(seed: number, vertexCount: number): string {
     state = (state * 1103515245 + 12345) >>> 0;
     return state % n;
   };
-  const lines = [...joints(3), 'pq 0 0 0 0 0 0 1', 'pq 0 0 0 0 0 0 1', 'pq 0 0 0 0 0 0 1', 'mesh m'];
+  const lines = [...jointLines(3), 'pq 0 0 0 0 0 0 1', 'pq 0 0 0 0 0 0 1', 'pq 0 0 0 0 0 0 1', 'mesh m'];
   for (let i = 0; i < vertexCount; i++) {
     lines.push(`vp ${random(4)} ${random(4)} 0`, random(5) === 0 ? `vb ${3 + random(300)} 1` : 'vb 0 1');
     if (random(50) === 0) lines.push(`vt 1,5 0`);

@@ -10,7 +10,7 @@ import { IqeDocument } from '../../core/iqe/document';
 import { documentSource } from '../../core/compile/index';
 import { IqeIngest } from '../../core/compile/ingest';
 import type { SourceModel } from '../../core/compile/source';
-import { iqe, joints, poses, prng, randomInt, TRIANGLE, vertices } from '../helpers/iqe-fixtures';
+import { iqe, jointLines, poses, prng, randomInt, TRIANGLE, vertices } from '../helpers/iqe-fixtures';
 
 const ASSETS = resolve(process.cwd(), '..', 'shared', 'assets', 'iqe');
 
@@ -62,7 +62,7 @@ test('ingest: every corpus IQE and example gives the data of the whole-document 
 
 test('ingest: line breaks, comments and characters split across pieces', () => {
   const random = prng(11);
-  const skinned = [...joints(3), ...poses(3), ...vertices(4), 'vb 0 1', 'vb 1 0.5 2 0.5', 'vb 2 1', 'vb 0 1', 'fm 0 1 2', 'fm 0 2 3', 'animation "a"', 'frame', ...poses(3), 'frame', ...poses(3)];
+  const skinned = [...jointLines(3), ...poses(3), ...vertices(4), 'vb 0 1', 'vb 1 0.5 2 0.5', 'vb 2 1', 'vb 0 1', 'fm 0 1 2', 'fm 0 2 3', 'animation "a"', 'frame', ...poses(3), 'frame', ...poses(3)];
   const cases: [string, string][] = [
     ['LF', iqe(...skinned)],
     ['CRLF', iqe(...skinned).replace(/\n/g, '\r\n')],
@@ -83,12 +83,12 @@ test('ingest: the verdict on files with errors and warnings', () => {
     ['attribute count', iqe(...TRIANGLE, 'vt 0 0'), false],
     ['joint parent after the joint', iqe('joint a 1', 'joint b -1', ...poses(2), ...TRIANGLE), false],
     // Vertices before the joints: the blend check reads these vb lines at the end.
-    ['blend joint past the joints, vertices first', iqe(...TRIANGLE_VERTICES_WITH_BLENDS('vb 5 1'), 'fa 0 1 2', ...joints(2), ...poses(2)), false],
-    ['blend joint below the joints, vertices first', iqe(...TRIANGLE_VERTICES_WITH_BLENDS('vb 1 1'), 'fa 0 1 2', ...joints(2), ...poses(2)), true],
+    ['blend joint past the joints, vertices first', iqe(...TRIANGLE_VERTICES_WITH_BLENDS('vb 5 1'), 'fa 0 1 2', ...jointLines(2), ...poses(2)), false],
+    ['blend joint below the joints, vertices first', iqe(...TRIANGLE_VERTICES_WITH_BLENDS('vb 1 1'), 'fa 0 1 2', ...jointLines(2), ...poses(2)), true],
     ['blend joint 300 without joints', iqe(...TRIANGLE_VERTICES_WITH_BLENDS('vb 300 1'), 'fa 0 1 2'), false],
     ['number error', iqe(...TRIANGLE, 'vp 1 x 2'), false],
     ['number error after the comment', iqe(...TRIANGLE, 'comment', 'vp 1 x 2'), true],
-    ['frame pose count', iqe(...joints(2), ...poses(2), ...TRIANGLE, 'animation', 'frame', ...poses(1)), false],
+    ['frame pose count', iqe(...jointLines(2), ...poses(2), ...TRIANGLE, 'animation', 'frame', ...poses(1)), false],
     ['warnings only', iqe(...TRIANGLE, 'fa 0 1 1', 'unknowncommand'), true],
   ];
   for (const [label, text, ok] of cases) assert.equal(assertSame(text, label, random), ok, label);
@@ -96,7 +96,7 @@ test('ingest: the verdict on files with errors and warnings', () => {
 
 test('ingest: random edits of a valid file give the verdict and data of the whole-document path', () => {
   const random = prng(3);
-  const lines = [...joints(4), ...poses(4), 'mesh m', 'material x', ...vertices(6), ...Array.from({ length: 6 }, (_, i) => `vb ${i % 4} 0.75 ${(i + 1) % 4} 0.25`), 'fm 0 1 2 3', 'fm 3 4 5', 'fs 1 0 1 1', 'fs 0 0 1', 'vertexarray blendindexes ubyte 4', 'animation "walk"', 'framerate 15', 'loop', 'frame', ...poses(4), 'frame', ...poses(4)];
+  const lines = [...jointLines(4), ...poses(4), 'mesh m', 'material x', ...vertices(6), ...Array.from({ length: 6 }, (_, i) => `vb ${i % 4} 0.75 ${(i + 1) % 4} 0.25`), 'fm 0 1 2 3', 'fm 3 4 5', 'fs 1 0 1 1', 'fs 0 0 1', 'vertexarray blendindexes ubyte 4', 'animation "walk"', 'framerate 15', 'loop', 'frame', ...poses(4), 'frame', ...poses(4)];
   const edits = ['vb 9 1', 'vb -1 1', 'vb 0 0', 'fa 0 1 9', 'fm -9 0 1', 'joint j9 7', 'pq 0 0 0 0 0 0 0', 'vp 1 2', 'vt 0 0', 'comment', 'frame', 'mesh n', 'vertexarray blendindexes ushort 4', '# x', 'fm 0 1'];
   let withErrors = 0;
   for (let round = 0; round < 150; round++) {

@@ -9,7 +9,7 @@ import { IqeDocument } from '../../core/iqe/document';
 import { TextTable } from '../../core/compile/text';
 import { encodeUtf8 } from '../../core/utf8';
 import { vertexScore } from '../../core/compile/vcache';
-import { fallbackTangent } from '../../core/compile/tangents';
+import { fallbackTangent } from '../../core/math/tangent';
 import { PairTable } from '../../core/compile/classify';
 import { assembleMeshes } from '../../core/compile/meshes';
 import { weldCorners } from '../../core/compile/smooth';
@@ -161,14 +161,14 @@ test('layout: a file with vertices but no faces is 128 bytes; comments are NUL-t
 
 test('B8 fallback tangent: the axis where the normal is smallest, orthogonalised', () => {
   const out = new Float64Array(4);
-  fallbackTangent(0, 0, 1, out, 0);
+  fallbackTangent(out, 0, 0, 0, 1);
   assert.deepEqual([...out], [1, 0, 0, 1]);
-  fallbackTangent(1, 0, 0, out, 0);
+  fallbackTangent(out, 0, 1, 0, 0);
   assert.deepEqual([...out], [0, 1, 0, 1]);
-  fallbackTangent(0, 0, 0, out, 0);
+  fallbackTangent(out, 0, 0, 0, 0);
   assert.deepEqual([...out], [1, 0, 0, 1]);
   const s = Math.SQRT1_2;
-  fallbackTangent(s, 0, s, out, 0);
+  fallbackTangent(out, 0, s, 0, s);
   assert.deepEqual([...out], [0, 1, 0, 1]);
 });
 

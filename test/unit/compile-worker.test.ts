@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { compileDocument } from '../helpers/compile-iqm';
 import { IqeDocument } from '../../core/iqe/document';
-import { iqe, joints } from '../helpers/iqe-fixtures';
+import { iqe, jointLines } from '../helpers/iqe-fixtures';
 import { withTempDir } from '../helpers/temp-dir';
 import { compileInWorker, NO_WORKER } from '../helpers/compile-worker';
 
@@ -15,7 +15,7 @@ const skip = NO_WORKER;
 
 /** A skinned, animated grid: 151 x 151 vertices, 1,000 frames (past the bounds worker's threshold of 2e7 vertex-frames). */
 function animatedGrid(): string {
-  const lines = [...joints(3), 'pq 0 0 0 0 0 0 -1', 'pq 0 0 1 0 0 0 -1', 'pq 0 0 1 0 0 0 -1', 'mesh grid', 'material m'];
+  const lines = [...jointLines(3), 'pq 0 0 0 0 0 0 -1', 'pq 0 0 1 0 0 0 -1', 'pq 0 0 1 0 0 0 -1', 'mesh grid', 'material m'];
   const n = 150;
   for (let y = 0; y <= n; y++) for (let x = 0; x <= n; x++) lines.push(`vp ${x} ${y} ${(x * y) % 5}`, `vt ${x / n} ${y / n}`, `vb ${x % 3} 0.7 ${(x + 1) % 3} 0.3`);
   for (let y = 0; y < n; y++) {
@@ -52,8 +52,8 @@ test('compile worker: a document with errors gives its errors and no bytes', { s
 });
 
 test('compile worker: animation files (iqmTools.compile.animationFiles) are merged after the source', { skip }, async () => {
-  const mesh = iqe(...joints(2), 'pq 0 0 0 0 0 0 -1', 'pq 0 0 1 0 0 0 -1', 'mesh m', 'vp 0 0 0', 'vp 1 0 0', 'vp 0 1 1', 'vb 0 1', 'vb 0 1', 'vb 1 1', 'fa 0 1 2');
-  const walk = iqe(...joints(2), 'animation walk', 'frame', 'pq 0 0 0 0 0 0 -1', 'pq 0 0 1 0 0 0 -1', 'frame', 'pq 0 0 0 0 0 0 -1', 'pq 0 0 1 0.1 0 0 -0.994987');
+  const mesh = iqe(...jointLines(2), 'pq 0 0 0 0 0 0 -1', 'pq 0 0 1 0 0 0 -1', 'mesh m', 'vp 0 0 0', 'vp 1 0 0', 'vp 0 1 1', 'vb 0 1', 'vb 0 1', 'vb 1 1', 'fa 0 1 2');
+  const walk = iqe(...jointLines(2), 'animation walk', 'frame', 'pq 0 0 0 0 0 0 -1', 'pq 0 0 1 0 0 0 -1', 'frame', 'pq 0 0 0 0 0 0 -1', 'pq 0 0 1 0.1 0 0 -0.994987');
   const expected = compileDocument(new IqeDocument(mesh + walk.slice(walk.indexOf('animation'))), { fps: 0 });
   const reply = await compileInWorker({ source: { text: mesh }, options: {}, animations: [{ text: walk }] });
   assert.ok(reply.ok && reply.bytes, reply.ok ? 'no bytes' : reply.message);
@@ -66,8 +66,8 @@ test('compile worker: animation files (iqmTools.compile.animationFiles) are merg
 
 test('compile worker: files that are not open are read from disk by the worker, with the bytes of their texts', { skip }, async () => {
   return withTempDir('iqm-worker-', async (dir) => {
-    const mesh = iqe(...joints(2), 'pq 0 0 0 0 0 0 -1', 'pq 0 0 1 0 0 0 -1', 'mesh m', 'vp 0 0 0', 'vp 1 0 0', 'vp 0 1 1', 'vb 0 1', 'vb 0 1', 'vb 1 1', 'fa 0 1 2');
-    const walk = iqe(...joints(2), 'animation walk', 'frame', 'pq 0 0 0 0 0 0 -1', 'pq 0 0 1 0 0 0 -1');
+    const mesh = iqe(...jointLines(2), 'pq 0 0 0 0 0 0 -1', 'pq 0 0 1 0 0 0 -1', 'mesh m', 'vp 0 0 0', 'vp 1 0 0', 'vp 0 1 1', 'vb 0 1', 'vb 0 1', 'vb 1 1', 'fa 0 1 2');
+    const walk = iqe(...jointLines(2), 'animation walk', 'frame', 'pq 0 0 0 0 0 0 -1', 'pq 0 0 1 0 0 0 -1');
     writeFileSync(join(dir, 'mesh.iqe'), mesh);
     writeFileSync(join(dir, 'walk.iqe'), walk);
     const fromText = await compileInWorker({ source: { text: mesh }, options: { scale: 3 }, animations: [{ text: walk }] });
@@ -107,7 +107,7 @@ test('compile worker: bytes read through workspace.fs (a BOM, a character split 
 });
 
 test('compile worker: the preview asks for the source map, and gets it transferred beside the same bytes', { skip }, async () => {
-  const text = iqe(...joints(2), 'pq 0 0 0 0 0 0 1', 'pq 0 0 1 0 0 0 1', 'mesh m', 'vp 0 0 0', 'vb 0 1', 'vp 1 0 0', 'vb 1 1', 'vp 0 1 0', 'vb 1 1', 'fa 0 1 2');
+  const text = iqe(...jointLines(2), 'pq 0 0 0 0 0 0 1', 'pq 0 0 1 0 0 0 1', 'mesh m', 'vp 0 0 0', 'vb 0 1', 'vp 1 0 0', 'vb 1 1', 'vp 0 1 0', 'vb 1 1', 'fa 0 1 2');
   const plain = await compileInWorker({ source: { text }, options: {} });
   const reply = await compileInWorker({ source: { text }, options: { sourceMap: true } });
   assert.ok(reply.ok && plain.ok);
@@ -122,7 +122,7 @@ test('compile worker kept warm: one worker answers compile after compile (an err
   const { Worker } = await import('node:worker_threads');
   const { WORKER } = await import('../helpers/compile-worker');
   const good = animatedGrid();
-  const small = iqe(...joints(2), 'pq 0 0 0 0 0 0 -1', 'pq 0 0 1 0 0 0 -1', 'mesh m', 'vp 0 0 0', 'vp 1 0 0', 'vp 0 1 1', 'vb 0 1', 'vb 0 1', 'vb 1 1', 'fa 0 1 2');
+  const small = iqe(...jointLines(2), 'pq 0 0 0 0 0 0 -1', 'pq 0 0 1 0 0 0 -1', 'mesh m', 'vp 0 0 0', 'vp 1 0 0', 'vp 0 1 1', 'vb 0 1', 'vb 0 1', 'vb 1 1', 'fa 0 1 2');
   const broken = iqe('vp 0 0 0', 'vp 1 0 0', 'vp 0 1 0', 'fa 0 1 5');
   const requests = [{ source: { text: small }, options: {} }, { source: { text: broken }, options: {} }, { source: { text: good }, options: { scale: 2, loop: true } }, { source: { text: small }, options: {} }];
   const fresh = await Promise.all(requests.map((r) => compileInWorker(r)));

@@ -8,12 +8,12 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { compileSourceText } from '../helpers/compile-iqm';
-import { fallbackTangent } from '../../core/compile/tangents';
+import { fallbackTangent } from '../../core/math/tangent';
 import { diffModels } from '../../core/compare/diff';
 import { formatFloat32, IqeWriteError, writeIqe } from '../../core/iqe/writer';
 import type { IqmDocument } from '../../core/iqm/document';
 import { readIqm } from '../../core/iqm/reader';
-import { writeIqm } from '../../core/iqm/writer';
+import { writeIqmDocument } from '../helpers/iqm-writer';
 import type { Model } from '../../core/model/model';
 import { readModel } from '../../core/formats/models';
 import { createPose, sampleFrames } from '../../core/model/sample';
@@ -58,7 +58,7 @@ function withFallbackTangents(model: Model): number {
     for (let v = 0; v < m.vertexCount; v++) {
       if ([0, 1, 2, 3].every((k) => Number.isFinite(tangent[4 * v + k]))) continue;
       const n = m.normal;
-      fallbackTangent(n ? n[3 * v] : 0, n ? n[3 * v + 1] : 0, n ? n[3 * v + 2] : 1, t, 0);
+      fallbackTangent(t, 0, n ? n[3 * v] : 0, n ? n[3 * v + 1] : 0, n ? n[3 * v + 2] : 1);
       tangent.set(t, 4 * v);
       replaced++;
     }
@@ -129,7 +129,7 @@ test('convert: a generated IQM with every section, v2 and v1: formats, custom ar
     // The mesh of the degenerate triangle (4 5 4) is left out here: its own case is below.
     doc.meshes = [doc.meshes[0]];
     doc.triangles = doc.triangles.subarray(0, 6);
-    const original = readIqm(writeIqm(doc));
+    const original = readIqm(writeIqmDocument(doc));
     const { back, text, warnings } = roundTrip(original);
     for (const line of ['vertexarray texcoord half 2', 'vertexarray normal short 3', 'vertexarray blendindexes uint 4', 'vertexarray blendweights float 4', 'vertexarray custom0 double 1 "my_custom"']) {
       assert.ok(text.includes(`\n${line}\n`), `v${version}: ${line}`);
@@ -180,7 +180,7 @@ function formatsDocument(): IqmDocument {
 }
 
 test('convert: every stored vertex format comes back as the same values (custom arrays of each format, a ubyte RGB colour)', () => {
-  const original = readIqm(writeIqm(formatsDocument()));
+  const original = readIqm(writeIqmDocument(formatsDocument()));
   const { back, text } = roundTrip(original);
   assert.ok(text.includes('\nvertexarray color ubyte 3\n'), 'a ubyte RGB colour stays ubyte, 3 components');
   for (const [k, f] of ['byte', 'ubyte', 'short', 'ushort', 'int', 'uint', 'half', 'float', 'double'].entries()) {
@@ -247,7 +247,7 @@ test('convert: names with spaces and quotes, joints listed after their children,
   doc.poses = [{ ...doc.poses[2], parent: 2 }, { ...doc.poses[1], parent: 2 }, { ...doc.poses[0], parent: -1 }];
   // Animation 'wave' starts at frame 3: frame 2 belongs to no animation.
   doc.anims = [doc.anims[0], { ...doc.anims[1], firstFrame: 3, frameCount: 1 }];
-  const original = readIqm(writeIqm(doc));
+  const original = readIqm(writeIqmDocument(doc));
   const { back, text, warnings } = roundTrip(original);
   assert.ok(text.includes('\nmesh "two words"\nmaterial "say \'hi\'"\n'), 'a name with a quote and a space: the quote becomes an apostrophe');
   assert.ok(text.includes('\nmesh a"b\n'), 'a name with a quote and no space is written unquoted');
@@ -277,7 +277,7 @@ test('convert: a degenerate triangle, an empty mesh name and material, a comment
   doc.extensions = [];
   doc.meshes[1] = { ...doc.meshes[1], name: '', material: '' };
   doc.comment = 'line one\r\nline two\r\n\r\nno newline at the end';
-  const original = readIqm(writeIqm(doc));
+  const original = readIqm(writeIqmDocument(doc));
   const { back, warnings, text } = roundTrip(original);
   assert.ok(warnings.some((w) => /1 triangle uses one vertex .* twice: the compile drops it/.test(w)), warnings.join('; '));
   assert.ok(text.includes('\nmesh ""\nmaterial ""\n'));
@@ -295,7 +295,7 @@ test('convert: an animation-only IQM as IQE compiles back to poses and animation
   doc.adjacency = null;
   doc.joints = [];
   doc.bounds = null;
-  const original = readIqm(writeIqm(doc));
+  const original = readIqm(writeIqmDocument(doc));
   const { back, warnings } = roundTrip(original);
   assert.deepEqual(warnings, [], 'nothing is lost');
   assert.equal(back.skeleton, null);
@@ -308,7 +308,7 @@ test('convert: joints without a mesh are named in a warning (the compile writes 
   doc.extensions = [];
   doc.meshes = [];
   doc.bounds = null;
-  const { back, warnings } = roundTrip(readIqm(writeIqm(doc)));
+  const { back, warnings } = roundTrip(readIqm(writeIqmDocument(doc)));
   assert.ok(warnings.some((w) => /joints but no mesh/.test(w)), warnings.join('; '));
   assert.equal(back.skeleton, null);
   assert.equal(back.animation!.poseCount, 3);

@@ -13,7 +13,7 @@ import { checkPlayer, type PlayerInput } from '../../core/engines/player';
 import type { EngineFinding } from '../../core/engines/types';
 import { FormatError } from '../../core/binary';
 import { IqeDocument } from '../../core/iqe/document';
-import { IQM_HALF, IQM_TEXCOORD, IQM_SHORT } from '../../core/iqm/document';
+import { IQM_HALF, IQM_TEXCOORD, IQM_SHORT } from '../../core/iqm/layout';
 import { readModel } from '../../core/formats/models';
 import { iqm, iqmOfSize, md3, type Md3Options } from '../helpers/engine-models';
 import { ASSETS, HAVE_ASSETS, NO_ASSETS, SHARED, modelAssets } from '../helpers/model-assets';

@@ -3,7 +3,7 @@
 // the sampling test (gltf-sampling.test.ts) compares the compiler with something known to be right.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { compose, evaluate, globalTransforms, loadGltf, readAccessor, sampleSampler, scenePrimitives, slerp } from '../helpers/gltf-eval';
+import { compose, evaluateGltf, globalTransforms, loadGltf, readAccessor, sampleSampler, scenePrimitives, slerp } from '../helpers/gltf-eval';
 import { makeGltf } from '../helpers/gltf-writer';
 
 const near = (a: ArrayLike<number>, b: ArrayLike<number>, eps: number, what: string) => {
@@ -77,7 +77,7 @@ test('generated fixture: the rest scene is the Armature transform applied to the
   assert.equal(primitives.reduce((n, p) => n + p.used.length, 0), fixture.vertexCount);
   assert.equal(primitives.reduce((n, p) => n + p.triangles, 0), fixture.triangleCount);
   assert.deepEqual(gltf.json.skins![0].joints.map((j) => gltf.json.nodes![j].name), fixture.jointNames);
-  const rest = evaluate(gltf, primitives, null, 0);
+  const rest = evaluateGltf(gltf, primitives, null, 0);
   // Every joint's global · inverse bind is the Armature's T·R: the tube at rest is Armature · p.
   const armature = compose([0.1, 0, -0.05], about([0, 1, 0], 0.3), [1, 1, 1]);
   const tube = primitives[0];
@@ -90,7 +90,7 @@ test('generated fixture: the rest scene is the Armature transform applied to the
   }
   // The same file with the Armature as a matrix evaluates the same.
   const matrix = loadGltf(makeGltf({ vertices: 64, around: 8, joints: 4, prop: true, matrixNode: true }).bytes, noSiblings);
-  near(evaluate(matrix, scenePrimitives(matrix), null, 0).positions, rest.positions, 1e-6, 'matrix node');
+  near(evaluateGltf(matrix, scenePrimitives(matrix), null, 0).positions, rest.positions, 1e-6, 'matrix node');
 });
 
 test('generated fixture: at a key, the rigid bottom ring is the root joint\'s keyed transform; the prop follows its joint', () => {
@@ -99,7 +99,7 @@ test('generated fixture: at a key, the rigid bottom ring is the root joint\'s ke
   const animation = gltf.json.animations![0];
   const primitives = scenePrimitives(gltf);
   const time = 0.5 + 3 / 24;
-  const posed = evaluate(gltf, primitives, animation, time);
+  const posed = evaluateGltf(gltf, primitives, animation, time);
   // Key 3 of the root joint's channels, read straight from the outputs.
   const channel = (path: string) => {
     const c = animation.channels.find((ch) => ch.target.node === 2 && ch.target.path === path)!;

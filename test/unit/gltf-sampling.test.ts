@@ -16,7 +16,7 @@ import { readModel } from '../../core/formats/models';
 import type { Model } from '../../core/model/model';
 import { createPose, sampleFrames, setBindPose } from '../../core/model/sample';
 import { skinVertices, totalVertices } from '../../core/model/skin';
-import { animationRange, evaluate, type EvaluatedPrimitive, type Evaluation, type Gltf, type GltfAnimation, globalTransforms, inverseBinds, loadGltf, multiply, nodeParents, scenePrimitives } from '../helpers/gltf-eval';
+import { animationRange, evaluateGltf, type EvaluatedPrimitive, type Evaluation, type Gltf, type GltfAnimation, globalTransforms, inverseBinds, loadGltf, multiply, nodeParents, scenePrimitives } from '../helpers/gltf-eval';
 import { type GltfFixtureOptions, makeGltf } from '../helpers/gltf-writer';
 import { ASSETS, HAVE_ASSETS } from '../helpers/model-assets';
 import { withTempDir } from '../helpers/temp-dir';
@@ -211,7 +211,7 @@ function bindScene(gltf: Gltf, primitives: EvaluatedPrimitive[]): Evaluation {
     while (a >= 0 && !bind.has(a)) a = parents[a];
     return a >= 0 ? multiply(multiply(bind.get(a)!, invert(rest[a])), rest[i]) : rest[i];
   });
-  return evaluate(gltf, primitives, null, 0, override);
+  return evaluateGltf(gltf, primitives, null, 0, override);
 }
 
 /** The inverse of an affine 4x4 column-major matrix. */
@@ -324,7 +324,7 @@ function prepareNow(path: string, dir: string, args: string[]): Prepared {
  */
 function checkBind(p: Prepared): string {
   const { what, gltf, model, stderr, primitives, influenceJoints, jointNodes } = p;
-  const rest = evaluate(gltf, primitives, null, 0);
+  const rest = evaluateGltf(gltf, primitives, null, 0);
   let extent = 0;
   for (let i = 0; i < rest.positions.length; i++) extent = Math.max(extent, Math.abs(rest.positions[i]));
   const agree = restIsBind(gltf, extent);
@@ -347,7 +347,7 @@ function checkAnimations(p: Prepared): { animations: string[]; frames: number; w
     // Frames k = 0 .. floor(duration · fps): the last at or just before the last key.
     assert.equal(clip.frameCount, Math.floor((end - start) * clip.fps + 1e-3) + 1, `${what}: '${clip.name}' frames for ${end - start} s at ${clip.fps} fps`);
     for (const k of chosenFrames(clip.frameCount)) {
-      const expected = evaluate(gltf, primitives, animation, Math.min(start + k / clip.fps, end));
+      const expected = evaluateGltf(gltf, primitives, animation, Math.min(start + k / clip.fps, end));
       moments.push({ label: `'${clip.name}' frame ${k} (t = ${(start + k / clip.fps).toFixed(4)} s)`, expected, actual: iqmPositions(model, clip.firstFrame + k), tolerance: tolerances(model, primitives, influenceJoints, expected, jointNodes, clip.firstFrame + k) });
       frames++;
     }

@@ -12,7 +12,7 @@ import {
   describe,
   HEADER,
   iqe,
-  joints,
+  jointLines,
   lineOf,
   lineRange,
   poses,
@@ -543,7 +543,7 @@ test('polygon-triangulated: more than 3 indices', () => {
 });
 
 test('blend-influences: more than 4 kept influences', () => {
-  const joints5 = joints(5);
+  const joints5 = jointLines(5);
   const t = iqe(...joints5, ...poses(5), 'vp 0 0 0', 'vb 0 .2 1 .2 2 .2 3 .2 4 .2', 'vp 1 0 0', 'vb 0 1', 'vp 0 1 0', 'vb 0 1', 'fa 0 1 2');
   one(t, 'blend-influences', spanRange(t, 12, '4', '.2', 0, 4));
   // A dropped (zero) weight does not count.
@@ -603,9 +603,9 @@ test('joint-parent-negative: a parent below -1', () => {
 });
 
 test('engine-compat: more than 256 joints (at joint 256)', () => {
-  const t = iqe(...joints(257));
+  const t = iqe(...jointLines(257));
   one(t, 'engine-compat', lineRange(t, 257));
-  none(iqe(...joints(256)), 'engine-compat');
+  none(iqe(...jointLines(256)), 'engine-compat');
 });
 
 test('engine-compat: a vertex array format other than float or ubyte (at the format)', () => {

@@ -15,13 +15,13 @@ import { IqeIngest, ingestText } from '../../core/compile/ingest';
 import { assertSameModel } from '../../core/compile/input';
 import type { SourceModel } from '../../core/compile/source';
 import { LineScanner } from '../../core/iqe/chunk';
-import { iqe, joints, poses, prng, randomInt, TRIANGLE, vertices } from '../helpers/iqe-fixtures';
+import { iqe, jointLines, poses, prng, randomInt, TRIANGLE, vertices } from '../helpers/iqe-fixtures';
 import { withTempDir } from '../helpers/temp-dir';
 
 const CLI = resolve('dist', 'cli.js');
 
 const SKINNED = [
-  ...joints(3), ...poses(3), 'mesh "body"', 'material "skin"', ...vertices(5),
+  ...jointLines(3), ...poses(3), 'mesh "body"', 'material "skin"', ...vertices(5),
   'vb 0 1', 'vb 1 0.5 2 0.5', 'vb 2 1', 'vb 0 1', 'vb 1 1', 'fm 0 1 2', 'fm 0 2 3', 'fm 1 3 4',
   'animation "wave"', 'frame', ...poses(3), 'frame', 'pq 0 0 1 0 0 0 1', 'pq 0 0 0 0 0 0 1', 'pq 1 0 0 0 0 0 1',
 ];
@@ -160,7 +160,7 @@ test('line endings: a line scanner asked again from an earlier offset finds the 
 });
 
 test('line endings: a compile whose reader lost vertices or joints stops before writing', () => {
-  const input = ingestText(iqe(...joints(2), ...poses(2), ...TRIANGLE));
+  const input = ingestText(iqe(...jointLines(2), ...poses(2), ...TRIANGLE));
   assert.ok(input.ok);
   assert.doesNotThrow(() => assertSameModel(input.input, { vertexCount: 3, jointCount: 2 }));
   assert.throws(() => assertSameModel(input.input, { vertexCount: 4, jointCount: 2 }), /read 3 vertices and 2 joints where the check read 4 and 2; nothing was written/);

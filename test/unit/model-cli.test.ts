@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { writeIqm } from '../../core/iqm/writer';
+import { writeIqmDocument } from '../helpers/iqm-writer';
 import { ASSETS, NO_ASSETS } from '../helpers/model-assets';
 import { near } from '../helpers/model-ref';
 import { smallIqmDocument } from '../helpers/model-writers';
@@ -68,7 +68,7 @@ test('cli: bad input prints one line "file: what (at byte N)" and exits 2, nothi
 test('cli sample --json: positions and joints; frame -1 is the bind pose; out-of-range frames fail', () => {
   const dir = mkdtempSync(join(tmpdir(), 'iqm-tools-'));
   const file = join(dir, 'small.iqm');
-  writeFileSync(file, writeIqm(smallIqmDocument(2)));
+  writeFileSync(file, writeIqmDocument(smallIqmDocument(2)));
   const bind = cli('sample', file, '--frame', '-1', '--json');
   assert.equal(bind.status, 0, bind.stderr);
   const b = JSON.parse(bind.stdout);

@@ -5,7 +5,7 @@ import { readDpm } from '../../core/dpm/reader';
 import { createPose, sampleFrames } from '../../core/model/sample';
 import { skinVertices, totalVertices } from '../../core/model/skin';
 import { asset, NO_ASSETS } from '../helpers/model-assets';
-import { apply4, fromRows3x4, invert4, mul4, near, trsMatrix, type M4 } from '../helpers/model-ref';
+import { apply4, fromRows3x4, invertM4, mul4, near, trsM4, type M4 } from '../helpers/model-ref';
 import { writeDpm, type DpmSpec } from '../helpers/model-writers';
 
 /** Big-endian hand decoding of a DPM: bone parents, one frame's matrices, one mesh's vertices. */
@@ -115,8 +115,8 @@ function smallDpm(): { spec: DpmSpec; points: number[][]; weights: number[][]; w
     { name: 'hand', parent: 1, flags: 1 },
   ];
   const locals = [
-    [trsMatrix([0, 0, 1], [0, 0, 0, 1], [1, 1, 1]), trsMatrix([1, 0, 0], [0, 0, Math.SQRT1_2, Math.SQRT1_2], [1, 1, 1]), trsMatrix([0, 2, 0], [Math.sin(0.3), 0, 0, Math.cos(0.3)], [1, 1, 1])],
-    [trsMatrix([0, 0, 1.5], [0, Math.sin(0.2), 0, Math.cos(0.2)], [1, 1, 1]), trsMatrix([1, 0, 0], [0, 0, 0, 1], [1, 1, 1]), trsMatrix([0, 2, 0.5], [0, 0, Math.sin(0.4), Math.cos(0.4)], [1, 1, 1])],
+    [trsM4([0, 0, 1], [0, 0, 0, 1], [1, 1, 1]), trsM4([1, 0, 0], [0, 0, Math.SQRT1_2, Math.SQRT1_2], [1, 1, 1]), trsM4([0, 2, 0], [Math.sin(0.3), 0, 0, Math.cos(0.3)], [1, 1, 1])],
+    [trsM4([0, 0, 1.5], [0, Math.sin(0.2), 0, Math.cos(0.2)], [1, 1, 1]), trsM4([1, 0, 0], [0, 0, 0, 1], [1, 1, 1]), trsM4([0, 2, 0.5], [0, 0, Math.sin(0.4), Math.cos(0.4)], [1, 1, 1])],
   ];
   const worlds = locals.map((ls) => {
     const w: M4[] = [];
@@ -125,7 +125,7 @@ function smallDpm(): { spec: DpmSpec; points: number[][]; weights: number[][]; w
   });
   const points = [[0, 0, 0], [1, 2, 3], [-1, 0.5, 2], [0.25, -3, 1]];
   const influences = [[[0, 1]], [[1, 0.6], [2, 0.4]], [[0, 0.2], [1, 0.3], [2, 0.5]], [[2, 1]]];
-  const inv = worlds[0].map(invert4);
+  const inv = worlds[0].map(invertM4);
   const verts = points.map((p, v) =>
     influences[v].map(([bone, wgt]) => {
       const o = apply4(inv[bone], p).map((x) => x * wgt);
@@ -169,7 +169,7 @@ test('dpm: a file written by the test writer reads back equal and skins exactly'
   const expected = spec.meshes[0].verts.flatMap((infl, v) => {
     const acc = [0, 0, 0];
     for (const i of infl) {
-      const q = apply4(mul4(worlds[1][i.bone], invert4(worlds[0][i.bone])), points[v]);
+      const q = apply4(mul4(worlds[1][i.bone], invertM4(worlds[0][i.bone])), points[v]);
       for (let k = 0; k < 3; k++) acc[k] += i.influence * q[k];
     }
     return acc;

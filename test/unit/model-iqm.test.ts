@@ -3,11 +3,11 @@ import assert from 'node:assert/strict';
 import { FormatError } from '../../core/binary';
 import type { IqmDocument } from '../../core/iqm/document';
 import { readIqm, readIqmDocument } from '../../core/iqm/reader';
-import { writeIqm } from '../../core/iqm/writer';
+import { writeIqmDocument } from '../helpers/iqm-writer';
 import { createPose, decodeFrame, sampleFrames } from '../../core/model/sample';
 import { skinVertices, totalVertices } from '../../core/model/skin';
 import { asset, NO_ASSETS } from '../helpers/model-assets';
-import { apply4, fromRows3x4, invert4, mul4, near, trsMatrix, type M4 } from '../helpers/model-ref';
+import { apply4, fromRows3x4, invertM4, mul4, near, trsM4, type M4 } from '../helpers/model-ref';
 import { smallIqmDocument } from '../helpers/model-writers';
 
 function plain(doc: IqmDocument): unknown {
@@ -28,17 +28,17 @@ function plain(doc: IqmDocument): unknown {
 for (const version of [2, 1] as const) {
   test(`iqm v${version}: a written document reads back equal`, () => {
     const doc = smallIqmDocument(version);
-    const bytes = writeIqm(doc);
+    const bytes = writeIqmDocument(doc);
     const { document, warnings } = readIqmDocument(bytes);
     assert.deepEqual(warnings, []);
     assert.deepEqual(plain(document), plain(doc));
     // And a second write of what was read gives the same bytes.
-    assert.deepEqual(writeIqm(document), bytes);
+    assert.deepEqual(writeIqmDocument(document), bytes);
   });
 }
 
 test('iqm: every vertex format decodes (half, normalised short, uint indices, float weights, double custom)', () => {
-  const model = readIqm(writeIqm(smallIqmDocument(2)));
+  const model = readIqm(writeIqmDocument(smallIqmDocument(2)));
   const body = model.meshes[0];
   const head = model.meshes[1];
   near(body.texcoord!, [1, 0, 0.5, 0.25, 0, 1, 1, 1], 0, 'half texcoords');
@@ -66,7 +66,7 @@ test('iqm: every vertex format decodes (half, normalised short, uint indices, fl
 
 test('iqm v1: quaternion w is reconstructed as -sqrt(1 - x² - y² - z²)', () => {
   const doc = smallIqmDocument(1);
-  const model = readIqm(writeIqm(doc));
+  const model = readIqm(writeIqmDocument(doc));
   const local = new Float32Array(model.skeleton!.names.length * 10);
   decodeFrame(model, 2, local);
   // pose 1 channels 3..5 are samples 1..3 of frame 2 (7 samples per frame).
@@ -80,7 +80,7 @@ test('iqm v1: quaternion w is reconstructed as -sqrt(1 - x² - y² - z²)', () =
 });
 
 test('iqm: hostile structure is a FormatError or a warning, never a hang', () => {
-  const bytes = writeIqm(smallIqmDocument(2));
+  const bytes = writeIqmDocument(smallIqmDocument(2));
   const dv = new DataView(bytes.buffer);
   // Extension list that loops back on itself.
   const loop = bytes.slice();
@@ -126,7 +126,7 @@ function handDecode(bytes: Uint8Array, frame: number) {
   for (let j = 0; j < numJoints; j++) {
     const o = ofsJoints + j * 48;
     parents.push(dv.getInt32(o + 4, true));
-    const local = trsMatrix([f(o + 8), f(o + 12), f(o + 16)], [f(o + 20), f(o + 24), f(o + 28), f(o + 32)], [f(o + 36), f(o + 40), f(o + 44)]);
+    const local = trsM4([f(o + 8), f(o + 12), f(o + 16)], [f(o + 20), f(o + 24), f(o + 28), f(o + 32)], [f(o + 36), f(o + 40), f(o + 44)]);
     bind.push(parents[j] >= 0 ? mul4(bind[parents[j]], local) : local);
   }
   const world: M4[] = [];
@@ -143,7 +143,7 @@ function handDecode(bytes: Uint8Array, frame: number) {
       }
       ch.push(v);
     }
-    const local = trsMatrix(ch.slice(0, 3), ch.slice(3, 7), ch.slice(7, 10));
+    const local = trsM4(ch.slice(0, 3), ch.slice(3, 7), ch.slice(7, 10));
     world.push(parents[j] >= 0 ? mul4(world[parents[j]], local) : local);
   }
   return { dv, bind, world, numJoints };
@@ -181,7 +181,7 @@ test('iqm mrfixit: counts, a joint world matrix and a skinned vertex at frame 37
   const expected = [0, 0, 0];
   idx.forEach((j, k) => {
     if (!wts[k]) return;
-    const q = apply4(mul4(ref.world[j], invert4(ref.bind[j])), p);
+    const q = apply4(mul4(ref.world[j], invertM4(ref.bind[j])), p);
     for (let c = 0; c < 3; c++) expected[c] += (wts[k] / total) * q[c];
   });
   const out = new Float32Array(totalVertices(model) * 3);
@@ -189,7 +189,7 @@ test('iqm mrfixit: counts, a joint world matrix and a skinned vertex at frame 37
   near(out.subarray(v * 3, v * 3 + 3), expected, 1e-4, `vertex ${v} at frame ${frame}`);
   // Bind pose check: the bind world from the reader equals the hand-composed one.
   near(model.skeleton!.bindWorld.subarray(50 * 12, 51 * 12), ref.bind[50].slice(0, 3).flat(), 1e-5, 'bind world joint 50');
-  near(Array.from(fromRows3x4(model.skeleton!.inverseBindWorld, 50 * 12)).flat(), invert4(ref.bind[50]).flat(), 1e-4, 'inverse bind joint 50');
+  near(Array.from(fromRows3x4(model.skeleton!.inverseBindWorld, 50 * 12)).flat(), invertM4(ref.bind[50]).flat(), 1e-4, 'inverse bind joint 50');
 });
 
 test('iqm nuclide/logo: unaligned tables and FTE_MESH', { skip: NO_ASSETS }, () => {
@@ -227,7 +227,7 @@ test('iqm: FTE_SKINS and FTE_EVENT decode from bytes laid out by hand (FORMAT-PI
   const skins = new Uint8Array(8 + 4 * 2 + 8 * 3 + 12 * 2);
   const events = new Uint8Array(32);
   doc.extensions = [{ name: 'FTE_SKINS', data: skins, offset: 0 }, { name: 'FTE_EVENT', data: events, offset: 0 }];
-  const bytes = writeIqm(doc);
+  const bytes = writeIqmDocument(doc);
   const dv = new DataView(bytes.buffer);
   const ofsText = dv.getUint32(32, true), numText = dv.getUint32(28, true);
   const textOffset = (s: string) => {
@@ -270,7 +270,7 @@ test('iqm: names pointing into one long string are refused instead of decoded ag
   const long = 'x'.repeat(5000);
   doc.meshes = Array.from({ length: 40 }, (_, i) => ({ name: i === 0 ? long : `m${i}`, material: '', firstVertex: 0, vertexCount: 0, firstTriangle: 0, triangleCount: 0 }));
   doc.extensions = [];
-  const bytes = writeIqm(doc);
+  const bytes = writeIqmDocument(doc);
   const dv = new DataView(bytes.buffer);
   const ofsMeshes = dv.getUint32(40, true);
   const ofsName0 = dv.getUint32(ofsMeshes, true);

@@ -2,12 +2,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { IqmDocument } from '../../core/iqm/document';
 import { readIqm } from '../../core/iqm/reader';
-import { writeIqm } from '../../core/iqm/writer';
+import { writeIqmDocument } from '../helpers/iqm-writer';
 import { fromTRS, invert3x4, mul3x4, toTRS } from '../../core/math/mat3x4';
 import { slerpQuat } from '../../core/math/quat';
 import { clipFrame, createPose, decodeFrame, sampleClip, sampleFrames } from '../../core/model/sample';
 import { skinVertices, totalVertices } from '../../core/model/skin';
-import { mul4, near, trsMatrix } from '../helpers/model-ref';
+import { mul4, near, trsM4 } from '../helpers/model-ref';
 import { prng } from '../helpers/iqe-fixtures';
 
 test('math: fromTRS matches the reference T·R·S; invert and toTRS round-trip', () => {
@@ -20,7 +20,7 @@ test('math: fromTRS matches the reference T·R·S; invert and toTRS round-trip',
     const s = [0.5 + random(), 0.5 + random(), 0.5 + random()];
     const m = new Float64Array(12);
     fromTRS(m, 0, [...t, ...qn, ...s], 0);
-    near(m, trsMatrix(t, qn, s).slice(0, 3).flat(), 1e-12, 'fromTRS');
+    near(m, trsM4(t, qn, s).slice(0, 3).flat(), 1e-12, 'fromTRS');
     const inv = new Float64Array(12), id = new Float64Array(12);
     invert3x4(inv, 0, m, 0);
     mul3x4(id, 0, m, 0, inv, 0);
@@ -67,12 +67,12 @@ function twoJointDoc(): IqmDocument {
 }
 
 test('sample: hierarchical non-uniform scale reaches children; slerp keeps bone length between keys', () => {
-  const model = readIqm(writeIqm(twoJointDoc()));
+  const model = readIqm(writeIqmDocument(twoJointDoc()));
   const pose = createPose(model);
   // Bind: child world origin = root scale (2,1,1) applied to (1,0,0) = (2,0,0).
   near([pose.world[12 + 3], pose.world[12 + 7], pose.world[12 + 11]], [2, 0, 0], 1e-6, 'child bind origin');
   sampleFrames(model, 1, 1, 0, pose);
-  const ref = mul4(trsMatrix([0, 0, 0], [0, 0, 1, 0], [2, 1, 1]), trsMatrix([1, 0, 0], [0, 0, 0, 1], [1, 1, 1]));
+  const ref = mul4(trsM4([0, 0, 0], [0, 0, 1, 0], [2, 1, 1]), trsM4([1, 0, 0], [0, 0, 0, 1], [1, 1, 1]));
   near(pose.world.subarray(12, 24), ref.slice(0, 3).flat(), 1e-6, 'child world at frame 1');
   // Halfway: the root has turned 90°; the child sits at (0, 2, 0): length 2 kept (matrix lerp gives 0).
   sampleFrames(model, 0, 1, 0.5, pose);
@@ -106,7 +106,7 @@ test('sample: the fused IQM path equals decode + slerpQuat (the reference) betwe
   const joints = Array.from({ length: J }, (_, j) => ({ name: `j${j}`, parent: j - 1, trs: new Float32Array([0, 0, 0, 0, 0, 0, 1, 1, 1, 1]) }));
   const poses = joints.map((jt) => ({ parent: jt.parent, mask: 0x3ff, offset: new Float32Array([-1, -1, -1, -1, -1, -1, -1, 0.5, 0.5, 0.5]), scale: new Float32Array(10).fill(2 / 65535) }));
   const frames = new Uint16Array(3 * J * 10).map(() => Math.floor(random() * 65536));
-  const model = readIqm(writeIqm({
+  const model = readIqm(writeIqmDocument({
     version: 2, flags: 0, vertexCount: 0, meshes: [], vertexArrays: [], triangles: new Uint32Array(0), adjacency: null, joints, poses,
     anims: [], frameCount: 3, frameChannels: J * 10, frames, bounds: null, comment: '', extensions: [],
   }));

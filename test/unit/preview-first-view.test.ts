@@ -4,7 +4,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeIqm } from '../../core/iqm/writer';
+import { writeIqmDocument } from '../helpers/iqm-writer';
 import type { Model } from '../../core/model/model';
 import { readModel } from '../../core/formats/models';
 import { defaultViewState, type ViewState } from '../../core/viewState';
@@ -14,7 +14,7 @@ import { smallIqmDocument } from '../helpers/model-writers';
 
 /** The small IQM of the tests: 2 meshes (3 triangles), 3 joints, clips idle (loops) and wave. */
 function model(): Model {
-  return readModel(writeIqm(smallIqmDocument()));
+  return readModel(writeIqmDocument(smallIqmDocument()));
 }
 
 const CLIPS: ViewClip[] = [

@@ -4,7 +4,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeIqm } from '../../core/iqm/writer';
+import { writeIqmDocument } from '../helpers/iqm-writer';
 import { readModel } from '../../core/formats/models';
 import type { Mesh, Model } from '../../core/model/model';
 import { createPose, morphVertices, sampleFrames } from '../../core/model/sample';
@@ -119,7 +119,7 @@ test('joint texture: 3 texels per joint, 256 joints per row, any joint count', (
 });
 
 test('IQM layout: 4 influences per vertex, uint16 joints, weights sum 1 or 0 (unweighted)', () => {
-  const model = readModel(writeIqm(smallIqmDocument()));
+  const model = readModel(writeIqmDocument(smallIqmDocument()));
   const layout = buildLayout(model);
   assert.equal(layout.kind, 'linear');
   assert.equal(layout.meshes.length, model.meshes.length);
@@ -141,7 +141,7 @@ test('IQM layout: 4 influences per vertex, uint16 joints, weights sum 1 or 0 (un
 });
 
 test('more than 4 influences: the 4 largest are kept, renormalised, the rest counted as dropped', () => {
-  const model = readModel(writeIqm(smallIqmDocument()));
+  const model = readModel(writeIqmDocument(smallIqmDocument()));
   const mesh: Mesh = { ...model.meshes[0], vertexCount: 1, influences: 6, indices: new Uint32Array(0), position: new Float32Array(3), normal: null, texcoord: null };
   mesh.blendIndices = new Uint8Array([0, 1, 2, 0, 1, 2]);
   mesh.blendWeights = new Float32Array([0.05, 0.3, 0.1, 0.2, 0.25, 0.1]);
@@ -155,7 +155,7 @@ test('more than 4 influences: the 4 largest are kept, renormalised, the rest cou
 });
 
 test('IQM: the shader emulation over the packed joint texture equals CPU skinning at every frame', () => {
-  const model = readModel(writeIqm(smallIqmDocument()));
+  const model = readModel(writeIqmDocument(smallIqmDocument()));
   const scene = new Scene(model);
   const ref = new Float32Array(totalVertices(model) * 3);
   const pose = createPose(model); // the bind pose until sampled

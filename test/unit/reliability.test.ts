@@ -10,7 +10,7 @@ import type { DocumentSymbol } from 'vscode-languageserver';
 import { IqeDocument, validateIqe } from '../../core/iqe/document';
 import { parseCount } from '../../core/iqe/line';
 import { MAX_OUTLINE_DEPTH, documentSymbols } from '../../server/symbols';
-import { commandRange, iqe, joints, lineOf, tokenRange, TRIANGLE, TRIANGLE_VERTICES, vertices, withCode } from '../helpers/iqe-fixtures';
+import { commandRange, iqe, jointLines, lineOf, tokenRange, TRIANGLE, TRIANGLE_VERTICES, vertices, withCode } from '../helpers/iqe-fixtures';
 import { withTempDir } from '../helpers/temp-dir';
 import { inverseBindMatrices, readRig, skinnedPosition, worldMatrices } from '../helpers/iqe-pose';
 import { summarizeIqe } from '../../core/iqe/summary';
@@ -61,7 +61,7 @@ test('long lines: the editor cap (maxProblems) reads no line again per omitted p
 
 test('outline: a chain of 5,000 joints nests to a fixed depth, lists every joint once and serialises', () => {
   const n = 5000;
-  const doc = new IqeDocument(iqe(...joints(n)));
+  const doc = new IqeDocument(iqe(...jointLines(n)));
   const symbols = documentSymbols(doc);
   // The message a server sends is JSON: this threw (stack overflow) when the chain nested all the way.
   const sent = JSON.parse(JSON.stringify(symbols)) as DocumentSymbol[];
@@ -83,7 +83,7 @@ test('outline: a chain of 5,000 joints nests to a fixed depth, lists every joint
   const flat = JSON.stringify(sent);
   assert.match(flat, new RegExp(`"#${n - 1}, child of #${n - 2}"`));
   // A short chain nests as before.
-  const short = documentSymbols(new IqeDocument(iqe(...joints(3))))[0];
+  const short = documentSymbols(new IqeDocument(iqe(...jointLines(3))))[0];
   assert.equal(short.children![0].children![0].children![0].name, 'j2');
 });
 
@@ -153,7 +153,7 @@ test('check and compile print at most 1,000 problems, errors first, then how man
 test('sample of an IQE: every vp line in file order (unreferenced and duplicate vertices too), skinned as the file says', async () => {
   // Vertex 3 duplicates vertex 0 (the compile welds them), vertex 4 is used by no face (dropped).
   const lines = [
-    ...joints(2), 'pq 0 0 0 0 0 0 1', 'pq 0 0 1 0 0 0 1', 'mesh m',
+    ...jointLines(2), 'pq 0 0 0 0 0 0 1', 'pq 0 0 1 0 0 0 1', 'mesh m',
     'vp 0 0 0', 'vb 0 1', 'vp 1 0 1', 'vb 1 1', 'vp 0 1 1', 'vb 0 0.5 1 0.5', 'vp 0 0 0', 'vb 0 1', 'vp 5 5 5', 'vb 1 1',
     'fm 0 1 2', 'fm 3 2 1',
     'animation "bend"', 'frame', 'pq 0 0 0 0 0 0 1', 'pq 0 0 1 0 0 0 1', 'frame', 'pq 0 0 0 0 0 0 1', 'pq 0 0 1 0.38268343 0 0 0.92387953',
@@ -197,13 +197,13 @@ test('sample of an IQE streamed with only positions and blends kept: the same as
   // Every kind of line the skin-only reader skips (vt, vn, vx, vc, v0, vs, fs, fa and fm faces),
   // blend weights that need sorting and renormalising, a scaled frame pose, and a vp no face uses.
   const rigged = [
-    ...joints(3), 'pq 0 0 0 0 0 0 1', 'pq 0 1 0 0 0 0 1', 'pq 0 1 0 0 0 0 1', 'mesh a', 'material m',
+    ...jointLines(3), 'pq 0 0 0 0 0 0 1', 'pq 0 1 0 0 0 0 1', 'pq 0 1 0 0 0 0 1', 'mesh a', 'material m',
     ...vertexLines(0, 7), 'fa 0 1 2', 'fs 1 0 1', 'fa 0 2 3 4', 'mesh b', ...vertexLines(7, 3), 'fm 0 1 2',
     'animation "walk"', 'frame', 'pq 0 0 0 0 0 0 1', 'pq 0 1 0 0 0 0 1', 'pq 0 1 0 0.38268343 0 0 0.92387953 1 2 1',
     'frame', 'pq 0 0.5 0 0 0 0 1', 'pq 0 1 0 0 0.38268343 0 0.92387953', 'pq 0 1 0 0 0 0 1',
   ];
   // Joints but no face: the full compile writes no joints, and neither does sample.
-  const faceless = [...joints(2), 'pq 0 0 0 0 0 0 1', 'pq 0 0 1 0 0 0 1', 'vp 0 0 0', 'vb 1 1', 'vp 1 1 1', 'vb 0 1'];
+  const faceless = [...jointLines(2), 'pq 0 0 0 0 0 0 1', 'pq 0 0 1 0 0 0 1', 'vp 0 0 0', 'vb 1 1', 'vp 1 1 1', 'vb 0 1'];
   await withTempDir('iqm-sample-', async (dir) => {
     for (const [name, lines, frames] of [['rigged', rigged, [-1, 0, 1]], ['faceless', faceless, [-1]]] as const) {
       const file = join(dir, `${name}.iqe`);

@@ -16,7 +16,7 @@ import {
   StreamMessageWriter,
   type MessageConnection,
 } from 'vscode-jsonrpc/node';
-import { FIND_FILES, LIST_FOLDER, READ_FILE, type FindFilesParams, type ListFolderParams, type ReadFileParams, type ReadFileResult } from '../../../core/lspMethods';
+import { ListFolderRequest, ReadFileRequest, type ReadFileParams, type ReadFileResult } from '../../../core/lspMethods';
 import type {
   ConfigurationParams,
   Diagnostic,
@@ -86,8 +86,6 @@ export interface StartOptions {
   web?: boolean;
   /** The client's side of iqmTools/readFile (the browser server asks for large files' texts). */
   files?: (params: ReadFileParams) => Promise<ReadFileResult>;
-  /** The client's side of iqmTools/findFiles (the workspace's files by glob, as URIs); default none. */
-  findFiles?: (params: FindFilesParams) => Promise<string[]>;
   /** The client's side of iqmTools/listFolder (the names in a folder, null when none). */
   listFolder?: (uri: string) => Promise<string[] | null>;
 }
@@ -167,13 +165,12 @@ export class TestServer {
         return null;
       });
     });
-    connection.onRequest(READ_FILE, (params: ReadFileParams) => {
-      if (!options.files) throw new Error(`${READ_FILE} asked of a test client that serves no files`);
+    connection.onRequest(ReadFileRequest, (params) => {
+      if (!options.files) throw new Error(`${ReadFileRequest.method} asked of a test client that serves no files`);
       return options.files(params);
     });
-    connection.onRequest(FIND_FILES, (params: FindFilesParams) => (options.findFiles ? options.findFiles(params) : []));
-    connection.onRequest(LIST_FOLDER, ({ uri }: ListFolderParams) => {
-      if (!options.listFolder) throw new Error(`${LIST_FOLDER} asked of a test client that lists no folders`);
+    connection.onRequest(ListFolderRequest, ({ uri }) => {
+      if (!options.listFolder) throw new Error(`${ListFolderRequest.method} asked of a test client that lists no folders`);
       return options.listFolder(uri);
     });
     connection.onRequest('client/registerCapability', () => null);

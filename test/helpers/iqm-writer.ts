@@ -1,19 +1,12 @@
-// IQM writer: an IqmDocument to bytes, version 2 (the default) or 1. Layout per iqm.txt: header,
-// text, meshes, vertex array headers, vertex data, triangles, adjacency, joints, poses, anims,
-// frames, bounds, comment, extensions; every table aligned to 4 bytes (vertex data to
-// max(4, component size)). Strings are collected into one text table (text[0] = "").
+// The tests' and benchmarks' IQM writer: any IqmDocument (as core/iqm/reader.ts reads it) to
+// bytes, version 2 (the default) or 1, with flags, extensions and any vertex array format, to make
+// the files the reader, the preview and the engine checks are tested on. The compiler writes its
+// IQM files with core/compile/layout.ts; both place the blocks by the one layout description,
+// core/iqm/layout.ts. Strings are collected into one text table (text[0] = "").
 
-import { encodeUtf8 } from '../utf8';
-import {
-  FORMAT_SIZES,
-  IQM_CUSTOM,
-  IQM_HALF,
-  IQM_HEADER_SIZE,
-  IQM_MAGIC,
-  IQM_RECORD,
-  type IqmDocExtension,
-  type IqmDocument,
-} from './document';
+import { encodeUtf8 } from '../../core/utf8';
+import type { IqmDocExtension, IqmDocument } from '../../core/iqm/document';
+import { FORMAT_SIZES, FTE_RECORD, IQM_CUSTOM, IQM_EXTENSION_HEADER_SIZE, IQM_HALF, IQM_RECORD, IQM_RECORD_V1, planIqmLayout, writeIqmHeader } from '../../core/iqm/layout';
 
 class TextTable {
   private readonly index = new Map<string, number>([['', 0]]);
@@ -40,16 +33,14 @@ class TextTable {
   }
 }
 
-const align = (n: number, a: number) => Math.ceil(n / a) * a;
-
 /** Encodes an extension's data, re-encoding decoded FTE tables (their strings live in the new text table). */
 function extensionData(ext: IqmDocExtension, text: TextTable, numMeshes: number): Uint8Array {
   const name = ext.name.toUpperCase();
   if (name === 'FTE_MESH' && ext.meshes) {
-    const out = new Uint8Array(28 * numMeshes);
+    const out = new Uint8Array(FTE_RECORD.mesh * numMeshes);
     const v = new DataView(out.buffer);
     ext.meshes.slice(0, numMeshes).forEach((m, i) => {
-      const o = i * 28;
+      const o = i * FTE_RECORD.mesh;
       v.setUint32(o, m.contents, true);
       v.setUint32(o + 4, m.surfaceFlags, true);
       v.setUint32(o + 8, m.surfaceId, true);
@@ -61,13 +52,14 @@ function extensionData(ext: IqmDocExtension, text: TextTable, numMeshes: number)
     return out;
   }
   if (name === 'FTE_EVENT' && ext.events) {
-    const out = new Uint8Array(16 * ext.events.length);
+    const out = new Uint8Array(FTE_RECORD.event * ext.events.length);
     const v = new DataView(out.buffer);
     ext.events.forEach((e, i) => {
-      v.setUint32(i * 16, e.anim, true);
-      v.setFloat32(i * 16 + 4, e.timestamp, true);
-      v.setUint32(i * 16 + 8, e.code, true);
-      v.setUint32(i * 16 + 12, text.add(e.data), true);
+      const o = i * FTE_RECORD.event;
+      v.setUint32(o, e.anim, true);
+      v.setFloat32(o + 4, e.timestamp, true);
+      v.setUint32(o + 8, e.code, true);
+      v.setUint32(o + 12, text.add(e.data), true);
     });
     return out;
   }
@@ -83,7 +75,7 @@ function extensionData(ext: IqmDocExtension, text: TextTable, numMeshes: number)
         frames.push(...s.frames);
       }
     }
-    const out = new Uint8Array(8 + 4 * numMeshes + 8 * frames.length + 12 * skins.length);
+    const out = new Uint8Array(8 + 4 * numMeshes + FTE_RECORD.skinFrame * frames.length + FTE_RECORD.skin * skins.length);
     const v = new DataView(out.buffer);
     v.setUint32(0, frames.length, true);
     v.setUint32(4, skins.length, true);
@@ -92,13 +84,13 @@ function extensionData(ext: IqmDocExtension, text: TextTable, numMeshes: number)
     for (const f of frames) {
       v.setUint32(p, text.add(f.texture), true);
       v.setUint32(p + 4, text.add(f.shader), true);
-      p += 8;
+      p += FTE_RECORD.skinFrame;
     }
     for (const s of skins) {
       v.setUint32(p, s.first, true);
       v.setUint32(p + 4, s.count, true);
       v.setFloat32(p + 8, s.interval, true);
-      p += 12;
+      p += FTE_RECORD.skin;
     }
     return out;
   }
@@ -106,7 +98,7 @@ function extensionData(ext: IqmDocExtension, text: TextTable, numMeshes: number)
 }
 
 /** Writes `doc` as IQM bytes (`doc.version` 2 or 1). */
-export function writeIqm(doc: IqmDocument): Uint8Array {
+export function writeIqmDocument(doc: IqmDocument): Uint8Array {
   const v1 = doc.version === 1;
   const text = new TextTable();
   const meshNames = doc.meshes.map((m) => [text.add(m.name), text.add(m.material)]);
@@ -116,68 +108,46 @@ export function writeIqm(doc: IqmDocument): Uint8Array {
   const extNames = doc.extensions.map((e) => text.add(e.name));
   const extData = doc.extensions.map((e) => extensionData(e, text, doc.meshes.length));
 
-  // Layout.
-  let p = IQM_HEADER_SIZE;
-  const ofsText = p;
-  p = align(p + text.size, 4);
-  const ofsMeshes = p;
-  p += doc.meshes.length * IQM_RECORD.mesh;
-  const ofsArrays = p;
-  p += doc.vertexArrays.length * IQM_RECORD.vertexArray;
-  const arrayOffsets = doc.vertexArrays.map((a) => {
-    p = align(p, Math.max(4, FORMAT_SIZES[a.format]));
-    const at = p;
-    p += doc.vertexCount * a.size * FORMAT_SIZES[a.format];
-    return at;
-  });
-  p = align(p, 4);
-  const ofsTriangles = p;
-  p += doc.triangles.length * 4;
-  const ofsAdjacency = doc.adjacency ? p : 0;
-  if (doc.adjacency) p += doc.adjacency.length * 4;
-  const ofsJoints = p;
-  const jointSize = v1 ? 44 : IQM_RECORD.joint;
-  p += doc.joints.length * jointSize;
-  const ofsPoses = p;
-  const channels = v1 ? 9 : 10;
-  p += doc.poses.length * (8 + channels * 8);
-  const ofsAnims = p;
-  p += doc.anims.length * IQM_RECORD.anim;
-  const ofsFrames = p;
-  p = align(p + doc.frames.length * 2, 4);
-  const ofsBounds = doc.bounds ? p : 0;
-  if (doc.bounds) p += doc.bounds.length * 4;
   const comment = encodeUtf8(doc.comment);
-  const ofsComment = comment.length ? p : 0;
-  if (comment.length) p = align(p + comment.length + 1, 4);
-  const extOffsets = doc.extensions.map((_, i) => {
-    const at = p;
-    p = align(p + 16 + extData[i].length, 4);
-    return at;
+  const layout = planIqmLayout({
+    version: doc.version,
+    textBytes: text.size,
+    meshes: doc.meshes.length,
+    vertexArrays: doc.vertexArrays.map((a) => ({ format: a.format, bytes: doc.vertexCount * a.size * FORMAT_SIZES[a.format] })),
+    triangles: doc.triangles.length / 3,
+    adjacency: doc.adjacency !== null,
+    joints: doc.joints.length,
+    poses: doc.poses.length,
+    anims: doc.anims.length,
+    frameValues: doc.frames.length,
+    bounds: doc.bounds ? doc.bounds.length / 8 : 0,
+    commentBytes: comment.length ? comment.length + 1 : 0,
+    extensions: extData.map((d) => d.length),
   });
-  const size = p;
+  const { size, arrayOffsets, extensionOffsets: extOffsets } = layout;
+  const jointSize = v1 ? IQM_RECORD_V1.joint : IQM_RECORD.joint;
+  const poseSize = v1 ? IQM_RECORD_V1.pose : IQM_RECORD.pose;
+  const channels = v1 ? 9 : 10;
 
   const out = new Uint8Array(size);
   const v = new DataView(out.buffer);
-  for (let i = 0; i < 16; i++) out[i] = IQM_MAGIC.charCodeAt(i);
-  const hdr = [
-    doc.version, size, doc.flags,
-    text.size, ofsText,
-    doc.meshes.length, doc.meshes.length ? ofsMeshes : 0,
-    doc.vertexArrays.length, doc.vertexCount, doc.vertexArrays.length ? ofsArrays : 0,
-    doc.triangles.length / 3, doc.triangles.length ? ofsTriangles : 0, ofsAdjacency,
-    doc.joints.length, doc.joints.length ? ofsJoints : 0,
-    doc.poses.length, doc.poses.length ? ofsPoses : 0,
-    doc.anims.length, doc.anims.length ? ofsAnims : 0,
-    doc.frameCount, doc.frameChannels, doc.frames.length ? ofsFrames : 0, ofsBounds,
-    comment.length ? comment.length + 1 : 0, ofsComment,
-    doc.extensions.length, doc.extensions.length ? extOffsets[0] : 0,
-  ];
-  hdr.forEach((x, i) => v.setUint32(16 + i * 4, x, true));
-  text.write(out, ofsText);
+  writeIqmHeader(v, {
+    version: doc.version, filesize: size, flags: doc.flags,
+    num_text: text.size, ofs_text: layout.ofs_text,
+    num_meshes: doc.meshes.length, ofs_meshes: layout.ofs_meshes,
+    num_vertexarrays: doc.vertexArrays.length, num_vertexes: doc.vertexCount, ofs_vertexarrays: layout.ofs_vertexarrays,
+    num_triangles: doc.triangles.length / 3, ofs_triangles: layout.ofs_triangles, ofs_adjacency: layout.ofs_adjacency,
+    num_joints: doc.joints.length, ofs_joints: layout.ofs_joints,
+    num_poses: doc.poses.length, ofs_poses: layout.ofs_poses,
+    num_anims: doc.anims.length, ofs_anims: layout.ofs_anims,
+    num_frames: doc.frameCount, num_framechannels: doc.frameChannels, ofs_frames: layout.ofs_frames, ofs_bounds: layout.ofs_bounds,
+    num_comment: comment.length ? comment.length + 1 : 0, ofs_comment: layout.ofs_comment,
+    num_extensions: doc.extensions.length, ofs_extensions: extOffsets.length ? extOffsets[0] : 0,
+  });
+  text.write(out, layout.ofs_text);
 
   doc.meshes.forEach((m, i) => {
-    const o = ofsMeshes + i * IQM_RECORD.mesh;
+    const o = layout.ofs_meshes + i * IQM_RECORD.mesh;
     v.setUint32(o, meshNames[i][0], true);
     v.setUint32(o + 4, meshNames[i][1], true);
     v.setUint32(o + 8, m.firstVertex, true);
@@ -186,7 +156,7 @@ export function writeIqm(doc: IqmDocument): Uint8Array {
     v.setUint32(o + 20, m.triangleCount, true);
   });
   doc.vertexArrays.forEach((a, i) => {
-    const o = ofsArrays + i * IQM_RECORD.vertexArray;
+    const o = layout.ofs_vertexarrays + i * IQM_RECORD.vertexArray;
     v.setUint32(o, arrayTypes[i], true);
     v.setUint32(o + 4, a.flags, true);
     v.setUint32(o + 8, a.format, true);
@@ -209,10 +179,10 @@ export function writeIqm(doc: IqmDocument): Uint8Array {
       }
     }
   });
-  doc.triangles.forEach((x, i) => v.setUint32(ofsTriangles + i * 4, x, true));
-  doc.adjacency?.forEach((x, i) => v.setUint32(ofsAdjacency + i * 4, x, true));
+  doc.triangles.forEach((x, i) => v.setUint32(layout.ofs_triangles + i * 4, x, true));
+  doc.adjacency?.forEach((x, i) => v.setUint32(layout.ofs_adjacency + i * 4, x, true));
   doc.joints.forEach((j, i) => {
-    const o = ofsJoints + i * jointSize;
+    const o = layout.ofs_joints + i * jointSize;
     v.setUint32(o, jointNames[i], true);
     v.setInt32(o + 4, j.parent, true);
     let q = o + 8;
@@ -223,7 +193,7 @@ export function writeIqm(doc: IqmDocument): Uint8Array {
     }
   });
   doc.poses.forEach((pose, i) => {
-    const o = ofsPoses + i * (8 + channels * 8);
+    const o = layout.ofs_poses + i * poseSize;
     v.setInt32(o, pose.parent, true);
     let mask = 0;
     let k = 0;
@@ -237,23 +207,23 @@ export function writeIqm(doc: IqmDocument): Uint8Array {
     v.setUint32(o + 4, mask, true);
   });
   doc.anims.forEach((a, i) => {
-    const o = ofsAnims + i * 20;
+    const o = layout.ofs_anims + i * IQM_RECORD.anim;
     v.setUint32(o, animNames[i], true);
     v.setUint32(o + 4, a.firstFrame, true);
     v.setUint32(o + 8, a.frameCount, true);
     v.setFloat32(o + 12, a.framerate, true);
     v.setUint32(o + 16, a.flags, true);
   });
-  doc.frames.forEach((x, i) => v.setUint16(ofsFrames + i * 2, x, true));
-  doc.bounds?.forEach((x, i) => v.setFloat32(ofsBounds + i * 4, x, true));
-  if (comment.length) out.set(comment, ofsComment);
+  doc.frames.forEach((x, i) => v.setUint16(layout.ofs_frames + i * 2, x, true));
+  doc.bounds?.forEach((x, i) => v.setFloat32(layout.ofs_bounds + i * 4, x, true));
+  if (comment.length) out.set(comment, layout.ofs_comment);
   doc.extensions.forEach((_, i) => {
     const o = extOffsets[i];
     v.setUint32(o, extNames[i], true);
     v.setUint32(o + 4, extData[i].length, true);
-    v.setUint32(o + 8, o + 16, true);
+    v.setUint32(o + 8, o + IQM_EXTENSION_HEADER_SIZE, true);
     v.setUint32(o + 12, i + 1 < extOffsets.length ? extOffsets[i + 1] : 0, true);
-    out.set(extData[i], o + 16);
+    out.set(extData[i], o + IQM_EXTENSION_HEADER_SIZE);
   });
   return out;
 }
