@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeIqm } from '../../core/iqm/writer';
 import type { Model } from '../../core/model/model';
-import { readModel } from '../../core/model/read';
+import { readModel } from '../../core/formats/models';
 import { defaultViewState, type ViewState } from '../../core/viewState';
 import { firstView } from '../../media/firstView';
 import type { ViewClip } from '../../media/scene';
