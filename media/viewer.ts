@@ -262,9 +262,8 @@ export class Viewer {
     scene.clips = clips;
     firstView(model, scene.jointCount, clips, !!msg.reload, this.state, this.notes);
     this.gpus.textures.reset(model.meshes.length);
+    // Hides the surfaces engines do not draw (a `nodraw` shader or material), as after a lost context.
     this.gpus.build(scene);
-    // Surfaces engines do not draw (a `nodraw` shader or material): hidden here too.
-    this.gpus.hideNodraw(model);
     this.compiled = msg.compiled ?? null;
     this.picking.forgetPick(scene);
     if (this.compiled) this.root.dataset.sourceMap = '';
