@@ -123,8 +123,5 @@ export class GpuModels {
 /** The scene's current pose to its GPU model: the joint matrices, or the MD3 frame pair and blend. */
 function upload(scene: Scene, gpu: ModelGpu): void {
   gpu.uploadJoints();
-  const mf = scene.morphFrames();
-  gpu.morphA = mf.a;
-  gpu.morphB = mf.b;
-  gpu.morphT = mf.t;
+  gpu.setFrames(scene.morphFrames());
 }
