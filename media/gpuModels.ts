@@ -30,11 +30,15 @@ export class GpuModels {
     }
   }
 
-  /** The GPU resources of `scene` (and of an assembled player's other parts), with the textures known for them. */
+  /**
+   * The GPU resources of `scene` (and of an assembled player's other parts), with the textures
+   * known for them and its nodraw surfaces hidden: for each model, and again after a lost context.
+   */
   build(scene: Scene): void {
     const r = this.renderer;
     if (!r) return;
     this.gpu = new ModelGpu(r.gl, scene.layout, scene.joints, scene.model.winding);
+    this.hideNodraw(scene.model);
     r.prepare(this.gpu);
     this.textures.upload(r, this.gpu);
     this.buildParts(scene);
@@ -46,7 +50,7 @@ export class GpuModels {
   }
 
   /** Hides the surfaces engines do not draw (a `nodraw` shader or material). */
-  hideNodraw(model: Model): void {
+  private hideNodraw(model: Model): void {
     const gpu = this.gpu;
     if (gpu) model.meshes.forEach((m, i) => {
       const gpuMesh = gpu.meshes[i];
@@ -119,8 +123,5 @@ export class GpuModels {
 /** The scene's current pose to its GPU model: the joint matrices, or the MD3 frame pair and blend. */
 function upload(scene: Scene, gpu: ModelGpu): void {
   gpu.uploadJoints();
-  const mf = scene.morphFrames();
-  gpu.morphA = mf.a;
-  gpu.morphB = mf.b;
-  gpu.morphT = mf.t;
+  gpu.setFrames(scene.morphFrames());
 }

@@ -1,7 +1,8 @@
 // Webview entry (esbuild → dist/webview.js): the `ready` handshake and message dispatch.
 
 import { assertNever, isHostToWebview, type HostToWebview, type WebviewToHost } from '../core/protocol';
-import { Viewer, type HostApi } from './viewer';
+import { ViewerWithHooks } from './testHooks';
+import type { HostApi } from './viewer';
 import '@vscode/codicons/dist/codicon.css';
 import './styles.css';
 
@@ -14,7 +15,7 @@ const host: HostApi = {
   setState: (s) => vscode.setState(s),
 };
 
-const viewer = new Viewer(document.body, host);
+const viewer = new ViewerWithHooks(document.body, host);
 
 function dispatch(message: HostToWebview): void {
   switch (message.type) {
@@ -67,6 +68,6 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
 });
 
 // Test and benchmark hook (the harness page reads it; harmless in VS Code).
-(window as unknown as { iqmPreview: Viewer }).iqmPreview = viewer;
+(window as unknown as { iqmPreview: ViewerWithHooks }).iqmPreview = viewer;
 
 host.postMessage({ type: 'ready' });

@@ -5,7 +5,6 @@
 // each part's frame pair, then the tag chain; no allocations.
 
 import type { Model } from '../core/model/model';
-import type { PlayerPart } from '../core/protocol';
 import { playerClips } from '../core/lookup/clips';
 import { from3x4, identity4, multiply4 } from './renderer/camera';
 import type { ModelGpu } from './renderer/renderer';
@@ -76,13 +75,7 @@ export class PlayerAssembly {
   update(seconds: number, loop: boolean, interpolate: boolean): void {
     for (const p of this.parts) {
       p.scene.update(p.clip, seconds, loop, interpolate);
-      const gpu = p.gpu;
-      if (gpu) {
-        const mf = p.scene.morphFrames();
-        gpu.morphA = mf.a;
-        gpu.morphB = mf.b;
-        gpu.morphT = mf.t;
-      }
+      p.gpu?.setFrames(p.scene.morphFrames());
     }
     const lower = this.parts[0], upper = this.parts[1], head = this.parts[2];
     if (lower.gpu) identity4(lower.gpu.modelMatrix);
@@ -121,14 +114,5 @@ export class PlayerAssembly {
         out[5] = Math.max(out[5], wz);
       }
     }
-  }
-
-  /** Parts other than the opened one, as posted by the host. */
-  static others(parts: PlayerPart[]): PlayerPart[] {
-    return parts.filter((p) => p.part === 'head' || p.part === 'upper' || p.part === 'lower');
-  }
-
-  static fps(clip: ViewClip | undefined): number {
-    return Scene.fps(clip);
   }
 }

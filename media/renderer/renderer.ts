@@ -102,6 +102,13 @@ export class ModelGpu {
     for (const mesh of layout.meshes) this.meshes.push(this.uploadMesh(mesh));
   }
 
+  /** The MD3 frame pair and blend to draw (a scene's morphFrames(): the opened model's, an assembled player part's). Every frame; allocates nothing. */
+  setFrames(f: { readonly a: number; readonly b: number; readonly t: number }): void {
+    this.morphA = f.a;
+    this.morphB = f.b;
+    this.morphT = f.t;
+  }
+
   private uploadMesh(m: MeshLayout): MeshGpu {
     const gl = this.gl;
     const vao = gl.createVertexArray();

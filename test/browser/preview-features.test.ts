@@ -274,6 +274,31 @@ test('a model whose only surfaces are nodraw shows its skeleton (not an empty gr
   await setToggles(s.page, { grid: true });
 });
 
+test('nodraw surfaces stay hidden after a lost WebGL context is restored', { skip }, async () => {
+  const doc = smallIqmDocument();
+  // The body quad is nodraw; the head mesh is one degenerate triangle: nothing of the model is drawn.
+  doc.meshes = doc.meshes.map((m, i) => (i === 0 ? { ...m, material: 'textures/common/nodraw' } : m));
+  assert.equal(await loadGenerated(s, 'nodraw-restored.iqm', writeIqmDocument(doc)), 'ready');
+  await still(s.page);
+  const before = await pixelStats(s.page);
+  assert.equal(before.covered, 0, `nothing drawn before the context is lost: ${before.covered}`);
+  await s.page.evaluate(() => {
+    const g = globalThis as unknown as PageGlobals;
+    const ext = g.document.getElementById('view')?.getContext('webgl2').getExtension('WEBGL_lose_context');
+    if (!ext) throw new Error('WEBGL_lose_context is missing');
+    (g as unknown as { __lose: typeof ext }).__lose = ext;
+    ext.loseContext();
+  });
+  await s.page.waitForSelector('#viewer[data-state="context-lost"]');
+  await s.page.evaluate(() => (globalThis as unknown as { __lose: { restoreContext(): void } }).__lose.restoreContext());
+  await s.page.waitForSelector('#viewer[data-state="ready"]');
+  await still(s.page);
+  const after = await pixelStats(s.page);
+  await s.page.screenshot({ path: screenshotPath('nodraw-context-restored') });
+  assert.equal(after.covered, 0, `the nodraw surface is drawn after the restore: ${after.covered}`);
+  await setToggles(s.page, { grid: true });
+});
+
 test('an error view keeps a long file name inside its box', { skip }, async () => {
   const name = `${'a-very-long-model-file-name-'.repeat(8)}.iqm`;
   assert.equal(await loadGenerated(s, name, new Uint8Array([0x49, 0x4e, 0x54, 0x45, 0x52, 0x51, 0x55, 0x41, 0x4b, 0x45, 0x4d, 0x4f, 0x44, 0x45, 0x4c, 0, 2, 0, 0, 0])), 'error');
