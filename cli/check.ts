@@ -8,9 +8,9 @@ import { decodeText, resourceReader } from '../node/text';
 import { detectFormat, FORMATS, HEAD_BYTES, unusableMessage } from '../core/formats/registry';
 import { openSource } from '../core/formats/sources';
 import { resolve } from 'node:path';
-import { checkSidecar } from '../core/sidecar/check';
+import { checkSidecar } from '../core/sidecarCheck/check';
 import { textureExtensions } from '../core/engines/textures';
-import { sidecarKind } from '../core/sidecar/companions';
+import { sidecarKind } from '../core/lookup/companions';
 import { diskSidecarIo } from '../node/sidecarIo';
 
 /** The JSON shape of CLI.md: 1-based lines and columns. */

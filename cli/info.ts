@@ -22,7 +22,7 @@ import { formatLint, lintFile, lintJson } from './lint';
 import { clipsBeside, type ModelClips } from '../core/lookup/clips';
 
 /** What a sub-command needs from its input: the bytes, or the one-line error it should print. */
-export type Loaded = { ok: true; model: Model; warnings: string[] } | { ok: false; message: string };
+export type InfoModel = { ok: true; model: Model; warnings: string[] } | { ok: false; message: string };
 
 /** Parses `FILE [--json]` plus any `--name value` options listed in `valued`. */
 export function parseArgs(args: string[], valued: string[] = []): { file?: string; json: boolean; options: Map<string, string>; error?: string } {
@@ -45,7 +45,7 @@ export function parseArgs(args: string[], valued: string[] = []): { file?: strin
 }
 
 /** A file that cannot be read, as the one-line error. */
-function unreadable(file: string, e: unknown): Loaded {
+function unreadable(file: string, e: unknown): InfoModel {
   const code = (e as { code?: string }).code;
   return { ok: false, message: `${file}: cannot read the file${code ? ` (${code})` : ''}` };
 }
@@ -59,7 +59,7 @@ function unreadable(file: string, e: unknown): Loaded {
  * its bytes nor its text held whole). `animationFiles: false` leaves out the animation files beside a
  * source (a caller that is given animation files of its own).
  */
-export async function loadModel(file: string, iqeOrder: 'compiled' | 'vp' = 'compiled', animationFiles = true): Promise<Loaded> {
+export async function loadModel(file: string, iqeOrder: 'compiled' | 'vp' = 'compiled', animationFiles = true): Promise<InfoModel> {
   let bytes: Uint8Array;
   try {
     if (iqeOrder === 'vp' && detectFormat(readHead(file), file) === 'iqe') {
@@ -92,12 +92,12 @@ export async function loadModel(file: string, iqeOrder: 'compiled' | 'vp' = 'com
  * and animation with every vertex of a `vp` line, in their order (vpOrder.ts). A text with errors
  * is the first error as one message line.
  */
-export function iqeModel(file: string, text: string, iqeOrder: 'compiled' | 'vp'): Loaded {
+export function iqeModel(file: string, text: string, iqeOrder: 'compiled' | 'vp'): InfoModel {
   return iqeOrder === 'vp' ? vpOrderModel(file, ingestText(text), () => text) : compiledIqe(file, text);
 }
 
 /** What the compiler makes of IQE text (its first error as the message). */
-function compiledIqe(file: string, text: string): Loaded {
+function compiledIqe(file: string, text: string): InfoModel {
   return modelOfResult(compile([textIqeSource(text, file)]), 'iqe', [file]);
 }
 
@@ -107,7 +107,7 @@ function compiledIqe(file: string, text: string): Loaded {
  * replaced). `text` gives the whole text for the message of a file with errors. `collect` frees
  * each large array the steps drop before the next is made (takeVpOrder).
  */
-function vpOrderModel(file: string, ingested: IngestResult, text: () => string, collect?: () => void): Loaded {
+function vpOrderModel(file: string, ingested: IngestResult, text: () => string, collect?: () => void): InfoModel {
   if (!ingested.ok) return compiledIqe(file, text());
   const vp = takeVpOrder(ingested.input, ingested.triangleCount, collect, ingested.skin);
   const result = compile([{ name: file, read: () => ({ model: ingested.input, diagnostics: [] }) }], { forceJoints: vp.forceJoints });

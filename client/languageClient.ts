@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import type { BaseLanguageClient, LanguageClientOptions } from 'vscode-languageclient';
 import { encodeBase64 } from '../core/base64';
-import { SIDECAR_LANGUAGES } from '../core/sidecar/companions';
+import { SIDECAR_LANGUAGES } from '../core/lookup/companions';
 import { ListFolderRequest, ReadFileRequest, type ReadFileParams, type ReadFileResult } from '../core/lspMethods';
 import type { Platform } from './platform';
 

@@ -12,27 +12,12 @@ import type { EngineReport } from './engines/report';
 import type { Highlight } from './model/highlight';
 import { isLinkToHost, isLinkToWebview, type LinkToHost, type LinkToWebview } from './viewLink';
 
+import type { Sidecars, SidecarText } from './lookup/sidecars';
 // Declared where they are made (below the messages that carry them), named here for every face.
-export type { EngineReport, Highlight };
-
-/** A sidecar text file found next to the model. */
-export interface SidecarText {
-  /** File name (no folder), e.g. `grunt.dpm.framegroups`, `lower.md3_0.skin`. */
-  name: string;
-  text: string;
-}
-
-export interface Sidecars {
-  /** `<model file name>.framegroups` (DarkPlaces), replaces the model's clips. */
-  framegroups: SidecarText | null;
-  /** `animation.cfg` in the model's folder (Quake 3 players; used for MD3). */
-  animationCfg: SidecarText | null;
-  /** Skin files in the order engines try them (`model.md3_0.skin`, `<part>_default.skin`, ...). */
-  skins: SidecarText[];
-}
+export type { EngineReport, Highlight, Sidecars, SidecarText };
 
 /** An MD3 player part sitting next to the opened one (head.md3/upper.md3/lower.md3). */
-export interface PlayerPart {
+export interface PlayerPartFile {
   part: 'head' | 'upper' | 'lower';
   name: string;
   bytes: ArrayBuffer;
@@ -49,7 +34,7 @@ export interface LoadMessage {
   bytes: ArrayBuffer;
   sidecars: Sidecars;
   /** Other parts of a Quake 3 player set in the same folder (empty when there is none). */
-  playerParts: PlayerPart[];
+  playerParts: PlayerPartFile[];
   /** True when this load replaces an earlier one because the file changed on disk. */
   reload: boolean;
   /** The "mesh from…" picker (core/model/animationSet.ts): absent when there is nothing to pick. */

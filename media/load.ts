@@ -12,7 +12,7 @@ import { detectFormat, extensionWarning } from '../core/formats/registry';
 import { modelClips } from '../core/lookup/clips';
 import type { ViewClip } from './scene';
 
-export interface Loaded {
+export interface LoadedModel {
   model: Model;
   /** Notes about how the file was read (mislabeled extension, IQE compiled, sidecars used). */
   notes: string[];
@@ -32,7 +32,7 @@ export class LoadError extends Error {
  * so do the other compile sources, MD5, SMD, OBJ and glTF (`converted` says how): the compiler
  * never runs here.
  */
-export function loadModelBytes(bytes: Uint8Array, fileName: string, compiled: CompiledFrom | null = null, converted: ConvertedFrom | null = null): Loaded {
+export function loadModelBytes(bytes: Uint8Array, fileName: string, compiled: CompiledFrom | null = null, converted: ConvertedFrom | null = null): LoadedModel {
   const notes: string[] = [];
   const format = detectFormat(bytes, fileName);
   try {

@@ -6,7 +6,7 @@
 // and timings); the coordinator shows it.
 
 import type { CompiledFrom, LoadMessage, TextureResult, WebviewToHost } from '../core/protocol';
-import { chooseSkin } from '../core/sidecar/precedence';
+import { chooseSkin } from '../core/lookup/meshTextures';
 import type { ViewState } from '../core/viewState';
 import { firstView } from './firstView';
 import type { GpuModels } from './gpuModels';

@@ -7,7 +7,8 @@
 
 import type { Model } from '../core/model/model';
 import type { LoadMessage, TextureRequest } from '../core/protocol';
-import { chooseSkin, playerPart, type SkinChoice } from '../core/sidecar/precedence';
+import { chooseSkin, type SkinChoice } from '../core/lookup/meshTextures';
+import { playerPart } from '../core/lookup/player';
 import { loadModelBytes } from './load';
 import { PlayerAssembly } from './player';
 import { identity4 } from './renderer/camera';

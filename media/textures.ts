@@ -6,7 +6,7 @@
 import { decodeTga } from '../core/image/tga';
 import type { Mesh, Model } from '../core/model/model';
 import type { TextureRequest, TextureResult } from '../core/protocol';
-import { textureNames, type SkinChoice } from '../core/sidecar/precedence';
+import { textureNames, type SkinChoice } from '../core/lookup/meshTextures';
 import type { MaterialGpu, ModelGpu, Renderer } from './renderer/renderer';
 
 /** A texture's decoded source, kept so it can be re-uploaded after a context loss. */

@@ -2,7 +2,7 @@
 // the model beside a sidecar read and summarised.
 import { readFileSync } from 'node:fs';
 import { nodeFileAccess } from './files';
-import { readModelSummary, type SidecarIo } from '../core/sidecar/check';
+import { readModelSummary, type SidecarIo } from '../core/sidecarCheck/check';
 
 export const diskSidecarIo: SidecarIo = {
   ...nodeFileAccess,

@@ -7,7 +7,7 @@ import type { FormatId } from '../../core/formats/registry';
 import { workspaceAccess } from '../fileAccess';
 import { folderOf as dirname } from '../../core/paths';
 
-export interface CompanionFiles {
+export interface PreviewCompanions {
   /** Animation files merged after the source: their names relative to its folder, and bytes. */
   animations: { name: string; bytes: Uint8Array }[];
   resources: { uri: string; bytes: Uint8Array }[];
@@ -21,7 +21,7 @@ export interface CompanionFiles {
  * it: its clips), the .mtl files an OBJ names and the .bin and images a glTF names (as resources,
  * by the name the source gives). Unreadable ones are left out: the compile says what it misses.
  */
-export async function companionFiles(uri: vscode.Uri, bytes: Uint8Array, format: FormatId): Promise<CompanionFiles> {
+export async function companionFiles(uri: vscode.Uri, bytes: Uint8Array, format: FormatId): Promise<PreviewCompanions> {
   const found = await gatherCompanions(uri.path, bytes, format, workspaceAccess(uri));
   const folder = dirname(uri.path);
   return {

@@ -30,7 +30,7 @@ export function displayPath(uri: vscode.Uri): string {
  * Reads the model at `source` (usually the panel's document) with everything beside `uri` that
  * the engines would load with it. `log` takes problems that do not stop the load.
  */
-export async function readModelFile(uri: vscode.Uri, source: vscode.Uri, fs: FileAccess, log: (message: string) => void): Promise<ModelRead> {
+export async function loadPreviewModel(uri: vscode.Uri, source: vscode.Uri, fs: FileAccess, log: (message: string) => void): Promise<ModelRead> {
   let bytes: Uint8Array;
   try {
     bytes = await vscode.workspace.fs.readFile(source);

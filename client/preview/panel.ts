@@ -32,7 +32,7 @@ import { watchCompanionFiles, watchModelFiles } from './watchers';
 import { workspaceAccess } from '../fileAccess';
 import { makeNonce, previewHtml } from './html';
 import { findPartners, partnersMatter, rememberedPartner, rememberPartner } from './partners';
-import { displayPath, type ModelRead, readModelFile } from './modelLoad';
+import { displayPath, type ModelRead, loadPreviewModel } from './modelLoad';
 import { sourceOutcome, sourceRequest } from './sourceCompile';
 import { fileNameOf as basename, folderOf as dirname } from '../../core/paths';
 import type { FileAccess } from '../../core/files';
@@ -226,7 +226,7 @@ export class PreviewPanel implements ComparablePreview {
     // folder): only the newest may post, or an older text would be drawn last.
     const generation = ++this.loadGeneration;
     const stale = () => generation !== this.loadGeneration || this.disposed;
-    const read = await readModelFile(this.uri, this.source, this.fs, (m) => this.host.log(m));
+    const read = await loadPreviewModel(this.uri, this.source, this.fs, (m) => this.host.log(m));
     if (stale()) return;
     if (read.kind === 'error') {
       this.loadFailed(read.message);

@@ -4,7 +4,7 @@
 // decides what to load.
 import * as vscode from 'vscode';
 import { fileNameOf as basename, folderOf as dirname } from '../../core/paths';
-import { sidecarKind } from '../../core/sidecar/companions';
+import { sidecarKind } from '../../core/lookup/companions';
 
 export interface ModelWatchHooks {
   /** Load again (debounced by the panel). */

@@ -27,7 +27,7 @@
 // (node/compileParallel.ts); small inputs are evaluated in full.
 // A group's enclosure is the intersection of two: each bone's term on its own, and the weights'
 // sum times the first bone's term plus the other bones' differences to it (groupInside).
-import type { Skeleton } from './skeleton';
+import type { OutputSkeleton } from './skeleton';
 import { float64s, int32s } from '../growable';
 import { alignedArray, type ArrayKind, newArray } from '../pages';
 import { fromTRS, mul3x4 } from '../math/mat3x4';
@@ -40,7 +40,7 @@ export interface BoundsInput {
   positions: Float64Array;
   blendBones: Uint8Array;
   blendWeights: Float64Array;
-  skeleton: Skeleton;
+  skeleton: OutputSkeleton;
   /** Output frames: indices into the file's frame list; poses of frame f start at framePoseStart[f]. */
   frames: Int32Array;
   /** framePoseStride values per pose (input.ts). */

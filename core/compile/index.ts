@@ -7,7 +7,7 @@ import { computeAdjacency } from './adjacency';
 import { quantiseChannels } from './channels';
 import { type Column, classifyRows } from './classify';
 import { type InputPart, mergeInputs } from './merge';
-import type { Section, SourceModel } from './source';
+import type { SourceSection, SourceModel } from './source';
 import type { CompileResult, CompileSource, CompileStats, SourceDiagnostic } from './sources';
 import { type IqmParts, type OutputAnim, type OutputJoint, type OutputMesh, writeIqm } from './layout';
 import { assembleMeshes, type MeshCandidates } from './meshes';
@@ -360,7 +360,7 @@ function writeVertexArrays(
 }
 
 /** `reference-drops-triangles` (B7) for a mesh, at the `mesh` line of its first section. */
-function referenceDropNote(sections: readonly Section[], mesh: MeshCandidates, dropped: number, triangles: number): IqeDiagnostic {
+function referenceDropNote(sections: readonly SourceSection[], mesh: MeshCandidates, dropped: number, triangles: number): IqeDiagnostic {
   const section = sections.find((s) => s.mesh === mesh.name && s.material === mesh.material);
   const message = `The reference compiler would silently drop ${dropped} of the ${triangles} triangles of mesh '${mesh.name}' (material '${mesh.material}'): its vertex cache gives them NaN scores (IQE-SEMANTICS.md B7; counted as its build without the strict-aliasing miscompile does it). All of them are written here.`;
   return lineNote('information', 'reference-drops-triangles', message, section ? section.line : 0);
@@ -390,7 +390,7 @@ interface OrderedMeshes {
 const NO_MESHES: OrderedMeshes = { meshes: [], source: new Int32Array(0), weld: new Int32Array(0), triangles: new Uint32Array(0), candidateTriangle: null };
 
 /** Orders each mesh's vertices and triangles for the vertex cache, all meshes in one set of arrays. */
-function orderMeshes(candidates: readonly MeshCandidates[], sections: readonly Section[], text: TextTable, notes: IqeDiagnostic[], keepOrder = false): OrderedMeshes {
+function orderMeshes(candidates: readonly MeshCandidates[], sections: readonly SourceSection[], text: TextTable, notes: IqeDiagnostic[], keepOrder = false): OrderedMeshes {
   const meshes: OutputMesh[] = [];
   // Written straight into arrays sized for every candidate (an upper bound), used as views.
   let candidateVertices = 0, candidateTriangles = 0;

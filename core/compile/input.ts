@@ -5,7 +5,7 @@ import { type Chunk, lineStartOf, type Values } from '../iqe/chunk';
 import { Cmd } from '../iqe/commands';
 import { float64s, Growable, int32s, NarrowDoubles, uint8s } from '../growable';
 import { newArray } from '../pages';
-import type { Declaration, InputJoint, InputAnimation, Section, SmoothGroup, SourceModel } from './source';
+import type { Declaration, InputJoint, InputAnimation, SourceSection, SmoothGroup, SourceModel } from './source';
 import { type PoseValues, POSE_STRIDE, poseFromMatrix, poseFromAngles, poseFromQuaternion, UNSCALED_STRIDE } from '../math/pose';
 
 const CUSTOMS = 10;
@@ -75,7 +75,7 @@ export class InputGatherer {
   private readonly frameStarts = int32s(64);
 
   private readonly groups: SmoothGroup[] = [{ key: -1, threshold: -1, uv: false, used: false }];
-  private readonly sections: Section[] = [];
+  private readonly sections: SourceSection[] = [];
   private readonly joints: InputJoint[] = [];
   private readonly declarations: (Declaration | null)[] = new Array<Declaration | null>(17).fill(null);
   private readonly animations: InputAnimation[] = [];

@@ -6,7 +6,7 @@ import { POSE_STRIDE } from '../math/pose';
 
 export const IDENTITY_POSE: readonly number[] = [0, 0, 0, 0, 0, 0, 1, 1, 1, 1];
 
-export interface Skeleton {
+export interface OutputSkeleton {
   names: string[];
   parents: Int32Array;
   /** Base pose of each joint (10 values), the identity where the file has none (B10). */
@@ -24,7 +24,7 @@ export function storedParent(parent: number): number {
   return parent < -0x80000000 ? -1 : parent;
 }
 
-export function buildSkeleton(input: SourceModel): Skeleton {
+export function buildSkeleton(input: SourceModel): OutputSkeleton {
   const count = input.joints.length;
   const parents = new Int32Array(count);
   const poses = new Float64Array(POSE_STRIDE * count);

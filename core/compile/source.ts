@@ -10,7 +10,7 @@ export interface SmoothGroup {
   used: boolean;
 }
 
-export interface Section {
+export interface SourceSection {
   mesh: string;
   material: string;
   /** Index of the section's first triangle; it runs to the next section's first triangle. */
@@ -84,7 +84,7 @@ export interface SourceModel {
   /** Edge flags per triangle (§3.2), or null when the file has no `fs`. */
   edgeFlags: Uint8Array | null;
   groups: SmoothGroup[];
-  sections: Section[];
+  sections: SourceSection[];
   joints: InputJoint[];
   /** Base poses (10 values each: translate, rotate, scale) and their count. */
   basePoses: Float64Array;

@@ -4,7 +4,7 @@
 // vertex cache), so it stays exact where a re-parse would have to redo that work. Lines are
 // 0-based lines of the source text; -1 where the reader keeps no line.
 import type { MeshCandidates } from './meshes';
-import type { Section, SourceModel } from './source';
+import type { SourceSection, SourceModel } from './source';
 
 export interface CompileSourceMap {
   /** The line of each source vertex (IQE: the k-th `vp` is vertex k), ascending. */
@@ -54,7 +54,7 @@ export function buildSourceMap(
 }
 
 /** Per merged section: [first input triangle, count, candidate index of its first triangle]. */
-function sectionStarts(sections: readonly Section[], merged: readonly number[], triangleCount: number): number[][] {
+function sectionStarts(sections: readonly SourceSection[], merged: readonly number[], triangleCount: number): number[][] {
   const out: number[][] = [];
   let candidate = 0;
   for (const i of merged) {

@@ -12,7 +12,8 @@ import { BinaryReader, FormatError } from '../binary';
 import { identity3x4, invert3x4, mul3x4, toTRS } from '../math/mat3x4';
 import { indexMaterials, jointOrder, type Mesh, type Model, type Skeleton } from '../model/model';
 
-const MAGIC = 'DARKPLACESMODEL\0';
+/** A DPM's first 16 bytes. */
+export const DPM_MAGIC = 'DARKPLACESMODEL\0';
 const HEADER_SIZE = 80;
 const BONE_SIZE = 40;
 const MESH_SIZE = 56;
@@ -23,7 +24,7 @@ export function readDpm(bytes: Uint8Array): Model {
   const warnings: string[] = [];
   if (bytes.byteLength < HEADER_SIZE) throw new FormatError(`truncated DPM header: ${bytes.byteLength} bytes, the header needs ${HEADER_SIZE}`, bytes.byteLength);
   let r = new BinaryReader(bytes, false);
-  if (!r.matches(0, MAGIC)) throw new FormatError('not a DPM file (magic is not DARKPLACESMODEL)', 0);
+  if (!r.matches(0, DPM_MAGIC)) throw new FormatError('not a DPM file (magic is not DARKPLACESMODEL)', 0);
   const type = r.u32(16);
   if (type !== 2) throw new FormatError(`unsupported DPM type ${type} (only type 2 exists)`, 16);
   const fileSize = r.u32(20);

@@ -7,6 +7,9 @@
 // asks here; nothing else sniffs or dispatches.
 
 import type { CompileOptions } from '../compile/options';
+import { DPM_MAGIC } from '../dpm/reader';
+import { IQM_MAGIC } from '../iqm/layout';
+import { MD3_MAGIC } from '../md3/reader';
 import { extensionOf } from '../paths';
 import { decodeUtf8Text } from '../utf8';
 
@@ -129,9 +132,9 @@ function startsWith(bytes: Uint8Array, ascii: string): boolean {
 
 /** Binary formats by their magic bytes, first match wins. */
 const MAGIC: readonly [string, FormatId][] = [
-  ['INTERQUAKEMODEL\0', 'iqm'],
-  ['IDP3', 'md3'],
-  ['DARKPLACESMODEL\0', 'dpm'],
+  [IQM_MAGIC, 'iqm'],
+  [MD3_MAGIC, 'md3'],
+  [DPM_MAGIC, 'dpm'],
   ['IDP2', 'md2'],
   ['IDPO', 'mdl'],
   ['glTF', 'glb'],

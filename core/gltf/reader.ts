@@ -22,7 +22,7 @@ import type { Accessor, Document, Mesh, Node, Primitive, Skin } from '@gltf-tran
 import type { IqeDiagnostic } from '../iqe/diagnostic';
 import { lineNote } from '../compile/options';
 import { ReadError } from '../compile/readError';
-import { emptySourceModel, type Section, type SourceModel } from '../compile/source';
+import { emptySourceModel, type SourceSection, type SourceModel } from '../compile/source';
 import { Format } from '../compile/encode';
 import { ArrayType } from '../compile/vertexarrays';
 import { float64s, int32s } from '../growable';
@@ -35,7 +35,7 @@ import { evaluate, type Interpolation, type Sampler } from './sampler';
 /** How close to the frame grid (in frames) the last key may be and still make a frame. */
 export const FRAME_GRID_SLACK = 1e-3;
 
-export const DEFAULT_FPS = 30;
+export const GLTF_SAMPLE_FPS = 30;
 
 /** The most frames one animation is sampled to (an hour at 30 fps): more is a broken key time, not an animation. */
 const MAX_FRAMES = 108000;
@@ -83,10 +83,10 @@ export function chooseFps(document: Document): number {
       if (input) times.push(...(input.getArray() as Float32Array));
     }
   }
-  if (times.length === 0) return DEFAULT_FPS;
+  if (times.length === 0) return GLTF_SAMPLE_FPS;
   const fits = (rate: number): boolean => times.every((t) => Math.abs(t * rate - Math.round(t * rate)) < 0.01);
-  if (fits(DEFAULT_FPS)) return DEFAULT_FPS;
-  return EVIDENT_RATES.find(fits) ?? DEFAULT_FPS;
+  if (fits(GLTF_SAMPLE_FPS)) return GLTF_SAMPLE_FPS;
+  return EVIDENT_RATES.find(fits) ?? GLTF_SAMPLE_FPS;
 }
 
 /** Reads a decoded glTF; throws ReadError (a joint index past its skin, ...). */
@@ -354,7 +354,7 @@ function readMeshes(model: SourceModel, diagnostics: IqeDiagnostic[], c: MeshCon
   const blendBonesList = int32s(1024);
   const blendWeights = float64s(1024);
   const triangles = int32s(1024);
-  const sections: Section[] = [];
+  const sections: SourceSection[] = [];
   const customs: { name: string; data: ReturnType<typeof float64s> }[] = [];
   let vertexCount = 0;
   let withNormals = 0, withTangents = 0, withTexcoords = 0, withColors = 0, primitivesRead = 0;

@@ -12,7 +12,7 @@ import { decodeGltf, type DecodedGltf, type GltfImage, type ResourceReader } fro
 import { readGltfDocument } from './reader';
 
 export type { GltfImage, ResourceReader } from './decode';
-export { DEFAULT_FPS } from './reader';
+export { GLTF_SAMPLE_FPS } from './reader';
 
 /** A glTF compile source: also its images, for --textures (empty when the file could not be decoded). */
 export interface GltfCompileSource extends CompileSource {

@@ -3,7 +3,7 @@
 // per line): the chunk builder copies what it keeps, and the validator re-parses a flagged line to
 // learn the columns of its problems, so the hot path never tracks more than it must.
 import { attributeSlot, Cmd, COMMAND_NAMES, isAttribute, twoLetterCommand, wordCommand, VERTEXARRAY_FORMATS, VERTEXARRAY_TYPES } from './commands';
-import { isSpace, scanInteger, scanReal, scanned } from './numbers';
+import { isAsciiSpace, scanInteger, scanReal, scanned } from './numbers';
 import { POW10 } from '../decimal';
 import { loadKernel } from '../wasm';
 import numbersWasm from '../../wasm/numbers.wasm';
@@ -89,12 +89,12 @@ function flag(problem: LineProblem, start: number, end: number, arg = 0): void {
 }
 
 function skipSpace(p: number): number {
-  while (p < lineEnd && isSpace(text.charCodeAt(p))) p++;
+  while (p < lineEnd && isAsciiSpace(text.charCodeAt(p))) p++;
   return p;
 }
 
 function tokenEnd(p: number): number {
-  while (p < lineEnd && !isSpace(text.charCodeAt(p))) p++;
+  while (p < lineEnd && !isAsciiSpace(text.charCodeAt(p))) p++;
   return p;
 }
 
@@ -109,7 +109,7 @@ function push(value: number, start: number, end: number): void {
 
 /** After a number at [start, end): it must end its token; a glued suffix (`1,5`, `0/1`) is invalid. */
 function checkNumberEnd(start: number, end: number): void {
-  if (end < lineEnd && !isSpace(text.charCodeAt(end))) flag(LineProblem.NumberInvalid, start, tokenEnd(end));
+  if (end < lineEnd && !isAsciiSpace(text.charCodeAt(end))) flag(LineProblem.NumberInvalid, start, tokenEnd(end));
 }
 
 
@@ -595,7 +595,7 @@ export function parseLine(source: string, start: number, end: number, first: boo
   let kind = Cmd.Unknown;
   if (isLetter(c0) && p + 1 < end) {
     const c1 = text.charCodeAt(p + 1);
-    if ((isLetter(c1) || (c1 >= 48 && c1 <= 57)) && (p + 2 === end || isSpace(text.charCodeAt(p + 2)))) {
+    if ((isLetter(c1) || (c1 >= 48 && c1 <= 57)) && (p + 2 === end || isAsciiSpace(text.charCodeAt(p + 2)))) {
       kind = twoLetterCommand(c0, c1);
       line.commandEnd = p + 2;
     }

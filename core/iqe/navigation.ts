@@ -170,7 +170,7 @@ export function joints(doc: IqeDocument): JointInfo[] {
   return out;
 }
 
-export interface Section {
+export interface OutlineSection {
   kind: 'mesh' | 'animation' | 'comment';
   name: string;
   /** mesh: the last material named in the section. */
@@ -189,11 +189,11 @@ export interface Section {
 }
 
 /** Meshes, animations and the comment section, in file order, each with its line range. */
-export function sections(doc: IqeDocument): Section[] {
-  const out: Section[] = [];
+export function sections(doc: IqeDocument): OutlineSection[] {
+  const out: OutlineSection[] = [];
   const chunks = doc.parsedChunks;
   const comment = commentLine(doc);
-  let current: Section | undefined;
+  let current: OutlineSection | undefined;
   let lastLine = 0;
   let framePoses = 0;
   const close = (endLine: number): void => {

@@ -6,7 +6,7 @@ import { POW10 } from '../decimal';
 
 export const scanned = { value: 0 };
 
-export function isSpace(c: number): boolean {
+export function isAsciiSpace(c: number): boolean {
   return c === 32 || (c >= 9 && c <= 13);
 }
 

@@ -17,7 +17,7 @@
 import type { FileAccess } from '../files';
 import type { Clip, Model } from '../model/model';
 import { fileNameOf } from '../paths';
-import type { Sidecars } from '../protocol';
+import type { Sidecars } from './sidecars';
 import { animCfgParts, parseAnimCfg } from '../sidecar/animcfg';
 import { parseFramegroups } from '../sidecar/framegroups';
 import type { NamedText } from './folders';

@@ -2,10 +2,25 @@
 // format), animation.cfg (Quake 3, MD3) and the skin files in the engines' order (player.ts).
 
 import type { FileAccess } from '../files';
-import type { Sidecars } from '../protocol';
 import { fileNameOf, folderOf, joinPath } from '../paths';
 import { readText, type NamedText } from './folders';
 import { skinCandidates } from './player';
+
+/** A sidecar text file found next to the model. */
+export interface SidecarText {
+  /** File name (no folder), e.g. `grunt.dpm.framegroups`, `lower.md3_0.skin`. */
+  name: string;
+  text: string;
+}
+
+export interface Sidecars {
+  /** `<model file name>.framegroups` (DarkPlaces), replaces the model's clips. */
+  framegroups: SidecarText | null;
+  /** `animation.cfg` in the model's folder (Quake 3 players; used for MD3). */
+  animationCfg: SidecarText | null;
+  /** Skin files in the order engines try them (`model.md3_0.skin`, `<part>_default.skin`, ...). */
+  skins: SidecarText[];
+}
 
 /** The sidecar texts beside the model at `modelPath`; `md3`: animation.cfg is read too (only MD3 plays it). */
 export async function findSidecars(files: FileAccess, modelPath: string, md3: boolean): Promise<Sidecars> {

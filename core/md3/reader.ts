@@ -11,6 +11,9 @@
 import { BinaryReader, FormatError } from '../binary';
 import { indexMaterials, type Mesh, type Model } from '../model/model';
 
+/** An MD3 file's (and each surface's) first 4 bytes. */
+export const MD3_MAGIC = 'IDP3';
+
 const HEADER_SIZE = 108;
 const FRAME_SIZE = 56;
 const TAG_SIZE = 112;
@@ -58,7 +61,7 @@ export function readMd3(bytes: Uint8Array): Model {
   const warnings: string[] = [];
   if (bytes.byteLength < HEADER_SIZE) throw new FormatError(`truncated MD3 header: ${bytes.byteLength} bytes, the header needs ${HEADER_SIZE}`, bytes.byteLength);
   const r = new BinaryReader(bytes, true);
-  if (!r.matches(0, 'IDP3')) throw new FormatError('not an MD3 file (magic is not IDP3)', 0);
+  if (!r.matches(0, MD3_MAGIC)) throw new FormatError('not an MD3 file (magic is not IDP3)', 0);
   const version = r.i32(4);
   if (version !== MD3_VERSION) warnings.push(`MD3 version ${version}, expected ${MD3_VERSION}`);
   const count = (o: number, what: string, limit: Limit) => {
@@ -114,7 +117,7 @@ export function readMd3(bytes: Uint8Array): Model {
   const nameWarnings = new Set<string>();
   for (let s = 0; s < numSurfaces; s++) {
     r.need(s0, 1, SURFACE_SIZE, `surface ${s}`);
-    if (!r.matches(s0, 'IDP3')) warnings.push(`surface ${s} does not start with IDP3`);
+    if (!r.matches(s0, MD3_MAGIC)) warnings.push(`surface ${s} does not start with IDP3`);
     const name = r.fixedString(s0 + 4, 64);
     const sc = (o: number, what: string, limit: Limit) => {
       const n = r.i32(s0 + o);

@@ -12,10 +12,10 @@ import { lineNote } from '../compile/options';
 import { ReadError, readFailed } from '../compile/readError';
 import { posesFit, posesTooMany } from '../compile/budget';
 import { blendCombo } from '../compile/input';
-import { emptySourceModel, type InputJoint, type Section, type SourceModel } from '../compile/source';
+import { emptySourceModel, type InputJoint, type SourceSection, type SourceModel } from '../compile/source';
 import type { SourceRead } from '../compile/sources';
 import { POSE_STRIDE, poseFromQuaternion } from '../math/pose';
-import { Lexer, Tok, type Token } from './tokens';
+import { Lexer, Tok, type Md5Token } from './tokens';
 
 
 /**
@@ -27,7 +27,7 @@ class Cursor {
   /** Whether the lexer's token is the one ahead (found and not taken). */
   private ready = false;
   /** The object of the token ahead, once made. */
-  private aheadToken: Token | null = null;
+  private aheadToken: Md5Token | null = null;
   /** The place of the token taken last (for errors about a value once it has been read). */
   takenLine = 0;
   takenColumn = 0;
@@ -67,20 +67,20 @@ class Cursor {
   }
 
   /** The next token that is not a comment (without taking it), or null at the end. */
-  peek(): Token | null {
+  peek(): Md5Token | null {
     if (this.peekKind() === Tok.End) return null;
     return (this.aheadToken ??= this.lexer.token());
   }
 
   /** The next comment before the next other token, taken, or null. */
-  comment(): Token | null {
+  comment(): Md5Token | null {
     if (this.look() !== Tok.Comment) return null;
     const t = this.lexer.token();
     this.take();
     return t;
   }
 
-  next(what: string): Token {
+  next(what: string): Md5Token {
     const t = this.peek();
     if (!t) throw this.ended(what);
     this.take();
@@ -119,7 +119,7 @@ class Cursor {
     else this.expect(kind, text, what);
   }
 
-  expect(kind: Tok, text: string, what: string): Token {
+  expect(kind: Tok, text: string, what: string): Md5Token {
     const t = this.next(`'${text}'`);
     if (t.kind !== kind) throw errorAt(t, 'md5-syntax', `expected '${text}' ${what}, found '${t.text}'`);
     return t;
@@ -138,11 +138,11 @@ class Cursor {
   }
 }
 
-function errorAt(t: Token, code: string, message: string): ReadError {
+function errorAt(t: Md5Token, code: string, message: string): ReadError {
   return new ReadError(code, message, t.line, t.column, t.end);
 }
 
-function unterminated(t: Token): ReadError {
+function unterminated(t: Md5Token): ReadError {
   return new ReadError('unterminated-quote', t.text, t.line, t.column, t.end);
 }
 
@@ -170,7 +170,7 @@ function failed(text: string, error: unknown): SourceRead {
 }
 
 /** The block after a keyword: its `{`, then `body` until its `}` (an error at the `{` when there is none). */
-function block(cursor: Cursor, keyword: Token, body: () => void): void {
+function block(cursor: Cursor, keyword: Md5Token, body: () => void): void {
   const open = cursor.expect(Tok.Open, '{', `after ${keyword.text}`);
   for (;;) {
     const kind = cursor.peekKind();
@@ -184,7 +184,7 @@ function block(cursor: Cursor, keyword: Token, body: () => void): void {
 }
 
 /** Skips a block's contents (bounds, unknown blocks). */
-function skipBlock(cursor: Cursor, keyword: Token): void {
+function skipBlock(cursor: Cursor, keyword: Md5Token): void {
   block(cursor, keyword, () => {
     const t = cursor.next('}');
     if (t.kind === Tok.Open) throw errorAt(t, 'md5-syntax', `a block inside '${keyword.text}'`);
@@ -192,7 +192,7 @@ function skipBlock(cursor: Cursor, keyword: Token): void {
 }
 
 /** A count line (`numJoints 3`): a non-negative integer. */
-function count(cursor: Cursor, keyword: Token): number {
+function count(cursor: Cursor, keyword: Md5Token): number {
   const n = cursor.number(`the count after ${keyword.text}`, true);
   if (n < 0) throw cursor.errorAtTaken('md5-syntax', `${keyword.text} ${n}: a count cannot be negative`);
   return n;
@@ -304,7 +304,7 @@ interface MeshCounts {
   weights: number;
 }
 
-function mesh(cursor: Cursor, keyword: Token, jointCount: number): Md5Mesh {
+function mesh(cursor: Cursor, keyword: Md5Token, jointCount: number): Md5Mesh {
   const m: Md5Mesh = { name: '', shader: '', line: keyword.line, verts: new Float64Array(0), vertLines: new Int32Array(0), tris: new Int32Array(0), weights: new Float64Array(0) };
   const c: MeshCounts = { numVerts: -1, numTris: -1, numWeights: -1, verts: 0, tris: 0, weights: 0 };
   const open = cursor.expect(Tok.Open, '{', 'after mesh');
@@ -344,7 +344,7 @@ function mesh(cursor: Cursor, keyword: Token, jointCount: number): Md5Mesh {
 }
 
 /** The mesh block's other keywords (shader, the counts) and its `}`: false at the `}`. */
-function meshKeyword(cursor: Cursor, open: Token, m: Md5Mesh, c: MeshCounts): boolean {
+function meshKeyword(cursor: Cursor, open: Md5Token, m: Md5Mesh, c: MeshCounts): boolean {
   const t = cursor.peek();
   if (!t) throw errorAt(open, 'unterminated-block', "unterminated block: 'mesh {' has no closing '}'");
   cursor.next('}');
@@ -438,7 +438,7 @@ function meshModel(joints: Md5Joint[], meshes: Md5Mesh[]): SourceModel {
   const blendWeights = new Float64Array(4 * vertexCount);
   const vertexLines = new Int32Array(vertexCount);
   const triangles = new Int32Array(3 * triangleCount);
-  const sections: Section[] = [];
+  const sections: SourceSection[] = [];
   const p = [0, 0, 0];
   /** A vertex's (joint, bias) pairs: scratch, one vertex at a time. */
   let pairs = new Float64Array(16);
@@ -549,9 +549,9 @@ export function readMd5Anim(text: string, name: string): SourceRead {
 function md5Anim(cursor: Cursor, name: string, diagnostics: IqeDiagnostic[]): SourceModel {
   const hierarchy: Md5Hierarchy[] = [];
   const base: Float64Array[] = [];
-  const frames: { index: number; values: Float64Array; token: Token }[] = [];
+  const frames: { index: number; values: Float64Array; token: Md5Token }[] = [];
   let numFrames = -1, numJoints = -1, components = -1, frameRate = 0;
-  let hierarchyToken: Token | null = null;
+  let hierarchyToken: Md5Token | null = null;
   for (let t = cursor.peek(); t; t = cursor.peek()) {
     cursor.next('a keyword');
     if (t.kind !== Tok.Word) throw errorAt(t, 'md5-syntax', `expected a keyword (numFrames, hierarchy, frame, ...), found '${t.text}'`);

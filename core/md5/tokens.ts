@@ -18,7 +18,7 @@ export const enum Tok {
   Error = -2,
 }
 
-export interface Token {
+export interface Md5Token {
   kind: Tok;
   /** The word, the string without its quotes, the comment after `//`, or the punctuation. */
   text: string;
@@ -59,7 +59,7 @@ export class Lexer {
   static readonly UNTERMINATED = 'unterminated string: no closing " on this line';
 
   /** From the start: the first unterminated string as an Error token's place, or null. */
-  static firstError(text: string): Token | null {
+  static firstError(text: string): Md5Token | null {
     const lexer = new Lexer(text);
     for (;;) {
       const kind = lexer.scan();
@@ -69,7 +69,7 @@ export class Lexer {
   }
 
   /** The token of the last scan() as an object (an Error's text is its message). */
-  token(): Token {
+  token(): Md5Token {
     const kind = this.kind;
     const text = kind === Tok.Error ? Lexer.UNTERMINATED : this.text.slice(this.start, this.stop);
     return { kind, text, value: this.value, line: this.line, column: this.column, end: this.endColumn };

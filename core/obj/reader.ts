@@ -12,7 +12,7 @@ import { isSpace } from '../whitespace';
 import type { IqeDiagnostic } from '../iqe/diagnostic';
 import { lineNote } from '../compile/options';
 import { ReadError, readFailed } from '../compile/readError';
-import { emptySourceModel, type Section, type SmoothGroup } from '../compile/source';
+import { emptySourceModel, type SourceSection, type SmoothGroup } from '../compile/source';
 import type { SiblingReader, SourceRead } from '../compile/sources';
 import { float64s, int32s } from '../growable';
 
@@ -82,7 +82,7 @@ class ObjReader {
   private readonly triangleLines = int32s(256);
   private withNormal = 0;
   private readonly groups: SmoothGroup[] = [{ key: 0, threshold: -1, uv: false, used: true }];
-  private readonly sections: Section[] = [];
+  private readonly sections: SourceSection[] = [];
   private readonly textures = new Map<string, string>();
   private meshName = '';
   private material = '';

@@ -4,7 +4,7 @@
 // torso-only frames too: skip = first(LEGS_WALKCR) - first(TORSO_GESTURE) is subtracted from them.
 
 import type { Clip } from '../model/model';
-import { blankComments, lines, lineTokens, sidecarNumber, type Token } from './text';
+import { blankComments, lines, lineTokens, sidecarNumber, type SidecarToken } from './text';
 
 export const Q3_ANIMATIONS = [
   'BOTH_DEATH1', 'BOTH_DEAD1', 'BOTH_DEATH2', 'BOTH_DEAD2', 'BOTH_DEATH3', 'BOTH_DEAD3',
@@ -29,13 +29,13 @@ export interface AnimCfg {
   entries: AnimCfgEntry[];
   warnings: string[];
   /** Where each warning points (same order as `warnings`); undefined: the file as a whole. */
-  warningAt: (Token | undefined)[];
+  warningAt: (SidecarToken | undefined)[];
 }
 
 /** One `first numFrames loopFrames fps` quadruple with its words' positions; numbers as written (truncated to integers except fps). */
 export interface AnimCfgEntry {
   name: (typeof Q3_ANIMATIONS)[number];
-  tokens: [Token, Token, Token, Token];
+  tokens: [SidecarToken, SidecarToken, SidecarToken, SidecarToken];
   first: number;
   count: number;
   loop: number;
@@ -58,7 +58,7 @@ const MAX_UNKNOWN_WARNINGS = 100;
 class Words {
   private readonly lineTexts: string[];
   private line = 0;
-  private queue: Token[] = [];
+  private queue: SidecarToken[] = [];
   private at = 0;
 
   constructor(text: string) {
@@ -66,7 +66,7 @@ class Words {
   }
 
   /** The word `k` places ahead (0: the next), or undefined past the end. */
-  peek(k = 0): Token | undefined {
+  peek(k = 0): SidecarToken | undefined {
     while (this.at + k >= this.queue.length && this.line < this.lineTexts.length) {
       this.queue = this.queue.slice(this.at).concat(lineTokens(this.lineTexts[this.line], this.line));
       this.at = 0;
@@ -80,7 +80,7 @@ class Words {
   }
 
   /** The text's last word. */
-  last(): Token | undefined {
+  last(): SidecarToken | undefined {
     for (let l = this.lineTexts.length - 1; l >= 0; l--) {
       const words = lineTokens(this.lineTexts[l], l);
       if (words.length > 0) return words[words.length - 1];
@@ -92,13 +92,13 @@ class Words {
 export function parseAnimCfg(text: string): AnimCfg {
   const words = new Words(text);
   const cfg: AnimCfg = { fixedLegs: false, fixedTorso: false, clips: [], legsOffset: 0, entries: [], warnings: [], warningAt: [] };
-  const warn = (message: string, at: Token | undefined) => {
+  const warn = (message: string, at: SidecarToken | undefined) => {
     cfg.warnings.push(message);
     cfg.warningAt.push(at);
   };
-  const isNumber = (t: Token | undefined) => t !== undefined && Number.isFinite(sidecarNumber(t.text)) && !/[eE]/.test(t.text);
+  const isNumber = (t: SidecarToken | undefined) => t !== undefined && Number.isFinite(sidecarNumber(t.text)) && !/[eE]/.test(t.text);
   let unknown = 0;
-  let firstUnwarned: Token | undefined;
+  let firstUnwarned: SidecarToken | undefined;
   for (let t = words.peek(); t !== undefined && !isNumber(t); t = words.peek()) {
     const key = t.text.toLowerCase();
     if (key === 'sex') cfg.sex = words.peek(1)?.text;
@@ -116,7 +116,7 @@ export function parseAnimCfg(text: string): AnimCfg {
   const more = unknown - MAX_UNKNOWN_WARNINGS - 1;
   if (firstUnwarned) warn(`unknown keyword "${firstUnwarned.text}"${more > 0 ? ` and ${more} more unknown words after it` : ''}`, firstUnwarned);
   while (words.peek() !== undefined && cfg.entries.length < Q3_ANIMATIONS.length) {
-    const q = [0, 1, 2, 3].map((k) => words.peek(k)).filter((t): t is Token => t !== undefined);
+    const q = [0, 1, 2, 3].map((k) => words.peek(k)).filter((t): t is SidecarToken => t !== undefined);
     if (q.length < 4 || !q.every(isNumber)) {
       warn(`animation ${Q3_ANIMATIONS[cfg.entries.length]}: expected 4 numbers`, q.find((t) => !isNumber(t)) ?? q[q.length - 1]);
       break;

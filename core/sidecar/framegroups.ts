@@ -6,14 +6,14 @@
 // `groupified_<i>_anim`.
 
 import type { Clip } from '../model/model';
-import { blankComments, lineTokens, lines, sidecarNumber, type Token } from './text';
+import { blankComments, lineTokens, lines, sidecarNumber, type SidecarToken } from './text';
 
 /** One group line as written, before the engine clamps it (for diagnostics, hover and code lenses). */
 export interface FramegroupEntry {
   /** 0-based line. */
   line: number;
   /** The line's words outside comments: first, count, [fps], [loop], [name], ... */
-  tokens: Token[];
+  tokens: SidecarToken[];
   first: number;
   count: number;
   /** As written; undefined when the line gives none (the engine uses 20). */
@@ -27,7 +27,7 @@ export interface FramegroupEntry {
 export interface FramegroupsLines {
   entries: FramegroupEntry[];
   /** Lines whose first two words are not numbers (the engine stops reading there). */
-  bad: { line: number; tokens: Token[] }[];
+  bad: { line: number; tokens: SidecarToken[] }[];
 }
 
 /** Reads each group line with its positions; nothing is clamped. */

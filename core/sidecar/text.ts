@@ -33,7 +33,7 @@ export function blankComments(text: string): string {
 }
 
 /** A whitespace-separated word of one line: 0-based line, UTF-16 columns, end exclusive. */
-export interface Token {
+export interface SidecarToken {
   text: string;
   line: number;
   start: number;
@@ -41,8 +41,8 @@ export interface Token {
 }
 
 /** The words of one line, with their columns. */
-export function lineTokens(line: string, lineIndex: number): Token[] {
-  const out: Token[] = [];
+export function lineTokens(line: string, lineIndex: number): SidecarToken[] {
+  const out: SidecarToken[] = [];
   const re = /\S+/g;
   for (let m = re.exec(line); m; m = re.exec(line)) out.push({ text: m[0], line: lineIndex, start: m.index, end: m.index + m[0].length });
   return out;

@@ -15,7 +15,7 @@ import { blendCombo } from '../compile/input';
 import { lineNote } from '../compile/options';
 import { ReadError, readFailed } from '../compile/readError';
 import { posesFit, posesTooMany } from '../compile/budget';
-import { emptySourceModel, type InputJoint, type Section } from '../compile/source';
+import { emptySourceModel, type InputJoint, type SourceSection } from '../compile/source';
 import type { SourceRead } from '../compile/sources';
 import { float64s, Growable, int32s } from '../growable';
 import { POSE_STRIDE, poseFromAngles } from '../math/pose';
@@ -181,7 +181,7 @@ function smd(text: string, name: string, diagnostics: IqeDiagnostic[]): ReturnTy
   const bones = new Growable(Uint8Array, 1024);
   const weights = float64s(1024);
   const vertexLines = int32s(1024);
-  const sections: Section[] = [];
+  const sections: SourceSection[] = [];
   /** A vertex line's values after its parent bone, and its (bone, weight) pairs: scratch, one line at a time. */
   const v = new Float64Array(VERTEX_VALUES.length);
   let pairs = new Float64Array(16);

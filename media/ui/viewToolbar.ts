@@ -40,7 +40,7 @@ export interface ToolbarActions {
 }
 
 /** What the model offers, for enabling the toggles. */
-export interface ModelFacts {
+export interface ToolbarFacts {
   tags: boolean;
   colors: boolean;
   skinned: boolean;
@@ -107,7 +107,7 @@ export class ViewToolbar {
   }
 
   /** The toggles' and menu rows' states; toggles the model has nothing for are disabled. */
-  sync(s: ViewState, model: ModelFacts | null): void {
+  sync(s: ViewState, model: ToolbarFacts | null): void {
     for (const t of TOGGLES) {
       const none =
         (t.key === 'tags' && !model?.tags) || (t.key === 'colors' && !model?.colors) || ((t.key === 'skeleton' || t.key === 'weights') && !model?.skinned) ||

@@ -23,7 +23,7 @@ import { skinnedModel } from '../helpers/skinned-model';
 import { detectFormat } from '../../core/formats/registry';
 import { exerciseSource, generatedSourceSeeds, mutateGltf, mutateSource, SOURCE_EXTENSIONS, type FuzzSourceFormat } from '../helpers/source-fuzz';
 import { exerciseImage, exerciseSidecar, generatedImageSeeds, generatedSidecarSeeds, mutateSidecar } from '../helpers/sidecar-fuzz';
-import { sidecarKind } from '../../core/sidecar/companions';
+import { sidecarKind } from '../../core/lookup/companions';
 
 const FORMATS = ['iqm', 'md3', 'dpm', 'iqe', 'md5', 'smd', 'obj', 'gltf', 'sidecar', 'image'] as const;
 type Format = (typeof FORMATS)[number];

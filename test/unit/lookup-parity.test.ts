@@ -14,7 +14,7 @@ import { chooseSkin, textureNames } from '../../core/lookup/meshTextures';
 import { findSidecars } from '../../core/lookup/sidecars';
 import { meshTexture, textureLookup } from '../../core/lookup/textures';
 import { readModel } from '../../core/formats/models';
-import { checkSidecar } from '../../core/sidecar/check';
+import { checkSidecar } from '../../core/sidecarCheck/check';
 import { lintFile } from '../../cli/lint';
 import { diskSidecarIo } from '../../node/sidecarIo';
 import { nodeFileAccess } from '../../node/files';

@@ -25,21 +25,6 @@ interface Twice {
 const TWICE: readonly Twice[] = [
   // The two hosts' entries: VS Code calls `activate` by name in each.
   { name: 'activate', files: ['client/browser/extension.ts', 'client/node/extension.ts'], why: 'the entry point of each extension host (VS Code names it)' },
-  // issue 30, to rename in files other work owns (the suggested name first):
-  { name: 'CompanionFiles', files: ['client/preview/files.ts', 'core/formats/companions.ts'], why: 'client/preview/files: PreviewCompanions (the same files as URIs for the webview)' },
-  { name: 'readModelFile', files: ['client/preview/modelLoad.ts', 'core/formats/models.ts'], why: 'client/preview/modelLoad: loadPreviewModel (reads with the sidecars through vscode.workspace.fs)' },
-  { name: 'textureCandidates', files: ['core/engines/textures.ts', 'core/sidecar/precedence.ts'], why: 'sidecar/precedence: textureNamesInOrder; core/lookup work' },
-  { name: 'searchFolders', files: ['client/preview/resolve.ts', 'core/sidecar/companions.ts'], why: 'core/lookup owns the texture search; client/preview/resolve goes with it' },
-  { name: 'joinPath', files: ['client/preview/resolve.ts', 'core/paths.ts'], why: 'client/preview/resolve: use core/paths joinPath; core/lookup work' },
-  { name: 'TextureResult', files: ['core/protocol.ts', 'core/sidecar/lint.ts'], why: 'sidecar/lint: TextureLookupResult; core/lookup work' },
-  { name: 'PlayerPart', files: ['core/engines/player.ts', 'core/protocol.ts'], why: 'engines/player: PlayerPartName (a union of part names); protocol keeps PlayerPart; core/lookup work' },
-  { name: 'Loaded', files: ['cli/info.ts', 'media/load.ts'], why: 'cli/info: InfoModel; media/load: LoadedModel' },
-  { name: 'ModelFacts', files: ['core/engines/facts.ts', 'media/ui/viewToolbar.ts'], why: 'media/ui/viewToolbar: ToolbarFacts' },
-  { name: 'Skeleton', files: ['core/compile/skeleton.ts', 'core/model/model.ts'], why: 'compile/skeleton: OutputSkeleton (as layout.ts names OutputJoint)' },
-  { name: 'DEFAULT_FPS', files: ['core/gltf/reader.ts', 'core/model/model.ts'], why: 'gltf/reader: GLTF_SAMPLE_FPS (the sampling rate without one in the file); model keeps the playback default' },
-  { name: 'Section', files: ['core/compile/source.ts', 'core/iqe/navigation.ts'], why: 'compile/source: SourceSection; iqe/navigation: OutlineSection' },
-  { name: 'Token', files: ['core/md5/tokens.ts', 'core/sidecar/text.ts'], why: 'md5/tokens: Md5Token; sidecar/text: SidecarToken' },
-  { name: 'isSpace', files: ['core/iqe/numbers.ts', 'core/whitespace.ts'], why: 'iqe/numbers: isAsciiSpace (ASCII only; core/whitespace is /\\s/)' },
 ];
 
 const DECLARATION = /^export\s+(?:declare\s+)?(?:default\s+)?(?:async\s+)?(?:abstract\s+)?(?:function\*?|class|interface|type|const|let|var|enum)\s+([A-Za-z_$][\w$]*)/gm;

@@ -6,13 +6,13 @@
 
 import type { IqeDiagnostic, Range, Severity } from '../iqe/diagnostic';
 import type { Model } from '../model/model';
-import { animCfgParts, parseAnimCfg, type AnimCfgEntry } from './animcfg';
-import type { SidecarKind } from './companions';
+import { animCfgParts, parseAnimCfg, type AnimCfgEntry } from '../sidecar/animcfg';
+import type { SidecarKind } from '../lookup/companions';
 import { folderOf } from '../paths';
-import { readFramegroups } from './framegroups';
-import { parseShaders } from './shader';
-import { parseSkin, type SkinEntry } from './skin';
-import { lines, type Token } from './text';
+import { readFramegroups } from '../sidecar/framegroups';
+import { parseShaders } from '../sidecar/shader';
+import { parseSkin, type SkinEntry } from '../sidecar/skin';
+import { lines, type SidecarToken } from '../sidecar/text';
 
 /** What the checks need of a model. */
 export interface ModelSummary {
@@ -89,14 +89,14 @@ export interface SidecarDocument {
 }
 
 /** What became of a texture path: found where the engine looks, found only beside the file, or nowhere. */
-export type TextureResult =
+export type TextureLookupResult =
   | { state: 'found'; path: string }
   /** A shader of that name in a shader script (the engine tries shaders before images). */
   | { state: 'shader'; file: string }
   | { state: 'beside'; path: string }
   | { state: 'missing'; tried: number; extensions: readonly string[]; shaderFiles: number };
 
-const span = (t: Token, u: Token = t): Range => ({ line: t.line, column: t.start, endLine: u.line, endColumn: u.end });
+const span = (t: SidecarToken, u: SidecarToken = t): Range => ({ line: t.line, column: t.start, endLine: u.line, endColumn: u.end });
 const lineRange = (line: number, start: number, end: number): Range => ({ line, column: start, endLine: line, endColumn: end });
 const FILE_START: Range = { line: 0, column: 0, endLine: 0, endColumn: 0 };
 
@@ -215,7 +215,7 @@ function surfaceKeys(name: string): string[] {
  * Every diagnostic of the file: its own (readSidecar) and those against the model(s) beside it and
  * the texture lookups (`textures[i]` answers `doc.textures[i]`).
  */
-export function lintSidecar(doc: SidecarDocument, companions: readonly CompanionResult[], textures: readonly TextureResult[]): IqeDiagnostic[] {
+export function lintSidecar(doc: SidecarDocument, companions: readonly CompanionResult[], textures: readonly TextureLookupResult[]): IqeDiagnostic[] {
   const out = [...doc.diagnostics];
   for (const c of companions) {
     if (c.state === 'missing' && doc.kind !== 'animcfg') {

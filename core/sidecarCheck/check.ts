@@ -8,8 +8,8 @@ import type { IqeDiagnostic } from '../iqe/diagnostic';
 import { readModel } from '../formats/models';
 import { textureLookup } from '../lookup/textures';
 import { fileNameOf, folderOf, joinPath } from '../paths';
-import { companionModels, type SidecarKind } from './companions';
-import { lintSidecar, readSidecar, summarizeModel, type CompanionResult, type ModelSummary, type SidecarDocument, type TextureResult } from './lint';
+import { companionModels, type SidecarKind } from '../lookup/companions';
+import { lintSidecar, readSidecar, summarizeModel, type CompanionResult, type ModelSummary, type SidecarDocument, type TextureLookupResult } from './lint';
 
 /**
  * The file access of a check: the host's (core/files.ts; textures and shader scripts are looked up
@@ -26,7 +26,7 @@ export interface SidecarCheck {
   companions: CompanionResult[];
   /** The path of each model found (same order as `companions`; undefined where none). */
   modelPaths: (string | undefined)[];
-  textures: TextureResult[];
+  textures: TextureLookupResult[];
 }
 
 /** A model file's summary, or what the reader says is wrong with it (and at which byte). */
@@ -62,14 +62,14 @@ export async function checkSidecar(kind: SidecarKind, path: string, text: string
   // The engine lookup the preview uses (core/lookup): folders listed once a check, shader scripts
   // read once, each distinct name answered once (a skin often names a texture for many surfaces).
   const lookup = textureLookup(io, dir, extensions);
-  const lookUp = async (texture: string, mayBeShader: boolean): Promise<TextureResult> => {
+  const lookUp = async (texture: string, mayBeShader: boolean): Promise<TextureLookupResult> => {
     const a = await lookup.texture(texture, { shader: mayBeShader });
     if (a.shader) return { state: 'shader', file: a.shader.file };
     if (a.found === 'engine') return { state: 'found', path: a.path! };
     if (a.found === 'beside') return { state: 'beside', path: a.path!.slice(dir === '/' ? 1 : dir.length + 1) };
     return { state: 'missing', tried: a.tried.length, extensions, shaderFiles: mayBeShader ? (await lookup.shaderScripts()).length : 0 };
   };
-  const textures: TextureResult[] = [];
+  const textures: TextureLookupResult[] = [];
   for (const t of doc.textures) textures.push(await lookUp(t.path, t.mayBeShader));
   return { doc, diagnostics: lintSidecar(doc, companions, textures), companions, modelPaths, textures };
 }

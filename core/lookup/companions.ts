@@ -2,7 +2,7 @@
 // are POSIX-style strings (a URI's path); the caller checks which candidates exist. Where an engine
 // looks for the textures it names is core/lookup's.
 
-import { skinNames } from '../lookup/player';
+import { skinNames } from './player';
 import { fileNameOf } from '../paths';
 
 export type SidecarKind = 'framegroups' | 'animcfg' | 'skin' | 'shader';
