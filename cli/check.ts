@@ -196,5 +196,5 @@ async function readForCheck(file: string): Promise<{ outcome: DiagnosticPasses |
   // large: the CLI has no problem limit unless the caller filters.
   if (FORMATS[format].streams) return { iqe: decodeText(bytes) };
   // MD5, SMD, OBJ and glTF sources: what their readers say (the compile's errors).
-  return { outcome: (await openSource({ bytes }, file, resourceReader(file))).read().diagnostics };
+  return { outcome: (await openSource({ bytes }, file, resourceReader(file), undefined, format)).read().diagnostics };
 }

@@ -12,7 +12,7 @@ import { decodeText, ingestFile, readHead } from '../node/text';
 import { nodeFileAccess } from '../node/files';
 import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { Model } from '../core/model/model';
+import type { Clip, Model } from '../core/model/model';
 import { modelOfResult, modelOfSource } from '../core/formats/compiled';
 import { openModel } from '../core/formats/open';
 import { detectFormat, extensionWarning, HEAD_BYTES } from '../core/formats/registry';
@@ -57,9 +57,10 @@ function unreadable(file: string, e: unknown): InfoModel {
  * message line (`file: what is wrong (at byte N)`). With `iqeOrder: 'vp'` (sample) an IQE's
  * vertices are those of its `vp` lines, in their order, and the file is read in blocks (neither
  * its bytes nor its text held whole). `animationFiles: false` leaves out the animation files beside a
- * source (a caller that is given animation files of its own).
+ * source (a caller that is given animation files of its own). `given`: the file's bytes, when the
+ * caller has read them already.
  */
-export async function loadModel(file: string, iqeOrder: 'compiled' | 'vp' = 'compiled', animationFiles = true): Promise<InfoModel> {
+export async function loadModel(file: string, iqeOrder: 'compiled' | 'vp' = 'compiled', animationFiles = true, given?: Uint8Array): Promise<InfoModel> {
   let bytes: Uint8Array;
   try {
     if (iqeOrder === 'vp' && detectFormat(readHead(file), file) === 'iqe') {
@@ -68,7 +69,7 @@ export async function loadModel(file: string, iqeOrder: 'compiled' | 'vp' = 'com
       const collect = statSync(file).size >= COLLECT_BETWEEN_STEPS_FROM ? (fullCollector() ?? undefined) : undefined;
       return vpOrderModel(file, ingested, () => decodeText(readFileSync(file)), collect);
     }
-    bytes = new Uint8Array(readFileSync(file));
+    bytes = given ?? new Uint8Array(readFileSync(file));
   } catch (e) {
     return unreadable(file, e);
   }
@@ -127,7 +128,10 @@ export interface InfoJson {
   joints: { name: string; parent: number }[];
   animations: { name: string; first_frame: number; frames: number; framerate: number; loop: boolean }[];
   /** Where the animations come from: a sidecar's file name (`grunt.dpm.framegroups`, `animation.cfg`), or 'model'. */
-  animations_from?: string;
+  /** The clips the preview plays, where a sidecar beside the file decides them (core/lookup/clips.ts). */
+  clips?: { name: string; first_frame: number; frames: number; framerate: number; loop: boolean }[];
+  /** The file that gave `clips`. */
+  clips_from?: string;
   frames: number;
   tags: string[];
   warnings: string[];
@@ -136,9 +140,10 @@ export interface InfoJson {
 }
 
 /**
- * The CLI.md `info` object for a model (extra keys: winding, extensions, animations_from). With
- * `clips` (core/lookup/clips.ts: the sidecars beside the file applied), the animations are the clips
- * the preview plays, and `animations_from` says which file gave them.
+ * The CLI.md `info` object for a model (extra keys: winding, extensions, clips, clips_from).
+ * `animations` are the file's own, as CLI.md has them (IQM anims, IQE animations; [] for MD3/DPM,
+ * whose clips come from sidecars); where `clips` (core/lookup/clips.ts) come from a sidecar beside
+ * the file, `clips` lists what the preview plays and `clips_from` names the file that gave them.
  */
 export function infoJson(model: Model, warnings: string[], clips?: ModelClips): InfoJson {
   const out: InfoJson = {
@@ -146,9 +151,8 @@ export function infoJson(model: Model, warnings: string[], clips?: ModelClips): 
     version: model.version,
     meshes: model.meshes.map((m) => ({ name: m.name, material: m.material, vertices: m.vertexCount, triangles: m.triangleCount })),
     joints: model.skeleton ? model.skeleton.names.map((name, i) => ({ name, parent: model.skeleton!.parents[i] })) : [],
-    // Without the sidecars: IQM (and IQE) animations only, MD3/DPM clips come from sidecars.
-    animations: (clips ? clips.clips : model.format === 'iqm' || model.format === 'iqe' ? model.clips : []).map((c) => ({ name: c.name, first_frame: c.firstFrame, frames: c.frameCount, framerate: c.fps, loop: c.loop })),
-    ...(clips ? { animations_from: clips.file ?? 'model' } : {}),
+    animations: (model.format === 'iqm' || model.format === 'iqe' ? model.clips : []).map(clipJson),
+    ...(clips && clips.from !== 'model' && clips.file ? { clips: clips.clips.map(clipJson), clips_from: clips.file } : {}),
     frames: model.frameCount,
     tags: model.tags ? model.tags.names : [],
     warnings,
@@ -158,18 +162,29 @@ export function infoJson(model: Model, warnings: string[], clips?: ModelClips): 
   return out;
 }
 
+function clipJson(c: Clip): NonNullable<InfoJson['clips']>[number] {
+  return { name: c.name, first_frame: c.firstFrame, frames: c.frameCount, framerate: c.fps, loop: c.loop };
+}
+
+/** The human lines of the clips of `list`, under their `heading` line. */
+function clipLines(heading: string, list: InfoJson['animations']): string[] {
+  const lines = [heading];
+  for (const a of list) {
+    const frames = a.frames > 0 ? `frames ${a.first_frame}..${a.first_frame + a.frames - 1}` : 'no frames';
+    lines.push(`  ${a.name}: ${frames}, ${a.framerate || 'unspecified'} fps${a.loop ? ', loop' : ''}`);
+  }
+  return lines;
+}
+
 /** The human lines of the meshes and joints, then (after `extra`) of the animations: the same for models and IQE text. */
 function structureLines(info: InfoJson, extra: string[] = []): string[] {
   const lines = [`meshes: ${info.meshes.length}`];
   for (const m of info.meshes) lines.push(`  ${m.name || '(unnamed)'}  material ${m.material ? JSON.stringify(m.material) : '(none)'}  ${m.vertices} vertices, ${m.triangles} triangles`);
   lines.push(`joints: ${info.joints.length}`);
   for (const [i, j] of info.joints.entries()) lines.push(`  ${i} ${j.name}${j.parent >= 0 ? ` (parent ${j.parent})` : ''}`);
-  const from = info.animations_from && info.animations_from !== 'model' ? ` (from ${info.animations_from})` : '';
-  lines.push(...extra, `animations: ${info.animations.length}${from}`);
-  for (const a of info.animations) {
-    const frames = a.frames > 0 ? `frames ${a.first_frame}..${a.first_frame + a.frames - 1}` : 'no frames';
-    lines.push(`  ${a.name}: ${frames}, ${a.framerate || 'unspecified'} fps${a.loop ? ', loop' : ''}`);
-  }
+  lines.push(...extra, ...clipLines(`animations: ${info.animations.length}`, info.animations));
+  // What the preview plays, where a sidecar decides it (a DPM's .framegroups, an MD3's animation.cfg).
+  if (info.clips) lines.push(...clipLines(`clips: ${info.clips.length} (from ${info.clips_from})`, info.clips));
   return lines;
 }
 
@@ -230,7 +245,7 @@ export async function runInfo(args: string[]): Promise<number> {
     }
     return 0;
   }
-  const loaded = await loadModel(file);
+  const loaded = await loadModel(file, 'compiled', true, head);
   if (!loaded.ok) {
     process.stderr.write(loaded.message + '\n');
     return 2;

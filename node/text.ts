@@ -95,7 +95,7 @@ export async function fileSource(path: string, options?: AnimationOptions): Prom
   const unusable = unusableMessage(format, 'compile');
   if (unusable) return unusable;
   if (FORMATS[format].streams) return iqeFileSource(path, options);
-  return openSource({ bytes: new Uint8Array(readFileSync(path)) }, path, resourceReader(path), options);
+  return openSource({ bytes: new Uint8Array(readFileSync(path)) }, path, resourceReader(path), options, format);
 }
 
 /** An IQE file as a compile source, streamed through the ingest in blocks (the text read whole only for the diagnostics of a file with errors). */

@@ -30,9 +30,9 @@ function safeDecode(uri: string): string {
 }
 
 /** The sources of the compile of `path` (its bytes) with its companions: the source, then its animation files. */
-export async function companionSources(path: string, bytes: Uint8Array, companions: CompanionFiles): Promise<CompileSource[]> {
+export async function companionSources(path: string, bytes: Uint8Array, companions: CompanionFiles, format?: FormatId): Promise<CompileSource[]> {
   const resources = companionResources(companions);
-  const sources = [await openSource({ bytes }, path, resources)];
+  const sources = [await openSource({ bytes }, path, resources, undefined, format)];
   for (const a of companions.animations) sources.push(await openSource({ bytes: a.bytes }, a.path, resources));
   return sources;
 }
@@ -63,6 +63,6 @@ export function modelOfResult(result: CompileResult, format: FormatId, files: re
 
 /** Compiles the source at `path` with its companions, in this thread, and reads the model back. */
 export async function modelOfSource(path: string, bytes: Uint8Array, format: FormatId, companions: CompanionFiles, bounds?: BoundsProvider): Promise<CompiledModel> {
-  const sources = await companionSources(path, bytes, companions);
+  const sources = await companionSources(path, bytes, companions, format);
   return modelOfResult(compile(sources, modelOptions(format), bounds), format, [path, ...companions.animations.map((a) => a.path)]);
 }

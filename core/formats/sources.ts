@@ -49,8 +49,9 @@ export function siblingTexts(resources: ResourceReader | undefined): SiblingRead
  * decoded now (its reader is async); a format that is no compile source is a source whose read()
  * gives the registry's one message. Never rejects.
  */
-export async function openSource(content: SourceContent, name = '', resources?: ResourceReader, options?: AnimationOptions): Promise<CompileSource> {
-  const format = sourceFormatOf(content, name);
+export async function openSource(content: SourceContent, name = '', resources?: ResourceReader, options?: AnimationOptions, known?: FormatId): Promise<CompileSource> {
+  // `known`: the format the caller already told from the same bytes (never told twice).
+  const format = known ?? sourceFormatOf(content, name);
   if (format === 'gltf' || format === 'glb') return gltfSource('bytes' in content ? content.bytes : encodeUtf8(content.text), name, resources, options);
   return readerSource(content, format, name, siblingTexts(resources), options);
 }

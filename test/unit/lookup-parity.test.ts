@@ -171,8 +171,9 @@ async function clipsOf(path: string, dir: string): Promise<{ preview: string[]; 
   assert.equal(converted.status, 0, converted.stderr);
   const info = cli('info', path, '--json');
   assert.equal(info.status, 0, info.stderr);
-  const json = JSON.parse(info.stdout) as { animations: { name: string }[]; animations_from: string };
-  return { preview: preview.clips.map((c) => c.name), convertNotes: converted.stderr, convert: iqeClips(readFileSync(out, 'utf8'), basename(path)), info: json.animations.map((a) => a.name), from: json.animations_from };
+  const json = JSON.parse(info.stdout) as { animations: { name: string }[]; clips?: { name: string }[]; clips_from?: string };
+  // info's clips where a sidecar decides them, else the file's own animations.
+  return { preview: preview.clips.map((c) => c.name), convertNotes: converted.stderr, convert: iqeClips(readFileSync(out, 'utf8'), basename(path)), info: (json.clips ?? json.animations).map((a) => a.name), from: json.clips_from ?? 'model' };
 }
 
 /** An animation.cfg of the 25 required animations, one frame each from `first`. */

@@ -37,14 +37,16 @@ test('cli info --json: the CLI.md keys for IQM, MD3 (mislabeled) and DPM', { ski
   assert.equal(dpm.version, 2);
   assert.equal(dpm.frames, 441);
   assert.deepEqual(dpm.joints[1], { name: dpm.joints[1].name, parent: 0 });
-  // The clips its preview plays: grunt.dpm.framegroups beside it (issue 30: "animations: 0" before).
+  // The file's own animations as CLI.md has them ([] for a DPM), and the clips its preview plays:
+  // grunt.dpm.framegroups beside it (issue 30: info said only "animations: 0").
+  assert.deepEqual(dpm.animations, []);
   const groups = readFileSync(join(ASSETS, 'dpm/nexuiz/grunt.dpm.framegroups'), 'latin1').split('\n').filter((l) => /^\s*\d/.test(l));
-  assert.equal(dpm.animations.length, groups.length);
-  assert.equal(dpm.animations_from, 'grunt.dpm.framegroups');
+  assert.equal(dpm.clips.length, groups.length);
+  assert.equal(dpm.clips_from, 'grunt.dpm.framegroups');
   const [first, count] = groups[0].trim().split(/\s+/).map(Number);
-  assert.deepEqual([dpm.animations[0].first_frame, dpm.animations[0].frames], [first, count]);
+  assert.deepEqual([dpm.clips[0].first_frame, dpm.clips[0].frames], [first, count]);
   const human = cli('info', join(ASSETS, 'dpm/nexuiz/grunt.dpm'));
-  assert.match(human.stdout, new RegExp(`^animations: ${groups.length} \\(from grunt\\.dpm\\.framegroups\\)$`, 'm'));
+  assert.match(human.stdout, new RegExp(`^clips: ${groups.length} \\(from grunt\\.dpm\\.framegroups\\)$`, 'm'));
 });
 
 test('cli: bad input prints one line "file: what (at byte N)" and exits 2, nothing on stdout', { skip: NO_ASSETS }, () => {
