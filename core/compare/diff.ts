@@ -79,7 +79,47 @@ function compareJoints(a: Model, b: Model, r: Report, tolerance: number): void {
   }
 }
 
+/**
+ * Whether the two frame strips are laid out alike: the same frame count and the same clips over
+ * the same frames. Then frames are compared by number; otherwise clip by clip (below).
+ */
+function sameLayout(a: Model, b: Model): boolean {
+  return a.frameCount === b.frameCount && a.clips.length === b.clips.length && a.clips.every((c, i) => c.firstFrame === b.clips[i].firstFrame && c.frameCount === b.clips[i].frameCount);
+}
+
+/** Whether every clip of a model has a name no other clip has (clips can then be matched by name). */
+function namedUniquely(m: Model): boolean {
+  return m.clips.length > 0 && new Set(m.clips.map((c) => c.name)).size === m.clips.length;
+}
+
+/**
+ * The same clips over frame strips laid out otherwise (a DPM's .framegroups and the IQE converted
+ * from it: overlapping ranges are written as frames of their own, frames no clip plays as one more
+ * animation): what plays is then compared clip by clip, by name.
+ */
+function byClip(a: Model, b: Model): boolean {
+  return !sameLayout(a, b) && namedUniquely(a) && namedUniquely(b) && a.clips.some((c) => b.clips.some((d) => d.name === c.name));
+}
+
+/** The frames of each common clip, paired by name: [frame of a, frame of b, what to call it]. */
+function clipFramePairs(a: Model, b: Model): [number, number, string][] {
+  const inB = new Map(b.clips.map((c) => [c.name, c]));
+  const pairs: [number, number, string][] = [];
+  for (const ca of a.clips) {
+    const cb = inB.get(ca.name);
+    if (!cb) continue;
+    for (let k = 0; k < Math.min(ca.frameCount, cb.frameCount); k++) {
+      if (ca.firstFrame + k < a.frameCount && cb.firstFrame + k < b.frameCount) pairs.push([ca.firstFrame + k, cb.firstFrame + k, `animation '${ca.name}' frame ${k}`]);
+    }
+  }
+  return pairs;
+}
+
 function compareAnimations(a: Model, b: Model, r: Report, tolerance: number): void {
+  if (byClip(a, b)) {
+    compareClipsByName(a, b, r, tolerance);
+    return;
+  }
   if (a.clips.length !== b.clips.length) r.add('animations', `animation count ${a.clips.length} ≠ ${b.clips.length}`);
   for (let i = 0; i < Math.min(a.clips.length, b.clips.length); i++) {
     const ca = a.clips[i];
@@ -94,35 +134,77 @@ function compareAnimations(a: Model, b: Model, r: Report, tolerance: number): vo
     if (!near(ca.fps, cb.fps, tolerance)) r.add('animations', `animation ${i} '${ca.name}': framerate ${fmt(ca.fps)} ≠ ${fmt(cb.fps)}`);
   }
   if (a.frameCount !== b.frameCount) r.add('frames', `frame count ${a.frameCount} ≠ ${b.frameCount}`);
-  // Poses without frames (an IQM may keep them) animate nothing.
-  const aa = a.animation && a.animation.frameCount > 0 ? a.animation : null;
-  const ab = b.animation && b.animation.frameCount > 0 ? b.animation : null;
-  if (!aa || !ab) {
-    if (aa || ab) r.add('frames', `only one file has animation data`);
-    return;
+  const frames = new FramePoses(a, b, r, tolerance);
+  if (!frames.comparable) return;
+  for (let f = 0; f < Math.min(a.frameCount, b.frameCount); f++) frames.compare(f, f, `frame ${f}`);
+}
+
+/** Clips matched by name: those only one model has, each common one's frames, loop and rate, and its frames' poses in order. */
+function compareClipsByName(a: Model, b: Model, r: Report, tolerance: number): void {
+  const inB = new Map(b.clips.map((c) => [c.name, c]));
+  const inA = new Set(a.clips.map((c) => c.name));
+  for (const c of a.clips) if (!inB.has(c.name)) r.add('animations', `animation '${c.name}' is only in the first model`);
+  for (const c of b.clips) if (!inA.has(c.name)) r.add('animations', `animation '${c.name}' is only in the second model`);
+  for (const ca of a.clips) {
+    const cb = inB.get(ca.name);
+    if (!cb) continue;
+    if (ca.frameCount !== cb.frameCount) r.add('animations', `animation '${ca.name}': frames ${ca.frameCount} ≠ ${cb.frameCount}`);
+    if (ca.loop !== cb.loop) r.add('animations', `animation '${ca.name}': loop ${String(ca.loop)} ≠ ${String(cb.loop)}`);
+    if (!near(ca.fps, cb.fps, tolerance)) r.add('animations', `animation '${ca.name}': framerate ${fmt(ca.fps)} ≠ ${fmt(cb.fps)}`);
   }
-  if (aa.poseCount !== ab.poseCount) r.add('frames', `pose count ${aa.poseCount} ≠ ${ab.poseCount}`);
-  const poses = Math.min(aa.poseCount, ab.poseCount);
-  // One quantisation step of either file is the tolerance of a channel (IQM stores 16-bit steps).
-  const step = (m: Model, pose: number, channel: number): number => {
+  const frames = new FramePoses(a, b, r, tolerance);
+  if (frames.comparable) for (const [fa, fb, label] of clipFramePairs(a, b)) frames.compare(fa, fb, label);
+}
+
+/** Compares the decoded poses of a frame of each model, within one quantisation step of either file. */
+class FramePoses {
+  private readonly aa: NonNullable<Model['animation']> | null;
+  private readonly ab: NonNullable<Model['animation']> | null;
+  private readonly fa: Float32Array;
+  private readonly fb: Float32Array;
+  private readonly poses: number;
+  /** False when a model has no frames to compare (said once, as a difference where only one has them). */
+  readonly comparable: boolean;
+
+  constructor(
+    private readonly a: Model,
+    private readonly b: Model,
+    private readonly r: Report,
+    private readonly tolerance: number,
+  ) {
+    // Poses without frames (an IQM may keep them) animate nothing.
+    this.aa = a.animation && a.animation.frameCount > 0 ? a.animation : null;
+    this.ab = b.animation && b.animation.frameCount > 0 ? b.animation : null;
+    this.comparable = this.aa !== null && this.ab !== null;
+    if (!this.comparable && (this.aa || this.ab)) r.add('frames', `only one file has animation data`);
+    const pa = this.aa?.poseCount ?? 0;
+    const pb = this.ab?.poseCount ?? 0;
+    if (this.comparable && pa !== pb) r.add('frames', `pose count ${pa} ≠ ${pb}`);
+    this.poses = Math.min(pa, pb);
+    this.fa = new Float32Array(Math.max(pa, a.skeleton?.names.length ?? 0) * 10);
+    this.fb = new Float32Array(Math.max(pb, b.skeleton?.names.length ?? 0) * 10);
+  }
+
+  /** One quantisation step of a model's channel (IQM stores 16-bit steps), 0 where it stores floats. */
+  private step(m: Model, pose: number, channel: number): number {
     const anim = m.animation;
     return anim && anim.kind === 'channels' ? Math.abs(anim.scale[pose * 10 + channel]) : 0;
-  };
-  const fa = new Float32Array(Math.max(aa.poseCount, a.skeleton?.names.length ?? 0) * 10);
-  const fb = new Float32Array(Math.max(ab.poseCount, b.skeleton?.names.length ?? 0) * 10);
-  for (let f = 0; f < Math.min(aa.frameCount, ab.frameCount); f++) {
-    decodeFrame(a, f, fa);
-    decodeFrame(b, f, fb);
-    for (let p = 0; p < poses; p++) {
+  }
+
+  compare(frameA: number, frameB: number, label: string): void {
+    const { a, b, fa, fb, r, tolerance } = this;
+    decodeFrame(a, frameA, fa);
+    decodeFrame(b, frameB, fb);
+    for (let p = 0; p < this.poses; p++) {
       const o = p * 10;
       for (let c = 0; c < 10; c++) {
         if (c >= 3 && c <= 6) continue;
-        const allowed = step(a, p, c) + step(b, p, c) + tolerance * Math.max(1, Math.abs(fa[o + c]));
-        if (!(Math.abs(fa[o + c] - fb[o + c]) <= allowed)) r.add('frames', `frame ${f} pose ${p} channel ${c}: ${fmt(fa[o + c])} ≠ ${fmt(fb[o + c])}`);
+        const allowed = this.step(a, p, c) + this.step(b, p, c) + tolerance * Math.max(1, Math.abs(fa[o + c]));
+        if (!(Math.abs(fa[o + c] - fb[o + c]) <= allowed)) r.add('frames', `${label} pose ${p} channel ${c}: ${fmt(fa[o + c])} ≠ ${fmt(fb[o + c])}`);
       }
-      const qStep = Math.max(...[3, 4, 5, 6].map((c) => step(a, p, c) + step(b, p, c))) + tolerance;
+      const qStep = Math.max(...[3, 4, 5, 6].map((c) => this.step(a, p, c) + this.step(b, p, c))) + tolerance;
       if (!nearQuat(fa, o + 3, fb, o + 3, qStep)) {
-        r.add('frames', `frame ${f} pose ${p} rotation: [${Array.from(fa.subarray(o + 3, o + 7), fmt).join(' ')}] ≠ [${Array.from(fb.subarray(o + 3, o + 7), fmt).join(' ')}]`);
+        r.add('frames', `${label} pose ${p} rotation: [${Array.from(fa.subarray(o + 3, o + 7), fmt).join(' ')}] ≠ [${Array.from(fb.subarray(o + 3, o + 7), fmt).join(' ')}]`);
       }
     }
   }
@@ -219,11 +301,15 @@ function compareBounds(a: Model, b: Model, r: Report, tolerance: number): void {
     if (a.bounds || b.bounds) r.add('bounds', 'only one file has per-frame bounds');
     return;
   }
-  const frames = Math.min(a.bounds.length, b.bounds.length) / 8;
-  for (let f = 0; f < frames; f++) {
+  const [ba, bb] = [a.bounds, b.bounds];
+  const frames = Math.min(ba.length, bb.length) / 8;
+  // Frames paired as the animations are compared: by number, or clip by clip (byClip).
+  const pairs: [number, number, string][] = byClip(a, b) ? clipFramePairs(a, b) : Array.from({ length: frames }, (_, f) => [f, f, `frame ${f}`]);
+  for (const [fa, fb, label] of pairs) {
+    if (8 * fa + 8 > ba.length || 8 * fb + 8 > bb.length) continue;
     for (let k = 0; k < 8; k++) {
-      if (!near(a.bounds[8 * f + k], b.bounds[8 * f + k], tolerance)) {
-        r.add('bounds', `frame ${f}: bounds [${Array.from(a.bounds.subarray(8 * f, 8 * f + 8), fmt).join(' ')}] ≠ [${Array.from(b.bounds.subarray(8 * f, 8 * f + 8), fmt).join(' ')}]`);
+      if (!near(ba[8 * fa + k], bb[8 * fb + k], tolerance)) {
+        r.add('bounds', `${label}: bounds [${Array.from(ba.subarray(8 * fa, 8 * fa + 8), fmt).join(' ')}] ≠ [${Array.from(bb.subarray(8 * fb, 8 * fb + 8), fmt).join(' ')}]`);
         break;
       }
     }

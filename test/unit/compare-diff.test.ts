@@ -111,3 +111,33 @@ test('iqm-tools diff: exit 0 when equal, 1 with differences (text and --json), 2
   assert.equal(bad.status, 2);
   assert.match(bad.stderr, /missing\.iqm: cannot read the file/);
 });
+
+test('diff: the same clips over frame strips laid out otherwise compare clip by clip, by name (a DPM and its conversion)', () => {
+  // Two animations, then the same two in the other order with a frame no clip plays before them:
+  // every clip plays the same poses, only the strip's layout differs.
+  const anim = (name: string, z: number[]) => [`animation ${name}`, 'framerate 10', ...z.flatMap((v) => ['frame', 'pq 0 0 0 0 0 0 -1', `pq 0 0 ${v} 0 0 0 -1`])];
+  const text = (...animations: string[][]) => [BASE.slice(0, BASE.indexOf('animation wave')), ...animations.flat(), ''].join('\n');
+  const a = readModel(compile(text(anim('walk', [1, 1.25]), anim('run', [2, 2.5, 3]))));
+  const reordered = readModel(compile(text(anim('spare', [9]), anim('run', [2, 2.5, 3]), anim('walk', [1, 1.25]))));
+  const listed = diffModels(a, reordered).map((d) => `${d.section}: ${d.message}`);
+  assert.deepEqual(listed.filter((d) => !d.startsWith('bounds')), ["animations: animation 'spare' is only in the second model"]);
+  // A changed pose of a clip is still found, named by its clip and frame.
+  const changed = readModel(compile(text(anim('run', [2, 2.75, 3]), anim('walk', [1, 1.25]))));
+  const found = diffModels(a, changed).map((d) => `${d.section}: ${d.message}`);
+  assert.ok(found.some((d) => /^frames: animation 'run' frame 1 pose 1 channel 2: 2\.(5|49)\d* ≠ 2\.(75|74)\d*/.test(d)), JSON.stringify(found));
+  assert.ok(!found.some((d) => /walk/.test(d)), JSON.stringify(found));
+});
+
+test('iqm-tools diff of a DPM and its conversion compares the clips each plays (grunt.dpm.framegroups beside the DPM)', (t) => {
+  const dpm = join(shared, 'assets', 'dpm', 'nexuiz', 'grunt.dpm');
+  if (!existsSync(dpm)) return t.skip(`${dpm} is absent`);
+  const dir = mkdtempSync(join(tmpdir(), 'iqm-diff-dpm-'));
+  for (const name of ['grunt.dpm', 'grunt.dpm.framegroups']) writeFileSync(join(dir, name), readFileSync(join(shared, 'assets', 'dpm', 'nexuiz', name)));
+  const cli = (...args: string[]) => spawnSync(process.execPath, ['dist/cli.js', ...args], { encoding: 'utf8' });
+  assert.equal(cli('convert', join(dir, 'grunt.dpm'), '-o', join(dir, 'grunt.iqe')).status, 0);
+  const diff = cli('diff', join(dir, 'grunt.dpm'), join(dir, 'grunt.iqe'), '--json');
+  const { differences } = JSON.parse(diff.stdout) as { differences: { section: string; message: string }[] };
+  // The clips agree (before: "animation count 441 ≠ 26", then every clip's name and frames); what
+  // is left is what the conversion really changes: the frames no clip plays as one more animation.
+  assert.deepEqual(differences.filter((d) => d.section === 'animations' || d.section === 'frames').map((d) => d.message), ["animation 'grunt.dpm frames' is only in the second model"]);
+});
