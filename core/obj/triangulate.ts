@@ -50,8 +50,9 @@ export function triangulateFace(corners: readonly number[], positions: Float64Ar
   const cross = (i: number, j: number, k: number): number => ((x[j] - x[i]) * (y[k] - y[i]) - (y[j] - y[i]) * (x[k] - x[i])) * sign;
   let convex = true;
   for (let i = 0; i < n && convex; i++) if (cross(i, (i + 1) % n, (i + 2) % n) < 0) convex = false;
-  // A face turning one way all round is convex when it goes round once (a star goes round twice).
-  if (convex && (n < 5 || turns(x, y) < 3 * Math.PI)) return { triangles: fan(), kind: 'convex' };
+  // A face turning one way all round is convex when it goes round once (a star goes round twice;
+  // positions that overflow to NaN are fanned as before).
+  if (convex && (n < 5 || !(turns(x, y) >= 3 * Math.PI))) return { triangles: fan(), kind: 'convex' };
   if (n > EAR_CLIPPING_CORNERS) return { triangles: fan(), kind: 'fanned' };
   return clipEars(corners, x, y, cross);
 }

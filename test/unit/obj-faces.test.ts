@@ -248,3 +248,9 @@ test('OBJ: faces that cannot be triangulated warn each at its line up to 20, the
   assert.deepEqual(found.slice(0, 20).map((w) => w[1]), Array.from({ length: 20 }, (_, i) => 6 + i));
   assert.deepEqual(found.slice(20).map((w) => [w[0], w[1], w[4]]), [['obj-face-crossed', 26, '5 more faces cannot be triangulated (their outlines cross themselves), the first here: each is written as far as it can be without folding']]);
 });
+
+test('OBJ: a convex face whose positions overflow (cross products of NaN) is fanned as before, without a warning that it crosses itself', () => {
+  const huge = [0, 1, 2, 3, 4].map((k) => `v ${1e300 * Math.cos((2 * Math.PI * k) / 5)} ${1e300 * Math.sin((2 * Math.PI * k) / 5)} 0`).join('\n') + '\nf 1 2 3 4 5\n';
+  assert.deepEqual(warnings(huge), []);
+  assert.equal(readObj(huge).model!.triangles.length, 9);
+});
