@@ -2,7 +2,8 @@
 // (core/compile/source.ts), as the reference compiler reads it: `v`, `vt`, `vn` (positions and
 // normals swizzled to (z, x, y), v flipped), faces of any size (1-based or negative indices; a
 // vertex per distinct (v, vt, vn) within a mesh), written reversed as the reference writes them,
-// a fan for a convex face and ear clipping for a concave one (the reference fans every face);
+// a fan for a convex face and ear clipping for a concave one, holes joined by bridges included
+// (the reference fans every face; core/obj/triangulate.ts), a warning at a face that crosses itself;
 // a mesh per `g` (and, unlike the reference, `o`) and `usemtl`; `s` smoothing groups; comments
 // and `\` line continuations. `mtllib`'s .mtl gives a material the file name of its `map_Kd`
 // when the material's own name says nothing ("", "default", "Material.001", ...). A face index
@@ -15,6 +16,7 @@ import { ReadError, readFailed } from '../compile/readError';
 import { emptySourceModel, type SourceSection, type SmoothGroup } from '../compile/source';
 import type { SiblingReader, SourceRead } from '../compile/sources';
 import { float64s, int32s } from '../growable';
+import { EAR_CLIPPING_CORNERS, triangulateFace } from './triangulate';
 
 
 /** Material names that say nothing about the texture (exporters' defaults). */
@@ -66,6 +68,9 @@ export function readObj(text: string, siblings?: SiblingReader): SourceRead {
 
 const ATTRIBUTE_NAMES = ['v', 'vt', 'vn'];
 
+/** The faces that cannot be triangulated warned about each at its line (the rest in one warning). */
+const FACE_WARNINGS = 20;
+
 /**
  * The reader's state. Lines are scanned in place (no string per line or word): a logical line is
  * text[a .. b) of the text, or of a string of its own where physical lines end in `\` and are
@@ -88,7 +93,8 @@ class ObjReader {
   private material = '';
   private inMesh = false;
   private smooth = 0;
-  private concave = 0;
+  /** Concave faces ear-clipped. */
+  private concaveClipped = 0;
   /** Concave faces too large for ear clipping, fanned. */
   private concaveFanned = 0;
   /**
@@ -102,6 +108,12 @@ class ObjReader {
   private readonly vertexTexcoord = int32s(1024);
   private readonly vertexNormal = int32s(1024);
   private readonly corners: number[] = [];
+  /** Each corner's word, its start and end columns. */
+  private readonly words: number[] = [];
+  /** Faces that have no triangulation (warned about, the first FACE_WARNINGS). */
+  private failedFaces = 0;
+  /** The line of the first of them not warned about on its own. */
+  private firstUnwarned = 0;
   private readonly xyz = [0, 0, 0];
 
   constructor(
@@ -213,12 +225,14 @@ class ObjReader {
       this.mesh++;
       this.inMesh = true;
     }
-    const corners = this.corners;
+    const corners = this.corners, words = this.words;
     corners.length = 0;
+    words.length = 0;
     while (p < e) {
       const w = p;
       while (p < e && !isSpace(s.charCodeAt(p))) p++;
       corners.push(this.corner(s, a, w, p, l));
+      words.push(w - a, p - a);
       while (p < e && isSpace(s.charCodeAt(p))) p++;
     }
     if (corners.length < 3) throw new ReadError('face-too-few-indices', `f: a face needs 3 vertices, this one has ${corners.length}`, l, start, b - a);
@@ -227,10 +241,32 @@ class ObjReader {
       this.triangle(corners[2], corners[1], corners[0], l);
       return;
     }
-    const list = triangulate(corners, this.positions.view());
-    if (list.concave) this.concave++;
-    if (list.concave && !list.clipped) this.concaveFanned++;
+    const list = triangulateFace(corners, this.positions.view());
+    if (list.kind === 'clipped') this.concaveClipped++;
+    else if (list.kind === 'fanned') this.concaveFanned++;
+    else if (list.kind === 'failed') this.untriangulated(list.triangles.length, corners.length, list.crossing, list.leftOut ?? 0, l, start, b - a);
     for (const [i, j, k] of list.triangles) this.triangle(i, j, k, l);
+  }
+
+  /**
+   * A face with no triangulation: a warning at it (at the corners whose edges cross), the first
+   * FACE_WARNINGS of them, then one for the rest.
+   */
+  private untriangulated(written: number, n: number, crossing: [number, number] | undefined, leftOut: number, l: number, start: number, end: number): void {
+    if (++this.failedFaces > FACE_WARNINGS) {
+      if (this.failedFaces === FACE_WARNINGS + 1) this.firstUnwarned = l;
+      return;
+    }
+    const words = this.words;
+    const triangles = `${written} triangle${written === 1 ? '' : 's'}`;
+    const rest = leftOut > 0 ? `written: ${triangles} facing its normal; left out: the part of ${leftOut} corners where no more can be cut` : `written: ${triangles} facing its normal, overlapping where it crosses`;
+    if (crossing) {
+      const [i, j] = crossing;
+      const message = `f: this face cannot be triangulated: its outline crosses itself (the edge from corner ${i + 1} to ${i + 2} crosses the edge from corner ${j + 1} to ${j + 2 > n ? 1 : j + 2}); ${rest}`;
+      this.diagnostics.push(lineNote('warning', 'obj-face-crossed', message, l, words[2 * i], words[2 * (j + 1 < n ? j + 1 : j) + 1]));
+    } else {
+      this.diagnostics.push(lineNote('warning', 'obj-face-crossed', `f: this face cannot be triangulated: part of its outline runs the other way round (it crosses itself at a point it visits twice); ${rest}`, l, start, end));
+    }
   }
 
   private triangle(i: number, j: number, k: number, l: number): void {
@@ -308,9 +344,10 @@ class ObjReader {
     if (withNormal > 0 && withNormal < vertexCount) {
       diagnostics.push(lineNote('warning', 'obj-normals-partial', `${vertexCount - withNormal} of the ${vertexCount} vertices have no normal: all normals are computed from the faces (the reference would shift the given ones onto the wrong vertices)`, 0));
     }
-    const clipped = this.concave - this.concaveFanned;
+    const clipped = this.concaveClipped;
     if (clipped > 0) diagnostics.push(lineNote('information', 'obj-concave', `${clipped} concave faces are split by ear clipping (the reference compiler fans them, which folds them over)`, 0));
     if (this.concaveFanned > 0) diagnostics.push(lineNote('warning', 'obj-concave', `${this.concaveFanned} concave faces of more than ${EAR_CLIPPING_CORNERS} corners are fanned, as the reference fans them, and fold over (ear clipping takes time growing with the square of the corners)`, 0));
+    if (this.failedFaces > FACE_WARNINGS) diagnostics.push(lineNote('warning', 'obj-face-crossed', `${this.failedFaces - FACE_WARNINGS} more faces cannot be triangulated (their outlines cross themselves), the first here: each is written as far as it can be without folding`, this.firstUnwarned));
     if (textures.size > 0) {
       for (const s of sections) {
         const texture = textures.get(s.material);
@@ -333,60 +370,4 @@ class ObjReader {
     });
     return model;
   }
-}
-
-/** The most corners of a concave face that ear clipping splits (its time grows with their square or more). */
-const EAR_CLIPPING_CORNERS = 1024;
-
-/**
- * Triangles of a face (corners in file order), each written reversed as the reference writes
- * them: a fan (c[k], c[k-1], c[0]) when the face is convex, ear clipping when it is not (up to
- * EAR_CLIPPING_CORNERS corners; `clipped` says it was).
- */
-function triangulate(corners: number[], positions: Float64Array): { triangles: [number, number, number][]; concave: boolean; clipped?: boolean } {
-  const n = corners.length;
-  const fan = (): [number, number, number][] => {
-    const out: [number, number, number][] = [];
-    for (let k = 2; k < n; k++) out.push([corners[k], corners[k - 1], corners[0]]);
-    return out;
-  };
-  if (n === 3) return { triangles: fan(), concave: false };
-  // The face's plane (Newell's normal), and its corners in 2D on the axis plane it faces most.
-  let nx = 0, ny = 0, nz = 0;
-  for (let i = 0; i < n; i++) {
-    const a = 4 * corners[i], b = 4 * corners[(i + 1) % n];
-    nx += (positions[a + 1] - positions[b + 1]) * (positions[a + 2] + positions[b + 2]);
-    ny += (positions[a + 2] - positions[b + 2]) * (positions[a] + positions[b]);
-    nz += (positions[a] - positions[b]) * (positions[a + 1] + positions[b + 1]);
-  }
-  const ax = Math.abs(nx), ay = Math.abs(ny), az = Math.abs(nz);
-  const [u, v, sign] = az >= ax && az >= ay ? [0, 1, Math.sign(nz)] : ax >= ay ? [1, 2, Math.sign(nx)] : [2, 0, Math.sign(ny)];
-  if (sign === 0) return { triangles: fan(), concave: false };
-  const x = corners.map((c) => positions[4 * c + u]);
-  const y = corners.map((c) => positions[4 * c + v]);
-  const cross = (i: number, j: number, k: number): number => ((x[j] - x[i]) * (y[k] - y[i]) - (y[j] - y[i]) * (x[k] - x[i])) * sign;
-  let convex = true;
-  for (let i = 0; i < n && convex; i++) if (cross(i, (i + 1) % n, (i + 2) % n) < 0) convex = false;
-  if (convex) return { triangles: fan(), concave: false };
-  if (n > EAR_CLIPPING_CORNERS) return { triangles: fan(), concave: true, clipped: false };
-  const inside = (p: number, a: number, b: number, c: number): boolean => cross(a, b, p) >= 0 && cross(b, c, p) >= 0 && cross(c, a, p) >= 0;
-  const left = corners.map((_, i) => i);
-  const out: [number, number, number][] = [];
-  let guard = 0;
-  while (left.length > 3 && guard++ < n * n) {
-    let clipped = false;
-    for (let k = 0; k < left.length; k++) {
-      const a = left[(k + left.length - 1) % left.length], b = left[k], c = left[(k + 1) % left.length];
-      if (cross(a, b, c) <= 0) continue;
-      if (left.some((p) => p !== a && p !== b && p !== c && inside(p, a, b, c))) continue;
-      out.push([corners[c], corners[b], corners[a]]);
-      left.splice(k, 1);
-      clipped = true;
-      break;
-    }
-    // A self-intersecting face has no ear: the rest is fanned.
-    if (!clipped) break;
-  }
-  for (let k = 2; k < left.length; k++) out.push([corners[left[k]], corners[left[k - 1]], corners[left[0]]]);
-  return { triangles: out, concave: true, clipped: true };
 }

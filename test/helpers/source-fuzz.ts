@@ -30,7 +30,7 @@ const LINES: Record<FuzzSourceFormat, string[]> = {
   md5: ['numverts 3', 'numverts 1e9', 'numtris -1', 'numweights 1e300', 'vert 0 ( 0 0 ) 0 1', 'vert 7 ( 0 0 ) 0 1', 'tri 0 0 1 2', 'tri 0 0 0 99', 'weight 0 0 1 ( 0 0 0 )', 'weight 0 9 1 ( 0 0 0 )', 'mesh {', '}', '{', 'joints {', '"j" -1 ( 0 0 0 ) ( 0 0 0 )', '"j" 5 ( 0 0 0 ) ( 0 0 0 )', 'numJoints 1e9', 'numFrames 3', 'frame 0 {', 'frame 99 {', 'baseframe {', 'hierarchy {', '"j" -1 63 0', 'numAnimatedComponents 1e9', 'frameRate 0', 'shader "s', '// meshes: x', 'MD5Version 10'],
   smd: ['version 1', 'version 2', 'nodes', 'end', 'skeleton', 'time 0', 'time -1', 'time 1e9', 'triangles', '0 "root" -1', '1 "child" 0', '300 "far" 0', '0 0 0 0 0 0 0', '0 0 0 0 0 0 0 0 0 0', '0 0 0 0 0 0 1 0 0 1 5 0 0.5', 'mat.bmp', 'vertexanimation', '"unterminated', '// c', '; c', '# c'],
   gltf: [],
-  obj: ['v 0 0 0', 'v 1 2', 'vt 0.5', 'vn 0 0 1', 'f 1 2 3', 'f 1/1/1 2/2/2 3/3/3', 'f -1 -2 -3', 'f 1 2', 'f 0 1 2', 'f 99999 1 2', 'f 1//1 2//1 3//1 4//1', 'f a b c', 'g', 'o x', 'usemtl', 'usemtl default', 's off', 's 1e9', 'mtllib missing.mtl', 'v 0 0 0 \\', 'l 1 2', '# c'],
+  obj: ['v 0 0 0', 'v 1 2', 'vt 0.5', 'vn 0 0 1', 'f 1 2 3', 'f 1/1/1 2/2/2 3/3/3', 'f -1 -2 -3', 'f 1 2', 'f 0 1 2', 'f 99999 1 2', 'f 1//1 2//1 3//1 4//1', 'f a b c', 'g', 'o x', 'usemtl', 'usemtl default', 's off', 's 1e9', 'mtllib missing.mtl', 'v 0 0 0 \\', 'l 1 2', '# c', 'f 1 2 3 4 1 5 8 7 6 5'],
 };
 
 /** What a character flip writes. */
@@ -298,6 +298,22 @@ export function generatedSourceSeeds(format: FuzzSourceFormat): { name: string; 
   return textSeeds(format).map(({ name, text }) => ({ name, bytes: Buffer.from(text) }));
 }
 
+/**
+ * A face with a hole as LightWave writes one (the reference's fan folded it; ours once did too):
+ * a cog of 32 corners, a bridge from its corner 1 to a round hole's corner 33, the hole backwards
+ * and back over the bridge, 66 corners in all.
+ */
+function bridgedFace(): string {
+  const lines: string[] = [];
+  for (let i = 0; i < 64; i++) {
+    const inHole = i >= 32, angle = (2 * Math.PI * (i % 32)) / 32, radius = inHole ? 3 : i % 2 ? 8 : 10;
+    lines.push(`v ${((inHole ? 4 : 0) + radius * Math.cos(angle)).toFixed(4)} ${(radius * Math.sin(angle)).toFixed(4)} 0`);
+  }
+  const outline = Array.from({ length: 32 }, (_, k) => k + 1), holeBackwards = Array.from({ length: 31 }, (_, k) => 64 - k);
+  lines.push(`f ${[...outline, 1, 33, ...holeBackwards, 33].join(' ')}`);
+  return lines.join('\n') + '\n';
+}
+
 function textSeeds(format: Exclude<FuzzSourceFormat, 'gltf'>): { name: string; text: string }[] {
   if (format === 'obj') {
     return [
@@ -305,6 +321,7 @@ function textSeeds(format: Exclude<FuzzSourceFormat, 'gltf'>): { name: string; t
         name: 'shapes.obj',
         text: ['# a quad, a concave L, a triangle with negative indices', 'mtllib shapes.mtl', 'v 0 0 0', 'v 2 0 0', 'v 2 1 0', 'v 1 1 0', 'v 1 2 0', 'v 0 2 \\', '  0', 'vt 0 0', 'vt 1 0', 'vt 1 1', 'vn 0 0 1', 'g part', 'usemtl Material.001', 's 1', 'f 1/1/1 2/2/1 3/3/1 4/1/1 5/2/1 6/3/1', 'o other', 'usemtl skin', 's off', 'f -6//1 -5//1 -4//1', 'f 1 2 3 4'].join('\n') + '\n',
       },
+      { name: 'bridged.obj', text: bridgedFace() },
     ];
   }
   if (format === 'smd') {
