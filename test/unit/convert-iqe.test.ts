@@ -563,6 +563,24 @@ test('iqm-tools convert: writes IQE that compiles back equal; --json; -o FOLDER/
   });
 });
 
+test('iqm-tools convert: an output not named .iqe (model.glb, model.obj, no extension) is refused and nothing written', () => {
+  withTempDir('iqm-convert-name-', (dir) => {
+    const input = join(dir, 'small.iqm');
+    writeFileSync(input, writeIqmDocument(smallIqmDocument()));
+    for (const name of ['model.glb', 'model.gltf', 'model.obj', 'model.iqm', 'model']) {
+      const r = cli('convert', input, '-o', join(dir, name));
+      assert.equal(r.status, 2, `${name}: ${r.stderr}`);
+      assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+      assert.match(r.stderr, /^convert: the output .* (is named \.\w+|has no extension), but what is written is IQE text: name it \.iqe/);
+      if (/\.gl/.test(name)) assert.match(r.stderr, /\(convert does not write glTF\)\n$/);
+    }
+    assert.deepEqual(readdirSync(dir), ['small.iqm'], 'nothing written');
+    const upper = cli('convert', input, '-o', join(dir, 'model.IQE'));
+    assert.equal(upper.status, 0, upper.stderr);
+    assert.ok(readFileSync(join(dir, 'model.IQE'), 'utf8').startsWith('# Inter-Quake Export\n'));
+  });
+});
+
 test('iqm-tools convert: bad input is one line with the byte offset and exit 2, nothing written', { skip: NO_ASSETS }, () => {
   withTempDir('iqm-convert-bad-', (dir) => {
     const out = join(dir, 'out.iqe');
