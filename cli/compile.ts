@@ -13,7 +13,7 @@ import { outputName } from '../core/formats/registry';
 import { DiagnosticLines, fileDiagnosticToJson, formatDiagnostic } from './check';
 import { parallelBounds } from '../node/compileParallel';
 import { compileHeap } from '../node/heap';
-import { outputInFolder } from './output';
+import { outputExtensionProblem, outputInFolder } from './output';
 import { writeStderr, writeStdout } from './write';
 import { sameFile, writeFileAtomically } from '../node/atomicWrite';
 import { setCollector } from '../core/pages';
@@ -191,6 +191,11 @@ export async function runCompile(args: string[]): Promise<number> {
   const overwritten = inputs.find(({ path }) => sameFile(path, output));
   if (overwritten) {
     process.stderr.write(`compile: the output ${output} is the input ${overwritten.path} (the same file); the IQM would replace it\n`);
+    return 2;
+  }
+  const misnamed = outputExtensionProblem(output, 'iqm');
+  if (misnamed) {
+    process.stderr.write(`compile: ${misnamed}\n`);
     return 2;
   }
   // Heap settings for the compile (node/heap.ts): the young generation kept small for large inputs,

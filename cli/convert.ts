@@ -15,7 +15,7 @@ import { sameFile, writeFileAtomically } from '../node/atomicWrite';
 import { loadModel } from './info';
 import { outputName } from '../core/formats/registry';
 import { nodeFileAccess } from '../node/files';
-import { outputInFolder } from './output';
+import { outputExtensionProblem, outputInFolder } from './output';
 import { writeStderr, writeStdout } from './write';
 
 export const CONVERT_USAGE = [
@@ -65,6 +65,12 @@ export async function runConvert(args: string[]): Promise<number> {
   const overwritten = inputs.find((path) => sameFile(path, out));
   if (overwritten) {
     process.stderr.write(`convert: the output ${out} is the input ${overwritten} (the same file); name another output with -o\n`);
+    return 2;
+  }
+  // Until convert writes glTF, only an IQE name can hold what it writes.
+  const misnamed = outputExtensionProblem(out, 'iqe');
+  if (misnamed) {
+    process.stderr.write(`convert: ${misnamed}${/\.(gltf|glb)$/i.test(out) ? ' (convert does not write glTF)' : ''}\n`);
     return 2;
   }
 

@@ -514,8 +514,13 @@ function writeMeshes(model: Model, out: Lines, newIndex: Int32Array, jointCount:
   let nanTangents = 0;
   let outOfRange = 0;
   let tinyWeights = 0;
+  let tinyVertices = 0;
   let degenerate = 0;
   const scratch = new Float64Array(4);
+  // One vertex's kept influences (a mesh has `influences` of them per vertex).
+  const maxInfluences = meshes.reduce((n, m) => Math.max(n, m.influences), 0);
+  const keptJoints = new Int32Array(maxInfluences);
+  const keptWeights = new Float64Array(maxInfluences);
   const values = (w: (v: number) => string, data: ArrayLike<number> | null, v: number, size: number, fill: readonly number[]): string => {
     let s = '';
     for (let k = 0; k < size; k++) {
@@ -555,6 +560,11 @@ function writeMeshes(model: Model, out: Lines, newIndex: Int32Array, jointCount:
         let s = 'vb';
         const k = mesh.influences;
         if (mesh.blendIndices && mesh.blendWeights) {
+          // Weights ≤ 0.001 are left out and the rest renormalised, as the compile does (§4.8.4):
+          // written, each would be a weights-invalid warning on the converted file's own lines.
+          let kept = 0;
+          let sum = 0;
+          let dropped = 0;
           for (let c = 0; c < k; c++) {
             const w = mesh.blendWeights[v * k + c];
             if (!(w > 0)) continue;
@@ -563,9 +573,20 @@ function writeMeshes(model: Model, out: Lines, newIndex: Int32Array, jointCount:
               outOfRange++;
               continue;
             }
-            if (w <= 0.001) tinyWeights++;
-            s += ` ${newIndex[joint]} ${writeW(w)}`;
+            if (!(w > 0.001)) {
+              dropped++;
+              continue;
+            }
+            keptJoints[kept] = newIndex[joint];
+            keptWeights[kept++] = w;
+            sum += w;
           }
+          if (dropped) {
+            tinyWeights += dropped;
+            tinyVertices++;
+          }
+          const scale = dropped ? 1 / sum : 1;
+          for (let c = 0; c < kept; c++) s += ` ${keptJoints[c]} ${writeW(keptWeights[c] * scale)}`;
         }
         out.push(s);
       }
@@ -584,10 +605,25 @@ function writeMeshes(model: Model, out: Lines, newIndex: Int32Array, jointCount:
       return true;
     };
     const ix = mesh.indices;
+    const n = mesh.vertexCount;
+    let nowhere = 0;
     for (let t = 0; t < mesh.triangleCount; t++) {
       const a = ix[3 * t], b = ix[3 * t + 1], c = ix[3 * t + 2];
+      // A corner with no vertex of its mesh to name (an IQM mesh of 0 vertices that keeps its
+      // triangles): written, it would be a face-index error that stops the compile.
+      if (!(a < n && b < n && c < n)) {
+        nowhere++;
+        continue;
+      }
       if (same(a, b) || same(b, c) || same(a, c)) degenerate++;
       out.push(reverse ? `fm ${a} ${c} ${b}` : `fm ${a} ${b} ${c}`);
+    }
+    if (nowhere) {
+      const all = nowhere === mesh.triangleCount;
+      warn(
+        `mesh ${mi} "${mesh.name}": ${plural(nowhere, 'triangle')} name${nowhere === 1 ? 's' : ''} vertices the mesh does not have (it has ${n}): left out` +
+          (all ? ', and the mesh with them (the compile leaves a mesh without triangles out)' : ''),
+      );
     }
     out.flush();
     if (mi === 0 && reverse) warn('triangles are reversed: the source puts the front face counter-clockwise, IQE and IQM clockwise');
@@ -595,6 +631,8 @@ function writeMeshes(model: Model, out: Lines, newIndex: Int32Array, jointCount:
   if (nanTangents) warn(`${plural(nanTangents, 'tangent')} ${nanTangents === 1 ? 'is' : 'are'} NaN, which IQE cannot hold; written as the compile's fallback tangent (IQE-SEMANTICS.md B8)`);
   if (nonFinite) warn(`${plural(nonFinite, 'vertex value')} ${nonFinite === 1 ? 'is' : 'are'} NaN or infinite, which IQE cannot hold; written as defaults`);
   if (outOfRange) warn(`${plural(outOfRange, 'blend influence')} name${outOfRange === 1 ? 's' : ''} a joint that does not exist; left out`);
-  if (tinyWeights) warn(`${plural(tinyWeights, 'blend weight')} ≤ 0.001: the compile drops ${tinyWeights === 1 ? 'it' : 'them'} (and renormalises the rest)`);
+  if (tinyWeights) {
+    warn(`${plural(tinyWeights, 'blend weight')} ≤ 0.001 left out, as the compile leaves ${tinyWeights === 1 ? 'it' : 'them'} out, and the other weights of ${tinyVertices === 1 ? 'its vertex' : `their ${tinyVertices} vertices`} renormalised`);
+  }
   if (degenerate) warn(`${plural(degenerate, 'triangle')} use${degenerate === 1 ? 's' : ''} one vertex (or two identical vertices) twice: the compile drops ${degenerate === 1 ? 'it' : 'them'}`);
 }

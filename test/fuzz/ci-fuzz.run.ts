@@ -177,7 +177,8 @@ async function runInput(format: Format, bytes: Uint8Array, name: string): Promis
       if ('copies' in r && typeof r.copies === 'number') copies = r.copies;
       slowest = { path: r.slowestPath, ms: r.slowestMs };
     } else {
-      exercise(bytes);
+      // Read, posed, skinned, and converted to IQE that must compile.
+      exercise(bytes, true);
       owned = lastOwnedBytes;
     }
   } catch (e) {

@@ -1,10 +1,16 @@
 // Mutation fuzzing of the binary model readers. Inputs: real files and generated ones, mutated by
 // bit flips, interesting-value overwrites of 32-bit fields, inflated counts and offsets, chunk
-// splices, and truncation at every section boundary. Oracle: readModel returns a Model or throws
-// FormatError (anything else fails); a returned model can be posed, skinned and morphed without
-// throwing, in bounded time, and what it allocated is a small multiple of the input size.
+// splices, an IQM mesh's vertex count zeroed (its triangles kept), and truncation at every
+// section boundary. Oracle: readModel returns a Model or throws FormatError (anything else fails);
+// a returned model can be posed, skinned and morphed without throwing, in bounded time, and what
+// it allocated is a small multiple of the input size; with `convert`, the IQE `convert` writes of
+// it compiles without errors (or the writer refuses the model with an IqeWriteError).
 
 import { FormatError } from '../../core/binary';
+import { compile } from '../../core/compile/index';
+import { textSource } from '../../core/formats/sources';
+import { IqeWriteError, writeIqe } from '../../core/iqe/writer';
+import { IQM_RECORD } from '../../core/iqm/layout';
 import type { Model } from '../../core/model/model';
 import { readModel } from '../../core/formats/models';
 import { clipFrame, createPose, morphVertices, sampleFrames, sampleTag } from '../../core/model/sample';
@@ -93,9 +99,22 @@ const INTERESTING = [0, 1, 2, 3, 4, 0x7f, 0x80, 0xff, 0x100, 0xffff, 0x10000, 0x
 /** One mutation of `input`; returns the mutated bytes and a description. */
 export function mutate(input: Uint8Array, random: () => number, boundaries: number[]): [Uint8Array, string] {
   const pick = (n: number) => Math.floor(random() * n);
-  const kind = pick(7);
+  const kind = pick(8);
   const len = input.length;
   switch (kind) {
+    case 7: {
+      // An IQM mesh that claims no vertices but keeps its triangles (issue 31: convert wrote
+      // `fm 0 0 0` under it, which the compile refused).
+      const out = input.slice();
+      const dv = new DataView(out.buffer);
+      if (len < 124 || String.fromCharCode(...out.subarray(0, 15)) !== 'INTERQUAKEMODEL') return [out, 'noop'];
+      const meshes = dv.getUint32(36, true), at = dv.getUint32(40, true);
+      const m = pick(Math.max(1, meshes));
+      const field = at + m * IQM_RECORD.mesh + 12;
+      if (meshes === 0 || field + 4 > len) return [out, 'noop'];
+      dv.setUint32(field, 0, true);
+      return [out, `mesh ${m}'s vertex count (u32 at ${field}) = 0`];
+    }
     case 0: {
       // 1-8 bit flips, biased to the first 512 bytes (headers and tables).
       const out = input.slice();
@@ -178,8 +197,24 @@ function ownedBytes(model: Model, input: Uint8Array): number {
 /** Bytes of typed arrays the model of the last input exercise() read owns (0 when it was rejected). */
 export let lastOwnedBytes = 0;
 
-/** Reads and exercises one input; throws (anything but FormatError) to signal a failure. */
-export function exercise(input: Uint8Array): 'parsed' | 'rejected' {
+/** Convert's promise: the IQE it writes of `model` compiles (the writer may refuse a model it cannot write, with IqeWriteError). */
+export function exerciseConvert(model: Model): void {
+  let text: string;
+  try {
+    text = writeIqe(model).text;
+  } catch (e) {
+    if (e instanceof IqeWriteError) return;
+    throw e;
+  }
+  const errors = compile([textSource(text)], {}).diagnostics.filter((d) => d.diagnostic.severity === 'error');
+  if (errors.length > 0) {
+    const { range, message, code } = errors[0].diagnostic;
+    throw new Error(`convert wrote IQE that the compile rejects (${errors.length} errors; first at line ${range.line + 1}: ${message} [${code}])`);
+  }
+}
+
+/** Reads and exercises one input (`convert`: also what convert writes of it); throws (anything but FormatError) to signal a failure. */
+export function exercise(input: Uint8Array, convert = false): 'parsed' | 'rejected' {
   lastOwnedBytes = 0;
   let model: Model;
   try {
@@ -214,6 +249,7 @@ export function exercise(input: Uint8Array): 'parsed' | 'rejected' {
       skinVertices(model, pose, out);
     }
   }
+  if (convert) exerciseConvert(model);
   return 'parsed';
 }
 

@@ -95,6 +95,25 @@ test('compile: -o through a symbolic link writes the linked file and keeps the l
   });
 });
 
+test('compile: an output named for another format (x.obj, x.iqe, no extension) is refused and nothing written; .iqm, .vvm, .exm in any case are IQM names', { skip: NO_CLI }, () => {
+  return withTempDir('iqm-compile-', (dir) => {
+    const input = join(dir, 'm.iqe');
+    writeFileSync(input, GOOD);
+    for (const name of ['x.obj', 'x.iqe', 'x.glb', 'x']) {
+      const r = run([input, '-o', join(dir, name)]);
+      assert.equal(r.status, 2, name);
+      assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+      assert.match(r.stderr, /^compile: the output .* (is named \.\w+|has no extension), but what is written is IQM: name it \.iqm \(or \.vvm, \.exm\)\n$/);
+    }
+    assert.deepEqual(readdirSync(dir), ['m.iqe'], 'nothing written');
+    for (const name of ['x.IQM', 'x.vvm', 'x.exm']) {
+      const r = run([input, '-o', join(dir, name)]);
+      assert.equal(r.status, 0, `${name}: ${r.stderr}`);
+      assert.equal(parseIqm(new Uint8Array(readFileSync(join(dir, name)))).header.num_triangles, 1);
+    }
+  });
+});
+
 test('compile: an output that is one of the inputs is refused and the input kept', { skip: NO_CLI }, () => {
   return withTempDir('iqm-compile-', (dir) => {
     const input = join(dir, 'm.iqe');

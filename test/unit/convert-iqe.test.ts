@@ -8,6 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { compileSourceText } from '../helpers/compile-iqm';
+import { validateIqe } from '../../core/iqe/document';
 import { fallbackTangent } from '../../core/math/tangent';
 import { diffModels } from '../../core/compare/diff';
 import { formatFloat32, IqeWriteError, writeIqe } from '../../core/iqe/writer';
@@ -509,6 +510,86 @@ test('convert: DPM influences that agree skin exactly; influences that disagree 
   }
 });
 
+test('convert: an IQM mesh of 0 vertices that keeps its triangles: the triangles (and so the mesh) are left out with a warning, and the IQE compiles', () => {
+  const doc = smallIqmDocument();
+  doc.meshes[1].vertexCount = 0;
+  const model = readModel(writeIqmDocument(doc));
+  assert.equal(model.meshes[1].vertexCount, 0);
+  assert.equal(model.meshes[1].triangleCount, 1);
+  // roundTrip asserts the compile reports no error (it refused `fm 0 0 0` under a mesh of no vertices).
+  const { back, text, warnings } = roundTrip(model);
+  assert.ok(!/mesh "head"[^]*\nfm /.test(text), 'no face under the mesh of no vertices');
+  assert.deepEqual(
+    warnings.filter((w) => /vertices the mesh does not have/.test(w)),
+    ['mesh 1 "head": 1 triangle names vertices the mesh does not have (it has 0): left out, and the mesh with them (the compile leaves a mesh without triangles out)'],
+  );
+  assert.deepEqual(back.meshes.map((m) => [m.name, m.vertexCount, m.triangleCount]), [['body', 4, 2]]);
+});
+
+test('convert: blend weights ≤ 0.001 are left out and the rest of their vertex renormalised, with one note; the IQE has no weights-invalid warning', () => {
+  const spec: DpmSpec = {
+    bones: [{ name: 'root', parent: -1, flags: 0 }, { name: 'arm', parent: 0, flags: 0 }],
+    meshes: [
+      {
+        shader: 'skin',
+        verts: [
+          // Influences that sum to 1 with a tiny one: 0.0004 of the arm (DPM exporters write such leftovers).
+          [{ origin: [0.9996, 0, 0], influence: 0.9996, normal: [0, 0, 0.9996], bone: 0 }, { origin: [0, 0, 0], influence: 0.0004, normal: [0, 0, 0.0004], bone: 1 }],
+          [{ origin: [0, 0.999, 0], influence: 0.999, normal: [0, 0, 0.999], bone: 0 }, { origin: [0, 0, 0], influence: 0.0005, normal: [0, 0, 0.0005], bone: 1 }, { origin: [0, 0, 0], influence: 0.0005, normal: [0, 0, 0.0005], bone: 1 }],
+          [{ origin: [1, 1, 0], influence: 1, normal: [0, 0, 1], bone: 1 }],
+        ],
+        texcoords: [0, 0, 1, 0, 1, 1],
+        indices: [0, 1, 2],
+        groupIds: null,
+      },
+    ],
+    frames: [
+      { name: 'a', bounds: [0, 0, 0, 1, 1, 1, 1, 1], matrices: [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 1, 0, 0, 1, 0, 1, 0, 0, 0, 0, 1, 0] },
+      { name: 'b', bounds: [0, 0, 0, 1, 1, 1, 1, 1], matrices: [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, -1, 0, 1, 1, 0, 0, 0, 0, 0, 1, 0] },
+    ],
+  };
+  const dpm = readModel(writeDpm(spec));
+  const { back, text, warnings } = roundTrip(dpm);
+  const vb = text.split('\n').filter((l) => l.startsWith('vb '));
+  assert.equal(vb.length, 3);
+  for (const line of vb) {
+    const numbers = line.split(' ').slice(1).map(Number);
+    const weights = numbers.filter((_, i) => i % 2 === 1);
+    assert.ok(weights.every((w) => w > 0.001), line);
+    assert.ok(Math.abs(weights.reduce((a, b) => a + b, 0) - 1) < 1e-6, `${line}: renormalised`);
+  }
+  assert.deepEqual(
+    warnings.filter((w) => /blend weight/.test(w)),
+    ['3 blend weights ≤ 0.001 left out, as the compile leaves them out, and the other weights of their 2 vertices renormalised'],
+  );
+  assert.deepEqual(validateIqe(text).filter((d) => d.code === 'weights-invalid').map((d) => `${d.range.line + 1}: ${d.message}`), [], 'the converted file raises no weights-invalid warning');
+  // What the compile makes of it is what it made of the weights as stored.
+  const exact = writeIqeWithTinyWeights(dpm);
+  const reference = compileSourceText(exact);
+  assert.ok(reference.bytes);
+  assert.deepEqual(diffModels(readModel(reference.bytes), back, { tolerance: 0 }), []);
+});
+
+/** The IQE of `model` with every blend weight as stored (tiny ones too): what the writer wrote before it left them out. */
+function writeIqeWithTinyWeights(model: Model): string {
+  const lines: string[] = writeIqe(model).text.split('\n');
+  let v = 0;
+  const mesh = model.meshes[0];
+  const k = mesh.influences;
+  return lines
+    .map((line) => {
+      if (!line.startsWith('vb')) return line;
+      let out = 'vb';
+      for (let c = 0; c < k; c++) {
+        const w = mesh.blendWeights![v * k + c];
+        if (w > 0) out += ` ${mesh.blendIndices![v * k + c]} ${formatFloat32(w)}`;
+      }
+      v++;
+      return out;
+    })
+    .join('\n');
+}
+
 // ---------------------------------------------------------------------------------------------
 // The command line
 
@@ -560,6 +641,24 @@ test('iqm-tools convert: writes IQE that compiles back equal; --json; -o FOLDER/
     const rocket = cli('convert', iqe, '-o', join(dir, 'rocket.iqe'));
     assert.equal(rocket.status, 0, rocket.stderr);
     assert.equal(cli('diff', iqe, join(dir, 'rocket.iqe')).status, 0);
+  });
+});
+
+test('iqm-tools convert: an output not named .iqe (model.glb, model.obj, no extension) is refused and nothing written', () => {
+  withTempDir('iqm-convert-name-', (dir) => {
+    const input = join(dir, 'small.iqm');
+    writeFileSync(input, writeIqmDocument(smallIqmDocument()));
+    for (const name of ['model.glb', 'model.gltf', 'model.obj', 'model.iqm', 'model']) {
+      const r = cli('convert', input, '-o', join(dir, name));
+      assert.equal(r.status, 2, `${name}: ${r.stderr}`);
+      assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+      assert.match(r.stderr, /^convert: the output .* (is named \.\w+|has no extension), but what is written is IQE text: name it \.iqe/);
+      if (/\.gl/.test(name)) assert.match(r.stderr, /\(convert does not write glTF\)\n$/);
+    }
+    assert.deepEqual(readdirSync(dir), ['small.iqm'], 'nothing written');
+    const upper = cli('convert', input, '-o', join(dir, 'model.IQE'));
+    assert.equal(upper.status, 0, upper.stderr);
+    assert.ok(readFileSync(join(dir, 'model.IQE'), 'utf8').startsWith('# Inter-Quake Export\n'));
   });
 });
 

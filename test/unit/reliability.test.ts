@@ -18,6 +18,7 @@ import { iqeModel, loadModel } from '../../cli/info';
 import { sampleModel } from '../../cli/sample';
 import { exerciseIqe } from '../helpers/iqe-fuzz';
 import { exerciseSidecar } from '../helpers/sidecar-fuzz';
+import { exercise } from '../helpers/model-fuzz';
 import { ProblemList, Target } from '../../core/iqe/problems';
 import { CODES } from '../../core/iqe/codes';
 
@@ -266,6 +267,18 @@ test('the fuzz corpus: every sidecar that once failed passes the check, hover an
     await assert.doesNotReject(exerciseSidecar(readFileSync(join(dir, f)), f.replace(/^sidecar-[0-9a-f]{12}-/, '')), f);
   }
   t.diagnostic(`${files.length} inputs`);
+});
+
+test('the fuzz corpus: every IQM, MD3 and DPM input that once failed reads, poses, and converts to IQE that compiles now', (t) => {
+  let count = 0;
+  for (const format of ['iqm', 'md3', 'dpm']) {
+    const dir = resolve('test', 'fuzz', 'corpus', format);
+    const files = existsSync(dir) ? readdirSync(dir).filter((f) => !f.endsWith('.txt')) : [];
+    for (const f of files) assert.doesNotThrow(() => exercise(new Uint8Array(readFileSync(join(dir, f))), true), `${format}/${f}`);
+    count += files.length;
+  }
+  if (count === 0) return t.skip('the corpus has no binary model inputs');
+  t.diagnostic(`${count} inputs`);
 });
 
 test('the problem list: 10,000 problems over several blocks read back as added, ordered by line, with no room beyond a block', () => {
