@@ -24,10 +24,11 @@ import { type CompileArguments, compileNotes, type InputArgument, openForCompile
 import type { EngineProfile } from '../core/engines/types';
 
 const USAGE = [
-  'usage: iqm-tools compile IN [ANIM ...] [-o OUT.iqm|FOLDER/] [-s SCALE] [-t X,Y,Z] [-r X,Y,Z] [-j] [--name N] [--fps F] [--loop] [--start F] [--end F] [--textures DIR] [--json]',
+  'usage: iqm-tools compile IN [ANIM ...] [-o OUT.iqm|FOLDER/] [-s SCALE] [-t X,Y,Z] [-r X,Y,Z] [-j] [--name N] [--fps F] [--loop] [--start F] [--end F] [--textures DIR] [--no-material-colors] [--json]',
   '  IN and ANIM: .iqe, .md5mesh/.md5anim, .smd, .obj, .gltf/.glb (the format is read from the content).',
   '  glTF: every animation is sampled at --fps F frames per second (default: the rate its key times are on, 24, 25, 50 or 60, else 30);',
-  '    Y-up is turned Z-up; --textures DIR writes its embedded images there, named as its materials name them.',
+  '    Y-up is turned Z-up; --textures DIR writes its embedded images there, named as its materials name them;',
+  '    a material with a colour and no texture gives its meshes that vertex colour (--no-material-colors: not).',
   '  Several inputs (a mesh file, then animation files) are merged as the reference compiler merges them.',
   '  -j (--forcejoints): write the joints even without a mesh.',
   '  --name, --fps, --loop, --start and --end apply to the next input (options after the last input: to it).',
@@ -68,6 +69,7 @@ export function parseCompileArguments(args: readonly string[]): CompileArguments
   let output: string | undefined;
   let json = false;
   let textures: string | undefined;
+  let materialColors = true;
   const engines: EngineProfile[] = [];
   const options: CompileOptions = {};
   // Per-input options apply to the next input (as in the reference).
@@ -93,6 +95,9 @@ export function parseCompileArguments(args: readonly string[]): CompileArguments
         break;
       case '--textures':
         textures = value();
+        break;
+      case '--no-material-colors':
+        materialColors = false;
         break;
       case '--engine': {
         const { engines: found, unknown } = parseEngineList(value());
@@ -149,6 +154,7 @@ export function parseCompileArguments(args: readonly string[]): CompileArguments
   }
   if (inputs.length === 0) throw new UsageError('no input file');
   Object.assign(inputs[inputs.length - 1].options, pending);
+  if (!materialColors) for (const i of inputs) i.options.materialColors = false;
   const input = inputs[0].path;
   if (scaled) options.scale = scale;
   if (translated) options.translate = [translate[0], translate[1], translate[2]];

@@ -2,7 +2,7 @@
 // inputs) and `compile --each` (each input its own model, in this thread or a pool's) share. Kept
 // apart from both so that neither imports the other (compileEachPool runs compileOneOf in its
 // threads).
-import { type AnimationOptions, type BoundsProvider, compile, type CompileOptions, type CompileResult, type CompileSource, type SourceDiagnostic } from '../core/compile/index';
+import { type BoundsProvider, compile, type CompileOptions, type CompileResult, type CompileSource, type SourceDiagnostic, type SourceOptions } from '../core/compile/index';
 import type { EngineProfile } from '../core/engines/types';
 import type { IqeDiagnostic } from '../core/iqe/diagnostic';
 import { writeFileAtomically } from '../node/atomicWrite';
@@ -11,8 +11,8 @@ import { fileDiagnosticToJson, formatDiagnostic } from './check';
 
 export interface InputArgument {
   path: string;
-  /** Its animation options (§1). */
-  options: AnimationOptions;
+  /** Its animation options (§1), and a glTF's --no-material-colors. */
+  options: SourceOptions;
 }
 
 export interface CompileArguments {
@@ -35,7 +35,7 @@ export interface CompileArguments {
  * through the ingest), or one line that says why it cannot be compiled at all (a read error's
  * code, or the registry's message for bytes that are no compile source).
  */
-export async function openForCompile(path: string, options?: AnimationOptions): Promise<CompileSource | string> {
+export async function openForCompile(path: string, options?: SourceOptions): Promise<CompileSource | string> {
   try {
     return await fileSource(path, options);
   } catch (error) {
@@ -67,7 +67,7 @@ export interface FileResult {
 /** One input of the batch, as the threads get it (structured-clonable). */
 export interface EachInput {
   path: string;
-  options: AnimationOptions;
+  options: SourceOptions;
   output: string;
 }
 

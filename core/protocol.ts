@@ -118,10 +118,15 @@ export interface HostErrorMessage {
   fileName?: string;
 }
 
-/** One resolved texture: pixels (TGA bytes or PNG/JPEG bytes) or a webview URI to an image. */
+/**
+ * One resolved texture: pixels (TGA bytes or PNG/JPEG bytes), a webview URI to an image, or a
+ * material's colour without an image (a glTF's: `rgba` 0..1 is what is drawn, white where the
+ * vertex colours carry it; `label` is what the info panel shows in place of a path).
+ */
 export type TextureSource =
   | { kind: 'uri'; uri: string; path: string }
   | { kind: 'bytes'; bytes: ArrayBuffer; mime: 'image/x-tga' | 'image/png' | 'image/jpeg'; path: string }
+  | { kind: 'color'; rgba: [number, number, number, number]; label: string }
   | { kind: 'none' };
 
 export interface TextureResult {

@@ -68,7 +68,7 @@ export class Textures {
     const decoded = new Map<string, Promise<TextureSourceData | null>>();
     const decodeOnce = (res: TextureResult): Promise<TextureSourceData | null> => {
       const src = res.source;
-      const key = src.kind === 'bytes' ? `bytes:${src.mime}:${src.path}` : src.kind === 'uri' ? `uri:${src.uri}` : null;
+      const key = src.kind === 'bytes' ? `bytes:${src.mime}:${src.path}` : src.kind === 'uri' ? `uri:${src.uri}` : src.kind === 'color' ? `color:${src.rgba.join()}` : null;
       if (key === null) return decodeSource(res);
       let pending = decoded.get(key);
       if (!pending) {
@@ -88,7 +88,7 @@ export class Textures {
         try {
           if (target.renderer) source = await decodeOnce(res);
         } catch (e) {
-          const what = part ? `for ${part}.md3` : res.source.kind !== 'none' ? res.source.path : '';
+          const what = part ? `for ${part}.md3` : res.source.kind === 'bytes' || res.source.kind === 'uri' ? res.source.path : '';
           notes.push(`texture ${what}: ${e instanceof Error ? e.message : String(e)}`);
         }
         if (!current()) return;
@@ -126,6 +126,9 @@ async function decodeSource(res: TextureResult): Promise<TextureSourceData | nul
   switch (src.kind) {
     case 'none':
       return null;
+    case 'color':
+      // One texel of the colour: the mesh is drawn lit in it, as with an image.
+      return { width: 1, height: 1, pixels: Uint8Array.from(src.rgba, (x) => Math.round(Math.min(Math.max(x, 0), 1) * 255)) };
     case 'bytes': {
       if (src.mime === 'image/x-tga') return decodeTga(new Uint8Array(src.bytes));
       return await createImageBitmap(new Blob([src.bytes], { type: src.mime }));

@@ -1,6 +1,7 @@
 // Messages between the extension host and the compile worker (client/node/compileWorker.ts, a
 // worker thread; client/browser/compileWorker.ts, a Web Worker).
-import type { AnimationOptions, CompileOptions, CompileSourceMap, CompileStats } from '../../core/compile/index';
+import type { CompileOptions, CompileSourceMap, CompileStats, SourceOptions } from '../../core/compile/index';
+import type { GltfMaterialColor } from '../../core/gltf/source';
 import type { IqeDiagnostic } from '../../core/iqe/diagnostic';
 
 /**
@@ -26,8 +27,8 @@ export function requestTransfers(request: CompileRequest): ArrayBuffer[] {
   });
 }
 
-/** The editor's options: those of the whole compile, and the animation options of the compiled file. */
-export type EditorCompileOptions = CompileOptions & AnimationOptions;
+/** The editor's options: those of the whole compile, and the options of the compiled file (its animation options, a glTF's material colours). */
+export type EditorCompileOptions = CompileOptions & SourceOptions;
 
 export interface CompileRequest {
   source: CompileInput;
@@ -63,5 +64,7 @@ export type CompileReply =
       sourceMap?: CompileSourceMap;
       /** A glTF source's embedded images (a material is named after its image's stem): the preview draws them. */
       images?: { stem: string; extension: string; bytes: Uint8Array }[];
+      /** A glTF source's materials without a texture and their colours (sRGB; `baked`: in the vertex colours): the preview draws them. */
+      materials?: GltfMaterialColor[];
     }
   | { ok: false; message: string };

@@ -1,10 +1,10 @@
 // The compile as both workers run it (client/node/compileWorker.ts, client/browser/compileWorker.ts):
 // the inputs in order, the reply the host gets. The one place to re-point when the compile's entry
 // in core/compile changes.
-import { type AnimationOptions, type BoundsProvider, compile, type CompileSource } from '../../core/compile/index';
+import { type BoundsProvider, compile, type CompileSource, type SourceOptions } from '../../core/compile/index';
 import { sourceError } from '../../core/compile/sources';
 import { openSource } from '../../core/formats/sources';
-import type { GltfImage } from '../../core/gltf/source';
+import type { GltfImage, GltfMaterialColor } from '../../core/gltf/source';
 import type { IqeDiagnostic } from '../../core/iqe/diagnostic';
 import type { CompileInput, CompileReply, CompileRequest } from './protocol';
 
@@ -16,11 +16,11 @@ import type { CompileInput, CompileReply, CompileRequest } from './protocol';
  * `request.resources` (or from disk beside a path). The request's animation options are the
  * compiled file's; its animation files are merged as they are.
  */
-export async function compileRequest(request: CompileRequest, fileSource?: (path: string, options?: AnimationOptions) => Promise<CompileSource | string>, bounds?: BoundsProvider): Promise<CompileReply> {
+export async function compileRequest(request: CompileRequest, fileSource?: (path: string, options?: SourceOptions) => Promise<CompileSource | string>, bounds?: BoundsProvider): Promise<CompileReply> {
   const start = performance.now();
   const resources = new Map((request.resources ?? []).map((r) => [r.uri, r.bytes]));
   const readResource = (uri: string): Uint8Array | null => resources.get(uri) ?? resources.get(decodeURIComponent(uri)) ?? null;
-  const sourceOf = async (source: CompileInput, options: AnimationOptions | undefined): Promise<CompileSource> => {
+  const sourceOf = async (source: CompileInput, options: SourceOptions | undefined): Promise<CompileSource> => {
     if ('text' in source) return openSource({ text: source.text }, source.name ?? '', readResource, options);
     if ('bytes' in source) return openSource({ bytes: source.bytes }, source.name ?? '', readResource, options);
     if (!fileSource) throw new Error(`this compile worker cannot read files (${source.path})`);
@@ -29,12 +29,12 @@ export async function compileRequest(request: CompileRequest, fileSource?: (path
     return typeof opened === 'string' ? { name: source.path, options, read: () => sourceError('source-format', opened) } : opened;
   };
   try {
-    const { name, fps, loop, start: first, end, ...global } = request.options;
-    const sources = [await sourceOf(request.source, { name, fps, loop, start: first, end })];
+    const { name, fps, loop, start: first, end, materialColors, ...global } = request.options;
+    const sources = [await sourceOf(request.source, { name, fps, loop, start: first, end, materialColors })];
     for (const a of request.animations ?? []) sources.push(await sourceOf(a, undefined));
     const result = compile(sources, global, bounds);
     const byText = ({ source, diagnostic }: { source: number; diagnostic: IqeDiagnostic }) => ({ text: source, diagnostic });
-    const main = sources[0] as CompileSource & { images?: readonly GltfImage[] };
+    const main = sources[0] as CompileSource & { images?: readonly GltfImage[]; materials?: readonly GltfMaterialColor[] };
     const images = (main.images ?? []).flatMap((i) => (i.embedded && i.bytes ? [{ stem: i.stem, extension: i.extension, bytes: i.bytes }] : []));
     return {
       ok: true,
@@ -46,6 +46,7 @@ export async function compileRequest(request: CompileRequest, fileSource?: (path
       failedText: result.failed,
       sourceMap: result.sourceMap,
       ...(images.length ? { images } : {}),
+      ...(main.materials?.length ? { materials: [...main.materials] } : {}),
     };
   } catch (error) {
     return { ok: false, message: error instanceof Error ? (error.stack ?? error.message) : String(error) };

@@ -13,6 +13,8 @@ export interface CompileSettings {
   loop: boolean;
   /** Animation files to merge after the source (path templates, as outputPath). */
   animationFiles: string[];
+  /** glTF: a material's colour without a texture as its meshes' vertex colours (absent: true). */
+  materialColors?: boolean;
 }
 
 export const DEFAULT_OUTPUT_PATH = '${fileDirname}/${fileBasenameNoExtension}.iqm';
@@ -27,6 +29,7 @@ export function compileOptionsOf(settings: CompileSettings): CompileOptions {
   if (r.length === 3 && r.some((v) => v !== 0)) options.rotate = [[r[0], r[1], r[2]]];
   if (settings.fps > 0) options.fps = settings.fps;
   if (settings.loop) options.loop = true;
+  if (settings.materialColors === false) options.materialColors = false;
   return options;
 }
 

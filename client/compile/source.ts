@@ -20,6 +20,7 @@ export function settingsFor(uri: vscode.Uri): CompileSettings {
     fps: c.get<number>('fps', 0),
     loop: c.get<boolean>('loop', false),
     animationFiles: c.get<string[]>('animationFiles', []),
+    materialColors: c.get<boolean>('materialColors', true),
   };
 }
 

@@ -33,7 +33,7 @@ import { workspaceAccess } from '../fileAccess';
 import { makeNonce, previewHtml } from './html';
 import { findPartners, partnersMatter, rememberedPartner, rememberPartner } from './partners';
 import { displayPath, type ModelRead, loadPreviewModel } from './modelLoad';
-import { sourceOutcome, sourceRequest } from './sourceCompile';
+import { type MaterialColor, sourceOutcome, sourceRequest } from './sourceCompile';
 import { fileNameOf as basename, folderOf as dirname } from '../../core/paths';
 import type { FileAccess } from '../../core/files';
 import { findSidecars } from '../../core/lookup/sidecars';
@@ -78,6 +78,8 @@ export class PreviewPanel implements ComparablePreview {
   private compiling: vscode.CancellationTokenSource | null = null;
   /** The images inside a previewed glTF (its materials find them: textureLookup.ts). */
   private embedded: EmbeddedImage[] = [];
+  /** A previewed glTF's materials without a texture: their colour is drawn where no image is found. */
+  private materialColors: MaterialColor[] = [];
   private reloadTimer: ReturnType<typeof setTimeout> | undefined;
   private typingTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly subscriptions: vscode.Disposable[] = [];
@@ -303,6 +305,7 @@ export class PreviewPanel implements ComparablePreview {
       if (cancel.isCancellationRequested || this.disposed) return;
       this.host.problems().set(uri, engines ? toDiagnostics(engines) : []);
       this.embedded = outcome.images;
+      this.materialColors = outcome.materials;
       this.post({
         type: 'load',
         fileName: name,
@@ -386,7 +389,7 @@ export class PreviewPanel implements ComparablePreview {
         break;
       case 'textureRequest': {
         const place = { uri: this.uri, fs: this.fs, roots: this.roots, webview: this.webviewPanel.webview };
-        void lookupTextures(place, m.requests, this.embedded).then((results) => this.post({ type: 'textures', generation: m.generation, results }));
+        void lookupTextures(place, m.requests, this.embedded, this.materialColors).then((results) => this.post({ type: 'textures', generation: m.generation, results }));
         break;
       }
       case 'rendered':

@@ -3,7 +3,7 @@
 // compiler and the glTF library stay out of the webview's bundle. Pure (no vscode): which files
 // are such sources, the compile request, and what the reply becomes for the webview.
 import { FORMATS, type FormatId, modelOptions } from '../../core/formats/registry';
-import type { ConvertedFrom } from '../../core/protocol';
+import type { ConvertedFrom, TextureResult } from '../../core/protocol';
 import type { CompileReply, CompileRequest } from '../compile/protocol';
 
 /**
@@ -26,7 +26,7 @@ export function sourceRequest(fileName: string, format: FormatId, bytes: Uint8Ar
  * (textureLookup.ts answers a material named after one with it), or the first error as
  * `FILE: line N: message [code] (and M more errors)` (the file with errors: the source or an animation file).
  */
-export function sourceOutcome(reply: CompileReply, fileName: string, format: FormatId, animations: readonly string[]): { bytes: Uint8Array; converted: ConvertedFrom; images: NonNullable<Extract<CompileReply, { ok: true }>['images']> } | { error: string } {
+export function sourceOutcome(reply: CompileReply, fileName: string, format: FormatId, animations: readonly string[]): { bytes: Uint8Array; converted: ConvertedFrom; images: NonNullable<Extract<CompileReply, { ok: true }>['images']>; materials: MaterialColor[] } | { error: string } {
   if (!reply.ok) return { error: `the compiler failed: ${reply.message.split('\n')[0]}` };
   const errors = reply.diagnostics.filter((d) => d.diagnostic.severity === 'error');
   if (!reply.bytes || errors.length > 0) {
@@ -38,5 +38,26 @@ export function sourceOutcome(reply: CompileReply, fileName: string, format: For
   }
   // The readers' warnings and notes (a glTF's computed normals, its inverse bind matrices) and the compile's own.
   const notes = reply.diagnostics.filter((n) => n.diagnostic.severity !== 'error').map((n) => `${n.text > 0 ? animations[n.text - 1] : fileName}: ${n.diagnostic.message}`);
-  return { bytes: reply.bytes, converted: { format: FORMATS[format].label, milliseconds: reply.milliseconds, animations: [...animations], notes }, images: reply.images ?? [] };
+  return { bytes: reply.bytes, converted: { format: FORMATS[format].label, milliseconds: reply.milliseconds, animations: [...animations], notes }, images: reply.images ?? [], materials: reply.materials ?? [] };
+}
+
+/** A glTF material without a texture, as the compile reply names it. */
+export type MaterialColor = NonNullable<Extract<CompileReply, { ok: true }>['materials']>[number];
+
+/**
+ * The answer for a mesh whose material is a glTF colour without a texture (`names`: the request's,
+ * the material's among them), where no image was found: that colour drawn instead of the checker,
+ * or white where the compile wrote it into the vertex colours (it would show twice). Null when
+ * no such material has one of the names.
+ */
+export function materialColorSource(names: readonly string[], colors: readonly MaterialColor[], fileName: string): { source: Extract<TextureResult['source'], { kind: 'color' }>; via: string } | null {
+  const wanted = names.map((n) => n.trim().toLowerCase());
+  const found = colors.find((c) => wanted.includes(c.name.trim().toLowerCase()));
+  if (!found) return null;
+  const hex = `#${found.rgba.slice(0, 3).map((x) => Math.round(Math.min(Math.max(x, 0), 1) * 255).toString(16).padStart(2, '0')).join('')}`;
+  const alpha = found.rgba[3] < 1 ? `, alpha ${Math.round(found.rgba[3] * 100) / 100}` : '';
+  return {
+    source: { kind: 'color', rgba: found.baked ? [1, 1, 1, 1] : [...found.rgba], label: `none, the material's colour ${hex}${alpha}${found.baked ? ', in the vertex colours' : ''}` },
+    via: `material '${found.name}' of ${fileName}`,
+  };
 }

@@ -12,6 +12,7 @@ import { extensionOf, folderOf } from '../../core/paths';
 import type { TextureRequest, TextureResult } from '../../core/protocol';
 import { engineSetting } from './engines';
 import { isInside, mimeOf, toArrayBuffer } from './files';
+import { materialColorSource, type MaterialColor } from './sourceCompile';
 
 /** The image types the webview draws (TGA decoded by it, the others by the browser). */
 const DRAWN = ['.tga', '.png', '.jpg', '.jpeg'];
@@ -32,8 +33,12 @@ export interface EmbeddedImage {
   bytes: Uint8Array;
 }
 
-/** `embedded`: a glTF's own images, which a material named after one of them finds first (engines find them beside the IQM once written with --textures). */
-export async function lookupTextures(place: LookupPlace, requests: TextureRequest[], embedded: readonly EmbeddedImage[] = []): Promise<TextureResult[]> {
+/**
+ * `embedded`: a glTF's own images, which a material named after one of them finds first (engines
+ * find them beside the IQM once written with --textures); `colors`: its materials without a
+ * texture, whose colour is drawn where no image is found.
+ */
+export async function lookupTextures(place: LookupPlace, requests: TextureRequest[], embedded: readonly EmbeddedImage[] = [], colors: readonly MaterialColor[] = []): Promise<TextureResult[]> {
   const { uri, roots } = place;
   // One lookup for the whole request: folders listed once, shader scripts read once; the image
   // extensions those of the engines set for the file (iqmTools.engine), as the checks use.
@@ -60,7 +65,8 @@ export async function lookupTextures(place: LookupPlace, requests: TextureReques
     const found = await meshTexture(lookup, req.names, req.skin);
     const base = { key: req.key, via: found.via, tried: found.tried, twoSided: found.twoSided, alphaTest: found.alphaTest, blend: found.blend };
     if (!found.path) {
-      results.push({ ...base, source: { kind: 'none' } });
+      const color = materialColorSource(req.names, colors, fileName);
+      results.push(color ? { ...base, ...color } : { ...base, source: { kind: 'none' } });
       continue;
     }
     const fileUri = uri.with({ path: found.path });

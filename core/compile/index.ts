@@ -26,7 +26,7 @@ import { ArrayType, encodeAttribute, encodeBlendIndexes, encodeBlendWeights, typ
 
 export type { CompileResult, CompileSource, CompileStats, SourceDiagnostic, SourceRead, SiblingReader } from './sources';
 export { documentSource, iqeStreamSource, textIqeSource } from './sources';
-export type { AnimationOptions, CompileOptions } from './options';
+export type { AnimationOptions, CompileOptions, SourceOptions } from './options';
 export type { CompileSourceMap } from './sourceMap';
 
 function emptyStats(): CompileStats {

@@ -26,6 +26,12 @@ export interface AnimationOptions {
   end?: number;
 }
 
+/** The options of one source: its animation options, and how a glTF's materials are read. */
+export interface SourceOptions extends AnimationOptions {
+  /** glTF: a material's colour without a texture written as its meshes' vertex colours (IQM has no material colour); default true. */
+  materialColors?: boolean;
+}
+
 /** A note of the compile at `line` (columns column..endColumn; by default the line's start). */
 export function lineNote(severity: IqeDiagnostic['severity'], code: string, message: string, line: number, column = 0, endColumn = column): IqeDiagnostic {
   return { range: { line, column, endLine: line, endColumn }, severity, code, message };

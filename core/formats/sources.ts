@@ -3,6 +3,7 @@
 // one dispatch of the CLI and both compile workers. Imports the glTF library: only the bundles
 // that compile (the CLI and the compile workers) take this file.
 
+import type { SourceOptions } from '../compile/options';
 import { type AnimationOptions, type CompileSource, iqeStreamSource, type SiblingReader, type SourceRead, sourceError, textIqeSource } from '../compile/sources';
 import { IqeIngest } from '../compile/ingest';
 import { gltfSource, type ResourceReader } from '../gltf/source';
@@ -49,7 +50,7 @@ export function siblingTexts(resources: ResourceReader | undefined): SiblingRead
  * decoded now (its reader is async); a format that is no compile source is a source whose read()
  * gives the registry's one message. Never rejects.
  */
-export async function openSource(content: SourceContent, name = '', resources?: ResourceReader, options?: AnimationOptions, known?: FormatId): Promise<CompileSource> {
+export async function openSource(content: SourceContent, name = '', resources?: ResourceReader, options?: SourceOptions, known?: FormatId): Promise<CompileSource> {
   // `known`: the format the caller already told from the same bytes (never told twice).
   const format = known ?? sourceFormatOf(content, name);
   if (format === 'gltf' || format === 'glb') return gltfSource('bytes' in content ? content.bytes : encodeUtf8(content.text), name, resources, options);

@@ -7,6 +7,7 @@
 import { decodeUtf8 } from '../binary';
 import { ReadError } from '../compile/readError';
 import { utf8Length } from '../utf8';
+import { jsonSyntaxError, lineAndColumn } from './jsonSyntax';
 
 /** "glTF" as a little-endian uint32: a GLB's first four bytes. */
 const GLB_MAGIC = 0x46546c67;
@@ -63,20 +64,27 @@ export function readContainer(bytes: Uint8Array): GltfContainer {
   return { json, bin, binary: true };
 }
 
-/** JSON.parse with the error's place as a line and column (a .gltf) or a byte offset (a GLB's JSON chunk). */
+/**
+ * JSON.parse with the error in one line, at its place: a line and column (a .gltf) or a byte
+ * offset (a GLB's JSON chunk). The place and reason are our own (jsonSyntax.ts), not the engine's
+ * message, which may quote the input over several lines and give no position.
+ */
 function parseJson(text: string, chunkOffset: number, binary: boolean): GltfJson {
+  // A byte order mark is no column in an editor (and bytes before the JSON in a GLB).
+  const bom = text.startsWith('\uFEFF') ? 1 : 0;
+  const body = bom ? text.slice(1) : text;
   let value: unknown;
   try {
-    value = JSON.parse(text.replace(/^\uFEFF/, ''));
+    value = JSON.parse(body);
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    const position = /position (\d+)/.exec(message);
-    const at = position ? Number(position[1]) : -1;
-    const before = at >= 0 ? text.slice(0, at) : '';
-    const line = at >= 0 ? before.split('\n').length - 1 : 0;
-    const column = at >= 0 ? at - (before.lastIndexOf('\n') + 1) : 0;
-    const where = binary && at >= 0 ? ` (at byte ${chunkOffset + utf8Length(before)})` : '';
-    throw new ReadError('gltf-json', `the glTF JSON is not valid: ${message.replace(/^JSON\.parse: /, '')}${where}`, binary ? 0 : line, binary ? 0 : column);
+    const found = jsonSyntaxError(body);
+    // No error of ours (the engine refused for another reason): its message's first line.
+    const reason = found ? found.message : (error instanceof Error ? error.message : String(error)).split(/\r?\n/)[0].replace(/^JSON\.parse: /, '');
+    const at = found ? found.offset : 0;
+    const { line, column } = lineAndColumn(body, at);
+    // A .gltf's diagnostic is at the line and column; a GLB's at its top, so the message says the byte.
+    const where = binary && found ? ` (at byte ${chunkOffset + 3 * bom + utf8Length(body.slice(0, at))})` : '';
+    throw new ReadError('gltf-json', `the glTF JSON is not valid: ${reason}${where}`, binary ? 0 : line, binary ? 0 : column);
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ReadError('gltf-json', 'the glTF JSON is not an object', 0);
   return value as GltfJson;
@@ -84,6 +92,61 @@ function parseJson(text: string, chunkOffset: number, binary: boolean): GltfJson
 
 const COMPONENT_SIZES: Readonly<Record<number, number>> = { 5120: 1, 5121: 1, 5122: 2, 5123: 2, 5125: 4, 5126: 4 };
 const TYPE_SIZES: Readonly<Record<string, number>> = { SCALAR: 1, VEC2: 2, VEC3: 3, VEC4: 4, MAT2: 4, MAT3: 9, MAT4: 16 };
+const COMPONENT_NAMES: Readonly<Record<number, string>> = { 5120: 'BYTE', 5121: 'UNSIGNED_BYTE', 5122: 'SHORT', 5123: 'UNSIGNED_SHORT', 5125: 'UNSIGNED_INT', 5126: 'FLOAT' };
+
+/** What the glTF specification allows an accessor used so to be: its types, and its component types (`n`: normalized). */
+interface AccessorFormat {
+  types: readonly string[];
+  components: readonly (readonly [number, boolean])[];
+}
+
+const FLOAT_ONLY = [[5126, false]] as const;
+/** Float, or unsigned integers read as 0..1 (texture coordinates, colours, weights). */
+const UNSIGNED_NORMALIZED = [[5126, false], [5121, true], [5123, true]] as const;
+/** Float, or any integer read as -1..1 or 0..1 (rotations and morph weights in animations, morph target sets). */
+const ANY_NORMALIZED = [[5126, false], [5120, true], [5121, true], [5122, true], [5123, true]] as const;
+
+/**
+ * Each use of an accessor and what it may be (glTF 2.0, §3.7.2.1 mesh attributes, §3.7.2.2 morph
+ * targets, §3.7.2.1 indices, §5.28 skins, §3.11 animations). A float VEC3 as indices read as
+ * indices made vertices past the primitive's and NaN positions in the IQM.
+ */
+const ACCESSOR_FORMATS: Readonly<Record<string, AccessorFormat>> = {
+  indices: { types: ['SCALAR'], components: [[5121, false], [5123, false], [5125, false]] },
+  POSITION: { types: ['VEC3'], components: FLOAT_ONLY },
+  NORMAL: { types: ['VEC3'], components: FLOAT_ONLY },
+  TANGENT: { types: ['VEC4'], components: FLOAT_ONLY },
+  TEXCOORD: { types: ['VEC2'], components: UNSIGNED_NORMALIZED },
+  COLOR: { types: ['VEC3', 'VEC4'], components: UNSIGNED_NORMALIZED },
+  JOINTS: { types: ['VEC4'], components: [[5121, false], [5123, false]] },
+  WEIGHTS: { types: ['VEC4'], components: UNSIGNED_NORMALIZED },
+  'target POSITION': { types: ['VEC3'], components: FLOAT_ONLY },
+  'target NORMAL': { types: ['VEC3'], components: FLOAT_ONLY },
+  'target TANGENT': { types: ['VEC3'], components: FLOAT_ONLY },
+  'target TEXCOORD': { types: ['VEC2'], components: ANY_NORMALIZED },
+  'target COLOR': { types: ['VEC3', 'VEC4'], components: ANY_NORMALIZED },
+  inverseBindMatrices: { types: ['MAT4'], components: FLOAT_ONLY },
+  input: { types: ['SCALAR'], components: FLOAT_ONLY },
+  translation: { types: ['VEC3'], components: FLOAT_ONLY },
+  rotation: { types: ['VEC4'], components: ANY_NORMALIZED },
+  scale: { types: ['VEC3'], components: FLOAT_ONLY },
+  weights: { types: ['SCALAR'], components: ANY_NORMALIZED },
+};
+
+/** `VEC3 of FLOAT`, `VEC2 of normalized UNSIGNED_BYTE`. */
+function formatName(type: string, component: number, normalized: boolean): string {
+  return `${type} of ${normalized ? 'normalized ' : ''}${COMPONENT_NAMES[component]}`;
+}
+
+/** `a, b or c`. */
+function either(names: readonly string[]): string {
+  return names.length <= 1 ? names.join('') : `${names.slice(0, -1).join(', ')} or ${names[names.length - 1]}`;
+}
+
+/** The format of a use of an accessor: by its semantic (TEXCOORD_1 as TEXCOORD; application-specific `_NAME`: none). */
+function formatOf(use: string): AccessorFormat | undefined {
+  return ACCESSOR_FORMATS[use.replace(/_\d+$/, '')];
+}
 
 /** A property for messages: `accessor 3 ('Cube_POSITION')`. */
 export function label(kind: string, index: number, def: unknown): string {
@@ -131,6 +194,9 @@ export function checkJson(json: GltfJson, buffers: readonly (Uint8Array | null)[
   const asset = json.asset;
   if (typeof asset !== 'object' || asset === null) fail("the JSON has no 'asset': not a glTF");
   if (typeof asset.version !== 'string' || !/^2\.\d+$/.test(asset.version)) fail(`glTF version '${String(asset.version)}': only glTF 2.0 is read`, 'gltf-version');
+  // Before the accessors: a required extension (quantisation) allows accessor formats glTF itself does not.
+  const required = Array.isArray(json.extensionsRequired) ? json.extensionsRequired : [];
+  if (required.length > 0) fail(`the glTF requires extension ${required.map((e) => JSON.stringify(String(e))).join(', ')}, which is not read: export without compression or quantisation`, 'gltf-extension');
   const counts: Record<string, number> = {};
   for (const key of ['accessors', 'bufferViews', 'buffers', 'nodes', 'meshes', 'skins', 'materials', 'textures', 'images', 'animations', 'scenes', 'cameras', 'samplers']) counts[key] = list(json, key).length;
   const ref = (value: unknown, key: string, where: string): void => {
@@ -177,6 +243,8 @@ export function checkJson(json: GltfJson, buffers: readonly (Uint8Array | null)[
     if (!component) fail(`${where}: componentType ${String(accessor.componentType)} is not a glTF component type`);
     if (!width) fail(`${where}: type '${String(accessor.type)}' is not a glTF accessor type`);
     if (!isCount(accessor.count) || accessor.count < 1) fail(`${where}: count ${String(accessor.count)} is not at least 1`);
+    if (accessor.normalized !== undefined && typeof accessor.normalized !== 'boolean') fail(`${where}: normalized is not true or false`);
+    if (accessor.normalized === true && (accessor.componentType === 5126 || accessor.componentType === 5125)) fail(`${where}: normalized ${COMPONENT_NAMES[accessor.componentType]}: glTF normalizes only 8- and 16-bit integers`, 'gltf-accessor-type');
     const offset = accessor.byteOffset ?? 0;
     if (!isCount(offset)) fail(`${where}: byteOffset is not a count`);
     if (accessor.bufferView !== undefined) {
@@ -207,6 +275,17 @@ export function checkJson(json: GltfJson, buffers: readonly (Uint8Array | null)[
   if (zeroBytes > zeroLimit) {
     fail(`accessors without a buffer view (zeros the reader makes) would take ${zeroBytes.toLocaleString('en-US')} bytes, more than ${ZERO_ACCESSOR_MULTIPLE} times the file's buffers (at least ${ZERO_ACCESSOR_FLOOR.toLocaleString('en-US')}); ${largestZero.where} alone ${largestZero.bytes.toLocaleString('en-US')}: a count that is not its mesh's?`, 'gltf-accessor-range');
   }
+
+  // An accessor as its use needs it (ACCESSOR_FORMATS); `where` names the use.
+  const used = (index: unknown, use: string, where: string): void => {
+    const format = formatOf(use);
+    if (!format || !isCount(index) || index >= counts.accessors) return;
+    const accessor = json.accessors[index];
+    const normalized = accessor.normalized === true;
+    if (format.types.includes(accessor.type) && format.components.some(([c, n]) => c === accessor.componentType && n === normalized)) return;
+    const allowed = `${either(format.types)} of ${either(format.components.map(([c, n]) => `${n ? 'normalized ' : ''}${COMPONENT_NAMES[c]}`))}`;
+    fail(`${where} (${label('accessor', index, accessor)}) is ${formatName(accessor.type, accessor.componentType, normalized)}; glTF requires ${allowed}`, 'gltf-accessor-type');
+  };
 
   list(json, 'images').forEach((image, i) => {
     ref(image.bufferView, 'bufferViews', label('image', i, image));
@@ -247,6 +326,12 @@ export function checkJson(json: GltfJson, buffers: readonly (Uint8Array | null)[
         if (!isObject(target)) fail(`${at}: morph target ${t} is not an object`);
         for (const [semantic, accessor] of Object.entries(target)) counted(`${semantic} of morph target ${t}`, accessor);
       }
+      // Each accessor as its use needs it, once the counts agree.
+      for (const [semantic, accessor] of Object.entries(p.attributes)) used(accessor, semantic, `${at}: attribute ${semantic}`);
+      used(p.indices, 'indices', `${at}: indices`);
+      for (const [t, target] of (Array.isArray(p.targets) ? p.targets : []).entries()) {
+        for (const [semantic, accessor] of Object.entries(target as GltfJson)) used(accessor, `target ${semantic}`, `${at}: ${semantic} of morph target ${t}`);
+      }
     });
   });
   const nodes = list(json, 'nodes');
@@ -285,7 +370,7 @@ export function checkJson(json: GltfJson, buffers: readonly (Uint8Array | null)[
     ref(skin.skeleton, 'nodes', `${where} skeleton`);
     if (skin.inverseBindMatrices !== undefined) {
       const accessor = json.accessors[skin.inverseBindMatrices];
-      if (accessor.type !== 'MAT4' || accessor.componentType !== 5126) fail(`${where}: inverseBindMatrices (accessor ${skin.inverseBindMatrices}) are not float MAT4`);
+      used(skin.inverseBindMatrices, 'inverseBindMatrices', `${where}: inverseBindMatrices`);
       if (accessor.count < skin.joints.length) fail(`${where}: inverseBindMatrices (accessor ${skin.inverseBindMatrices}) has ${accessor.count} matrices for ${skin.joints.length} joints`, 'gltf-accessor-range');
     }
   });
@@ -300,7 +385,7 @@ export function checkJson(json: GltfJson, buffers: readonly (Uint8Array | null)[
       const interpolation = sampler.interpolation ?? 'LINEAR';
       if (!['LINEAR', 'STEP', 'CUBICSPLINE'].includes(interpolation)) fail(`${where} sampler ${k}: interpolation '${String(interpolation)}' is not LINEAR, STEP or CUBICSPLINE`);
       const input = json.accessors[sampler.input], output = json.accessors[sampler.output];
-      if (input.type !== 'SCALAR' || input.componentType !== 5126) fail(`${where} sampler ${k}: input (accessor ${sampler.input}) is not float SCALAR times`);
+      used(sampler.input, 'input', `${where} sampler ${k}: input`);
       const need = interpolation === 'CUBICSPLINE' ? 3 * input.count : input.count;
       // Morph-weight outputs have one value per target per key: a multiple.
       if (output.count < need || output.count % input.count !== 0) fail(`${where} sampler ${k}: output (accessor ${sampler.output}) has ${output.count} values for ${input.count} key times (${interpolation})`, 'gltf-accessor-range');
@@ -309,6 +394,11 @@ export function checkJson(json: GltfJson, buffers: readonly (Uint8Array | null)[
       if (!isObject(channel)) fail(`${where} channel ${k} is not an object`);
       if (!isCount(channel.sampler) || channel.sampler >= samplers.length) fail(`${where} channel ${k} refers to sampler ${String(channel.sampler)}, but the animation has ${samplers.length}`);
       ref(channel.target?.node, 'nodes', `${where} channel ${k}`);
+      // The output's format depends on the property the channel drives.
+      const path = channel.target?.path;
+      if (typeof path === 'string' && ['translation', 'rotation', 'scale', 'weights'].includes(path) && isObject(samplers[channel.sampler])) {
+        used(samplers[channel.sampler].output, path, `${where} channel ${k}: the ${path} output of sampler ${channel.sampler}`);
+      }
     });
   });
   list(json, 'scenes').forEach((scene, s) => {

@@ -18,7 +18,7 @@
 // - Axes: glTF is Y-up, IQM Z-up: (x, y, z) -> (x, -z, y) for positions, normals, tangents and
 //   every pose (math.ts). Texture coordinates are unchanged: glTF and IQM both put v = 0 at the
 //   image's first (top) row (FORMAT-PITFALLS §2).
-import type { Accessor, Document, Mesh, Node, Primitive, Skin } from '@gltf-transform/core';
+import type { Accessor, Document, Material, Mesh, Node, Primitive, Skin } from '@gltf-transform/core';
 import type { IqeDiagnostic } from '../iqe/diagnostic';
 import { lineNote } from '../compile/options';
 import { ReadError } from '../compile/readError';
@@ -53,6 +53,8 @@ const EVIDENT_RATES = [24, 25, 30, 50, 60];
 export interface GltfReadOptions {
   /** The sampling rate; absent: the rate the key times are evidently on (chooseFps), else 30. */
   fps?: number;
+  /** A material's colour without a texture written as its meshes' vertex colours (default true). */
+  materialColors?: boolean;
   /** The file's name without folders and extension: an unnamed animation's name. */
   stem: string;
   images: readonly GltfImage[];
@@ -229,7 +231,7 @@ export function readGltfDocument(document: Document, options: GltfReadOptions): 
     zUpPose(model.basePoses, o);
   }
 
-  readMeshes(model, diagnostics, { nodes, nodeIndex, meshNodes, world, base, skinShape, jointOf, nearestJoint, accessorLabel, skins, images: options.images, root });
+  readMeshes(model, diagnostics, { nodes, nodeIndex, meshNodes, world, base, skinShape, jointOf, nearestJoint, accessorLabel, skins, images: options.images, root, bakeColors: options.materialColors !== false });
 
   const fps = options.fps !== undefined && options.fps > 0 ? options.fps : chooseFps(document);
   if (jointCount > 0) readAnimations(model, diagnostics, { document, nodes, nodeIndex, parent, order, jointParent, fps, stem: options.stem });
@@ -342,6 +344,8 @@ interface MeshContext {
   skins: readonly Skin[];
   images: readonly GltfImage[];
   root: ReturnType<Document['getRoot']>;
+  /** Whether material colours without a texture become vertex colours. */
+  bakeColors: boolean;
 }
 
 const MODE_NAMES = ['POINTS', 'LINES', 'LINE_LOOP', 'LINE_STRIP', 'TRIANGLES', 'TRIANGLE_STRIP', 'TRIANGLE_FAN'];
@@ -363,7 +367,9 @@ function readMeshes(model: SourceModel, diagnostics: IqeDiagnostic[], c: MeshCon
   const morphed: string[] = [];
   let overFour = 0, unweighted = 0;
   const skinned = c.skins.length > 0 || model.joints.length > 0;
-  const materialNames = materialNamer(c.root, c.images);
+  const materialName = materialNamer(c.root, c.images);
+  // Materials whose colour went into the vertex colours, for the note.
+  const baked: string[] = [];
   const element = new Float64Array(16);
   const point = new Float64Array(3);
   const transform = new Float64Array(12), inverse = new Float64Array(12);
@@ -446,12 +452,19 @@ function readMeshes(model: SourceModel, diagnostics: IqeDiagnostic[], c: MeshCon
         } else texcoords.pushMany([0, 0], 2);
       }
       const color = primitive.getAttribute('COLOR_0');
-      if (color) withColors++;
+      // glTF's base colour is the material's colour times COLOR_0 (times a texture this material has not).
+      const tint = c.bakeColors ? colorOf(primitive.getMaterial()) : null;
+      if (tint && !isWhite(tint)) {
+        const name = materialName(primitive);
+        if (!baked.includes(name)) baked.push(name);
+      }
+      if (color || (tint && !isWhite(tint))) withColors++;
+      const [tr, tg, tb, ta] = tint ?? [1, 1, 1, 1];
       for (let v = 0; v < count; v++) {
         if (color) {
           color.getElement(v, element as unknown as number[]);
-          colors.pushMany([element[0], element[1], element[2], color.getElementSize() === 4 ? element[3] : 1], 4);
-        } else colors.pushMany([1, 1, 1, 1], 4);
+          colors.pushMany([tr * element[0], tg * element[1], tb * element[2], ta * (color.getElementSize() === 4 ? element[3] : 1)], 4);
+        } else colors.pushMany([tr, tg, tb, ta], 4);
       }
       // Other sets: custom arrays by their semantic (values of primitives without one: 0).
       for (const semantic of primitive.listSemantics()) {
@@ -524,7 +537,7 @@ function readMeshes(model: SourceModel, diagnostics: IqeDiagnostic[], c: MeshCon
       if (mode === 4) for (let n = 0; n + 2 < indexCount; n += 3) add(n, n + 1, n + 2);
       else if (mode === 5) for (let n = 0; n + 2 < indexCount; n++) add(n % 2 === 0 ? n : n + 1, n % 2 === 0 ? n + 1 : n, n + 2);
       else for (let n = 1; n + 1 < indexCount; n++) add(0, n, n + 1);
-      sections.push({ mesh: meshName, material: materialNames(primitive), firstTriangle, line: 0 });
+      sections.push({ mesh: meshName, material: materialName(primitive), firstTriangle, line: 0 });
       vertexCount += count;
       primitivesRead++;
     });
@@ -537,6 +550,9 @@ function readMeshes(model: SourceModel, diagnostics: IqeDiagnostic[], c: MeshCon
   const allNormals = withNormals === primitivesRead && primitivesRead > 0;
   if (!allNormals && primitivesRead > 0) {
     diagnostics.push(note(withNormals === 0 ? 'the file has no normals: they are computed from the faces (smooth where faces share a position)' : `${list(withoutNormals)} have no NORMAL: every normal is computed from the faces`, 'gltf-normals-generated'));
+  }
+  if (baked.length > 0) {
+    diagnostics.push(note(`materials ${list(baked.map((m) => `'${m}'`))} have a colour and no texture: it is written as their meshes' vertex colours (IQM has no material colour; --no-material-colors leaves it out)`, 'gltf-material-colors'));
   }
   if (customs.length > 0) diagnostics.push(note(`${list(customs.map((x) => x.name))} are written as custom vertex arrays of those names (IQM has one texture coordinate and one colour array)`, 'gltf-custom-arrays'));
 
@@ -573,14 +589,65 @@ function readMeshes(model: SourceModel, diagnostics: IqeDiagnostic[], c: MeshCon
 function materialNamer(root: MeshContext['root'], images: readonly GltfImage[]): (p: Primitive) => string {
   const textures = root.listTextures();
   const materials = root.listMaterials();
-  return (p) => {
-    const material = p.getMaterial();
+  const nameOf = (material: Material | null): string => {
     if (!material) return 'default';
     const texture = material.getBaseColorTexture();
     const image = texture ? images[textures.indexOf(texture)] : undefined;
     if (image) return image.stem;
     return material.getName() || `material${materials.indexOf(material)}`;
   };
+  return (p) => nameOf(p.getMaterial());
+}
+
+/** A colour of a material without a texture, by the name the IQM's meshes get (sRGB, 0..1). */
+export interface GltfMaterialColor {
+  name: string;
+  rgba: [number, number, number, number];
+  /** Whether the compile writes it as the vertex colours of the meshes (materialColors, and not white). */
+  baked: boolean;
+}
+
+/** linear -> sRGB (IEC 61966-2-1): glTF's factors are linear; a viewer shows, and a picker gives, the sRGB value. */
+function toSrgb(x: number): number {
+  const c = Math.min(Math.max(x, 0), 1);
+  // 1 exactly (the formula gives a hair under it): white must stay white.
+  if (c === 1) return 1;
+  return c <= 0.0031308 ? 12.92 * c : 1.055 * c ** (1 / 2.4) - 0.055;
+}
+
+/**
+ * The colour a material without a base colour texture draws with (sRGB; its alpha only where the
+ * material blends or masks); null where it has a texture (the image is the colour an engine shows).
+ * No material: glTF's default material, white.
+ */
+function colorOf(material: Material | null): [number, number, number, number] | null {
+  if (!material) return [1, 1, 1, 1];
+  if (material.getBaseColorTexture()) return null;
+  const [r, g, b, a] = material.getBaseColorFactor();
+  return [toSrgb(r), toSrgb(g), toSrgb(b), material.getAlphaMode() === 'OPAQUE' ? 1 : Math.min(Math.max(a, 0), 1)];
+}
+
+function isWhite(rgba: readonly number[]): boolean {
+  return rgba.every((x) => x === 1);
+}
+
+/**
+ * The colours of the materials without a texture that the scene's primitives use, by the name
+ * their meshes get (the preview draws them where no image is found): `materialColors` says whether
+ * the compile bakes them into the vertex colours.
+ */
+export function materialColors(document: Document, images: readonly GltfImage[], bake = true): GltfMaterialColor[] {
+  const root = document.getRoot();
+  const name = materialNamer(root, images);
+  const out: GltfMaterialColor[] = [];
+  for (const mesh of root.listMeshes()) {
+    for (const primitive of mesh.listPrimitives()) {
+      const rgba = colorOf(primitive.getMaterial());
+      const n = name(primitive);
+      if (rgba && !out.some((m) => m.name === n)) out.push({ name: n, rgba, baked: bake && !isWhite(rgba) });
+    }
+  }
+  return out;
 }
 
 interface AnimationContext {

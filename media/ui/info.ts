@@ -71,8 +71,8 @@ export function renderInfo(
   const meshList = h('ol', { class: 'meshes' });
   model.meshes.forEach((m, i) => {
     const t = textures[i];
-    const found = t && t.source.kind !== 'none' ? t.source.path : null;
-    const status = !t ? 'looking up…' : found === null ? 'not found (checker)' : shownPath(found, modelPath);
+    const found = t && (t.source.kind === 'bytes' || t.source.kind === 'uri') ? t.source.path : null;
+    const status = !t ? 'looking up…' : t.source.kind === 'color' ? t.source.label : found === null ? 'not found (checker)' : shownPath(found, modelPath);
     const li = h(
       'li',
       null,

@@ -5,7 +5,7 @@
 export type AccessorType = 'SCALAR' | 'VEC2' | 'VEC3' | 'VEC4' | 'MAT4';
 
 const WIDTH: Record<AccessorType, number> = { SCALAR: 1, VEC2: 2, VEC3: 3, VEC4: 4, MAT4: 16 };
-export const FLOAT = 5126, UNSIGNED_BYTE = 5121, UNSIGNED_SHORT = 5123, UNSIGNED_INT = 5125;
+export const FLOAT = 5126, UNSIGNED_BYTE = 5121, UNSIGNED_SHORT = 5123, UNSIGNED_INT = 5125, BYTE = 5120, SHORT = 5122;
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Json = Record<string, any>;
@@ -18,11 +18,13 @@ export class GltfBuilder {
   accessor(values: readonly number[], type: AccessorType, componentType = FLOAT, extra: Json = {}): number {
     while (this.bytes.length % 4 !== 0) this.bytes.push(0);
     const offset = this.bytes.length;
-    const view = new DataView(new ArrayBuffer(values.length * (componentType === FLOAT || componentType === UNSIGNED_INT ? 4 : componentType === UNSIGNED_SHORT ? 2 : 1)));
+    const view = new DataView(new ArrayBuffer(values.length * (componentType === FLOAT || componentType === UNSIGNED_INT ? 4 : componentType === UNSIGNED_SHORT || componentType === SHORT ? 2 : 1)));
     values.forEach((v, i) => {
       if (componentType === FLOAT) view.setFloat32(4 * i, v, true);
       else if (componentType === UNSIGNED_INT) view.setUint32(4 * i, v, true);
       else if (componentType === UNSIGNED_SHORT) view.setUint16(2 * i, v, true);
+      else if (componentType === SHORT) view.setInt16(2 * i, v, true);
+      else if (componentType === BYTE) view.setInt8(i, v);
       else view.setUint8(i, v);
     });
     // One byte at a time: a spread of a large accessor's bytes overflows the call stack.

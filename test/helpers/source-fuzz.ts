@@ -1,14 +1,15 @@
 // Mutation fuzzing of the compile's other inputs (MD5 mesh and anim, SMD, OBJ, glTF and GLB), as
 // the IQE fuzz does it for IQE (iqe-fuzz.ts). A glTF is mutated in its JSON (numbers made extreme,
-// members deleted, arrays cut or doubled, the BIN chunk cut) or as bytes (model-fuzz.ts). Mutations
+// members deleted, arrays cut or doubled, an accessor's use pointed at another accessor or its type
+// or component type changed, the BIN chunk cut) or as bytes (model-fuzz.ts). Mutations
 // of a text (mutateLines, also the sidecar fuzz's): lines deleted, doubled, swapped, cut (and, for
 // the sidecars, repeated thousands of times); numbers replaced by extreme or malformed values (counts of 1e300, indices
 // past the end, NaN, hex); lines of the format inserted; a very long line (a face of thousands of
 // corners, a vertex of thousands of bone links, a frame of thousands of values); characters
 // flipped (quotes, braces, slashes, line breaks, non-ASCII); line endings changed. Oracle
 // (exerciseSource): the reader and the compile never throw; a compile writes bytes exactly when it
-// reports no error, and they read back with the counts it reported; every error says where (a line
-// inside the text) and what. The reader's model is what the watchdog weighs against the input.
+// reports no error, and they read back with the counts it reported, without a NaN a glTF did not
+// hold; every error says where (a line inside the text) and what, in one line. The reader's model is what the watchdog weighs against the input.
 import { compile,  type CompileSource } from '../../core/compile/index';
 import { textSource } from '../../core/formats/sources';
 import { gltfSource } from '../../core/gltf/source';
@@ -130,7 +131,10 @@ export function mutateGltf(bytes: Uint8Array, random: () => number): { bytes: Ui
     return { bytes: out, what: `bytes (no JSON): ${what}` };
   }
   const what: string[] = [];
-  for (let e = 0, edits = 1 + pick(4); e < edits; e++) {
+  // An accessor of the wrong kind where it is used (a float VEC3 as indices compiled to NaN
+  // vertices): a use pointed at another accessor, or an accessor's type or component type changed.
+  if (random() < 0.25) what.push(swapAccessor(json, pick));
+  for (let e = 0, edits = what.length > 0 ? pick(2) : 1 + pick(4); e < edits; e++) {
     const all = places(json);
     if (all.length === 0) break;
     const [container, key] = all[pick(all.length)];
@@ -156,8 +160,53 @@ export function mutateGltf(bytes: Uint8Array, random: () => number): { bytes: Ui
     bin = bin.subarray(0, pick(bin.length));
     what.push(`BIN cut to ${bin.length}`);
   }
-  const text = JSON.stringify(json);
+  // A .gltf written in lines as its seed was (a JSON error's line and column then mean something).
+  const text = !glb && jsonText.slice(0, 200).includes('\n') ? JSON.stringify(json, null, 1) : JSON.stringify(json);
   return { bytes: glb ? glbOf(text, bin) : Buffer.from(text), what: what.join('; ') };
+}
+
+const ACCESSOR_TYPES = ['SCALAR', 'VEC2', 'VEC3', 'VEC4', 'MAT2', 'MAT3', 'MAT4'];
+const COMPONENT_TYPES = [5120, 5121, 5122, 5123, 5125, 5126];
+
+/** One accessor made the wrong kind for a use of it (glTF 2.0's table of formats per use); what was done. */
+function swapAccessor(json: unknown, pick: (n: number) => number): string {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const j = json as Record<string, any>;
+  const accessors: unknown[] = Array.isArray(j?.accessors) ? j.accessors : [];
+  if (accessors.length === 0) return 'no accessor to swap';
+  // Every place that names an accessor: [container, key, what]; a mesh's apart (an animation's
+  // hundreds of samplers would leave a mesh's few uses seldom picked).
+  const meshUses: [Record<string, unknown>, string, string][] = [];
+  const uses: [Record<string, unknown>, string, string][] = [];
+  const each = (list: unknown, f: (item: Record<string, unknown>, i: number) => void): void => {
+    if (Array.isArray(list)) list.forEach((item, i) => item && typeof item === 'object' && f(item as Record<string, unknown>, i));
+  };
+  each(j.meshes, (mesh, m) =>
+    each(mesh.primitives, (p, k) => {
+      meshUses.push([p, 'indices', `mesh ${m} primitive ${k} indices`]);
+      const attributes = p.attributes as Record<string, unknown> | undefined;
+      if (attributes && typeof attributes === 'object') for (const semantic of Object.keys(attributes)) meshUses.push([attributes, semantic, `mesh ${m} primitive ${k} ${semantic}`]);
+    }),
+  );
+  each(j.skins, (skin, s) => 'inverseBindMatrices' in skin && uses.push([skin, 'inverseBindMatrices', `skin ${s} inverseBindMatrices`]));
+  each(j.animations, (animation, a) => each(animation.samplers, (sampler, k) => uses.push([sampler, 'input', `animation ${a} sampler ${k} input`], [sampler, 'output', `animation ${a} sampler ${k} output`])));
+  const from = meshUses.length > 0 && (uses.length === 0 || pick(2) === 0) ? meshUses : uses;
+  if (from.length > 0 && pick(2) === 0) {
+    const [container, key, name] = from[pick(from.length)];
+    const to = pick(accessors.length);
+    container[key] = to;
+    return `${name} made accessor ${to}`;
+  }
+  const a = pick(accessors.length);
+  const accessor = accessors[a] as Record<string, unknown>;
+  if (!accessor || typeof accessor !== 'object') return 'no accessor to swap';
+  if (pick(2) === 0) {
+    accessor.type = ACCESSOR_TYPES[pick(ACCESSOR_TYPES.length)];
+    return `accessor ${a} type ${String(accessor.type)}`;
+  }
+  accessor.componentType = COMPONENT_TYPES[pick(COMPONENT_TYPES.length)];
+  if (pick(3) === 0) accessor.normalized = pick(2) === 0;
+  return `accessor ${a} componentType ${String(accessor.componentType)}${accessor.normalized !== undefined ? `, normalized ${String(accessor.normalized)}` : ''}`;
 }
 
 /** A mutated copy of `text` (a file of `format`), and what was done. */
@@ -276,14 +325,42 @@ export async function exerciseSource(bytes: Uint8Array, name: string): Promise<S
   for (const { diagnostic: d } of compiled.diagnostics) {
     const r = d.range;
     if (r.line === r.endLine && r.endColumn < r.column) fail(`a diagnostic whose range ends before it starts: ${JSON.stringify(d)}`);
+    // One line per message: a glTF's JSON error once pasted the engine's excerpt of the input, newlines and all.
+    if (/[\r\n]/.test(d.message)) fail(`a diagnostic whose message spans lines: ${JSON.stringify(d)}`);
   }
   if ((compiled.bytes !== undefined) === errors.length > 0) fail(`compile wrote ${compiled.bytes ? 'bytes' : 'nothing'} with ${errors.length} errors`);
   if (read.model === null && compiled.bytes) fail('compile wrote a model the reader refused');
   if (compiled.bytes) {
     const model = readModel(compiled.bytes);
     if (model.meshes.length !== compiled.stats.meshes || model.frameCount !== compiled.stats.frames) fail('the compiled IQM does not read back with the counts the compile reported');
+    // No NaN the input did not have (a float accessor read as indices made vertices of none).
+    const nan = nanArray(model);
+    if (nan && isGltf && !mayHoldNonFinite(bytes)) fail(`the compiled IQM has NaN in its ${nan}, and the glTF has no float that is not finite`);
   }
   return result;
+}
+
+/** The first vertex array of a model that holds a NaN, or null. */
+function nanArray(model: ReturnType<typeof readModel>): string | null {
+  for (const mesh of model.meshes) {
+    for (const [name, data] of [['positions', mesh.position], ['normals', mesh.normal], ['texture coordinates', mesh.texcoord], ['tangents', mesh.tangent], ['colours', mesh.color], ['blend weights', mesh.blendWeights]] as const) {
+      if (data && data.some((x) => Number.isNaN(x))) return `${name} of mesh '${mesh.name}'`;
+    }
+  }
+  return null;
+}
+
+/**
+ * Whether a glTF may hold a float that is not finite: a NaN or infinity bit pattern of a float32 at
+ * any byte of its binary data (a GLB's bytes, a .gltf's base64 buffers), or a JSON number beyond
+ * float32's range (1e300 read as a float32 is infinite).
+ */
+function mayHoldNonFinite(bytes: Uint8Array): boolean {
+  const text = Buffer.from(bytes).toString('latin1');
+  if (/\d[eE]\+?(3[89]|[4-9]\d|\d{3,})|\d{39,}/.test(text)) return true;
+  const blobs = isGlbBytes(bytes) ? [bytes] : [...text.matchAll(/;base64,([A-Za-z0-9+/=]*)/g)].map((m) => new Uint8Array(Buffer.from(m[1], 'base64')));
+  // A float32's exponent bits all set: bits 7..14 of its high half (little-endian: bytes 2 and 3).
+  return blobs.some((b) => b.some((x, i) => i >= 2 && (x & 0x7f) === 0x7f && (b[i - 1] & 0x80) === 0x80));
 }
 
 /** Small seeds of each format, generated here (the real files are added by the caller). */
