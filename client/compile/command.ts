@@ -3,14 +3,14 @@
 // Node, a Web Worker in the browser), with a cancellable progress notification when it takes more
 // than half a second, and writes the IQM atomically (temporary file + rename; in Node through
 // links, node/atomicWrite.ts). Errors write nothing: they go to the Problems
-// panel (through the language server) and the command offers to show them; the compile's own
-// notes go there too, and to the output channel. Several files chosen in the explorer are compiled
+// panel (through the language server) and the command offers to show them; every note of the
+// compile (what the readers noticed and the compile's own) goes there too, and to the output channel. Several files chosen in the explorer are compiled
 // in turn. Also compiles on save when iqmTools.compile.onSave is set.
 import * as vscode from 'vscode';
 import type { IqeDiagnostic } from '../../core/iqe/diagnostic';
 import { engineFindings, toDiagnostics } from '../preview/engines';
 import type { Platform } from '../platform';
-import type { CompileRequest, CompileInput } from './protocol';
+import type { CompileInput, CompileNote, CompileRequest } from './protocol';
 import { animationPathsFor, compileOptionsOf, outputPathFor } from './settings';
 import { compileSource, type LoadedSource, settingsFor } from './source';
 import { gatherCompanions } from '../../core/formats/companions';
@@ -82,6 +82,11 @@ function noteDiagnostic(d: IqeDiagnostic): vscode.Diagnostic {
   diagnostic.source = 'IQE compiler';
   diagnostic.code = d.code;
   return diagnostic;
+}
+
+/** A note or diagnostic as the output channel lists it: `file:line:column: severity: message [code]`. */
+function noteLine(file: string, d: IqeDiagnostic): string {
+  return `${file}:${d.range.line + 1}:${d.range.column + 1}: ${d.severity}: ${d.message} [${d.code}]`;
 }
 
 export interface CompileOutcome {
@@ -194,9 +199,10 @@ async function compile(host: CompileHost, source: vscode.Uri, interactive: boole
     log.appendLine(`[${stamp}] ${name}: the animation file ${failed.fsPath} has errors; nothing written`);
     const failedErrors = reply.diagnostics.filter((d) => d.text === reply.failedText && d.diagnostic.severity === 'error').map((d) => d.diagnostic);
     for (const d of failedErrors.slice(0, 50)) log.appendLine(`  ${fileName(reply.failedText)}:${d.range.line + 1}:${d.range.column + 1}: ${d.message} [${d.code}]`);
-    // An IQE is opened, so that the language server shows its errors; another source's errors are put in the Problems panel here.
+    // An IQE is opened, so that the language server shows its errors; another source's errors (and
+    // what its reader noticed) are put in the Problems panel here, for every input.
     if (/\.iqe$/i.test(failed.path)) await vscode.workspace.openTextDocument(failed);
-    else host.notes.set(failed, failedErrors.map(noteDiagnostic));
+    readerProblems(host, reply.diagnostics, [source, ...animationFiles], fileName);
     if (interactive) {
       const choice = await vscode.window.showErrorMessage(`${fileName(reply.failedText)} (an animation file of ${name}) has errors; no IQM was written.`, 'Show Problems');
       if (choice) await vscode.commands.executeCommand('workbench.actions.view.problems');
@@ -208,9 +214,10 @@ async function compile(host: CompileHost, source: vscode.Uri, interactive: boole
     log.appendLine(`[${stamp}] ${name}: ${errors.length} error(s); nothing written`);
     for (const d of errors.slice(0, 50)) log.appendLine(`  ${name}:${d.range.line + 1}:${d.range.column + 1}: ${d.message} [${d.code}]`);
     // The language server publishes the same errors for an open IQE document: open it so they
-    // reach the Problems panel; an MD5, SMD or OBJ source's errors are put there by the compile.
+    // reach the Problems panel; an MD5, SMD, OBJ or glTF source's errors, with what its reader
+    // noticed besides, are put there by the compile.
     if (/\.iqe$/i.test(source.path)) await vscode.workspace.openTextDocument(source);
-    else host.notes.set(source, errors.map(noteDiagnostic));
+    readerProblems(host, reply.diagnostics, [source, ...animationFiles], fileName);
     if (interactive) {
       const choice = await vscode.window.showErrorMessage(`${name} has ${errors.length} error(s); no IQM was written.`, 'Show Problems');
       if (choice) await vscode.commands.executeCommand('workbench.actions.view.problems');
@@ -236,12 +243,15 @@ async function compile(host: CompileHost, source: vscode.Uri, interactive: boole
       `${s.joints} joints, ${s.animations} animations (${s.frames} frames), ${s.bytes} bytes`,
   );
   if (writeNote) log.appendLine(`  ${writeNote}`);
-  const notes = reply.notes.map(({ text, diagnostic: d }) => `${fileName(text)}:${d.range.line + 1}:${d.range.column + 1}: ${d.severity}: ${d.message} [${d.code}]`);
+  // Every note: what the readers noticed (an unreadable .mtl, concave faces, a glTF animation
+  // dropped: reply.diagnostics without errors, as the preview lists them) and the compile's own.
+  const compiled = reply.diagnostics.filter((n) => n.diagnostic.severity !== 'error');
+  const notes = compiled.map(({ text, diagnostic }) => noteLine(fileName(text), diagnostic));
   for (const note of notes) log.appendLine(`  ${note}`);
   // And in the Problems panel, at their lines of the file each is about.
   const inputs = [source, ...animationFiles];
   for (const [i, uri] of inputs.entries()) {
-    const own = reply.notes.filter((n) => n.text === i).map((n) => noteDiagnostic(n.diagnostic));
+    const own = compiled.filter((n) => n.text === i).map((n) => noteDiagnostic(n.diagnostic));
     host.notes.set(uri, own.length > 0 ? own : undefined);
   }
   await warnEngineFindings(host, source, outName, reply.bytes, batch !== undefined);
@@ -251,6 +261,20 @@ async function compile(host: CompileHost, source: vscode.Uri, interactive: boole
     await vscode.commands.executeCommand('vscode.openWith', output, PREVIEW_VIEW_TYPE, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true });
   }
   return { output, errors: 0, notes, compileMs: reply.milliseconds, ...(writeNote ? { writeNote } : {}) };
+}
+
+/**
+ * A compile that wrote nothing: every diagnostic of each input that is no IQE (its errors and what
+ * its reader noticed) in the Problems panel, and its notes in the log; an IQE's are the language
+ * server's (the caller opens the one with errors).
+ */
+function readerProblems(host: CompileHost, diagnostics: readonly CompileNote[], inputs: readonly vscode.Uri[], fileName: (text: number) => string): void {
+  for (const [i, uri] of inputs.entries()) {
+    if (/\.iqe$/i.test(uri.path)) continue;
+    const own = diagnostics.filter((d) => d.text === i);
+    for (const d of own) if (d.diagnostic.severity !== 'error') host.log.appendLine(`  ${noteLine(fileName(i), d.diagnostic)}`);
+    host.notes.set(uri, own.length > 0 ? own.map((d) => noteDiagnostic(d.diagnostic)) : undefined);
+  }
 }
 
 /** `iqmTools.engine`: where the written IQM breaks the chosen engines, in the log, the Problems panel of the source and a warning. */

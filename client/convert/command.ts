@@ -72,6 +72,8 @@ async function modelOf(source: vscode.Uri, bytes: Uint8Array, context: vscode.Ex
   if (!reply) throw new Error(`${name}: the compile was cancelled`);
   const outcome = sourceOutcome(reply, name, format, animations.map((a) => a.name));
   if ('error' in outcome) throw new Error(outcome.error);
+  // What the readers and the compile noticed (a glTF animation dropped), as the preview lists it.
+  for (const note of outcome.converted.notes) log(note);
   const model = readModel(outcome.bytes);
   return format === 'iqe' ? { ...model, format: 'iqe', version: 0 } : model;
 }

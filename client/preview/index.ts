@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import type { Platform } from '../platform';
 import type { Comparisons } from '../compare/comparisons';
-import { GLTF_VIEW_TYPE, IQE_VIEW_TYPE, OBJ_VIEW_TYPE, PreviewProvider, VIEW_TYPE } from './provider';
+import { GLB_VIEW_TYPE, GLTF_VIEW_TYPE, IQE_VIEW_TYPE, OBJ_VIEW_TYPE, PreviewProvider, VIEW_TYPE } from './provider';
 
 export function registerPreview(context: vscode.ExtensionContext, platform: Platform, comparisons: Comparisons): void {
   const provider = new PreviewProvider(context, platform, comparisons);
@@ -13,6 +13,7 @@ export function registerPreview(context: vscode.ExtensionContext, platform: Plat
     vscode.window.registerCustomEditorProvider(IQE_VIEW_TYPE, provider, options),
     vscode.window.registerCustomEditorProvider(OBJ_VIEW_TYPE, provider, options),
     vscode.window.registerCustomEditorProvider(GLTF_VIEW_TYPE, provider, options),
+    vscode.window.registerCustomEditorProvider(GLB_VIEW_TYPE, provider, options),
     vscode.commands.registerCommand('iqmTools.openPreviewToSide', async (uri?: vscode.Uri) => {
       const target = uri ?? vscode.window.activeTextEditor?.document.uri;
       if (!target) {

@@ -33,7 +33,7 @@ import { workspaceAccess } from '../fileAccess';
 import { makeNonce, previewHtml } from './html';
 import { findPartners, partnersMatter, rememberedPartner, rememberPartner } from './partners';
 import { displayPath, type ModelRead, loadPreviewModel } from './modelLoad';
-import { type MaterialColor, sourceOutcome, sourceRequest } from './sourceCompile';
+import { type MaterialColor, previewClipLoops, sourceOutcome, sourceRequest } from './sourceCompile';
 import { fileNameOf as basename, folderOf as dirname } from '../../core/paths';
 import type { FileAccess } from '../../core/files';
 import { findSidecars } from '../../core/lookup/sidecars';
@@ -306,11 +306,13 @@ export class PreviewPanel implements ComparablePreview {
       this.host.problems().set(uri, engines ? toDiagnostics(engines) : []);
       this.embedded = outcome.images;
       this.materialColors = outcome.materials;
+      // The clips as the preview plays them (a glTF's loop); the engines judged the IQM as written.
+      const shown = previewClipLoops(outcome.bytes, read.format);
       this.post({
         type: 'load',
         fileName: name,
         path: displayPath(uri),
-        bytes: toArrayBuffer(outcome.bytes),
+        bytes: toArrayBuffer(shown),
         sidecars: read.sidecars,
         playerParts: [],
         reload: this.loads++ > 0,
@@ -318,7 +320,7 @@ export class PreviewPanel implements ComparablePreview {
         converted: outcome.converted,
       });
       // A comparison compares what is drawn: the IQM compiled from the source (its text is no model).
-      this.loaded(outcome.bytes, read.sidecars);
+      this.loaded(shown, read.sidecars);
     });
   }
 

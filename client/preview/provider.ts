@@ -12,8 +12,10 @@ export const VIEW_TYPE = 'iqmTools.preview';
 export const IQE_VIEW_TYPE = 'iqmTools.iqePreview';
 /** The preview of an OBJ (an "Open With…" option: a text editor stays the default for .obj). */
 export const OBJ_VIEW_TYPE = 'iqmTools.objPreview';
-/** The preview of a glTF as the IQM it compiles to (an "Open With…" option: glTF editors keep .gltf/.glb). */
+/** The preview of a .gltf as the IQM it compiles to (an "Open With…" option: a .gltf is JSON text, which glTF editors edit). */
 export const GLTF_VIEW_TYPE = 'iqmTools.gltfPreview';
+/** The preview of a .glb, its default editor: VS Code has nothing else to show a binary glTF with (its binary-file page). */
+export const GLB_VIEW_TYPE = 'iqmTools.glbPreview';
 
 class PreviewDocument implements vscode.CustomDocument {
   constructor(readonly uri: vscode.Uri) {}

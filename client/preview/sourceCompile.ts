@@ -4,6 +4,7 @@
 // are such sources, the compile request, and what the reply becomes for the webview.
 import { FORMATS, type FormatId, modelOptions } from '../../core/formats/registry';
 import type { ConvertedFrom, TextureResult } from '../../core/protocol';
+import { IQM_HEADER, IQM_LOOP, IQM_RECORD } from '../../core/iqm/layout';
 import type { CompileReply, CompileRequest } from '../compile/protocol';
 
 /**
@@ -60,4 +61,27 @@ export function materialColorSource(names: readonly string[], colors: readonly M
     source: { kind: 'color', rgba: found.baked ? [1, 1, 1, 1] : [...found.rgba], label: `none, the material's colour ${hex}${alpha}${found.baked ? ', in the vertex colours' : ''}` },
     via: `material '${found.name}' of ${fileName}`,
   };
+}
+
+/**
+ * The IQM a glTF compiles to, as the preview plays it: every clip looping. glTF has no loop mark
+ * (viewers loop every animation), so its clips are all unmarked, and the preview loops what a file
+ * does not mark, as a .framegroups line without its loop word loops. Only the preview's copy: the
+ * compile, Convert and the engine checks keep the IQM as written (no flag, as `--loop` leaves it).
+ * Other formats' bytes are returned as they are.
+ */
+export function previewClipLoops(bytes: Uint8Array, format: FormatId): Uint8Array {
+  if (format !== 'gltf' && format !== 'glb') return bytes;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const count = view.getUint32(IQM_HEADER.num_anims, true);
+  const at = view.getUint32(IQM_HEADER.ofs_anims, true);
+  if (count === 0 || at + count * IQM_RECORD.anim > bytes.byteLength) return bytes;
+  const looped = bytes.slice();
+  const out = new DataView(looped.buffer);
+  // flags, the last field of each anim record (name, first_frame, num_frames, framerate, flags).
+  for (let i = 0; i < count; i++) {
+    const flags = at + i * IQM_RECORD.anim + IQM_RECORD.anim - 4;
+    out.setUint32(flags, out.getUint32(flags, true) | IQM_LOOP, true);
+  }
+  return looped;
 }

@@ -19,7 +19,9 @@ export function describeLocation(f: EngineFinding): string {
 
 /** One sentence for an editor: `engine: what (where). The engine fact (source)`. */
 export function findingSentence(f: EngineFinding, withWhere: boolean): string {
-  const fact = f.fact.text.charAt(0).toUpperCase() + f.fact.text.slice(1);
+  // The fact opens a sentence; a file or code name there keeps its spelling (qfiles.h, num_poses).
+  const first = f.fact.text.split(' ', 1)[0];
+  const fact = /[._]\w/.test(first) ? f.fact.text : f.fact.text.charAt(0).toUpperCase() + f.fact.text.slice(1);
   return `${f.engineName}: ${f.message}${withWhere ? ` (${describeLocation(f)})` : ''}. ${fact} (${citeSource(f.fact.source)})`;
 }
 

@@ -16,6 +16,7 @@
 //            --development (load this folder as a development extension instead of the .vsix),
 //            --no-docs (leave docs/screenshots/ alone),
 //            --only-place-to-work (only the click-to-line and comparison steps),
+//            --only-sidecar-colours (only the sidecar grammars step),
 //            --web (the extension in the browser's web worker extension host, as on vscode.dev: the
 //            user setting remote.extensionKind; then also checks that the running-extensions view
 //            says so, and draws the MD3 and DPM examples; its README screenshot is web-preview.png)
@@ -31,6 +32,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { differingPixels, readPng } from './png.mjs';
 import { clickToLineStep, compareStep } from './place-to-work.mjs';
 import { quickOpen, runCommand as runCommandOn } from './workbench.mjs';
+import { installVsix } from './vsix.mjs';
 
 /** The preview's pixel measure of the in-editor suite (test/vscode/pixels.ts, bundled by scripts/build-vscode-tests.mjs). */
 async function loadModelPixels() {
@@ -70,26 +72,6 @@ function listed(text, code) {
   return new RegExp(`\\biqe\\W{0,3}${code}\\b`).test(text);
 }
 
-/**
- * Installs the .vsix as a user would, with code-server's `--install-extension`, into a new
- * extensions folder under `tmp`, and returns the installed extension's folder.
- */
-function installVsix(harness, tmp) {
-  const install = harness.findInstall();
-  const extensions = join(tmp, 'extensions');
-  writeFileSync(join(tmp, 'config.yaml'), 'auth: none\n');
-  const result = spawnSync(
-    install.node,
-    [install.codeServer, '--config', join(tmp, 'config.yaml'), '--user-data-dir', join(tmp, 'user-data'), '--extensions-dir', extensions, '--install-extension', vsix],
-    { encoding: 'utf8', env: { ...process.env, XDG_DATA_HOME: join(tmp, 'xdg-data'), XDG_CONFIG_HOME: join(tmp, 'xdg-config') } },
-  );
-  const installed = existsSync(extensions) ? readdirSync(extensions).filter((name) => statSync(join(extensions, name)).isDirectory()) : [];
-  if (result.status !== 0 || installed.length !== 1) {
-    throw new Error(`code-server --install-extension ${vsix} failed (exit ${result.status}, installed: ${installed.join(', ') || 'nothing'}):\n${result.stdout}${result.stderr}`);
-  }
-  return join(extensions, installed[0]);
-}
-
 async function main() {
   if (!existsSync(harnessPath)) {
     console.log(`[ui-test] SKIPPED: ${harnessPath} is absent`);
@@ -112,7 +94,7 @@ async function test(harness, tmp) {
       return 2;
     }
     try {
-      extensionDir = installVsix(harness, tmp);
+      extensionDir = installVsix(harness, vsix, tmp);
     } catch (error) {
       console.error('[ui-test] could not install the .vsix:', error instanceof Error ? error.message : error);
       return 2;
@@ -324,7 +306,7 @@ async function test(harness, tmp) {
 
   /**
    * A real glTF (../shared/assets/gltf/bevy/Fox.glb, copied into the session's copy of examples/,
-   * never into the repository) opened with "Reopen Editor With…" in the glTF preview: the IQM it
+   * never into the repository) opened from Quick Open, in the glTF preview (its default editor): the IQM it
    * compiles to, on the host, with its embedded texture. Paused on a frame; the screenshot is
    * checked for a drawn model and, by the info panel, for the texture found inside the file.
    */
@@ -337,12 +319,8 @@ async function test(harness, tmp) {
     copyFileSync(fox, join(session.workspace, 'Fox.glb'));
     await page.keyboard.press('Escape');
     await runCommand('View: Close All Editor Groups');
+    // The default editor of .glb: opening the file shows the model (not VS Code's binary-file page).
     await openFile('Fox.glb');
-    // Not the default editor of .glb: the binary-file notice shows, then "Reopen Editor With…".
-    await runCommand('View: Reopen Editor With...');
-    await page.keyboard.type('glTF as IQM');
-    await page.waitForTimeout(500);
-    await page.keyboard.press('Enter');
     const selector = '#viewer[data-state="ready"][data-file="Fox.glb"]';
     const frame = await session.findFrame(selector, 90000);
     const text = (await frame.locator('body').innerText()).replace(/\s+/g, ' ');
@@ -409,6 +387,45 @@ async function test(harness, tmp) {
     assert.equal(stats.frames, info.frames);
     await shoot('7-converted-dpm');
     console.log(`[ui-test] Convert to IQE: the replace question on skinned-tube.iqm (cancelled); skinned-column.dpm -> skinned-column.iqe (${stats.triangles} triangles, ${stats.joints} joints, ${stats.frames} frames once compiled)`);
+  }
+
+  /**
+   * The sidecar files are coloured by their grammars (written into the session's copy of
+   * examples/, beside no model): a line with words and a comment is drawn in more than one token
+   * colour. Without its grammar (left out of the package once) VS Code draws the line in one.
+   */
+  async function sidecarColouringStep() {
+    const files = [
+      ['colours.framegroups', '0 10 20 1 idle // the idle clip'],
+      [join('players', 'colours', 'animation.cfg'), '0 30 0 20 // BOTH_DEATH1'],
+      ['colours.skin', 'u_torso,models/colours/torso.tga // the torso'],
+      [join('scripts', 'colours.shader'), 'models/colours/torso // the torso\n{\n}'],
+    ];
+    await cleanSlate();
+    for (const [file, text] of files) {
+      mkdirSync(dirname(join(session.workspace, file)), { recursive: true });
+      writeFileSync(join(session.workspace, file), `${text}\n`);
+    }
+    const colours = [];
+    for (const [file] of files) {
+      const name = file.split(/[\\/]/).pop();
+      await page.keyboard.press('Escape');
+      await openFile(name);
+      const line = page.locator('.editor-group-container.active .monaco-editor .view-line').first();
+      await line.waitFor({ timeout: 30000 });
+      // The grammar tokenises shortly after the text is drawn: wait for the line to be in several colours.
+      let classes = [];
+      for (let tries = 0; tries < 100; tries++) {
+        classes = await line.evaluate((element) => [...new Set([...element.querySelectorAll('span[class^="mtk"]')].map((span) => span.className))]);
+        if (classes.length > 1) break;
+        await page.waitForTimeout(100);
+      }
+      assert.ok(classes.length > 1, `${file} is drawn in one token colour (${classes.join(', ')}): its grammar is not loaded`);
+      colours.push(`${name}: ${classes.length} colours`);
+    }
+    await shoot('11-sidecar-colours');
+    console.log(`[ui-test] sidecar grammars: ${colours.join(', ')}`);
+    await cleanSlate();
   }
 
   /** Only one editor group with nothing open, the side bar and panel hidden. */
@@ -562,6 +579,11 @@ async function test(harness, tmp) {
       console.log('[ui-test] PASSED (place-to-work steps only)');
       return 0;
     }
+    if (process.argv.includes('--only-sidecar-colours')) {
+      await sidecarColouringStep();
+      console.log('[ui-test] PASSED (sidecar colours only)');
+      return 0;
+    }
     await openFile('planted-errors.iqe');
 
     // The file is recognised as IQE: the status bar's language mode shows the language's name.
@@ -679,6 +701,7 @@ async function test(harness, tmp) {
       await clickToLineStep(steps);
       await compareStep(steps);
     }
+    await sidecarColouringStep();
     if (!development) await detailsPageStep(manifest);
 
     console.log('[ui-test] PASSED');

@@ -108,25 +108,28 @@ suite('model preview', () => {
     }
   });
 
-  test('a .glb opens as the IQM it compiles to through Open With (compiled on the host), not by default; a broken one says why', async function () {
+  test('a .glb opens as the IQM it compiles to by default (compiled on the host), a .gltf through Open With; a broken one says why', async function () {
     skipUnlessRegistered(this);
     const glb = fixtureUri('preview.glb');
-    // Not the default editor of .glb: glTF editors keep it.
+    // The default editor of .glb (VS Code can only show a binary-file page for it); a .gltf is
+    // JSON text, which glTF editors edit: the preview is an "Open With…" option there.
     const editors = (vscode.extensions.all.find((e) => e.id.endsWith('.iqm-tools'))?.packageJSON as { contributes?: { customEditors?: { viewType: string; priority?: string; selector: { filenamePattern: string }[] }[] } } | undefined)?.contributes?.customEditors ?? [];
     const gltf = editors.find((e) => e.viewType === 'iqmTools.gltfPreview');
-    assert.ok(gltf, 'the glTF preview is contributed');
-    assert.equal(gltf.priority, 'option');
-    assert.deepEqual(gltf.selector.map((s) => s.filenamePattern).sort(), ['*.glb', '*.gltf']);
-    assert.ok(!editors.some((e) => e.viewType !== 'iqmTools.gltfPreview' && e.selector.some((s) => /gl(tf|b)/.test(s.filenamePattern))), 'no other preview takes glTF');
-    await vscode.commands.executeCommand('vscode.openWith', glb, 'iqmTools.gltfPreview');
-    const tab = await waitForTab(glb, 'iqmTools.gltfPreview');
+    const binary = editors.find((e) => e.viewType === 'iqmTools.glbPreview');
+    assert.ok(gltf && binary, 'the glTF previews are contributed');
+    assert.deepEqual([gltf.priority, gltf.selector.map((s) => s.filenamePattern)], ['option', ['*.gltf']]);
+    assert.deepEqual([binary.priority, binary.selector.map((s) => s.filenamePattern)], ['default', ['*.glb']]);
+    assert.ok(!editors.some((e) => !e.viewType.startsWith('iqmTools.gl') && e.selector.some((s) => /gl(tf|b)/.test(s.filenamePattern))), 'no other preview takes glTF');
+    // As a double click in the explorer opens it.
+    await vscode.commands.executeCommand('vscode.open', glb);
+    const tab = await waitForTab(glb, 'iqmTools.glbPreview');
     const status = await renderedStatus(glb, (s) => s.ok || s.error !== null, 'the .glb preview');
     assert.equal(status.ok, true, `preview error: ${status.error}`);
     // scripts/make-examples.ts: a tube of 20 rings of 16 (608 triangles) and a box (12) on 6 joints.
     assert.deepEqual([status.format, status.triangles, status.joints], ['iqm', 620, 6]);
     await vscode.window.tabGroups.close(tab);
     const broken = fixtureUri('preview-broken.glb');
-    await vscode.commands.executeCommand('vscode.openWith', broken, 'iqmTools.gltfPreview');
+    await vscode.commands.executeCommand('vscode.open', broken);
     const failed = await renderedStatus(broken, (s) => s.ok || s.error !== null, 'the broken .glb preview');
     assert.equal(failed.ok, false);
     assert.match(failed.error ?? '', /joint/i);

@@ -25,6 +25,8 @@ export async function run(): Promise<void> {
   await import('../preview.test');
   await import('../palette.test');
   await import('../sidecars.test');
+  await import('../packaged.test');
+  await import('../compileNotes.test');
   const failures = await new Promise<number>((resolve) => mocha.run(resolve));
   await mochaOutputWritten();
   if (failures > 0) throw new Error(`${failures} test(s) failed`);
