@@ -6,6 +6,7 @@
 // it follows from the triangles (and the reference compiler's is wrong, IQE-SEMANTICS.md B1).
 import type { Mesh, Model } from '../model/model';
 import { decodeFrame } from '../model/sample';
+import { quotedName } from '../names';
 
 export type DiffSection = 'joints' | 'animations' | 'frames' | 'meshes' | 'triangles' | 'bounds' | 'comment';
 
@@ -66,15 +67,15 @@ function compareJoints(a: Model, b: Model, r: Report, tolerance: number): void {
   if (na !== nb) r.add('joints', `joint count ${na} ≠ ${nb}`);
   if (!ja || !jb) return;
   for (let j = 0; j < Math.min(na, nb); j++) {
-    if (ja.names[j] !== jb.names[j]) r.add('joints', `joint ${j}: name '${ja.names[j]}' ≠ '${jb.names[j]}'`);
-    if (ja.parents[j] !== jb.parents[j]) r.add('joints', `joint ${j} '${ja.names[j]}': parent ${ja.parents[j]} ≠ ${jb.parents[j]}`);
+    if (ja.names[j] !== jb.names[j]) r.add('joints', `joint ${j}: name ${quotedName(ja.names[j])} ≠ ${quotedName(jb.names[j])}`);
+    if (ja.parents[j] !== jb.parents[j]) r.add('joints', `joint ${j} ${quotedName(ja.names[j])}: parent ${ja.parents[j]} ≠ ${jb.parents[j]}`);
     const o = j * 10;
     const t = [0, 1, 2].every((k) => near(ja.bindLocal[o + k], jb.bindLocal[o + k], tolerance));
     const q = nearQuat(ja.bindLocal, o + 3, jb.bindLocal, o + 3, tolerance);
     const s = [7, 8, 9].every((k) => near(ja.bindLocal[o + k], jb.bindLocal[o + k], tolerance));
     if (!t || !q || !s) {
       const part = (m: Float32Array): string => Array.from(m.subarray(o, o + 10), fmt).join(' ');
-      r.add('joints', `joint ${j} '${ja.names[j]}': base pose [${part(ja.bindLocal)}] ≠ [${part(jb.bindLocal)}]`);
+      r.add('joints', `joint ${j} ${quotedName(ja.names[j])}: base pose [${part(ja.bindLocal)}] ≠ [${part(jb.bindLocal)}]`);
     }
   }
 }
@@ -85,13 +86,13 @@ function compareAnimations(a: Model, b: Model, r: Report, tolerance: number): vo
     const ca = a.clips[i];
     const cb = b.clips[i];
     const fields: [string, unknown, unknown][] = [
-      ['name', ca.name, cb.name],
+      ['name', quotedName(ca.name), quotedName(cb.name)],
       ['first frame', ca.firstFrame, cb.firstFrame],
       ['frames', ca.frameCount, cb.frameCount],
       ['loop', ca.loop, cb.loop],
     ];
-    for (const [what, x, y] of fields) if (x !== y) r.add('animations', `animation ${i} '${ca.name}': ${what} ${String(x)} ≠ ${String(y)}`);
-    if (!near(ca.fps, cb.fps, tolerance)) r.add('animations', `animation ${i} '${ca.name}': framerate ${fmt(ca.fps)} ≠ ${fmt(cb.fps)}`);
+    for (const [what, x, y] of fields) if (x !== y) r.add('animations', `animation ${i} ${quotedName(ca.name)}: ${what} ${String(x)} ≠ ${String(y)}`);
+    if (!near(ca.fps, cb.fps, tolerance)) r.add('animations', `animation ${i} ${quotedName(ca.name)}: framerate ${fmt(ca.fps)} ≠ ${fmt(cb.fps)}`);
   }
   if (a.frameCount !== b.frameCount) r.add('frames', `frame count ${a.frameCount} ≠ ${b.frameCount}`);
   // Poses without frames (an IQM may keep them) animate nothing.
@@ -185,7 +186,7 @@ function unmatched(sa: Map<string, number>, sb: Map<string, number>): [number, n
 }
 
 function compareMeshes(a: Model, b: Model, r: Report, tolerance: number): void {
-  const label = (m: Mesh): string => `'${m.name}' (material '${m.material}')`;
+  const label = (m: Mesh): string => `${quotedName(m.name)} (material ${quotedName(m.material)})`;
   const la = a.meshes.map(label);
   const lb = b.meshes.map(label);
   if (la.join('\n') !== lb.join('\n')) r.add('meshes', `meshes [${la.join(', ')}] ≠ [${lb.join(', ')}]`);
@@ -201,7 +202,7 @@ function compareMeshes(a: Model, b: Model, r: Report, tolerance: number): void {
       ['blend weights', ma.blendWeights, mb.blendWeights],
     ];
     for (const [what, x, y] of streams) if ((x === null) !== (y === null)) r.add('triangles', `mesh ${i} ${label(ma)}: only one file has ${what}`);
-    const customs = (m: Mesh): string => m.custom.map((c) => `'${c.name}'×${c.size}`).sort().join(', ');
+    const customs = (m: Mesh): string => m.custom.map((c) => `${quotedName(c.name)}×${c.size}`).sort().join(', ');
     if (customs(ma) !== customs(mb)) r.add('triangles', `mesh ${i} ${label(ma)}: custom vertex arrays [${customs(ma)}] ≠ [${customs(mb)}]`);
     const [onlyA, onlyB] = unmatched(triangleSoup(ma, tolerance), triangleSoup(mb, tolerance));
     if (onlyA > 0 || onlyB > 0) {

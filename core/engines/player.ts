@@ -6,6 +6,7 @@ import { PLAYER_PARTS, playerPart, skinNames, type PlayerInput, type PlayerPart 
 import { animCfgParts, parseAnimCfg } from '../sidecar/animcfg';
 import { parseSkin } from '../sidecar/skin';
 import { severityOf, type Effect, type EngineFinding, type EngineProfile, type FindingLocation, type Rule } from './types';
+import { quotedName } from '../names';
 
 export { PLAYER_PARTS, type PlayerInput, type PlayerPart };
 
@@ -53,14 +54,14 @@ export function checkPlayer(input: PlayerInput, profile: EngineProfile): EngineF
       const skinFile = set[part];
       const model = input.parts[part];
       if (!skinFile) {
-        push('player-skin-missing', r.skins, `skin "${name}" has no file for ${part}.md3`, { what: `skin "${name}"` });
+        push('player-skin-missing', r.skins, `skin ${quotedName(name)} has no file for ${part}.md3`, { what: `skin ${quotedName(name)}` });
         continue;
       }
       if (!model) continue;
       const skin = parseSkin(skinFile.text);
       model.meshes.forEach((mesh, i) => {
         if (!skin.surfaces.has(skinSurfaceName(mesh.name))) {
-          push('player-skin-surface', r.skins, `${skinFile.file} gives no texture to surface ${i} "${mesh.name}" of ${part}.md3: it is drawn with the default shader`, { what: `surface ${i} "${mesh.name}"`, mesh: i, file: skinFile.file }, 'mangle');
+          push('player-skin-surface', r.skins, `${skinFile.file} gives no texture to surface ${i} ${quotedName(mesh.name)} of ${part}.md3: it is drawn with the default shader`, { what: `surface ${i} ${quotedName(mesh.name)}`, mesh: i, file: skinFile.file }, 'mangle');
         }
       });
     }

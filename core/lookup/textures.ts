@@ -9,6 +9,7 @@ import type { FileAccess } from '../files';
 import { fileNameOf, joinPath } from '../paths';
 import { parseShaders, type ShaderBlend } from '../sidecar/shader';
 import { FolderListings, readText, searchFolders } from './folders';
+import { quotedName } from '../names';
 
 /**
  * The candidate file names for one texture name, in the engine's order (ioquake3 R_LoadImage): the
@@ -198,7 +199,7 @@ export async function meshTexture(lookup: TextureLookup, names: readonly string[
     for (const p of a.tried) if (!tried.includes(p)) tried.push(p);
     if (a.path === null) continue;
     const from = i === 0 && skin ? `skin ${skin}` : 'material/shader name';
-    const shader = a.shader?.image !== undefined ? `, shader "${a.shader.name}" in ${fileNameOf(a.shader.file)}` : '';
+    const shader = a.shader?.image !== undefined ? `, shader ${quotedName(a.shader.name)} in ${fileNameOf(a.shader.file)}` : '';
     const beside = a.found === 'beside' ? ', beside the model only (not where the engine looks)' : '';
     return { path: a.path, via: from + shader + beside, tried, twoSided: a.shader?.twoSided ?? false, alphaTest: a.shader?.alphaTest ?? null, blend: a.shader?.blend ?? null, found: a.found, shader: a.shader?.name ?? null };
   }

@@ -5,6 +5,7 @@
 
 import type { Clip } from '../model/model';
 import { blankComments, lines, lineTokens, sidecarNumber, type SidecarToken } from './text';
+import { quotedName } from '../names';
 
 export const Q3_ANIMATIONS = [
   'BOTH_DEATH1', 'BOTH_DEAD1', 'BOTH_DEATH2', 'BOTH_DEAD2', 'BOTH_DEATH3', 'BOTH_DEAD3',
@@ -107,14 +108,14 @@ export function parseAnimCfg(text: string): AnimCfg {
     else if (key === 'fixedlegs') cfg.fixedLegs = true;
     else if (key === 'fixedtorso') cfg.fixedTorso = true;
     else if (key !== 'soundpath') {
-      if (unknown++ < MAX_UNKNOWN_WARNINGS) warn(`unknown keyword "${t.text}"`, t);
+      if (unknown++ < MAX_UNKNOWN_WARNINGS) warn(`unknown keyword ${quotedName(t.text)}`, t);
       else firstUnwarned ??= t;
     }
     // The keyword and its arguments.
     words.skip(key === 'headoffset' ? 4 : key === 'sex' || key === 'footsteps' || key === 'soundpath' ? 2 : 1);
   }
   const more = unknown - MAX_UNKNOWN_WARNINGS - 1;
-  if (firstUnwarned) warn(`unknown keyword "${firstUnwarned.text}"${more > 0 ? ` and ${more} more unknown words after it` : ''}`, firstUnwarned);
+  if (firstUnwarned) warn(`unknown keyword ${quotedName(firstUnwarned.text)}${more > 0 ? ` and ${more} more unknown words after it` : ''}`, firstUnwarned);
   while (words.peek() !== undefined && cfg.entries.length < Q3_ANIMATIONS.length) {
     const q = [0, 1, 2, 3].map((k) => words.peek(k)).filter((t): t is SidecarToken => t !== undefined);
     if (q.length < 4 || !q.every(isNumber)) {

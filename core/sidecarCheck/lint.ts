@@ -13,6 +13,7 @@ import { readFramegroups } from '../sidecar/framegroups';
 import { parseShaders } from '../sidecar/shader';
 import { parseSkin, type SkinEntry } from '../sidecar/skin';
 import { lines, type SidecarToken } from '../sidecar/text';
+import { quotedName } from '../names';
 
 /** What the checks need of a model. */
 export interface ModelSummary {
@@ -133,7 +134,7 @@ function readFramegroupsDoc(text: string, doc: SidecarDocument): void {
     if (e.count < 1) doc.diagnostics.push(diag(span(count), 'warning', 'frame-range-empty', `An empty range (${e.count} frames): DarkPlaces plays 1 frame instead.`));
     if (e.first < 0) doc.diagnostics.push(diag(span(first), 'warning', 'frame-range', `First frame ${e.first} is negative: DarkPlaces uses frame 0.`));
     if (e.fps !== undefined && e.fps <= 0) doc.diagnostics.push(diag(span(fps), 'warning', 'fps-invalid', `Frame rate ${fps.text} is not above 0: DarkPlaces plays it at 1 frame per second.`));
-    else if (e.fps === undefined && fps !== undefined) doc.diagnostics.push(diag(span(fps), 'warning', 'fps-invalid', `"${fps.text}" is not a number: DarkPlaces reads it as 0 and plays the clip at 1 frame per second.`));
+    else if (e.fps === undefined && fps !== undefined) doc.diagnostics.push(diag(span(fps), 'warning', 'fps-invalid', `${quotedName(fps.text)} is not a number: DarkPlaces reads it as 0 and plays the clip at 1 frame per second.`));
     const range = span(first, count);
     doc.clips.push({ name: e.name, index, range: span(e.tokens[0], e.tokens[e.tokens.length - 1]), firstFrame: Math.max(0, e.first), frameCount: Math.max(1, e.count), fps: Math.max(1, e.fps ?? 20), loop: e.loop, reverse: false, empty: e.count < 1 });
     doc.frameRanges.push(range);
@@ -186,22 +187,22 @@ function readSkinDoc(text: string, doc: SidecarDocument): void {
   });
   for (const e of skin.entries as SkinEntry[]) {
     doc.surfaces.push({ name: e.surface, range: lineRange(e.line, e.surfaceStart, e.surfaceEnd), tag: e.tag });
-    if (!e.tag && e.texture) doc.textures.push({ path: e.texture, range: lineRange(e.line, e.textureStart, e.textureEnd), what: `surface "${e.surface}"`, mayBeShader: true });
-    if (!e.tag && !e.texture) doc.diagnostics.push(diag(lineRange(e.line, e.surfaceStart, e.surfaceEnd), 'warning', 'skin-texture-empty', `Surface "${e.surface}" gets no texture: it is drawn with the engine's default (missing) texture.`));
+    if (!e.tag && e.texture) doc.textures.push({ path: e.texture, range: lineRange(e.line, e.textureStart, e.textureEnd), what: `surface ${quotedName(e.surface)}`, mayBeShader: true });
+    if (!e.tag && !e.texture) doc.diagnostics.push(diag(lineRange(e.line, e.surfaceStart, e.surfaceEnd), 'warning', 'skin-texture-empty', `Surface ${quotedName(e.surface)} gets no texture: it is drawn with the engine's default (missing) texture.`));
   }
 }
 
 function readShaderDoc(text: string, doc: SidecarDocument): void {
   for (const shader of parseShaders(text)) {
     for (const image of shader.images ?? []) {
-      doc.textures.push({ path: image.path, range: lineRange(image.line, image.start, image.end), what: `shader "${shader.name}" (${image.keyword})`, mayBeShader: false });
+      doc.textures.push({ path: image.path, range: lineRange(image.line, image.start, image.end), what: `shader ${quotedName(shader.name)} (${image.keyword})`, mayBeShader: false });
     }
   }
 }
 
 /** A model name list for messages: `"a", "b" and 3 more`. */
 function listNames(names: readonly string[], max = 8): string {
-  const shown = names.slice(0, max).map((n) => `"${n}"`).join(', ');
+  const shown = names.slice(0, max).map((n) => quotedName(n)).join(', ');
   return names.length > max ? `${shown} and ${names.length - max} more` : shown || 'none';
 }
 
@@ -243,10 +244,10 @@ export function lintSidecar(doc: SidecarDocument, companions: readonly Companion
     const r = textures[i];
     if (!r || r.state === 'found' || r.state === 'shader') return;
     if (r.state === 'beside') {
-      out.push(diag(t.range, 'information', 'texture-outside-game-path', `"${t.path}" is not found where the engine looks (the path under the game's folder), only as ${r.path} beside this file. The engine finds it once this folder is ${folderOf(t.path.replace(/\\/g, '/'))}/ under the game's folder.`));
+      out.push(diag(t.range, 'information', 'texture-outside-game-path', `${quotedName(t.path)} is not found where the engine looks (the path under the game's folder), only as ${r.path} beside this file. The engine finds it once this folder is ${folderOf(t.path.replace(/\\/g, '/'))}/ under the game's folder.`));
     } else {
       const shaders = t.mayBeShader ? ` No shader of that name either (${r.shaderFiles} shader script${r.shaderFiles === 1 ? '' : 's'} read).` : '';
-      out.push(diag(t.range, 'warning', 'texture-not-found', `No image "${t.path}" (${t.what}): looked in this folder and each one above it as the game's folder, with ${r.extensions.map((e) => `.${e}`).join(', ')} (${r.tried} paths).${shaders} The engine draws its missing-texture image.`));
+      out.push(diag(t.range, 'warning', 'texture-not-found', `No image ${quotedName(t.path)} (${t.what}): looked in this folder and each one above it as the game's folder, with ${r.extensions.map((e) => `.${e}`).join(', ')} (${r.tried} paths).${shaders} The engine draws its missing-texture image.`));
     }
   });
   return out.sort((a, b) => a.range.line - b.range.line || a.range.column - b.range.column);
@@ -273,7 +274,7 @@ function frameDiagnostics(doc: SidecarDocument, model: ModelSummary, part: 'lowe
     const from = Math.max(a.firstFrame, b.firstFrame);
     const to = Math.min(clipEnd(a), clipEnd(b)) - 1;
     const frames = from === to ? `frame ${from}` : `frames ${from}–${to}`;
-    out.push(diag(doc.frameRanges[b.index], 'warning', 'frame-range-overlap', `${frames} ${from === to ? 'also belongs' : 'also belong'} to "${a.name}" (line ${a.range.line + 1}).`));
+    out.push(diag(doc.frameRanges[b.index], 'warning', 'frame-range-overlap', `${frames} ${from === to ? 'also belongs' : 'also belong'} to ${quotedName(a.name)} (line ${a.range.line + 1}).`));
   }
   return out;
 }
@@ -326,11 +327,11 @@ function surfaceDiagnostics(doc: SidecarDocument, model: ModelSummary): IqeDiagn
   const tags = new Set(model.tags.map((t) => t.toLowerCase()));
   for (const s of doc.surfaces) {
     if (s.tag) {
-      if (!tags.has(s.name.toLowerCase())) out.push(diag(s.range, 'information', 'skin-tag-unknown', `${model.file} has no tag "${s.name}" (its tags: ${listNames(model.tags)}); the line does nothing.`));
+      if (!tags.has(s.name.toLowerCase())) out.push(diag(s.range, 'information', 'skin-tag-unknown', `${model.file} has no tag ${quotedName(s.name)} (its tags: ${listNames(model.tags)}); the line does nothing.`));
       continue;
     }
     if (!names.has(s.name.toLowerCase())) {
-      out.push(diag(s.range, 'warning', 'skin-surface-unknown', `${model.file} has no surface "${s.name}" (its surfaces: ${listNames(model.surfaces)}): this line gives nothing a texture.`));
+      out.push(diag(s.range, 'warning', 'skin-surface-unknown', `${model.file} has no surface ${quotedName(s.name)} (its surfaces: ${listNames(model.surfaces)}): this line gives nothing a texture.`));
     }
   }
   return out;

@@ -68,12 +68,12 @@ test('diff: a model equals itself; each kind of change shows in its section', ()
   const base = readModel(compile(BASE));
   assert.deepEqual(diffModels(base, readModel(compile(BASE))), []);
   const cases: [string, string, RegExp][] = [
-    ['joint arm 0', 'joint hand 0', /^joints: joint 1: name 'arm' ≠ 'hand'/],
-    ['pq 0 0 1 0 0 0 -1\nmesh', 'pq 0 0 2 0 0 0 -1\nmesh', /^joints: joint 1 'arm': base pose/],
-    ['vp 1 0 0', 'vp 1 0 0.5', /^triangles: mesh 0 'body' \(material 'skin'\): 1 triangles of the first file and 1 of the second/],
+    ['joint arm 0', 'joint hand 0', /^joints: joint 1: name "arm" ≠ "hand"/],
+    ['pq 0 0 1 0 0 0 -1\nmesh', 'pq 0 0 2 0 0 0 -1\nmesh', /^joints: joint 1 "arm": base pose/],
+    ['vp 1 0 0', 'vp 1 0 0.5', /^triangles: mesh 0 "body" \(material "skin"\): 1 triangles of the first file and 1 of the second/],
     ['material skin', 'material hide', /^meshes: /],
     ['pq 0 0 1.5 0 0 0 -1', 'pq 0 0 1.75 0 0 0 -1', /^(frames: frame 1 pose 1 channel 2|bounds: frame 1)/],
-    ['framerate 10', 'framerate 30', /^animations: animation 0 'wave': framerate 10 ≠ 30/],
+    ['framerate 10', 'framerate 30', /^animations: animation 0 "wave": framerate 10 ≠ 30/],
   ];
   for (const [from, to, pattern] of cases) {
     const changed = readModel(compile(BASE.replace(from, to)));
@@ -98,7 +98,7 @@ test('iqm-tools diff: exit 0 when equal, 1 with differences (text and --json), 2
   assert.equal(cli(a, a).status, 0);
   const text = cli(a, b);
   assert.equal(text.status, 1);
-  assert.match(text.stdout, /animations: animation 0 'wave': framerate 10 ≠ 24/);
+  assert.match(text.stdout, /animations: animation 0 "wave": framerate 10 ≠ 24/);
   const json = cli(a, b, '--json');
   assert.equal(json.status, 1);
   const parsed = JSON.parse(json.stdout);
