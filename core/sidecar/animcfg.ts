@@ -4,7 +4,7 @@
 // torso-only frames too: skip = first(LEGS_WALKCR) - first(TORSO_GESTURE) is subtracted from them.
 
 import type { Clip } from '../model/model';
-import { blankComments, lines, lineTokens, sidecarNumber, type SidecarToken } from './text';
+import { blankComments, fpsProblem, lines, lineTokens, MAX_SIDECAR_FPS, playableFps, sidecarNumber, type SidecarToken } from './text';
 import { quotedName } from '../names';
 
 export const Q3_ANIMATIONS = [
@@ -47,6 +47,9 @@ export interface AnimCfgEntry {
 export function animCfgParts(name: string): ('lower' | 'upper')[] {
   return name.startsWith('BOTH_') ? ['lower', 'upper'] : name.startsWith('TORSO_') ? ['upper'] : ['lower'];
 }
+
+/** The warning of a frame rate over MAX_SIDECAR_FPS (the checks report it at its animation). */
+export const FPS_WARNING = /^\S+: frame rate \S+ is .*; \d+ used$/;
 
 /** Unknown keywords each warned of; those after them are counted in one more warning. */
 const MAX_UNKNOWN_WARNINGS = 100;
@@ -126,6 +129,9 @@ export function parseAnimCfg(text: string): AnimCfg {
     cfg.entries.push({ name: Q3_ANIMATIONS[cfg.entries.length], tokens: q as AnimCfgEntry['tokens'], first: Math.trunc(n[0]), count: Math.trunc(n[1]), loop: Math.trunc(n[2]), fps: n[3] });
     words.skip(4);
   }
+  for (const e of cfg.entries) {
+    if (!playableFps(e.fps)) warn(`${e.name}: frame rate ${e.tokens[3].text} is ${fpsProblem(e.fps)}; ${MAX_SIDECAR_FPS} used`, e.tokens[3]);
+  }
   const raw = cfg.entries;
   if (raw.length < REQUIRED) warn(`only ${raw.length} of the ${REQUIRED} required animations`, words.last());
   const gesture = raw[6];
@@ -143,7 +149,8 @@ export function parseAnimCfg(text: string): AnimCfg {
       name: Q3_ANIMATIONS[k],
       firstFrame: first,
       frameCount: Math.abs(a.count),
-      fps: a.fps > 0 ? a.fps : 1, // fps 0 means 1 (ioq3)
+      // fps 0 means 1 (ioq3); over MAX_SIDECAR_FPS Quake 3's whole-millisecond frame time is 0.
+      fps: a.fps > 0 ? Math.min(a.fps, MAX_SIDECAR_FPS) : 1,
       loop: a.loop > 0,
       loopFrames: a.loop,
       reverse,

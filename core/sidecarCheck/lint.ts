@@ -6,13 +6,13 @@
 
 import type { IqeDiagnostic, Range, Severity } from '../iqe/diagnostic';
 import type { Model } from '../model/model';
-import { animCfgParts, parseAnimCfg, type AnimCfgEntry } from '../sidecar/animcfg';
+import { animCfgParts, FPS_WARNING, parseAnimCfg, type AnimCfgEntry } from '../sidecar/animcfg';
 import type { SidecarKind } from '../lookup/companions';
 import { folderOf } from '../paths';
-import { readFramegroups } from '../sidecar/framegroups';
+import { DEFAULT_FRAMEGROUPS_FPS, readFramegroups } from '../sidecar/framegroups';
 import { parseShaders } from '../sidecar/shader';
 import { parseSkin, type SkinEntry } from '../sidecar/skin';
-import { lines, type SidecarToken } from '../sidecar/text';
+import { fpsProblem, lines, MAX_SIDECAR_FPS, playableFps, type SidecarToken } from '../sidecar/text';
 import { quotedName } from '../names';
 
 /** What the checks need of a model. */
@@ -133,10 +133,12 @@ function readFramegroupsDoc(text: string, doc: SidecarDocument): void {
     const [first, count, fps] = e.tokens;
     if (e.count < 1) doc.diagnostics.push(diag(span(count), 'warning', 'frame-range-empty', `An empty range (${e.count} frames): DarkPlaces plays 1 frame instead.`));
     if (e.first < 0) doc.diagnostics.push(diag(span(first), 'warning', 'frame-range', `First frame ${e.first} is negative: DarkPlaces uses frame 0.`));
-    if (e.fps !== undefined && e.fps <= 0) doc.diagnostics.push(diag(span(fps), 'warning', 'fps-invalid', `Frame rate ${fps.text} is not above 0: DarkPlaces plays it at 1 frame per second.`));
+    const unplayable = e.fps !== undefined && !playableFps(e.fps);
+    if (unplayable) doc.diagnostics.push(diag(span(fps), 'error', 'fps-invalid', `Frame rate ${fps.text} is ${fpsProblem(e.fps as number)}: no clip plays so; the preview and conversions use 20 (DarkPlaces' default).`));
+    else if (e.fps !== undefined && e.fps <= 0) doc.diagnostics.push(diag(span(fps), 'warning', 'fps-invalid', `Frame rate ${fps.text} is not above 0: DarkPlaces plays it at 1 frame per second.`));
     else if (e.fps === undefined && fps !== undefined) doc.diagnostics.push(diag(span(fps), 'warning', 'fps-invalid', `${quotedName(fps.text)} is not a number: DarkPlaces reads it as 0 and plays the clip at 1 frame per second.`));
     const range = span(first, count);
-    doc.clips.push({ name: e.name, index, range: span(e.tokens[0], e.tokens[e.tokens.length - 1]), firstFrame: Math.max(0, e.first), frameCount: Math.max(1, e.count), fps: Math.max(1, e.fps ?? 20), loop: e.loop, reverse: false, empty: e.count < 1 });
+    doc.clips.push({ name: e.name, index, range: span(e.tokens[0], e.tokens[e.tokens.length - 1]), firstFrame: Math.max(0, e.first), frameCount: Math.max(1, e.count), fps: unplayable ? DEFAULT_FRAMEGROUPS_FPS : Math.max(1, e.fps ?? DEFAULT_FRAMEGROUPS_FPS), loop: e.loop, reverse: false, empty: e.count < 1 });
     doc.frameRanges.push(range);
   });
 }
@@ -147,6 +149,7 @@ function readAnimCfgDoc(text: string, doc: SidecarDocument): void {
   cfg.warnings.forEach((w, i) => {
     const at = cfg.warningAt[i];
     const range = at ? span(at) : FILE_START;
+    if (FPS_WARNING.test(w)) return; // at its animation, below
     if (w.startsWith('unknown keyword')) doc.diagnostics.push(diag(range, 'warning', 'sidecar-syntax', `${w[0].toUpperCase()}${w.slice(1)}: Quake 3 ignores it (known: sex, footsteps, headoffset, fixedlegs, fixedtorso).`));
     else if (w.includes('required animations')) doc.diagnostics.push(diag(range, 'error', 'animcfg-incomplete', `Only ${cfg.entries.length} of the 25 animations up to LEGS_TURN: Quake 3 refuses the player model (CG_ParseAnimationFile).`));
     else doc.diagnostics.push(diag(range, 'error', 'sidecar-syntax', `${w[0].toUpperCase()}${w.slice(1)} ("first numFrames loopFrames fps").`));
@@ -157,6 +160,7 @@ function readAnimCfgDoc(text: string, doc: SidecarDocument): void {
     if (e.count === 0) doc.diagnostics.push(diag(span(count), 'warning', 'frame-range-empty', `${e.name} has 0 frames: nothing plays.`));
     if (e.fps < 0) doc.diagnostics.push(diag(span(fps), 'error', 'fps-invalid', `${e.name}: a negative frame rate (${fps.text}) makes Quake 3 compute a negative frame time.`));
     else if (e.fps === 0) doc.diagnostics.push(diag(span(fps), 'warning', 'fps-invalid', `${e.name}: frame rate 0; Quake 3 uses 1 frame per second.`));
+    else if (!playableFps(e.fps)) doc.diagnostics.push(diag(span(fps), 'error', 'fps-invalid', `${e.name}: frame rate ${fps.text} is ${fpsProblem(e.fps)}: Quake 3's frame time, 1000 / fps whole milliseconds, is 0 there; the preview and conversions use ${MAX_SIDECAR_FPS}.`));
     if (e.loop < 0 || e.loop > Math.abs(e.count)) doc.diagnostics.push(diag(span(e.tokens[2]), 'warning', 'animcfg-loop-frames', `${e.name}: ${e.loop} looping frames, but the animation has ${Math.abs(e.count)}.`));
     const isLegs = e.name.startsWith('LEGS_');
     doc.clips.push({
