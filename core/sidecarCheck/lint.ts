@@ -9,6 +9,7 @@ import type { Model } from '../model/model';
 import { animCfgParts, FPS_WARNING, parseAnimCfg, type AnimCfgEntry } from '../sidecar/animcfg';
 import type { SidecarKind } from '../lookup/companions';
 import { folderOf } from '../paths';
+import { MAX_TEXTURE_PATH, texturePathTooLong } from '../lookup/textures';
 import { DEFAULT_FRAMEGROUPS_FPS, readFramegroups } from '../sidecar/framegroups';
 import { parseShaders } from '../sidecar/shader';
 import { parseSkin, type SkinEntry } from '../sidecar/skin';
@@ -191,6 +192,7 @@ function readSkinDoc(text: string, doc: SidecarDocument): void {
   });
   for (const e of skin.entries as SkinEntry[]) {
     doc.surfaces.push({ name: e.surface, range: lineRange(e.line, e.surfaceStart, e.surfaceEnd), tag: e.tag });
+    if (!e.tag && e.texture && tooLong(doc, e.texture, lineRange(e.line, e.textureStart, e.textureEnd))) continue;
     if (!e.tag && e.texture) doc.textures.push({ path: e.texture, range: lineRange(e.line, e.textureStart, e.textureEnd), what: `surface ${quotedName(e.surface)}`, mayBeShader: true });
     if (!e.tag && !e.texture) doc.diagnostics.push(diag(lineRange(e.line, e.surfaceStart, e.surfaceEnd), 'warning', 'skin-texture-empty', `Surface ${quotedName(e.surface)} gets no texture: it is drawn with the engine's default (missing) texture.`));
   }
@@ -199,9 +201,19 @@ function readSkinDoc(text: string, doc: SidecarDocument): void {
 function readShaderDoc(text: string, doc: SidecarDocument): void {
   for (const shader of parseShaders(text)) {
     for (const image of shader.images ?? []) {
+      if (tooLong(doc, image.path, lineRange(image.line, image.start, image.end))) continue;
       doc.textures.push({ path: image.path, range: lineRange(image.line, image.start, image.end), what: `shader ${quotedName(shader.name)} (${image.keyword})`, mayBeShader: false });
     }
   }
+}
+
+/** True (and a warning at `range`) when a texture path is too long to look up (core/lookup/textures.ts MAX_TEXTURE_PATH). */
+function tooLong(doc: SidecarDocument, path: string, range: Range): boolean {
+  const long = texturePathTooLong(path);
+  if (long === undefined) return false;
+  const folders = long.folders === 1 ? '1 folder' : `${long.folders.toLocaleString('en-US')} folders`;
+  doc.diagnostics.push(diag(range, 'warning', 'texture-path-too-long', `A texture path of ${folders}, ${quotedName(path, 40)}: no file system opens a path of more than ${MAX_TEXTURE_PATH.toLocaleString('en-US')} characters (Linux's PATH_MAX; macOS: 1,024, Windows: 260), so it is not looked up and the engine draws its missing texture.`));
+  return true;
 }
 
 /** A model name list for messages: `"a", "b" and 3 more`. */
