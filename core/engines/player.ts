@@ -24,6 +24,15 @@ export function skinSets(skins: PlayerInput['skins'], naming: 'q3' | 'darkplaces
   return sets;
 }
 
+/**
+ * How the chosen engines read an animation.cfg: 'quake3' (by position in Quake 3's list, 25
+ * required) where one of them loads Quake 3 players (ioquake3, quake3), else 'auto' (a game's own
+ * list named by its comments).
+ */
+export function animCfgNames(engines: readonly EngineProfile[]): 'auto' | 'quake3' {
+  return engines.some((e) => e.player?.animationCfg !== undefined) ? 'quake3' : 'auto';
+}
+
 /** The name a surface is matched under in a .skin: lower-cased, a trailing `_X` cut (ioquake3). */
 function skinSurfaceName(name: string): string {
   const n = name.toLowerCase();
@@ -81,7 +90,7 @@ export function checkPlayer(input: PlayerInput, profile: EngineProfile): EngineF
     push('player-animation-cfg', r.animationCfg, 'there is no animation.cfg', { what: 'animation.cfg', file: 'animation.cfg' });
     return out;
   }
-  const cfg = parseAnimCfg(input.animationCfg);
+  const cfg = parseAnimCfg(input.animationCfg, { names: 'quake3' });
   for (const w of cfg.warnings) {
     if (/required animations|expected 4 numbers/.test(w)) push('player-animation-cfg', r.animationCfg, `animation.cfg: ${w}`, { what: 'animation.cfg', file: 'animation.cfg' });
   }

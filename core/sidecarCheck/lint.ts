@@ -16,6 +16,12 @@ import { parseSkin, type SkinEntry } from '../sidecar/skin';
 import { fpsProblem, lines, MAX_SIDECAR_FPS, playableFps, type SidecarToken } from '../sidecar/text';
 import { quotedName } from '../names';
 
+/** How a sidecar is read where engines differ. */
+export interface SidecarOptions {
+  /** animation.cfg: 'quake3' names the animations by position as Quake 3 does (core/engines/player.ts animCfgNames); 'auto' takes a game's own list from its comments. */
+  animCfgNames?: 'auto' | 'quake3';
+}
+
 /** What the checks need of a model. */
 export interface ModelSummary {
   /** File name (for messages), e.g. `grunt.dpm`. */
@@ -106,14 +112,14 @@ function diag(range: Range, severity: Severity, code: string, message: string): 
   return { range, severity, code, message };
 }
 
-export function readSidecar(kind: SidecarKind, text: string): SidecarDocument {
+export function readSidecar(kind: SidecarKind, text: string, options: SidecarOptions = {}): SidecarDocument {
   const doc: SidecarDocument = { kind, clips: [], textures: [], surfaces: [], diagnostics: [], legsOffset: 0, frameRanges: [] };
   switch (kind) {
     case 'framegroups':
       readFramegroupsDoc(text, doc);
       break;
     case 'animcfg':
-      readAnimCfgDoc(text, doc);
+      readAnimCfgDoc(text, doc, options.animCfgNames ?? 'auto');
       break;
     case 'skin':
       readSkinDoc(text, doc);
@@ -144,9 +150,13 @@ function readFramegroupsDoc(text: string, doc: SidecarDocument): void {
   });
 }
 
-function readAnimCfgDoc(text: string, doc: SidecarDocument): void {
-  const cfg = parseAnimCfg(text);
+function readAnimCfgDoc(text: string, doc: SidecarDocument, names: 'auto' | 'quake3'): void {
+  const cfg = parseAnimCfg(text, { names });
   doc.legsOffset = cfg.legsOffset;
+  if (cfg.names === 'comments') {
+    const first = cfg.entries[0].tokens;
+    doc.diagnostics.push(diag(span(first[0], first[3]), 'information', 'animcfg-own-list', `${cfg.entries.length} animations named by their comments (${cfg.entries.slice(0, 3).map((e) => e.name).join(', ')}, …): a game's own list, not Quake 3's 25. With iqmTools.engine set to ioquake3 or quake3 it is checked as Quake 3 reads it, by position.`));
+  }
   cfg.warnings.forEach((w, i) => {
     const at = cfg.warningAt[i];
     const range = at ? span(at) : FILE_START;
