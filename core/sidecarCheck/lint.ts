@@ -270,7 +270,7 @@ export function lintSidecar(doc: SidecarDocument, companions: readonly Companion
     const r = textures[i];
     if (!r || r.state === 'found' || r.state === 'shader') return;
     if (r.state === 'beside') {
-      out.push(diag(t.range, 'information', 'texture-outside-game-path', `${quotedName(t.path)} is not found where the engine looks (the path under the game's folder), only as ${r.path} beside this file. The engine finds it once this folder is ${folderOf(t.path.replace(/\\/g, '/'))}/ under the game's folder.`));
+      out.push(diag(t.range, 'information', 'texture-outside-game-path', `${quotedName(t.path)} is not found where the engine looks (the path under the game's folder), only as ${quotedName(r.path)} beside this file. The engine finds it once this folder is ${quotedName(`${folderOf(t.path.replace(/\\/g, '/'))}/`)} under the game's folder.`));
     } else {
       const shaders = t.mayBeShader ? ` No shader of that name either (${r.shaderFiles} shader script${r.shaderFiles === 1 ? '' : 's'} read).` : '';
       out.push(diag(t.range, 'warning', 'texture-not-found', `No image ${quotedName(t.path)} (${t.what}): looked in this folder and each one above it as the game's folder, with ${r.extensions.map((e) => `.${e}`).join(', ')} (${r.tried} paths).${shaders} The engine draws its missing-texture image.`));

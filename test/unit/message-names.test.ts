@@ -7,7 +7,10 @@ import { readModel } from '../../core/formats/models';
 import { textureExtensions } from '../../core/engines/textures';
 import { checkSidecar, type SidecarIo } from '../../core/sidecarCheck/check';
 import type { ModelSummary } from '../../core/sidecarCheck/lint';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { md3Spec } from '../helpers/engine-models';
+import { exercise } from '../helpers/model-fuzz';
 import { writeMd3 } from '../helpers/model-writers';
 
 /** No C0 or C1 control, DEL or line separator: the message prints as one plain line. */
@@ -62,4 +65,12 @@ test('sidecar messages escape the names they quote (skin surfaces, tags, clip na
   const overlap = fg.diagnostics.find((d) => d.code === 'frame-range-overlap');
   assert.equal(overlap?.message, 'frames 5–9 also belong to "run\\u000b\\u0085fast" (line 1).');
   for (const d of [...skin.diagnostics, ...fg.diagnostics]) assert.doesNotMatch(d.message, RAW_CONTROL, d.message);
+});
+
+test('the fuzz corpus of MD3 files: every input that once failed passes the model fuzz now', (t) => {
+  const dir = resolve('test', 'fuzz', 'corpus', 'md3');
+  const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.md3')) : [];
+  if (files.length === 0) return t.skip(`${dir} has no inputs`);
+  for (const f of files) assert.doesNotThrow(() => exercise(new Uint8Array(readFileSync(join(dir, f)))), f);
+  t.diagnostic(`${files.length} inputs`);
 });
