@@ -22,6 +22,7 @@ import { readModel } from '../core/formats/models';
 import { detectFormat } from '../core/formats/registry';
 import { FormatError } from '../core/binary';
 import { decodeText } from '../node/text';
+import { quotedName } from '../core/names';
 
 const usage = () => `usage: iqm-tools lint FILE... --engine NAME[,NAME] [--json]\nengines: ${engineNames()}`;
 
@@ -99,7 +100,7 @@ async function textureFacts(file: string, model: Model, extensions: readonly str
   for (const [i, mesh] of model.meshes.entries()) {
     const name = mesh.material;
     if (!name) continue;
-    const where = { what: `${model.format === 'md3' ? 'surface' : 'mesh'} ${i} "${mesh.name}"`, mesh: i };
+    const where = { what: `${model.format === 'md3' ? 'surface' : 'mesh'} ${i} ${quotedName(mesh.name)}`, mesh: i };
     const a = await lookup.texture(name);
     // Where the engine looks only: an image lying beside the model under another path is not found by it.
     let found: TextureFacts = { mesh: i, name, searched, where };
@@ -108,7 +109,7 @@ async function textureFacts(file: string, model: Model, extensions: readonly str
       found = { ...found, path: a.candidate, width: size?.width, height: size?.height };
     } else if (a.shader) {
       // A shader of that name is what the engine draws, whatever its stages name (its script is checked on its own).
-      found = { ...found, path: `shader "${a.shader.name}"` };
+      found = { ...found, path: `shader ${quotedName(a.shader.name)}` };
     }
     out.push(found);
   }

@@ -7,6 +7,7 @@
 // again when a model or an image changes (client file events; the Node reader's own watch).
 import { type CodeLens, type Diagnostic, type Hover, MarkupKind, type Position, type TextDocumentContentChangeEvent } from 'vscode-languageserver';
 import { parseEngineList } from '../core/engines/index';
+import { animCfgNames } from '../core/engines/player';
 import type { IqeDiagnostic } from '../core/iqe/diagnostic';
 import { offsetOfPosition } from '../core/iqe/document';
 import { PLAY_CLIP_COMMAND, type PlayClipArgs } from '../core/lspMethods';
@@ -208,7 +209,8 @@ export class SidecarDocuments {
       if (stale()) return;
       const io: SidecarIo = split ? this.io(split.toUri) : { isFile: async () => false, listFolder: async () => null, readBytes: async () => null, model: async () => null };
       const path = split?.path ?? '/untitled';
-      const check = await checkSidecar(doc.kind, path, doc.text, io, textureExtensions(parseEngineList(settings.engines).engines));
+      const engines = parseEngineList(settings.engines).engines;
+      const check = await checkSidecar(doc.kind, path, doc.text, io, textureExtensions(engines), { animCfgNames: animCfgNames(engines) });
       if (stale()) return;
       doc.check = check;
       this.setModels(doc, split ? check.modelPaths.filter((p): p is string => p !== undefined).map(split.toUri) : []);

@@ -6,6 +6,7 @@
 // it follows from the triangles (and the reference compiler's is wrong, IQE-SEMANTICS.md B1).
 import type { Mesh, Model } from '../model/model';
 import { decodeFrame } from '../model/sample';
+import { quotedName } from '../names';
 
 export type DiffSection = 'joints' | 'animations' | 'frames' | 'meshes' | 'triangles' | 'bounds' | 'comment';
 
@@ -66,15 +67,15 @@ function compareJoints(a: Model, b: Model, r: Report, tolerance: number): void {
   if (na !== nb) r.add('joints', `joint count ${na} ≠ ${nb}`);
   if (!ja || !jb) return;
   for (let j = 0; j < Math.min(na, nb); j++) {
-    if (ja.names[j] !== jb.names[j]) r.add('joints', `joint ${j}: name '${ja.names[j]}' ≠ '${jb.names[j]}'`);
-    if (ja.parents[j] !== jb.parents[j]) r.add('joints', `joint ${j} '${ja.names[j]}': parent ${ja.parents[j]} ≠ ${jb.parents[j]}`);
+    if (ja.names[j] !== jb.names[j]) r.add('joints', `joint ${j}: name ${quotedName(ja.names[j])} ≠ ${quotedName(jb.names[j])}`);
+    if (ja.parents[j] !== jb.parents[j]) r.add('joints', `joint ${j} ${quotedName(ja.names[j])}: parent ${ja.parents[j]} ≠ ${jb.parents[j]}`);
     const o = j * 10;
     const t = [0, 1, 2].every((k) => near(ja.bindLocal[o + k], jb.bindLocal[o + k], tolerance));
     const q = nearQuat(ja.bindLocal, o + 3, jb.bindLocal, o + 3, tolerance);
     const s = [7, 8, 9].every((k) => near(ja.bindLocal[o + k], jb.bindLocal[o + k], tolerance));
     if (!t || !q || !s) {
       const part = (m: Float32Array): string => Array.from(m.subarray(o, o + 10), fmt).join(' ');
-      r.add('joints', `joint ${j} '${ja.names[j]}': base pose [${part(ja.bindLocal)}] ≠ [${part(jb.bindLocal)}]`);
+      r.add('joints', `joint ${j} ${quotedName(ja.names[j])}: base pose [${part(ja.bindLocal)}] ≠ [${part(jb.bindLocal)}]`);
     }
   }
 }
@@ -109,7 +110,7 @@ function clipFramePairs(a: Model, b: Model): [number, number, string][] {
     const cb = inB.get(ca.name);
     if (!cb) continue;
     for (let k = 0; k < Math.min(ca.frameCount, cb.frameCount); k++) {
-      if (ca.firstFrame + k < a.frameCount && cb.firstFrame + k < b.frameCount) pairs.push([ca.firstFrame + k, cb.firstFrame + k, `animation '${ca.name}' frame ${k}`]);
+      if (ca.firstFrame + k < a.frameCount && cb.firstFrame + k < b.frameCount) pairs.push([ca.firstFrame + k, cb.firstFrame + k, `animation ${quotedName(ca.name)} frame ${k}`]);
     }
   }
   return pairs;
@@ -125,13 +126,13 @@ function compareAnimations(a: Model, b: Model, r: Report, tolerance: number): vo
     const ca = a.clips[i];
     const cb = b.clips[i];
     const fields: [string, unknown, unknown][] = [
-      ['name', ca.name, cb.name],
+      ['name', quotedName(ca.name), quotedName(cb.name)],
       ['first frame', ca.firstFrame, cb.firstFrame],
       ['frames', ca.frameCount, cb.frameCount],
       ['loop', ca.loop, cb.loop],
     ];
-    for (const [what, x, y] of fields) if (x !== y) r.add('animations', `animation ${i} '${ca.name}': ${what} ${String(x)} ≠ ${String(y)}`);
-    if (!near(ca.fps, cb.fps, tolerance)) r.add('animations', `animation ${i} '${ca.name}': framerate ${fmt(ca.fps)} ≠ ${fmt(cb.fps)}`);
+    for (const [what, x, y] of fields) if (x !== y) r.add('animations', `animation ${i} ${quotedName(ca.name)}: ${what} ${String(x)} ≠ ${String(y)}`);
+    if (!near(ca.fps, cb.fps, tolerance)) r.add('animations', `animation ${i} ${quotedName(ca.name)}: framerate ${fmt(ca.fps)} ≠ ${fmt(cb.fps)}`);
   }
   if (a.frameCount !== b.frameCount) r.add('frames', `frame count ${a.frameCount} ≠ ${b.frameCount}`);
   const frames = new FramePoses(a, b, r, tolerance);
@@ -143,14 +144,14 @@ function compareAnimations(a: Model, b: Model, r: Report, tolerance: number): vo
 function compareClipsByName(a: Model, b: Model, r: Report, tolerance: number): void {
   const inB = new Map(b.clips.map((c) => [c.name, c]));
   const inA = new Set(a.clips.map((c) => c.name));
-  for (const c of a.clips) if (!inB.has(c.name)) r.add('animations', `animation '${c.name}' is only in the first model`);
-  for (const c of b.clips) if (!inA.has(c.name)) r.add('animations', `animation '${c.name}' is only in the second model`);
+  for (const c of a.clips) if (!inB.has(c.name)) r.add('animations', `animation ${quotedName(c.name)} is only in the first model`);
+  for (const c of b.clips) if (!inA.has(c.name)) r.add('animations', `animation ${quotedName(c.name)} is only in the second model`);
   for (const ca of a.clips) {
     const cb = inB.get(ca.name);
     if (!cb) continue;
-    if (ca.frameCount !== cb.frameCount) r.add('animations', `animation '${ca.name}': frames ${ca.frameCount} ≠ ${cb.frameCount}`);
-    if (ca.loop !== cb.loop) r.add('animations', `animation '${ca.name}': loop ${String(ca.loop)} ≠ ${String(cb.loop)}`);
-    if (!near(ca.fps, cb.fps, tolerance)) r.add('animations', `animation '${ca.name}': framerate ${fmt(ca.fps)} ≠ ${fmt(cb.fps)}`);
+    if (ca.frameCount !== cb.frameCount) r.add('animations', `animation ${quotedName(ca.name)}: frames ${ca.frameCount} ≠ ${cb.frameCount}`);
+    if (ca.loop !== cb.loop) r.add('animations', `animation ${quotedName(ca.name)}: loop ${String(ca.loop)} ≠ ${String(cb.loop)}`);
+    if (!near(ca.fps, cb.fps, tolerance)) r.add('animations', `animation ${quotedName(ca.name)}: framerate ${fmt(ca.fps)} ≠ ${fmt(cb.fps)}`);
   }
   const frames = new FramePoses(a, b, r, tolerance);
   if (frames.comparable) for (const [fa, fb, label] of clipFramePairs(a, b)) frames.compare(fa, fb, label);
@@ -267,7 +268,7 @@ function unmatched(sa: Map<string, number>, sb: Map<string, number>): [number, n
 }
 
 function compareMeshes(a: Model, b: Model, r: Report, tolerance: number): void {
-  const label = (m: Mesh): string => `'${m.name}' (material '${m.material}')`;
+  const label = (m: Mesh): string => `${quotedName(m.name)} (material ${quotedName(m.material)})`;
   const la = a.meshes.map(label);
   const lb = b.meshes.map(label);
   if (la.join('\n') !== lb.join('\n')) r.add('meshes', `meshes [${la.join(', ')}] ≠ [${lb.join(', ')}]`);
@@ -283,7 +284,7 @@ function compareMeshes(a: Model, b: Model, r: Report, tolerance: number): void {
       ['blend weights', ma.blendWeights, mb.blendWeights],
     ];
     for (const [what, x, y] of streams) if ((x === null) !== (y === null)) r.add('triangles', `mesh ${i} ${label(ma)}: only one file has ${what}`);
-    const customs = (m: Mesh): string => m.custom.map((c) => `'${c.name}'×${c.size}`).sort().join(', ');
+    const customs = (m: Mesh): string => m.custom.map((c) => `${quotedName(c.name)}×${c.size}`).sort().join(', ');
     if (customs(ma) !== customs(mb)) r.add('triangles', `mesh ${i} ${label(ma)}: custom vertex arrays [${customs(ma)}] ≠ [${customs(mb)}]`);
     const [onlyA, onlyB] = unmatched(triangleSoup(ma, tolerance), triangleSoup(mb, tolerance));
     if (onlyA > 0 || onlyB > 0) {

@@ -11,6 +11,7 @@
 import { BinaryReader, FormatError } from '../binary';
 import { identity3x4, invert3x4, mul3x4, toTRS } from '../math/mat3x4';
 import { indexMaterials, jointOrder, type Mesh, type Model, type Skeleton } from '../model/model';
+import { quotedName } from '../names';
 
 /** A DPM's first 16 bytes. */
 export const DPM_MAGIC = 'DARKPLACESMODEL\0';
@@ -108,7 +109,7 @@ export function readDpm(bytes: Uint8Array): Model {
       if (parents[b] >= 0) continue;
       const s = Math.sqrt(matrices[b * 12] ** 2 + matrices[b * 12 + 1] ** 2 + matrices[b * 12 + 2] ** 2);
       if (Math.abs(s - 1) > 1e-3) {
-        warnings.push(`root bone "${names[b]}" carries a scale of ${s.toFixed(4)} in frame 0 (DarkPlaces renormalises it when animating)`);
+        warnings.push(`root bone ${quotedName(names[b])} carries a scale of ${s.toFixed(4)} in frame 0 (DarkPlaces renormalises it when animating)`);
       }
     }
   }

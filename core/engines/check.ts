@@ -4,6 +4,7 @@
 import { daemonRefusesScale, nonUniform, notOne, type ArrayFacts, type ModelFacts } from './facts';
 import { isPowerOfTwo } from '../image/size';
 import { severityOf, type Effect, type EngineFinding, type EngineProfile, type FindingLocation, type IqmArrayType, type IqmRules, type Md3Rules, type Rule, type TextureRules } from './types';
+import { quotedName } from '../names';
 
 type Push = (code: string, rule: Rule, message: string, where: FindingLocation, effect?: Effect) => void;
 
@@ -31,7 +32,7 @@ function checkTextures(facts: ModelFacts, r: TextureRules, push: Push): void {
     if (reported.has(t.name)) continue;
     reported.add(t.name);
     if (t.path === undefined) {
-      push('texture-not-found', { effect: 'note', fact: r.lookup }, `no image for "${t.name}" (${t.searched}); unless a shader script defines it, the default texture is drawn`, t.where);
+      push('texture-not-found', { effect: 'note', fact: r.lookup }, `no image for ${quotedName(t.name)} (${t.searched}); unless a shader script defines it, the default texture is drawn`, t.where);
     } else if (r.powerOfTwo && t.width !== undefined && t.height !== undefined && (!isPowerOfTwo(t.width) || !isPowerOfTwo(t.height))) {
       push('texture-npot', r.powerOfTwo, `${t.path} is ${t.width} × ${t.height}, not a power of two on each side`, t.where);
     }
@@ -114,7 +115,7 @@ function checkIqm(facts: ModelFacts, r: IqmRules, push: Push): void {
   }
   if (r.materialsIgnored) {
     const named = facts.meshes.filter((m) => m.material);
-    if (named.length > 0) push('materials-ignored', r.materialsIgnored, `${named.length} mesh(es) name a material (e.g. "${named[0].material}") that will not be loaded`, named[0].where);
+    if (named.length > 0) push('materials-ignored', r.materialsIgnored, `${named.length} mesh(es) name a material (e.g. ${quotedName(named[0].material)}) that will not be loaded`, named[0].where);
   }
 }
 
@@ -176,11 +177,11 @@ function checkMd3(facts: ModelFacts, r: Md3Rules, push: Push): void {
       push('md3-surface-frames', r.surfaceFrames, `${m.where.what} has ${fmt(m.frames)} frames, the header ${fmt(facts.frames)}`, m.where);
     }
     if (r.surfaceNameSuffix && m.name.length > 2 && m.name[m.name.length - 2] === '_') {
-      push('md3-surface-name', r.surfaceNameSuffix, `${m.where.what} is matched in .skin files as "${m.name.slice(0, -2).toLowerCase()}"`, m.where);
+      push('md3-surface-name', r.surfaceNameSuffix, `${m.where.what} is matched in .skin files as ${quotedName(m.name.slice(0, -2).toLowerCase())}`, m.where);
     }
   }
   if (r.shadersIgnored) {
     const named = facts.meshes.filter((m) => m.material);
-    if (named.length > 0) push('md3-shaders-ignored', r.shadersIgnored, `${named.length} surface(s) name a shader (e.g. "${named[0].material}") that is not used`, named[0].where);
+    if (named.length > 0) push('md3-shaders-ignored', r.shadersIgnored, `${named.length} surface(s) name a shader (e.g. ${quotedName(named[0].material)}) that is not used`, named[0].where);
   }
 }

@@ -5,6 +5,7 @@
 import type { Model } from '../model/model';
 import type { FindingLocation, IqmArrayType, IqmFormatName } from './types';
 import { TYPE_NAMES } from '../iqm/layout';
+import { quotedName } from '../names';
 
 export interface ArrayFacts {
   index: number;
@@ -197,7 +198,7 @@ export function factsFromModel(model: Model, bytes?: Uint8Array): ModelFacts {
     triangles: m.triangleCount,
     frames: m.morph?.frameCount,
     shaders: format === 'md3' ? m.shaders.length : undefined,
-    where: { what: `${format === 'md3' ? 'surface' : 'mesh'} ${i} "${m.name}"`, mesh: i, byteOffset: format === 'md3' ? md3Surfaces[i] : ofs(40, 24, i) },
+    where: { what: `${format === 'md3' ? 'surface' : 'mesh'} ${i} ${quotedName(m.name)}`, mesh: i, byteOffset: format === 'md3' ? md3Surfaces[i] : ofs(40, 24, i) },
   }));
   const sk = model.skeleton;
   const joints: JointFacts[] = sk
@@ -206,11 +207,11 @@ export function factsFromModel(model: Model, bytes?: Uint8Array): ModelFacts {
         name,
         parent: sk.parents[i],
         scale: [sk.bindLocal[i * 10 + 7], sk.bindLocal[i * 10 + 8], sk.bindLocal[i * 10 + 9]] as [number, number, number],
-        where: { what: `joint ${i} "${name}"`, joint: i, byteOffset: ofs(72, jointStride, i) },
+        where: { what: `joint ${i} ${quotedName(name)}`, joint: i, byteOffset: ofs(72, jointStride, i) },
       }))
     : [];
   const animations: AnimationFacts[] =
-    isIqm ? model.clips.map((c, i) => ({ index: i, name: c.name, frames: c.frameCount, where: { what: `animation ${i} "${c.name}"`, animation: i, byteOffset: ofs(88, 20, i) } })) : [];
+    isIqm ? model.clips.map((c, i) => ({ index: i, name: c.name, frames: c.frameCount, where: { what: `animation ${i} ${quotedName(c.name)}`, animation: i, byteOffset: ofs(88, 20, i) } })) : [];
   return {
     format,
     origin: 'file',

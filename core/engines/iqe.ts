@@ -8,6 +8,7 @@ import { commentLine, joints, lineText, sections } from '../iqe/navigation';
 import { summarizeIqe } from '../iqe/summary';
 import { arrayTypeOf, type ArrayFacts, type ModelFacts } from './facts';
 import type { IqmFormatName } from './types';
+import { quotedName } from '../names';
 
 /** The first declaration of each vertex array type, as the compiler takes it (size clamped to 1..4). */
 function declaredArrays(doc: IqeDocument): ArrayFacts[] {
@@ -58,12 +59,12 @@ export function factsFromIqe(doc: IqeDocument): ModelFacts {
       material: m.material,
       vertices: m.vertices,
       triangles: m.triangles,
-      where: { what: `mesh "${m.name}"`, mesh: i, line: meshSections[i]?.line },
+      where: { what: `mesh ${quotedName(m.name)}`, mesh: i, line: meshSections[i]?.line },
     })),
-    joints: js.map((j) => ({ index: j.index, name: j.name, parent: j.parent, where: { what: `joint ${j.index} "${j.name}"`, joint: j.index, line: j.line } })),
+    joints: js.map((j) => ({ index: j.index, name: j.name, parent: j.parent, where: { what: `joint ${j.index} ${quotedName(j.name)}`, joint: j.index, line: j.line } })),
     poses: animSections.length > 0 ? js.length : 0,
     frames: summary.frames,
-    animations: animSections.map((a, i) => ({ index: i, name: a.name, frames: a.frames ?? 0, where: { what: `animation "${a.name}"`, animation: i, line: a.line } })),
+    animations: animSections.map((a, i) => ({ index: i, name: a.name, frames: a.frames ?? 0, where: { what: `animation ${quotedName(a.name)}`, animation: i, line: a.line } })),
     tags: [],
     maxBlendIndex: -1,
     header: { what: 'file', line: 0 },

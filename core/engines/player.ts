@@ -6,6 +6,7 @@ import { PLAYER_PARTS, playerPart, skinNames, type PlayerInput, type PlayerPart 
 import { animCfgParts, parseAnimCfg } from '../sidecar/animcfg';
 import { parseSkin } from '../sidecar/skin';
 import { severityOf, type Effect, type EngineFinding, type EngineProfile, type FindingLocation, type Rule } from './types';
+import { quotedName } from '../names';
 
 export { PLAYER_PARTS, type PlayerInput, type PlayerPart };
 
@@ -21,6 +22,15 @@ export function skinSets(skins: PlayerInput['skins'], naming: 'q3' | 'darkplaces
     sets.set(name.skin, set);
   }
   return sets;
+}
+
+/**
+ * How the chosen engines read an animation.cfg: 'quake3' (by position in Quake 3's list, 25
+ * required) where one of them loads Quake 3 players (ioquake3, quake3), else 'auto' (a game's own
+ * list named by its comments).
+ */
+export function animCfgNames(engines: readonly EngineProfile[]): 'auto' | 'quake3' {
+  return engines.some((e) => e.player?.animationCfg !== undefined) ? 'quake3' : 'auto';
 }
 
 /** The name a surface is matched under in a .skin: lower-cased, a trailing `_X` cut (ioquake3). */
@@ -53,14 +63,14 @@ export function checkPlayer(input: PlayerInput, profile: EngineProfile): EngineF
       const skinFile = set[part];
       const model = input.parts[part];
       if (!skinFile) {
-        push('player-skin-missing', r.skins, `skin "${name}" has no file for ${part}.md3`, { what: `skin "${name}"` });
+        push('player-skin-missing', r.skins, `skin ${quotedName(name)} has no file for ${part}.md3`, { what: `skin ${quotedName(name)}` });
         continue;
       }
       if (!model) continue;
       const skin = parseSkin(skinFile.text);
       model.meshes.forEach((mesh, i) => {
         if (!skin.surfaces.has(skinSurfaceName(mesh.name))) {
-          push('player-skin-surface', r.skins, `${skinFile.file} gives no texture to surface ${i} "${mesh.name}" of ${part}.md3: it is drawn with the default shader`, { what: `surface ${i} "${mesh.name}"`, mesh: i, file: skinFile.file }, 'mangle');
+          push('player-skin-surface', r.skins, `${skinFile.file} gives no texture to surface ${i} ${quotedName(mesh.name)} of ${part}.md3: it is drawn with the default shader`, { what: `surface ${i} ${quotedName(mesh.name)}`, mesh: i, file: skinFile.file }, 'mangle');
         }
       });
     }
@@ -80,7 +90,7 @@ export function checkPlayer(input: PlayerInput, profile: EngineProfile): EngineF
     push('player-animation-cfg', r.animationCfg, 'there is no animation.cfg', { what: 'animation.cfg', file: 'animation.cfg' });
     return out;
   }
-  const cfg = parseAnimCfg(input.animationCfg);
+  const cfg = parseAnimCfg(input.animationCfg, { names: 'quake3' });
   for (const w of cfg.warnings) {
     if (/required animations|expected 4 numbers/.test(w)) push('player-animation-cfg', r.animationCfg, `animation.cfg: ${w}`, { what: 'animation.cfg', file: 'animation.cfg' });
   }

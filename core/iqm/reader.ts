@@ -51,6 +51,7 @@ import {
   IQM_USHORT,
   TYPE_NAMES,
 } from './layout';
+import { quotedName } from '../names';
 
 export interface IqmReadResult {
   document: IqmDocument;
@@ -164,10 +165,12 @@ export function readIqmDocument(bytes: Uint8Array): IqmReadResult {
       continue;
     }
     const compSize = FORMAT_SIZES[format];
-    r.need(offset, vertexCount * size, compSize, `vertex array ${i} (${name})`);
+    // A custom array's name is the file's: escaped for the message.
+    const label = type >= IQM_CUSTOM ? quotedName(name) : name;
+    r.need(offset, vertexCount * size, compSize, `vertex array ${i} (${label})`);
     arrayBytes += vertexCount * size * compSize;
     if (arrayBytes > r.length) throw new FormatError(`vertex arrays overlap: together they claim more bytes than the file has`, o);
-    checkAlign(offset, Math.max(4, compSize), `vertex array ${name}`);
+    checkAlign(offset, Math.max(4, compSize), `vertex array ${label}`);
     vertexArrays.push({ type, name, flags, format, size, data: readArray(r, offset, vertexCount * size, format), offset });
   }
 
@@ -307,14 +310,14 @@ export function readIqmDocument(bytes: Uint8Array): IqmReadResult {
     const name = text(r.u32(ofsExt), ofsExt, `extension ${i} name`);
     const numData = r.u32(ofsExt + 4);
     const ofsData = r.u32(ofsExt + 8);
-    r.need(ofsData, numData, 1, `extension ${name} data`);
+    r.need(ofsData, numData, 1, `extension ${quotedName(name)} data`);
     // A view, not a copy: many extensions may point at the same bytes.
     const ext: IqmDocExtension = { name, data: r.bytes.subarray(ofsData, ofsData + numData), offset: ofsData };
     try {
       decodeExtension(ext, r, ofsData, numData, numMeshes, text, warnings);
     } catch (e) {
       if (!(e instanceof FormatError)) throw e;
-      warnings.push(`extension ${name}: ${e.message} (at byte ${e.offset}); left undecoded`);
+      warnings.push(`extension ${quotedName(name)}: ${e.message} (at byte ${e.offset}); left undecoded`);
     }
     extensions.push(ext);
     ofsExt = r.u32(ofsExt + 12);
@@ -633,7 +636,7 @@ export function iqmToModel(doc: IqmDocument, warnings: string[]): Model {
         indices[i] = 0;
       } else indices[i] = g - a;
     }
-    if (outside) warnings.push(`mesh "${m.name}": ${outside} triangle corners use vertices outside the mesh (set to its first vertex)`);
+    if (outside) warnings.push(`mesh ${quotedName(m.name)}: ${outside} triangle corners use vertices outside the mesh (set to its first vertex)`);
     const sub = <T extends Float32Array | Uint8Array | Uint16Array | Uint32Array>(s: T | null, k: number): T | null =>
       s ? (s.subarray(a * k, b * k) as T) : null;
     return {
@@ -696,7 +699,7 @@ export function iqmToModel(doc: IqmDocument, warnings: string[]): Model {
     let first = an.firstFrame;
     let count = an.frameCount;
     if (first + count > doc.frameCount) {
-      warnings.push(`animation ${i} "${an.name}": frames ${first}..${first + count} exceed num_frames ${doc.frameCount}; clamped`);
+      warnings.push(`animation ${i} ${quotedName(an.name)}: frames ${first}..${first + count} exceed num_frames ${doc.frameCount}; clamped`);
       first = Math.min(first, doc.frameCount);
       count = doc.frameCount - first;
     }

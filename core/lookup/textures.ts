@@ -9,6 +9,22 @@ import type { FileAccess } from '../files';
 import { fileNameOf, joinPath } from '../paths';
 import { parseShaders, type ShaderBlend } from '../sidecar/shader';
 import { FolderListings, readText, searchFolders } from './folders';
+import { quotedName } from '../names';
+
+/**
+ * The longest texture path looked up: Linux's PATH_MAX, 4,096 bytes, the most the common systems
+ * open (macOS: 1,024; Windows: 260, or 32,767 with long paths, which no game asks for). A skin of
+ * one path of 750,000 folders took 2.3 s and 335 MB to check, for a text of 1.5 MB.
+ */
+export const MAX_TEXTURE_PATH = 4096;
+
+/** The folders of a texture path too long to look up (over MAX_TEXTURE_PATH characters), or undefined when it is looked up. */
+export function texturePathTooLong(name: string): { folders: number } | undefined {
+  if (name.length <= MAX_TEXTURE_PATH) return undefined;
+  let folders = 0;
+  for (let i = 0; i < name.length; i++) if (name[i] === '/' || name[i] === '\\') folders++;
+  return { folders };
+}
 
 /**
  * The candidate file names for one texture name, in the engine's order (ioquake3 R_LoadImage): the
@@ -16,6 +32,8 @@ import { FolderListings, readText, searchFolders } from './folders';
  * loader's extension in turn. Paths are relative to the game's root.
  */
 export function textureCandidates(name: string, extensions: readonly string[]): string[] {
+  // A path no file system opens is not looked for (each candidate under each folder was a copy of it).
+  if (name.length > MAX_TEXTURE_PATH) return [];
   const clean = name.replace(/\\/g, '/').replace(/^\/+/, '').trim();
   if (!clean) return [];
   const dot = clean.lastIndexOf('.');
@@ -37,6 +55,8 @@ export interface TexturePlan {
 }
 
 export function texturePlan(name: string, dir: string, extensions: readonly string[]): TexturePlan {
+  // Not its base name beside the file either: what the checks say is not looked up, the preview does not find.
+  if (name.length > MAX_TEXTURE_PATH) return { engine: [], beside: [] };
   const names = textureCandidates(name, extensions);
   const engine: TexturePlan['engine'] = [];
   for (const folder of searchFolders(dir)) for (const candidate of names) engine.push({ path: joinPath(folder, candidate), candidate });
@@ -198,7 +218,7 @@ export async function meshTexture(lookup: TextureLookup, names: readonly string[
     for (const p of a.tried) if (!tried.includes(p)) tried.push(p);
     if (a.path === null) continue;
     const from = i === 0 && skin ? `skin ${skin}` : 'material/shader name';
-    const shader = a.shader?.image !== undefined ? `, shader "${a.shader.name}" in ${fileNameOf(a.shader.file)}` : '';
+    const shader = a.shader?.image !== undefined ? `, shader ${quotedName(a.shader.name)} in ${fileNameOf(a.shader.file)}` : '';
     const beside = a.found === 'beside' ? ', beside the model only (not where the engine looks)' : '';
     return { path: a.path, via: from + shader + beside, tried, twoSided: a.shader?.twoSided ?? false, alphaTest: a.shader?.alphaTest ?? null, blend: a.shader?.blend ?? null, found: a.found, shader: a.shader?.name ?? null };
   }

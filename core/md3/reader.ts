@@ -10,6 +10,7 @@
 
 import { BinaryReader, FormatError } from '../binary';
 import { indexMaterials, type Mesh, type Model } from '../model/model';
+import { quotedName } from '../names';
 
 /** An MD3 file's (and each surface's) first 4 bytes. */
 export const MD3_MAGIC = 'IDP3';
@@ -100,7 +101,7 @@ export function readMd3(bytes: Uint8Array): Model {
       const o = ofsTags + (f * numTags + t) * TAG_SIZE;
       const name = r.fixedString(o, 64);
       if (f === 0) tagNames.push(name);
-      else if (name !== tagNames[t]) warnings.push(`frame ${f} tag ${t} is named "${name}", frame 0 calls it "${tagNames[t]}"`);
+      else if (name !== tagNames[t]) warnings.push(`frame ${f} tag ${t} is named ${quotedName(name)}, frame 0 calls it ${quotedName(tagNames[t])}`);
       const d = (f * numTags + t) * 12;
       for (let row = 0; row < 3; row++) {
         for (let col = 0; col < 3; col++) tagFrames[d + row * 4 + col] = r.f32(o + 76 + col * 12 + row * 4);
@@ -121,8 +122,8 @@ export function readMd3(bytes: Uint8Array): Model {
     const name = r.fixedString(s0 + 4, 64);
     const sc = (o: number, what: string, limit: Limit) => {
       const n = r.i32(s0 + o);
-      if (n < 0) throw new FormatError(`surface ${s} "${name}": ${what} count is negative (${n})`, s0 + o);
-      if (n > limit.max) nameWarnings.add(`surface "${name}": ${overLimit(n, what, limit)}`);
+      if (n < 0) throw new FormatError(`surface ${s} ${quotedName(name)}: ${what} count is negative (${n})`, s0 + o);
+      if (n > limit.max) nameWarnings.add(`surface ${quotedName(name)}: ${overLimit(n, what, limit)}`);
       return n;
     };
     const sFrames = sc(72, 'frames', LIMITS.frames);
@@ -134,7 +135,7 @@ export function readMd3(bytes: Uint8Array): Model {
     const ofsSt = s0 + r.i32(s0 + 96);
     const ofsXyz = s0 + r.i32(s0 + 100);
     const ofsEnd = r.i32(s0 + 104);
-    if (sFrames !== numFrames) warnings.push(`surface "${name}" has ${sFrames} frames, the header says ${numFrames} (DarkPlaces refuses this)`);
+    if (sFrames !== numFrames) warnings.push(`surface ${quotedName(name)} has ${sFrames} frames, the header says ${numFrames} (DarkPlaces refuses this)`);
     r.need(ofsShaders, numShaders, SHADER_SIZE, `surface ${s} shaders`);
     r.need(ofsTris, numTris, 12, `surface ${s} triangles`);
     r.need(ofsSt, numVerts, 8, `surface ${s} texcoords`);
@@ -147,7 +148,7 @@ export function readMd3(bytes: Uint8Array): Model {
     const indices = new Uint32Array(numTris * 3);
     for (let i = 0; i < numTris * 3; i++) {
       const x = r.i32(ofsTris + i * 4);
-      if (x < 0 || x >= numVerts) throw new FormatError(`surface "${name}" triangle ${Math.floor(i / 3)}: vertex ${x} outside 0..${numVerts - 1}`, ofsTris + i * 4);
+      if (x < 0 || x >= numVerts) throw new FormatError(`surface ${quotedName(name)} triangle ${Math.floor(i / 3)}: vertex ${x} outside 0..${numVerts - 1}`, ofsTris + i * 4);
       indices[i] = x;
     }
     const st = new Float32Array(numVerts * 2);
@@ -187,7 +188,7 @@ export function readMd3(bytes: Uint8Array): Model {
       custom: [],
     });
     if (ofsEnd < SURFACE_SIZE) {
-      if (s + 1 < numSurfaces) throw new FormatError(`surface ${s} "${name}": OFS_END ${ofsEnd} is smaller than a surface header`, s0 + 104);
+      if (s + 1 < numSurfaces) throw new FormatError(`surface ${s} ${quotedName(name)}: OFS_END ${ofsEnd} is smaller than a surface header`, s0 + 104);
       break;
     }
     s0 += ofsEnd;

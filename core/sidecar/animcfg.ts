@@ -4,7 +4,8 @@
 // torso-only frames too: skip = first(LEGS_WALKCR) - first(TORSO_GESTURE) is subtracted from them.
 
 import type { Clip } from '../model/model';
-import { blankComments, lines, lineTokens, sidecarNumber, type SidecarToken } from './text';
+import { blankComments, fpsProblem, lines, lineTokens, MAX_SIDECAR_FPS, playableFps, sidecarNumber, type SidecarToken } from './text';
+import { quotedName } from '../names';
 
 export const Q3_ANIMATIONS = [
   'BOTH_DEATH1', 'BOTH_DEAD1', 'BOTH_DEATH2', 'BOTH_DEAD2', 'BOTH_DEATH3', 'BOTH_DEAD3',
@@ -21,11 +22,17 @@ export interface AnimCfg {
   headOffset?: [number, number, number];
   fixedLegs: boolean;
   fixedTorso: boolean;
-  /** Clips named as Q3_ANIMATIONS; frame numbers as the engine uses them (LEGS_* already adjusted). */
+  /**
+   * How the animations are named: 'quake3', by position in Q3_ANIMATIONS (how Quake 3 reads any
+   * file); 'comments', by the line comments of a game's own list (not 25 to 31 animations, each
+   * line's comment naming it, not as Quake 3 does).
+   */
+  names: 'quake3' | 'comments';
+  /** Frame numbers as the engine uses them (LEGS_* already adjusted). */
   clips: Clip[];
   /** What was subtracted from the LEGS_* first frames: first(LEGS_WALKCR) - first(TORSO_GESTURE). */
   legsOffset: number;
-  /** The animation lines as written, in file order (index k is Q3_ANIMATIONS[k]). */
+  /** The animation lines as written, in file order (index k is Q3_ANIMATIONS[k] when names is 'quake3'). */
   entries: AnimCfgEntry[];
   warnings: string[];
   /** Where each warning points (same order as `warnings`); undefined: the file as a whole. */
@@ -34,7 +41,7 @@ export interface AnimCfg {
 
 /** One `first numFrames loopFrames fps` quadruple with its words' positions; numbers as written (truncated to integers except fps). */
 export interface AnimCfgEntry {
-  name: (typeof Q3_ANIMATIONS)[number];
+  name: string;
   tokens: [SidecarToken, SidecarToken, SidecarToken, SidecarToken];
   first: number;
   count: number;
@@ -42,10 +49,27 @@ export interface AnimCfgEntry {
   fps: number;
 }
 
-/** Which model an animation plays on: BOTH_* on lower.md3 and upper.md3, TORSO_* on upper, LEGS_* on lower. */
+/**
+ * Which model an animation plays on: TORSO_* on upper.md3, LEGS_* on lower.md3, BOTH_* (and a
+ * game's own names without these prefixes) on both.
+ */
 export function animCfgParts(name: string): ('lower' | 'upper')[] {
-  return name.startsWith('BOTH_') ? ['lower', 'upper'] : name.startsWith('TORSO_') ? ['upper'] : ['lower'];
+  return name.startsWith('TORSO_') ? ['upper'] : name.startsWith('LEGS_') ? ['lower'] : ['lower', 'upper'];
 }
+
+/** The most animations of a game's own list read (Quake 3 reads 31). */
+const MAX_OWN_ANIMATIONS = 1000;
+
+/** A line comment's first word when it is a name (`// LEGS_BACK (backward)` names LEGS_BACK). */
+const COMMENT_NAME = /\/\/\s*([A-Za-z_][A-Za-z0-9_]*)/;
+
+export interface AnimCfgOptions {
+  /** 'quake3': by position in Quake 3's list, whatever the comments say (the ioquake3 and quake3 profiles); default 'auto'. */
+  names?: 'auto' | 'quake3';
+}
+
+/** The warning of a frame rate over MAX_SIDECAR_FPS (the checks report it at its animation). */
+export const FPS_WARNING = /^\S+: frame rate \S+ is .*; \d+ used$/;
 
 /** Unknown keywords each warned of; those after them are counted in one more warning. */
 const MAX_UNKNOWN_WARNINGS = 100;
@@ -89,9 +113,47 @@ class Words {
   }
 }
 
-export function parseAnimCfg(text: string): AnimCfg {
+/**
+ * The names a game's own list gives its animations in line comments, or undefined when the file is
+ * read as Quake 3's: its animation count is not Quake 3's (25 to 31), and each animation line's
+ * comment names it, not with Quake 3's name at that place throughout.
+ */
+function commentNames(text: string, entries: readonly AnimCfgEntry[]): string[] | undefined {
+  if (entries.length === 0 || (entries.length >= REQUIRED && entries.length <= Q3_ANIMATIONS.length)) return undefined;
+  const raw = lines(text);
+  const names: string[] = [];
+  for (const e of entries) {
+    // The comment after the animation's last number, on its line.
+    const last = e.tokens[3];
+    const name = COMMENT_NAME.exec((raw[last.line] ?? '').slice(last.end))?.[1];
+    if (name === undefined) return undefined;
+    names.push(name);
+  }
+  return names.every((n, k) => n.toUpperCase() === Q3_ANIMATIONS[k]) ? undefined : names;
+}
+
+/** A game's own list's clips: as written, but for LEGS_* lowered as Quake 3 does where it names LEGS_WALKCR and TORSO_GESTURE. */
+function ownClips(cfg: AnimCfg): void {
+  const byName = (name: string) => cfg.entries.find((e) => e.name.toUpperCase() === name);
+  const gesture = byName('TORSO_GESTURE');
+  const walkcr = byName('LEGS_WALKCR');
+  cfg.legsOffset = gesture && walkcr ? walkcr.first - gesture.first : 0;
+  for (const a of cfg.entries) {
+    cfg.clips.push({
+      name: a.name,
+      firstFrame: a.first - (a.name.toUpperCase().startsWith('LEGS_') ? cfg.legsOffset : 0),
+      frameCount: Math.abs(a.count),
+      fps: a.fps > 0 ? Math.min(a.fps, MAX_SIDECAR_FPS) : 1,
+      loop: a.loop > 0,
+      loopFrames: a.loop,
+      reverse: a.count < 0,
+    });
+  }
+}
+
+export function parseAnimCfg(text: string, options: AnimCfgOptions = {}): AnimCfg {
   const words = new Words(text);
-  const cfg: AnimCfg = { fixedLegs: false, fixedTorso: false, clips: [], legsOffset: 0, entries: [], warnings: [], warningAt: [] };
+  const cfg: AnimCfg = { names: 'quake3', fixedLegs: false, fixedTorso: false, clips: [], legsOffset: 0, entries: [], warnings: [], warningAt: [] };
   const warn = (message: string, at: SidecarToken | undefined) => {
     cfg.warnings.push(message);
     cfg.warningAt.push(at);
@@ -107,23 +169,42 @@ export function parseAnimCfg(text: string): AnimCfg {
     else if (key === 'fixedlegs') cfg.fixedLegs = true;
     else if (key === 'fixedtorso') cfg.fixedTorso = true;
     else if (key !== 'soundpath') {
-      if (unknown++ < MAX_UNKNOWN_WARNINGS) warn(`unknown keyword "${t.text}"`, t);
+      if (unknown++ < MAX_UNKNOWN_WARNINGS) warn(`unknown keyword ${quotedName(t.text)}`, t);
       else firstUnwarned ??= t;
     }
     // The keyword and its arguments.
     words.skip(key === 'headoffset' ? 4 : key === 'sex' || key === 'footsteps' || key === 'soundpath' ? 2 : 1);
   }
   const more = unknown - MAX_UNKNOWN_WARNINGS - 1;
-  if (firstUnwarned) warn(`unknown keyword "${firstUnwarned.text}"${more > 0 ? ` and ${more} more unknown words after it` : ''}`, firstUnwarned);
-  while (words.peek() !== undefined && cfg.entries.length < Q3_ANIMATIONS.length) {
+  if (firstUnwarned) warn(`unknown keyword ${quotedName(firstUnwarned.text)}${more > 0 ? ` and ${more} more unknown words after it` : ''}`, firstUnwarned);
+  // Every quadruple (up to MAX_OWN_ANIMATIONS), and where reading stopped: Quake 3 reads 31 and
+  // ignores the rest, a game's own list may have more.
+  let stop: { message: string; at: SidecarToken | undefined; index: number } | undefined;
+  while (words.peek() !== undefined && cfg.entries.length < MAX_OWN_ANIMATIONS) {
     const q = [0, 1, 2, 3].map((k) => words.peek(k)).filter((t): t is SidecarToken => t !== undefined);
     if (q.length < 4 || !q.every(isNumber)) {
-      warn(`animation ${Q3_ANIMATIONS[cfg.entries.length]}: expected 4 numbers`, q.find((t) => !isNumber(t)) ?? q[q.length - 1]);
+      stop = { message: 'expected 4 numbers', at: q.find((t) => !isNumber(t)) ?? q[q.length - 1], index: cfg.entries.length };
       break;
     }
     const n = q.map((t) => Number(t.text));
-    cfg.entries.push({ name: Q3_ANIMATIONS[cfg.entries.length], tokens: q as AnimCfgEntry['tokens'], first: Math.trunc(n[0]), count: Math.trunc(n[1]), loop: Math.trunc(n[2]), fps: n[3] });
+    cfg.entries.push({ name: Q3_ANIMATIONS[cfg.entries.length] ?? '', tokens: q as AnimCfgEntry['tokens'], first: Math.trunc(n[0]), count: Math.trunc(n[1]), loop: Math.trunc(n[2]), fps: n[3] });
     words.skip(4);
+  }
+  const own = options.names !== 'quake3' ? commentNames(text, cfg.entries) : undefined;
+  if (own) {
+    cfg.names = 'comments';
+    cfg.entries.forEach((e, k) => (e.name = own[k]));
+  } else if (cfg.entries.length > Q3_ANIMATIONS.length) cfg.entries.length = Q3_ANIMATIONS.length;
+  if (stop && (own || stop.index < Q3_ANIMATIONS.length)) {
+    const name = own ? `animation ${stop.index + 1}` : `animation ${Q3_ANIMATIONS[stop.index]}`;
+    warn(`${name}: ${stop.message}`, stop.at);
+  }
+  for (const e of cfg.entries) {
+    if (!playableFps(e.fps)) warn(`${e.name}: frame rate ${e.tokens[3].text} is ${fpsProblem(e.fps)}; ${MAX_SIDECAR_FPS} used`, e.tokens[3]);
+  }
+  if (own) {
+    ownClips(cfg);
+    return cfg;
   }
   const raw = cfg.entries;
   if (raw.length < REQUIRED) warn(`only ${raw.length} of the ${REQUIRED} required animations`, words.last());
@@ -142,7 +223,8 @@ export function parseAnimCfg(text: string): AnimCfg {
       name: Q3_ANIMATIONS[k],
       firstFrame: first,
       frameCount: Math.abs(a.count),
-      fps: a.fps > 0 ? a.fps : 1, // fps 0 means 1 (ioq3)
+      // fps 0 means 1 (ioq3); over MAX_SIDECAR_FPS Quake 3's whole-millisecond frame time is 0.
+      fps: a.fps > 0 ? Math.min(a.fps, MAX_SIDECAR_FPS) : 1,
       loop: a.loop > 0,
       loopFrames: a.loop,
       reverse,

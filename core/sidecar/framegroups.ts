@@ -6,7 +6,7 @@
 // `groupified_<i>_anim`.
 
 import type { Clip } from '../model/model';
-import { blankComments, lineTokens, lines, sidecarNumber, type SidecarToken } from './text';
+import { blankComments, fpsProblem, lineTokens, lines, playableFps, sidecarNumber, type SidecarToken } from './text';
 
 /** One group line as written, before the engine clamps it (for diagnostics, hover and code lenses). */
 export interface FramegroupEntry {
@@ -16,7 +16,7 @@ export interface FramegroupEntry {
   tokens: SidecarToken[];
   first: number;
   count: number;
-  /** As written; undefined when the line gives none (the engine uses 20). */
+  /** As written (1e309 is Infinity); undefined when the line gives none or no number (the engine uses 20). */
   fps?: number;
   loop: boolean;
   name: string;
@@ -49,10 +49,13 @@ export function readFramegroups(text: string): FramegroupsLines {
     const comment = /\/\/(.*)$/.exec(raw[line] ?? '')?.[1].trim();
     const nameFrom: FramegroupEntry['nameFrom'] = tokens.length > 4 ? 'token' : comment ? 'comment' : 'default';
     const name = nameFrom === 'token' ? tokens[4].text : nameFrom === 'comment' ? (comment as string) : `groupified_${entries.length}_anim`;
-    entries.push({ line, tokens, first, count, fps: Number.isFinite(fpsToken) ? fpsToken : undefined, loop: Number.isFinite(loopToken) ? loopToken !== 0 : true, name, nameFrom });
+    entries.push({ line, tokens, first, count, fps: Number.isNaN(fpsToken) ? undefined : fpsToken, loop: Number.isFinite(loopToken) ? loopToken !== 0 : true, name, nameFrom });
   });
   return { entries, bad };
 }
+
+/** The frame rate DarkPlaces gives a group line without one. */
+export const DEFAULT_FRAMEGROUPS_FPS = 20;
 
 export interface FramegroupsResult {
   clips: Clip[];
@@ -66,7 +69,10 @@ export function parseFramegroups(text: string, frameCount?: number): Framegroups
   const warnings: { line: number; text: string }[] = bad.map((b) => ({ line: b.line, text: `line ${b.line + 1}: expected "first count [fps] [loop] [name]"` }));
   const clips = entries.map((e): Clip => {
     let { first, count } = e;
-    const fps = Math.max(1, e.fps ?? 20);
+    // An unplayable rate (1e308, 1e309) would reach the preview and a conversion's output.
+    const unplayable = e.fps !== undefined && !playableFps(e.fps);
+    if (unplayable) warnings.push({ line: e.line, text: `line ${e.line + 1}: frame rate ${e.tokens[2].text} is ${fpsProblem(e.fps as number)}; 20 used` });
+    const fps = unplayable ? DEFAULT_FRAMEGROUPS_FPS : Math.max(1, e.fps ?? DEFAULT_FRAMEGROUPS_FPS);
     if (first < 0) first = 0;
     if (frameCount !== undefined && frameCount > 0 && first >= frameCount) {
       warnings.push({ line: e.line, text: `line ${e.line + 1}: first frame ${first} is past the model's ${frameCount} frames; clamped` });

@@ -52,3 +52,19 @@ export function lineTokens(line: string, lineIndex: number): SidecarToken[] {
 export function sidecarNumber(t: string | undefined): number {
   return t !== undefined ? decimalValue(t) : NaN;
 }
+
+/**
+ * The highest frame rate a sidecar may give. Quake 3 keeps a clip's frame time as 1000 / fps whole
+ * milliseconds (cg_players.c frameLerp), which is 0 above 1,000, and no model is animated faster.
+ */
+export const MAX_SIDECAR_FPS = 1000;
+
+/** A written frame rate a clip can be played at: finite and at most MAX_SIDECAR_FPS (each engine has its own rule for 0 and below). */
+export function playableFps(fps: number): boolean {
+  return Number.isFinite(fps) && fps <= MAX_SIDECAR_FPS;
+}
+
+/** What is wrong with a frame rate playableFps refuses: `not a finite number`, `over 1,000 frames per second`. */
+export function fpsProblem(fps: number): string {
+  return Number.isFinite(fps) ? `over ${MAX_SIDECAR_FPS.toLocaleString('en-US')} frames per second` : 'not a finite number';
+}

@@ -9,7 +9,7 @@ import { readModel } from '../formats/models';
 import { textureLookup } from '../lookup/textures';
 import { fileNameOf, folderOf, joinPath } from '../paths';
 import { companionModels, type SidecarKind } from '../lookup/companions';
-import { lintSidecar, readSidecar, summarizeModel, type CompanionResult, type ModelSummary, type SidecarDocument, type TextureLookupResult } from './lint';
+import { lintSidecar, readSidecar, summarizeModel, type CompanionResult, type ModelSummary, type SidecarDocument, type SidecarOptions, type TextureLookupResult } from './lint';
 
 /**
  * The file access of a check: the host's (core/files.ts; textures and shader scripts are looked up
@@ -40,8 +40,8 @@ export function readModelSummary(path: string, bytes: Uint8Array): { summary: Mo
 }
 
 /** Checks the sidecar at `path` (a POSIX path) whose text is `text`. */
-export async function checkSidecar(kind: SidecarKind, path: string, text: string, io: SidecarIo, extensions: readonly string[]): Promise<SidecarCheck> {
-  const doc = readSidecar(kind, text);
+export async function checkSidecar(kind: SidecarKind, path: string, text: string, io: SidecarIo, extensions: readonly string[], options: SidecarOptions = {}): Promise<SidecarCheck> {
+  const doc = readSidecar(kind, text, options);
   const dir = folderOf(path);
   const companions: CompanionResult[] = [];
   const modelPaths: (string | undefined)[] = [];

@@ -6,13 +6,21 @@
 
 import type { IqeDiagnostic, Range, Severity } from '../iqe/diagnostic';
 import type { Model } from '../model/model';
-import { animCfgParts, parseAnimCfg, type AnimCfgEntry } from '../sidecar/animcfg';
+import { animCfgParts, FPS_WARNING, parseAnimCfg, type AnimCfgEntry } from '../sidecar/animcfg';
 import type { SidecarKind } from '../lookup/companions';
 import { folderOf } from '../paths';
-import { readFramegroups } from '../sidecar/framegroups';
+import { MAX_TEXTURE_PATH, texturePathTooLong } from '../lookup/textures';
+import { DEFAULT_FRAMEGROUPS_FPS, readFramegroups } from '../sidecar/framegroups';
 import { parseShaders } from '../sidecar/shader';
 import { parseSkin, type SkinEntry } from '../sidecar/skin';
-import { lines, type SidecarToken } from '../sidecar/text';
+import { fpsProblem, lines, MAX_SIDECAR_FPS, playableFps, type SidecarToken } from '../sidecar/text';
+import { quotedName } from '../names';
+
+/** How a sidecar is read where engines differ. */
+export interface SidecarOptions {
+  /** animation.cfg: 'quake3' names the animations by position as Quake 3 does (core/engines/player.ts animCfgNames); 'auto' takes a game's own list from its comments. */
+  animCfgNames?: 'auto' | 'quake3';
+}
 
 /** What the checks need of a model. */
 export interface ModelSummary {
@@ -104,14 +112,14 @@ function diag(range: Range, severity: Severity, code: string, message: string): 
   return { range, severity, code, message };
 }
 
-export function readSidecar(kind: SidecarKind, text: string): SidecarDocument {
+export function readSidecar(kind: SidecarKind, text: string, options: SidecarOptions = {}): SidecarDocument {
   const doc: SidecarDocument = { kind, clips: [], textures: [], surfaces: [], diagnostics: [], legsOffset: 0, frameRanges: [] };
   switch (kind) {
     case 'framegroups':
       readFramegroupsDoc(text, doc);
       break;
     case 'animcfg':
-      readAnimCfgDoc(text, doc);
+      readAnimCfgDoc(text, doc, options.animCfgNames ?? 'auto');
       break;
     case 'skin':
       readSkinDoc(text, doc);
@@ -132,20 +140,27 @@ function readFramegroupsDoc(text: string, doc: SidecarDocument): void {
     const [first, count, fps] = e.tokens;
     if (e.count < 1) doc.diagnostics.push(diag(span(count), 'warning', 'frame-range-empty', `An empty range (${e.count} frames): DarkPlaces plays 1 frame instead.`));
     if (e.first < 0) doc.diagnostics.push(diag(span(first), 'warning', 'frame-range', `First frame ${e.first} is negative: DarkPlaces uses frame 0.`));
-    if (e.fps !== undefined && e.fps <= 0) doc.diagnostics.push(diag(span(fps), 'warning', 'fps-invalid', `Frame rate ${fps.text} is not above 0: DarkPlaces plays it at 1 frame per second.`));
-    else if (e.fps === undefined && fps !== undefined) doc.diagnostics.push(diag(span(fps), 'warning', 'fps-invalid', `"${fps.text}" is not a number: DarkPlaces reads it as 0 and plays the clip at 1 frame per second.`));
+    const unplayable = e.fps !== undefined && !playableFps(e.fps);
+    if (unplayable) doc.diagnostics.push(diag(span(fps), 'error', 'fps-invalid', `Frame rate ${fps.text} is ${fpsProblem(e.fps as number)}: no clip plays so; the preview and conversions use 20 (DarkPlaces' default).`));
+    else if (e.fps !== undefined && e.fps <= 0) doc.diagnostics.push(diag(span(fps), 'warning', 'fps-invalid', `Frame rate ${fps.text} is not above 0: DarkPlaces plays it at 1 frame per second.`));
+    else if (e.fps === undefined && fps !== undefined) doc.diagnostics.push(diag(span(fps), 'warning', 'fps-invalid', `${quotedName(fps.text)} is not a number: DarkPlaces reads it as 0 and plays the clip at 1 frame per second.`));
     const range = span(first, count);
-    doc.clips.push({ name: e.name, index, range: span(e.tokens[0], e.tokens[e.tokens.length - 1]), firstFrame: Math.max(0, e.first), frameCount: Math.max(1, e.count), fps: Math.max(1, e.fps ?? 20), loop: e.loop, reverse: false, empty: e.count < 1 });
+    doc.clips.push({ name: e.name, index, range: span(e.tokens[0], e.tokens[e.tokens.length - 1]), firstFrame: Math.max(0, e.first), frameCount: Math.max(1, e.count), fps: unplayable ? DEFAULT_FRAMEGROUPS_FPS : Math.max(1, e.fps ?? DEFAULT_FRAMEGROUPS_FPS), loop: e.loop, reverse: false, empty: e.count < 1 });
     doc.frameRanges.push(range);
   });
 }
 
-function readAnimCfgDoc(text: string, doc: SidecarDocument): void {
-  const cfg = parseAnimCfg(text);
+function readAnimCfgDoc(text: string, doc: SidecarDocument, names: 'auto' | 'quake3'): void {
+  const cfg = parseAnimCfg(text, { names });
   doc.legsOffset = cfg.legsOffset;
+  if (cfg.names === 'comments') {
+    const first = cfg.entries[0].tokens;
+    doc.diagnostics.push(diag(span(first[0], first[3]), 'information', 'animcfg-own-list', `${cfg.entries.length} animations named by their comments (${cfg.entries.slice(0, 3).map((e) => e.name).join(', ')}, …): a game's own list, not Quake 3's 25. With iqmTools.engine set to ioquake3 or quake3 it is checked as Quake 3 reads it, by position.`));
+  }
   cfg.warnings.forEach((w, i) => {
     const at = cfg.warningAt[i];
     const range = at ? span(at) : FILE_START;
+    if (FPS_WARNING.test(w)) return; // at its animation, below
     if (w.startsWith('unknown keyword')) doc.diagnostics.push(diag(range, 'warning', 'sidecar-syntax', `${w[0].toUpperCase()}${w.slice(1)}: Quake 3 ignores it (known: sex, footsteps, headoffset, fixedlegs, fixedtorso).`));
     else if (w.includes('required animations')) doc.diagnostics.push(diag(range, 'error', 'animcfg-incomplete', `Only ${cfg.entries.length} of the 25 animations up to LEGS_TURN: Quake 3 refuses the player model (CG_ParseAnimationFile).`));
     else doc.diagnostics.push(diag(range, 'error', 'sidecar-syntax', `${w[0].toUpperCase()}${w.slice(1)} ("first numFrames loopFrames fps").`));
@@ -156,6 +171,7 @@ function readAnimCfgDoc(text: string, doc: SidecarDocument): void {
     if (e.count === 0) doc.diagnostics.push(diag(span(count), 'warning', 'frame-range-empty', `${e.name} has 0 frames: nothing plays.`));
     if (e.fps < 0) doc.diagnostics.push(diag(span(fps), 'error', 'fps-invalid', `${e.name}: a negative frame rate (${fps.text}) makes Quake 3 compute a negative frame time.`));
     else if (e.fps === 0) doc.diagnostics.push(diag(span(fps), 'warning', 'fps-invalid', `${e.name}: frame rate 0; Quake 3 uses 1 frame per second.`));
+    else if (!playableFps(e.fps)) doc.diagnostics.push(diag(span(fps), 'error', 'fps-invalid', `${e.name}: frame rate ${fps.text} is ${fpsProblem(e.fps)}: Quake 3's frame time, 1000 / fps whole milliseconds, is 0 there; the preview and conversions use ${MAX_SIDECAR_FPS}.`));
     if (e.loop < 0 || e.loop > Math.abs(e.count)) doc.diagnostics.push(diag(span(e.tokens[2]), 'warning', 'animcfg-loop-frames', `${e.name}: ${e.loop} looping frames, but the animation has ${Math.abs(e.count)}.`));
     const isLegs = e.name.startsWith('LEGS_');
     doc.clips.push({
@@ -186,22 +202,33 @@ function readSkinDoc(text: string, doc: SidecarDocument): void {
   });
   for (const e of skin.entries as SkinEntry[]) {
     doc.surfaces.push({ name: e.surface, range: lineRange(e.line, e.surfaceStart, e.surfaceEnd), tag: e.tag });
-    if (!e.tag && e.texture) doc.textures.push({ path: e.texture, range: lineRange(e.line, e.textureStart, e.textureEnd), what: `surface "${e.surface}"`, mayBeShader: true });
-    if (!e.tag && !e.texture) doc.diagnostics.push(diag(lineRange(e.line, e.surfaceStart, e.surfaceEnd), 'warning', 'skin-texture-empty', `Surface "${e.surface}" gets no texture: it is drawn with the engine's default (missing) texture.`));
+    if (!e.tag && e.texture && tooLong(doc, e.texture, lineRange(e.line, e.textureStart, e.textureEnd))) continue;
+    if (!e.tag && e.texture) doc.textures.push({ path: e.texture, range: lineRange(e.line, e.textureStart, e.textureEnd), what: `surface ${quotedName(e.surface)}`, mayBeShader: true });
+    if (!e.tag && !e.texture) doc.diagnostics.push(diag(lineRange(e.line, e.surfaceStart, e.surfaceEnd), 'warning', 'skin-texture-empty', `Surface ${quotedName(e.surface)} gets no texture: it is drawn with the engine's default (missing) texture.`));
   }
 }
 
 function readShaderDoc(text: string, doc: SidecarDocument): void {
   for (const shader of parseShaders(text)) {
     for (const image of shader.images ?? []) {
-      doc.textures.push({ path: image.path, range: lineRange(image.line, image.start, image.end), what: `shader "${shader.name}" (${image.keyword})`, mayBeShader: false });
+      if (tooLong(doc, image.path, lineRange(image.line, image.start, image.end))) continue;
+      doc.textures.push({ path: image.path, range: lineRange(image.line, image.start, image.end), what: `shader ${quotedName(shader.name)} (${image.keyword})`, mayBeShader: false });
     }
   }
 }
 
+/** True (and a warning at `range`) when a texture path is too long to look up (core/lookup/textures.ts MAX_TEXTURE_PATH). */
+function tooLong(doc: SidecarDocument, path: string, range: Range): boolean {
+  const long = texturePathTooLong(path);
+  if (long === undefined) return false;
+  const folders = long.folders === 1 ? '1 folder' : `${long.folders.toLocaleString('en-US')} folders`;
+  doc.diagnostics.push(diag(range, 'warning', 'texture-path-too-long', `A texture path of ${folders}, ${quotedName(path, 40)}: no file system opens a path of more than ${MAX_TEXTURE_PATH.toLocaleString('en-US')} characters (Linux's PATH_MAX; macOS: 1,024, Windows: 260), so it is not looked up and the engine draws its missing texture.`));
+  return true;
+}
+
 /** A model name list for messages: `"a", "b" and 3 more`. */
 function listNames(names: readonly string[], max = 8): string {
-  const shown = names.slice(0, max).map((n) => `"${n}"`).join(', ');
+  const shown = names.slice(0, max).map((n) => quotedName(n)).join(', ');
   return names.length > max ? `${shown} and ${names.length - max} more` : shown || 'none';
 }
 
@@ -243,10 +270,10 @@ export function lintSidecar(doc: SidecarDocument, companions: readonly Companion
     const r = textures[i];
     if (!r || r.state === 'found' || r.state === 'shader') return;
     if (r.state === 'beside') {
-      out.push(diag(t.range, 'information', 'texture-outside-game-path', `"${t.path}" is not found where the engine looks (the path under the game's folder), only as ${r.path} beside this file. The engine finds it once this folder is ${folderOf(t.path.replace(/\\/g, '/'))}/ under the game's folder.`));
+      out.push(diag(t.range, 'information', 'texture-outside-game-path', `${quotedName(t.path)} is not found where the engine looks (the path under the game's folder), only as ${quotedName(r.path)} beside this file. The engine finds it once this folder is ${quotedName(`${folderOf(t.path.replace(/\\/g, '/'))}/`)} under the game's folder.`));
     } else {
       const shaders = t.mayBeShader ? ` No shader of that name either (${r.shaderFiles} shader script${r.shaderFiles === 1 ? '' : 's'} read).` : '';
-      out.push(diag(t.range, 'warning', 'texture-not-found', `No image "${t.path}" (${t.what}): looked in this folder and each one above it as the game's folder, with ${r.extensions.map((e) => `.${e}`).join(', ')} (${r.tried} paths).${shaders} The engine draws its missing-texture image.`));
+      out.push(diag(t.range, 'warning', 'texture-not-found', `No image ${quotedName(t.path)} (${t.what}): looked in this folder and each one above it as the game's folder, with ${r.extensions.map((e) => `.${e}`).join(', ')} (${r.tried} paths).${shaders} The engine draws its missing-texture image.`));
     }
   });
   return out.sort((a, b) => a.range.line - b.range.line || a.range.column - b.range.column);
@@ -273,7 +300,7 @@ function frameDiagnostics(doc: SidecarDocument, model: ModelSummary, part: 'lowe
     const from = Math.max(a.firstFrame, b.firstFrame);
     const to = Math.min(clipEnd(a), clipEnd(b)) - 1;
     const frames = from === to ? `frame ${from}` : `frames ${from}–${to}`;
-    out.push(diag(doc.frameRanges[b.index], 'warning', 'frame-range-overlap', `${frames} ${from === to ? 'also belongs' : 'also belong'} to "${a.name}" (line ${a.range.line + 1}).`));
+    out.push(diag(doc.frameRanges[b.index], 'warning', 'frame-range-overlap', `${frames} ${from === to ? 'also belongs' : 'also belong'} to ${quotedName(a.name)} (line ${a.range.line + 1}).`));
   }
   return out;
 }
@@ -326,11 +353,11 @@ function surfaceDiagnostics(doc: SidecarDocument, model: ModelSummary): IqeDiagn
   const tags = new Set(model.tags.map((t) => t.toLowerCase()));
   for (const s of doc.surfaces) {
     if (s.tag) {
-      if (!tags.has(s.name.toLowerCase())) out.push(diag(s.range, 'information', 'skin-tag-unknown', `${model.file} has no tag "${s.name}" (its tags: ${listNames(model.tags)}); the line does nothing.`));
+      if (!tags.has(s.name.toLowerCase())) out.push(diag(s.range, 'information', 'skin-tag-unknown', `${model.file} has no tag ${quotedName(s.name)} (its tags: ${listNames(model.tags)}); the line does nothing.`));
       continue;
     }
     if (!names.has(s.name.toLowerCase())) {
-      out.push(diag(s.range, 'warning', 'skin-surface-unknown', `${model.file} has no surface "${s.name}" (its surfaces: ${listNames(model.surfaces)}): this line gives nothing a texture.`));
+      out.push(diag(s.range, 'warning', 'skin-surface-unknown', `${model.file} has no surface ${quotedName(s.name)} (its surfaces: ${listNames(model.surfaces)}): this line gives nothing a texture.`));
     }
   }
   return out;

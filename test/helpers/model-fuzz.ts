@@ -164,6 +164,15 @@ export function mutate(input: Uint8Array, random: () => number, boundaries: numb
       out.fill(random() < 0.5 ? 0 : 0xff, o, o + n);
       return [out, `filled ${n} bytes at ${o}`];
     }
+    case 7: {
+      // A control character where a name may be (issue 31: an MD3 tag named with a newline split a
+      // warning over two lines): in the headers and name tables, mostly.
+      const out = input.slice();
+      const o = random() < 0.6 ? pick(Math.min(len, 2048)) : pick(len);
+      const c = [0x0a, 0x0d, 0x1b, 0x07, 0x7f, 0x85, 0x9b][pick(7)];
+      if (o < len) out[o] = c;
+      return [out, `control byte 0x${c.toString(16)} at ${o}`];
+    }
     default: {
       // Int16/float garbage in the data (NaN, huge values).
       const out = input.slice();
@@ -197,6 +206,10 @@ function ownedBytes(model: Model, input: Uint8Array): number {
 /** Bytes of typed arrays the model of the last input exercise() read owns (0 when it was rejected). */
 export let lastOwnedBytes = 0;
 
+/** C0 and C1 controls, DEL and the line separators, which a message never holds raw. */
+// eslint-disable-next-line no-control-regex -- control characters are what it looks for
+const RAW_CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+
 /** Convert's promise: the IQE it writes of `model` compiles (the writer may refuse a model it cannot write, with IqeWriteError). */
 export function exerciseConvert(model: Model): void {
   let text: string;
@@ -222,10 +235,13 @@ export function exercise(input: Uint8Array, convert = false): 'parsed' | 'reject
   } catch (e) {
     if (e instanceof FormatError) {
       if (typeof e.message !== 'string' || !e.message || !Number.isInteger(e.offset) || e.offset < 0) throw new Error(`malformed FormatError: ${e.message} @ ${e.offset}`);
+      if (RAW_CONTROL.test(e.message)) throw new Error(`a FormatError with a raw control character: ${JSON.stringify(e.message)}`);
       return 'rejected';
     }
     throw e;
   }
+  // A name's control characters are escaped (core/names.ts): each warning prints as one line.
+  for (const w of model.warnings) if (RAW_CONTROL.test(w)) throw new Error(`a warning with a raw control character: ${JSON.stringify(w)}`);
   const owned = ownedBytes(model, input);
   lastOwnedBytes = owned;
   if (owned > 32 * input.length + 65536) throw new Error(`model owns ${owned} bytes for a ${input.length}-byte input`);

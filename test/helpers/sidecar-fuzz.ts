@@ -6,7 +6,9 @@
 // Oracles. Sidecars (exerciseSidecar): the check (against models and files kept in memory), the
 // hover and code lens data, and the preview's use of the file (its clips over a model, the skin
 // chosen, each mesh's texture names) never throw; every diagnostic is on a line of the text, with a
-// message; every clip the preview plays lies within the model's frames. Images (exerciseImage):
+// message of one printable line (a name's control characters escaped, a long name cut); no texture
+// path over MAX_TEXTURE_PATH is looked up; every clip the check and the preview play lies within the
+// model's frames at a finite rate of at most MAX_SIDECAR_FPS. Images (exerciseImage):
 // reading the size never throws; decoding a TGA throws only FormatError with its offset; the
 // decoded image is width x height RGBA, and the decoder holds nothing more (`owned` is what it
 // holds beyond that: RLE lets a small file declare a large image, which is the image's due).
@@ -24,6 +26,8 @@ import { clipAtLine, clipHover, type ModelSummary } from '../../core/sidecarChec
 import { md3 } from './engine-models';
 import { checkWithinLines, cpuMs, type IqeExercise } from './iqe-fuzz';
 import { mutateLines } from './source-fuzz';
+import { MAX_TEXTURE_PATH } from '../../core/lookup/textures';
+import { MAX_SIDECAR_FPS } from '../../core/sidecar/text';
 
 /** Where the fuzzed file lies: a Quake 3 player's folder under a game folder. */
 const FOLDER = '/game/models/players/fuzz';
@@ -56,15 +60,67 @@ export function generatedSidecarSeeds(): { name: string; bytes: Uint8Array }[] {
   return texts.map(([name, text]) => ({ name, bytes: Buffer.from(text, 'latin1') }));
 }
 
+/** Numbers no clip plays at, or that parse to no finite value (what found issue 31's `framerate Infinity`). */
+const ODD_NUMBERS = ['1e308', '1e309', '-1e309', '-1e308', `1${'0'.repeat(400)}`, '1e-400', '1000000', '1000.5', 'NaN', 'inf', '-0'];
+/** Characters a name should never print raw (a newline in an MD3 tag's name split a warning in two). */
+const CONTROLS = ['\u0000', '\u0001', '\u0007', '\u000b', '\u000c', '\u001b[31m', '\u007f', '\u0085', '\u009b', '\u2028', '"', '\\'];
+
+/**
+ * What the line mutations do not make: a texture path of up to 500,000 folders (issue 31: a skin
+ * of 750,000 took 2.3 s and 335 MB to check), a number replaced by an odd one, a control character
+ * in a name or comment.
+ */
+function mutateSidecarWords(kind: string, text: string, pick: (n: number) => number): { text: string; what: string } {
+  const lines = text.split('\n');
+  const at = pick(lines.length);
+  switch (pick(3)) {
+    case 0: {
+      const folders = 5000 + pick(495_000);
+      const path = `${'a/'.repeat(folders)}x.tga`;
+      lines.splice(at, 0, kind === 'shader' ? `x\n{\n  {\n    map ${path}\n  }\n}` : kind === 'skin' ? `body,${path}` : `0 1 20 1 ${path}`);
+      return { text: lines.join('\n'), what: `a path of ${folders} folders at line ${at}` };
+    }
+    case 1: {
+      const odd = ODD_NUMBERS[pick(ODD_NUMBERS.length)];
+      const words = lines[at].split(/(\s+)/);
+      const numbers = words.flatMap((w, i) => (/^-?[\d.]+$/.test(w) ? [i] : []));
+      if (numbers.length === 0) lines.splice(at, 0, kind === 'animcfg' ? `0 1 0 ${odd}` : `0 1 ${odd} 1`);
+      else words[numbers[pick(numbers.length)]] = odd;
+      if (numbers.length > 0) lines[at] = words.join('');
+      return { text: lines.join('\n'), what: `${odd} put in line ${at}` };
+    }
+    default: {
+      const c = CONTROLS[pick(CONTROLS.length)];
+      const line = lines[at];
+      const p = pick(line.length + 1);
+      lines[at] = line.slice(0, p) + c + line.slice(p);
+      return { text: lines.join('\n'), what: `${JSON.stringify(c)} put at character ${p} of line ${at}` };
+    }
+  }
+}
+
 /** A mutated copy of the sidecar text `text` of file `name`, and what was done. */
 export function mutateSidecar(name: string, text: string, random: () => number): { text: string; what: string } {
   const kind = sidecarKind(name) ?? 'skin';
+  const pick = (n: number): number => Math.floor(random() * n);
   const longLine = (n: number, pick: (n: number) => number): string => {
     const words = Array.from({ length: n }, () => String(pick(100)));
     return kind === 'skin' ? `body,${words.join('/')}` : kind === 'shader' ? `animMap ${words.join(' ')}` : words.join(' ');
   };
-  return mutateLines(text, random, VOCABULARY[kind], longLine, true);
+  const lines = mutateLines(text, random, VOCABULARY[kind], longLine, true);
+  if (pick(3) !== 0) return lines;
+  const words = mutateSidecarWords(kind, lines.text, pick);
+  return { text: words.text, what: `${lines.what}; ${words.what}` };
 }
+
+/** C0 and C1 controls, DEL and the line separators: a message holding one raw prints broken. */
+// eslint-disable-next-line no-control-regex -- control characters are what it looks for
+const RAW_CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+/** The longest message (a name in it is cut to MAX_SHOWN_NAME). */
+const MAX_MESSAGE = 2000;
+
+/** A frame rate a clip can be played at, and written as: finite, above 0, at most MAX_SIDECAR_FPS. */
+const playable = (fps: number): boolean => Number.isFinite(fps) && fps > 0 && fps <= MAX_SIDECAR_FPS;
 
 let models: { summary: Map<string, ModelSummary>; model: Model } | undefined;
 
@@ -116,6 +172,11 @@ export async function exerciseSidecar(bytes: Uint8Array, name: string): Promise<
   const check = await checkSidecar(kind, `${FOLDER}/${name}`, text, io, EXTENSIONS);
   record('check', cpuMs() - start);
   checkWithinLines(check.diagnostics, lineCount);
+  for (const d of check.diagnostics) {
+    if (RAW_CONTROL.test(d.message) || d.message.length > MAX_MESSAGE) throw new Error(`a ${d.code} message of ${d.message.length} characters, or with a raw control character: ${JSON.stringify(d.message.slice(0, 300))}`);
+  }
+  for (const t of check.doc.textures) if (t.path.length > MAX_TEXTURE_PATH) throw new Error(`a texture path of ${t.path.length} characters was looked up (line ${t.range.line + 1})`);
+  for (const c of check.doc.clips) if (!playable(c.fps)) throw new Error(`clip ${c.index} (line ${c.range.line + 1}) plays at ${c.fps} fps`);
   // The language server's hover on every clip line and its code lenses' data.
   start = cpuMs();
   for (const clip of check.doc.clips) {
@@ -129,6 +190,7 @@ export async function exerciseSidecar(bytes: Uint8Array, name: string): Promise<
   const fileName = kind === 'animcfg' ? 'upper.md3' : 'm.md3';
   const clips = modelClips(model, fileName, { framegroups: kind === 'framegroups' ? named : null, animationCfg: kind === 'animcfg' ? named : null });
   for (const clip of clips.clips) {
+    if (!playable(clip.fps)) throw new Error(`the preview's clip ${JSON.stringify(clip.name)} (${clips.from}) plays at ${clip.fps} fps`);
     if (!(clip.firstFrame >= 0 && clip.frameCount >= 0 && clip.firstFrame + clip.frameCount <= model.frameCount)) throw new Error(`the preview's clip "${clip.name}" (${clips.from}) plays frames ${clip.firstFrame}..${clip.firstFrame + clip.frameCount - 1} of a model of ${model.frameCount}`);
   }
   if (kind === 'skin') {

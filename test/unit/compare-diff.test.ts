@@ -68,12 +68,12 @@ test('diff: a model equals itself; each kind of change shows in its section', ()
   const base = readModel(compile(BASE));
   assert.deepEqual(diffModels(base, readModel(compile(BASE))), []);
   const cases: [string, string, RegExp][] = [
-    ['joint arm 0', 'joint hand 0', /^joints: joint 1: name 'arm' ≠ 'hand'/],
-    ['pq 0 0 1 0 0 0 -1\nmesh', 'pq 0 0 2 0 0 0 -1\nmesh', /^joints: joint 1 'arm': base pose/],
-    ['vp 1 0 0', 'vp 1 0 0.5', /^triangles: mesh 0 'body' \(material 'skin'\): 1 triangles of the first file and 1 of the second/],
+    ['joint arm 0', 'joint hand 0', /^joints: joint 1: name "arm" ≠ "hand"/],
+    ['pq 0 0 1 0 0 0 -1\nmesh', 'pq 0 0 2 0 0 0 -1\nmesh', /^joints: joint 1 "arm": base pose/],
+    ['vp 1 0 0', 'vp 1 0 0.5', /^triangles: mesh 0 "body" \(material "skin"\): 1 triangles of the first file and 1 of the second/],
     ['material skin', 'material hide', /^meshes: /],
     ['pq 0 0 1.5 0 0 0 -1', 'pq 0 0 1.75 0 0 0 -1', /^(frames: frame 1 pose 1 channel 2|bounds: frame 1)/],
-    ['framerate 10', 'framerate 30', /^animations: animation 0 'wave': framerate 10 ≠ 30/],
+    ['framerate 10', 'framerate 30', /^animations: animation 0 "wave": framerate 10 ≠ 30/],
   ];
   for (const [from, to, pattern] of cases) {
     const changed = readModel(compile(BASE.replace(from, to)));
@@ -98,7 +98,7 @@ test('iqm-tools diff: exit 0 when equal, 1 with differences (text and --json), 2
   assert.equal(cli(a, a).status, 0);
   const text = cli(a, b);
   assert.equal(text.status, 1);
-  assert.match(text.stdout, /animations: animation 0 'wave': framerate 10 ≠ 24/);
+  assert.match(text.stdout, /animations: animation 0 "wave": framerate 10 ≠ 24/);
   const json = cli(a, b, '--json');
   assert.equal(json.status, 1);
   const parsed = JSON.parse(json.stdout);
@@ -120,11 +120,11 @@ test('diff: the same clips over frame strips laid out otherwise compare clip by 
   const a = readModel(compile(text(anim('walk', [1, 1.25]), anim('run', [2, 2.5, 3]))));
   const reordered = readModel(compile(text(anim('spare', [9]), anim('run', [2, 2.5, 3]), anim('walk', [1, 1.25]))));
   const listed = diffModels(a, reordered).map((d) => `${d.section}: ${d.message}`);
-  assert.deepEqual(listed.filter((d) => !d.startsWith('bounds')), ["animations: animation 'spare' is only in the second model"]);
+  assert.deepEqual(listed.filter((d) => !d.startsWith('bounds')), ['animations: animation "spare" is only in the second model']);
   // A changed pose of a clip is still found, named by its clip and frame.
   const changed = readModel(compile(text(anim('run', [2, 2.75, 3]), anim('walk', [1, 1.25]))));
   const found = diffModels(a, changed).map((d) => `${d.section}: ${d.message}`);
-  assert.ok(found.some((d) => /^frames: animation 'run' frame 1 pose 1 channel 2: 2\.(5|49)\d* ≠ 2\.(75|74)\d*/.test(d)), JSON.stringify(found));
+  assert.ok(found.some((d) => /^frames: animation "run" frame 1 pose 1 channel 2: 2\.(5|49)\d* ≠ 2\.(75|74)\d*/.test(d)), JSON.stringify(found));
   assert.ok(!found.some((d) => /walk/.test(d)), JSON.stringify(found));
 });
 
@@ -139,5 +139,5 @@ test('iqm-tools diff of a DPM and its conversion compares the clips each plays (
   const { differences } = JSON.parse(diff.stdout) as { differences: { section: string; message: string }[] };
   // The clips agree (before: "animation count 441 ≠ 26", then every clip's name and frames); what
   // is left is what the conversion really changes: the frames no clip plays as one more animation.
-  assert.deepEqual(differences.filter((d) => d.section === 'animations' || d.section === 'frames').map((d) => d.message), ["animation 'grunt.dpm frames' is only in the second model"]);
+  assert.deepEqual(differences.filter((d) => d.section === 'animations' || d.section === 'frames').map((d) => d.message), ['animation "grunt.dpm frames" is only in the second model']);
 });

@@ -235,7 +235,7 @@ test('clips: a real DPM with its .framegroups, and Compare with… of it and its
     // Compared clip by clip (core/compare/diff.ts): the clips and their frames agree; the one
     // animation the conversion adds is the only difference in the animations and frames.
     const played = diffModels(left, right).filter((d) => d.section === 'animations' || d.section === 'frames');
-    assert.deepEqual(played.map((d) => d.message), ["animation 'grunt.dpm frames' is only in the second model"]);
+    assert.deepEqual(played.map((d) => d.message), ['animation "grunt.dpm frames" is only in the second model']);
     // What the comparison did before: the DPM's one clip a frame against the groups.
     assert.equal(diffModels(dpm, iqeModel).find((d) => /animation count/.test(d.message))?.message, `animation count ${dpm.clips.length} ≠ ${left.clips.length + 1}`);
   });

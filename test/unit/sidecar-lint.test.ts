@@ -89,7 +89,7 @@ test('real files: the DPM framegroups and skin, the Q3 player, the chainsaw skin
   // Their textures are named under models/monsters/soldier/, while the folder is md3/oa_soldier.
   const head = await check(join(ASSETS, 'md3/oa_soldier/head.md3_0.skin'));
   assert.deepEqual(where(head), ['1:9 texture-outside-game-path', '2:8 texture-outside-game-path', '3:1 skin-tag-unknown']);
-  assert.match(head.diagnostics[0].message, /only as hairs\.tga beside this file.*models\/monsters\/soldier\//);
+  assert.match(head.diagnostics[0].message, /only as "hairs\.tga" beside this file.*"models\/monsters\/soldier\/"/);
   assert.deepEqual(where(await check(join(ASSETS, 'md3/oa_soldier/lower.md3_0.skin'))), ['1:8 texture-outside-game-path']);
   assert.deepEqual(where(await check(join(ASSETS, 'md3/chainsaw/g_chainsaw.md3_0.skin'))), ['1:9 texture-outside-game-path']);
   assert.deepEqual(where(await check(join(ASSETS, 'md3/kubalwagon/kt_kubalwagon.shader'))), ['12:21 texture-outside-game-path']);
@@ -254,7 +254,7 @@ test('iqm-tools check on the real sidecar files: the same diagnostics, exit 0 wi
   assert.equal(run.stdout, [
     `${files[0]}:40:1: warning: frame 186 also belongs to "LEGS_JUMPB" (line 39). [frame-range-overlap]`,
     `${files[2]}:1:9: warning: No image "fbgrunt" (surface "shader0"): looked in this folder and each one above it as the game's folder, with .tga, .jpg, .jpeg, .png, .pcx, .bmp (${searchFolders(join(ASSETS, 'dpm/nexuiz')).length * 6} paths). No shader of that name either (0 shader scripts read). The engine draws its missing-texture image. [texture-not-found]`,
-    `${files[3]}:12:21: information: "models/mapobjects/kt_kubalwagon/euro_frnt_2.tga" is not found where the engine looks (the path under the game's folder), only as euro_frnt_2.tga beside this file. The engine finds it once this folder is models/mapobjects/kt_kubalwagon/ under the game's folder. [texture-outside-game-path]`,
+    `${files[3]}:12:21: information: "models/mapobjects/kt_kubalwagon/euro_frnt_2.tga" is not found where the engine looks (the path under the game's folder), only as "euro_frnt_2.tga" beside this file. The engine finds it once this folder is "models/mapobjects/kt_kubalwagon/" under the game's folder. [texture-outside-game-path]`,
     '',
   ].join('\n'));
 });

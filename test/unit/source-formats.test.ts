@@ -74,7 +74,7 @@ test('MD5: door1 and rifle_view equal the reference but for the animation name (
     const name = anim.slice(anim.lastIndexOf('/') + 1).replace('.md5anim', '');
     assert.deepEqual(
       diffModels(ours, reference(ref)).map((d) => d.message),
-      [`animation 0 '${name}': name ${name} ≠ assets/${anim.replace('.md5anim', '')}`],
+      [`animation 0 "${name}": name "${name}" ≠ "assets/${anim.replace('.md5anim', '')}"`],
       ref,
     );
   }
@@ -84,9 +84,9 @@ test('MD5: Bob equals the reference but for the animation name (R1) and the seco
   const ours = await compileFiles(join(assets, 'md5/bob/Bob.md5mesh'), join(assets, 'md5/bob/Bob.md5anim'));
   const messages = diffModels(ours, reference('md5/Bob.iqm')).map((d) => d.message);
   assert.deepEqual(messages, [
-    "animation 0 'Bob': name Bob ≠ assets/md5/bob/Bob",
-    "mesh 0 '' (material 'guard1_body.png'): 734 ≠ 628 triangles",
-    "mesh 0 '' (material 'guard1_body.png'): 106 triangles of the first file and 0 of the second have no match with the same corner attributes (within 0.0001)",
+    'animation 0 "Bob": name "Bob" ≠ "assets/md5/bob/Bob"',
+    'mesh 0 "" (material "guard1_body.png"): 734 ≠ 628 triangles',
+    'mesh 0 "" (material "guard1_body.png"): 106 triangles of the first file and 0 of the second have no match with the same corner attributes (within 0.0001)',
   ]);
 });
 
@@ -240,7 +240,7 @@ test('MD5: another version is refused with what is read, and so is a binary FBX'
 
 /** Differences that are only tangents where the reference wrote NaN (B8), and animation names (R1). */
 function onlyKnown(messages: string[]): string[] {
-  return messages.filter((m) => !/they differ only in tangents$/.test(m) && !/^animation \d+ '[^']*': name \S+ ≠ assets\//.test(m));
+  return messages.filter((m) => !/they differ only in tangents$/.test(m) && !/^animation \d+ "[^"]*": name "[^"]*" ≠ "assets\//.test(m));
 }
 
 test('SMD: the shared SMDs equal the reference but for NaN tangents (B8) and the animation name (R1)', { skip: skipShared }, async () => {
@@ -336,8 +336,8 @@ test('OBJ: spider equals the reference but for NaN tangents (B8); cornell_box to
   const box = readFileSync(join(assets, 'obj/tinyobjloader/cornell_box.obj'), 'utf8');
   const withoutObjects = compiled(['cornell_box.obj', box.replace(/^o .*$/gm, '')]);
   assert.deepEqual(onlyKnown(diffModels(withoutObjects, reference('obj/cornell_box.iqm')).map((d) => d.message)), [
-    "mesh 0 '' (material 'white'): 30 ≠ 6 triangles",
-    "mesh 0 '' (material 'white'): 30 triangles of the first file and 6 of the second have no match with the same corner attributes (within 0.0001)",
+    'mesh 0 "" (material "white"): 30 ≠ 6 triangles',
+    'mesh 0 "" (material "white"): 30 triangles of the first file and 6 of the second have no match with the same corner attributes (within 0.0001)',
   ]);
   const named = compiled(['cornell_box.obj', box]);
   assert.deepEqual(named.meshes.map((m) => m.name), ['floor', 'light', 'ceiling', 'back_wall', 'green_wall', 'red_wall', 'short_block', 'tall_block']);

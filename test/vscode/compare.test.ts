@@ -103,8 +103,8 @@ suite('preview as a place to work', () => {
       const status = await comparisonOf(a, b);
       assert.equal(status.error, null);
       const lines = (status.differences ?? []).map((d) => `${d.section}: ${d.message}`);
-      assert.ok(lines.some((l) => /^joints: joint 1: name 'arm' ≠ 'elbow'/.test(l)), lines.join('\n'));
-      assert.ok(lines.some((l) => /^triangles: mesh 1 'head'/.test(l)), lines.join('\n'));
+      assert.ok(lines.some((l) => /^joints: joint 1: name "arm" ≠ "elbow"/.test(l)), lines.join('\n'));
+      assert.ok(lines.some((l) => /^triangles: mesh 1 "head"/.test(l)), lines.join('\n'));
       // The same file on both sides: no differences.
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
       const copy = vscode.Uri.joinPath(scratch.uri, 'copy.iqe');
