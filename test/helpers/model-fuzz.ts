@@ -99,7 +99,7 @@ const INTERESTING = [0, 1, 2, 3, 4, 0x7f, 0x80, 0xff, 0x100, 0xffff, 0x10000, 0x
 /** One mutation of `input`; returns the mutated bytes and a description. */
 export function mutate(input: Uint8Array, random: () => number, boundaries: number[]): [Uint8Array, string] {
   const pick = (n: number) => Math.floor(random() * n);
-  const kind = pick(8);
+  const kind = pick(9);
   const len = input.length;
   switch (kind) {
     case 7: {
@@ -164,7 +164,7 @@ export function mutate(input: Uint8Array, random: () => number, boundaries: numb
       out.fill(random() < 0.5 ? 0 : 0xff, o, o + n);
       return [out, `filled ${n} bytes at ${o}`];
     }
-    case 7: {
+    case 8: {
       // A control character where a name may be (issue 31: an MD3 tag named with a newline split a
       // warning over two lines): in the headers and name tables, mostly.
       const out = input.slice();
