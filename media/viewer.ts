@@ -343,7 +343,7 @@ export class Viewer {
     renderInfo(this.info, l.fileName, l.path, this.scene, this.playback.clips, l.notes, this.gpus.textures.results, {
       selectJoint: (j) => this.selectJoint(j),
       selectClip: (c) => this.selectClip(c),
-    }, l.load?.engines);
+    }, l.load?.engines, this.assembly.player?.parts);
     this.work.attach(this.info);
   }
 
