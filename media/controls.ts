@@ -40,6 +40,8 @@ export interface ControlActions {
   assemblyToggled(): void;
   /** Frames the model from a preset direction. */
   fitCamera(view?: CameraView): void;
+  /** Another clip plays: the camera frames it, unless the user placed it (viewCamera.ts). */
+  clipSelected(): void;
   setSkin(name: string): void;
   /** Draws a frame now (the image exported is the canvas as drawn). */
   renderFrame(): void;
@@ -130,10 +132,12 @@ export class Controls {
 
   // ---------------------------------------------------------------- playback
 
-  selectClip(c: number): void {
+  /** Selects clip `c` (-1: the bind pose); `reframe` false keeps the camera (a comparison's other side sent its own). */
+  selectClip(c: number, reframe = true): void {
     this.act.shareView();
     const clip = this.view.playback.select(c);
     this.view.assembly.player?.selectClip(c, this.state.legsClip);
+    if (reframe) this.act.clipSelected();
     this.timeline.selectClip(c);
     this.timeline.showClip(clip, this.view.shown.scene);
     this.changedSetting();
@@ -143,6 +147,7 @@ export class Controls {
   selectLegsClip(c: number): void {
     this.state.legsClip = c;
     this.view.assembly.player?.selectClip(this.state.clip, c);
+    this.act.clipSelected();
     this.timeline.selectLegsClip(c);
     this.act.changed();
     this.act.persist();

@@ -60,7 +60,9 @@ export function loadModelBytes(bytes: Uint8Array, fileName: string, compiled: Co
 
 /**
  * The clips the viewer lists: the engines' (core/lookup/clips.ts), and "(all frames)" to
- * scrub through everything (first for a DPM without .framegroups, where every frame is a clip).
+ * scrub through everything (first for a DPM without .framegroups, where every frame is a clip),
+ * played at the model's own rate where it has one (every clip that names a rate names the same,
+ * as an MD5's animations do), else at the default.
  */
 export function viewClips(model: Model, fileName: string, sidecars: Sidecars, notes: string[]): ViewClip[] {
   const found = modelClips(model, fileName, sidecars);
@@ -69,9 +71,20 @@ export function viewClips(model: Model, fileName: string, sidecars: Sidecars, no
   if (found.from === 'framegroups') notes.push(`clips from ${found.file}`);
   const perFrame = model.format === 'dpm' && found.from !== 'framegroups';
   if (model.frameCount > 1) {
-    const all: ViewClip = { name: '(all frames)', firstFrame: 0, frameCount: model.frameCount, fps: 0, loop: true, source: 'viewer' };
+    const all: ViewClip = { name: '(all frames)', firstFrame: 0, frameCount: model.frameCount, fps: sharedRate(clips), loop: true, source: 'viewer' };
     if (perFrame || model.clips.length === 0) clips.unshift(all);
     else clips.push(all);
   }
   return clips;
+}
+
+/** The frame rate every clip that has one shares, or 0 (none, or they differ). */
+function sharedRate(clips: readonly ViewClip[]): number {
+  let rate = 0;
+  for (const c of clips) {
+    if (!(c.fps > 0)) continue;
+    if (rate > 0 && c.fps !== rate) return 0;
+    rate = c.fps;
+  }
+  return rate;
 }

@@ -26,6 +26,12 @@ export class Scene {
   readonly blend: FrameBlend = { a: 0, b: 0, t: 0 };
   /** Bounding box over the bind pose and every frame's stored bounds: min xyz, max xyz. */
   readonly box = new Float64Array(6);
+  /**
+   * Bind-pose box of the vertices no joint moves (all weights 0, or no blend arrays at all), which
+   * the preview draws where they are; min > max when there are none. (A DPM vertex without an
+   * influence is drawn at the origin, as the stored bounds have it.)
+   */
+  readonly unweightedBox = new Float64Array(6);
   /** Uses world matrices (DPM: origins are in bone space) instead of skin matrices. */
   private readonly useWorld: boolean;
 
@@ -38,22 +44,14 @@ export class Scene {
     this.parents = this.pose ? this.pose.parents : new Int32Array(0);
     this.names = model.skeleton ? model.skeleton.names : Array.from({ length: this.jointCount }, (_, i) => `pose ${i}`);
     this.computeBox();
+    this.computeUnweightedBox();
     if (this.pose && this.joints) packJoints(this.useWorld ? this.pose.world : this.pose.skin, this.jointCount, this.joints);
   }
 
   private computeBox(): void {
     const b = this.box;
-    b[0] = b[1] = b[2] = Infinity;
-    b[3] = b[4] = b[5] = -Infinity;
-    const add = (x: number, y: number, z: number) => {
-      if (!Number.isFinite(x) || !Number.isFinite(y) || !Number.isFinite(z)) return;
-      if (x < b[0]) b[0] = x;
-      if (y < b[1]) b[1] = y;
-      if (z < b[2]) b[2] = z;
-      if (x > b[3]) b[3] = x;
-      if (y > b[4]) b[4] = y;
-      if (z > b[5]) b[5] = z;
-    };
+    emptyBox(b);
+    const add = (x: number, y: number, z: number) => addPoint(b, x, y, z);
     for (const m of this.model.meshes) {
       const p = m.morph && m.morph.frameCount > 0 ? m.morph.positions.subarray(0, m.vertexCount * 3) : m.position;
       for (let i = 0; i + 2 < p.length; i += 3) add(p[i], p[i + 1], p[i + 2]);
@@ -75,7 +73,32 @@ export class Scene {
     if (!(b[0] <= b[3])) {
       b[0] = b[1] = b[2] = -1;
       b[3] = b[4] = b[5] = 1;
+    } else if (!(b[3] > b[0] || b[4] > b[1] || b[5] > b[2])) {
+      // Every point in one place: a unit box around it, so that the camera and grid have a size.
+      for (let i = 0; i < 3; i++) {
+        b[i] -= 0.5;
+        b[3 + i] += 0.5;
+      }
     }
+  }
+
+  private computeUnweightedBox(): void {
+    const b = this.unweightedBox;
+    emptyBox(b);
+    const kind = this.layout.kind;
+    // A skeletal model without blend arrays draws every vertex where it is.
+    const allStatic = kind === 'static' && this.jointCount > 0;
+    if (kind !== 'linear' && !allStatic) return;
+    this.model.meshes.forEach((m, i) => {
+      const l = this.layout.meshes[i];
+      if (!allStatic && l.unweighted === 0) return;
+      const p = m.position;
+      for (let v = 0; v < m.vertexCount; v++) {
+        const w = l.weights;
+        if (!allStatic && (!w || w[v * 4] + w[v * 4 + 1] + w[v * 4 + 2] + w[v * 4 + 3] > 0)) continue;
+        addPoint(b, p[v * 3], p[v * 3 + 1], p[v * 3 + 2]);
+      }
+    });
   }
 
   /** Frames per second of a clip as played (0 in the file falls back to DEFAULT_FPS). */
@@ -138,6 +161,23 @@ export class Scene {
     const b = this.blend;
     sampleTag(this.model, tag, Math.max(0, b.a), Math.max(0, b.b), b.a < 0 ? 0 : b.t, out, o);
   }
+}
+
+/** An empty box (min xyz at +Infinity, max xyz at -Infinity) in b. */
+function emptyBox(b: Float64Array): void {
+  b[0] = b[1] = b[2] = Infinity;
+  b[3] = b[4] = b[5] = -Infinity;
+}
+
+/** Grows box b to hold the point (x, y, z); a point that is not finite is left out. */
+function addPoint(b: Float64Array, x: number, y: number, z: number): void {
+  if (!Number.isFinite(x) || !Number.isFinite(y) || !Number.isFinite(z)) return;
+  if (x < b[0]) b[0] = x;
+  if (y < b[1]) b[1] = y;
+  if (z < b[2]) b[2] = z;
+  if (x > b[3]) b[3] = x;
+  if (y > b[4]) b[4] = y;
+  if (z > b[5]) b[5] = z;
 }
 
 const ZERO_BLEND: FrameBlend = { a: 0, b: 0, t: 0 };

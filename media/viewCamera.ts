@@ -4,7 +4,7 @@
 // the animated model. framing.ts works out the boxes and targets; per-frame code allocates nothing.
 
 import type { ViewState } from '../core/viewState';
-import { boxRadius, clipBounds, followTarget, modelFront } from './framing';
+import { boxInView, boxRadius, clipBounds, followTarget, modelFront } from './framing';
 import type { PlayerAssembly } from './player';
 import type { CameraState, CameraView, OrbitCamera } from './renderer/camera';
 import type { Scene, ViewClip } from './scene';
@@ -31,18 +31,41 @@ export class ViewCamera {
    */
   fit(scene: Scene, player: PlayerAssembly | null, clip: ViewClip | undefined, view: CameraView = 'default'): void {
     const s = this.state;
-    let b: Float64Array = scene.box;
-    if (player) {
-      player.update(s.time, s.loop, s.interpolate);
-      player.box(this.box);
-      b = this.box;
-    } else if (clipBounds(scene, clip, this.box)) b = this.box;
+    const b = this.frameBox(scene, player, clip);
     const aspect = this.canvas.clientWidth / Math.max(1, this.canvas.clientHeight);
     this.camera.fit([b[0], b[1], b[2]], [b[3], b[4], b[5]], modelFront(scene.model.format), aspect || 1, view);
     this.fitted = view;
     this.camera.ortho = s.ortho;
     s.camera = null;
     this.root.dataset.fit = Array.from(b, (x) => x.toFixed(3)).join(',');
+  }
+
+  /**
+   * Another clip was selected. A camera framed from a preset frames the new clip from it, as the
+   * first clip was framed. A camera the user moved stays where it is (they chose that view; a
+   * clip switch should not undo it) unless the new clip would be wholly out of its sight: then it
+   * turns to the clip's centre from the same direction, backing off as far as the clip needs.
+   */
+  clipChanged(scene: Scene, player: PlayerAssembly | null, clip: ViewClip | undefined): void {
+    if (this.fitted) {
+      this.fit(scene, player, clip, this.fitted);
+      return;
+    }
+    const b = this.frameBox(scene, player, clip);
+    if (boxInView(this.camera.viewProj, b)) return;
+    const aspect = this.canvas.clientWidth / Math.max(1, this.canvas.clientHeight);
+    this.camera.bringIntoView([b[0], b[1], b[2]], [b[3], b[4], b[5]], aspect || 1);
+  }
+
+  /** The box to frame: an assembled player's at its current pose, else the clip's (framing.ts), else the bind pose's. */
+  private frameBox(scene: Scene, player: PlayerAssembly | null, clip: ViewClip | undefined): Float64Array {
+    const s = this.state;
+    if (player) {
+      player.update(s.time, s.loop, s.interpolate);
+      player.box(this.box);
+      return this.box;
+    }
+    return clipBounds(scene, clip, this.box) ? this.box : scene.box;
   }
 
   /** The editor was resized: a camera framed from a preset (not moved since) frames the model again. */

@@ -92,6 +92,9 @@ export class Viewer {
         shareView: () => this.compare.share(),
         assemblyToggled: () => this.assemblyToggled(),
         fitCamera: (view) => this.fitCamera(view),
+        clipSelected: () => {
+          if (this.scene) this.framing.clipChanged(this.scene, this.assembly.player, this.playback.clip);
+        },
         setSkin: (name) => {
           this.loading.setSkin(name);
           this.persist();
@@ -116,7 +119,8 @@ export class Viewer {
       shown: () => this.scene !== null,
       clips: () => this.playback.clips,
       restoreCamera: (c) => this.restoreCamera(c),
-      selectClip: (c) => this.selectClip(c),
+      // The other side's camera came with its clip: kept, not reframed.
+      selectClip: (c) => this.controls.selectClip(c, false),
       setPlaying: (p) => this.setPlaying(p),
       changed: () => this.changed(),
       post: (m) => this.post(m),
@@ -339,7 +343,7 @@ export class Viewer {
     renderInfo(this.info, l.fileName, l.path, this.scene, this.playback.clips, l.notes, this.gpus.textures.results, {
       selectJoint: (j) => this.selectJoint(j),
       selectClip: (c) => this.selectClip(c),
-    }, l.load?.engines);
+    }, l.load?.engines, this.assembly.player?.parts);
     this.work.attach(this.info);
   }
 

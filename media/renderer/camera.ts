@@ -37,11 +37,24 @@ export class OrbitCamera {
     // Front looks at the model's face, side from its left (its right hand away), top straight down.
     this.yaw = view === 'front' ? facing : view === 'side' ? facing - Math.PI / 2 : view === 'top' ? facing : facing - (35 * Math.PI) / 180;
     this.pitch = view === 'top' ? 1.55 : view === 'default' ? 0.3 : 0;
+    this.frameBox(min, max, aspect, false);
+  }
+
+  /**
+   * Looks at a box's centre from where the camera points now (a view the user chose), backing
+   * off as far as the whole box needs (never nearer than it is).
+   */
+  bringIntoView(min: ArrayLike<number>, max: ArrayLike<number>, aspect = 1): void {
+    this.frameBox(min, max, aspect, true);
+  }
+
+  private frameBox(min: ArrayLike<number>, max: ArrayLike<number>, aspect: number, keepFarther: boolean): void {
     for (let i = 0; i < 3; i++) this.target[i] = (min[i] + max[i]) / 2;
     const r = Math.max(1e-3, 0.5 * Math.hypot(max[0] - min[0], max[1] - min[1], max[2] - min[2]));
     // The narrower of the vertical and horizontal fields of view decides (tall, narrow panels).
     const half = Math.min(this.fovY / 2, Math.atan(Math.tan(this.fovY / 2) * aspect));
-    this.distance = (r / Math.sin(half)) * 1.05;
+    const fitted = (r / Math.sin(half)) * 1.05;
+    this.distance = keepFarther ? Math.max(this.distance, fitted) : fitted;
     this.near = Math.max(r * 0.01, 1e-4);
     this.far = this.distance + r * 20;
   }

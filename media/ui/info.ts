@@ -1,5 +1,6 @@
 // The info panel: format, counts, meshes and materials (with the texture lookup), the joint tree,
-// animations, vertex arrays, extensions, comment and the reader's warnings.
+// animations, vertex arrays, extensions, comment and the reader's warnings; an assembled Quake 3
+// player's three parts first.
 
 import { UNWEIGHTED_EFFECT, type Model } from '../../core/model/model';
 import type { EngineReport, TextureResult } from '../../core/protocol';
@@ -42,9 +43,12 @@ export function renderInfo(
   textures: (TextureResult | null)[],
   cb: InfoCallbacks,
   engines?: EngineReport,
+  /** An assembled Quake 3 player's parts (lower, upper, head), the opened one among them. */
+  player?: readonly PlayerPartInfo[],
 ): void {
   clear(root);
   if (engines) root.append(engineSection(engines));
+  if (player) root.append(playerSection(player, fileName));
   const model: Model = scene.model;
   const layout = scene.layout;
   // A skeletal model whose meshes carry no blend weights at all (no blend arrays): every vertex is unweighted.
@@ -157,6 +161,35 @@ export function renderInfo(
   }
   const warnings = [...notes, ...model.warnings];
   if (warnings.length) root.append(section(`Warnings and notes (${warnings.length})`, true, h('ul', { class: 'warnings' }, ...warnings.map((w) => h('li', { text: w })))));
+}
+
+/** What the info panel says of each part of an assembled player. */
+export interface PlayerPartInfo {
+  part: string;
+  fileName: string;
+  scene: Scene;
+}
+
+/** An assembled player: its three parts, each with its counts, tags and surfaces (the sections below describe the opened part). */
+function playerSection(parts: readonly PlayerPartInfo[], opened: string): HTMLDetailsElement {
+  const list = h('ol', { class: 'meshes' });
+  let vertices = 0, triangles = 0;
+  for (const p of parts) {
+    const m = p.scene.model;
+    vertices += p.scene.layout.totalVertices;
+    triangles += p.scene.layout.totalTriangles;
+    list.append(
+      h(
+        'li',
+        { 'data-part': p.part },
+        h('span', { class: 'name', text: `${p.part}: ${p.fileName}` }),
+        `${p.fileName === opened ? ' (opened)' : ''} ${m.meshes.length} surfaces, ${p.scene.layout.totalVertices} vertices, ${p.scene.layout.totalTriangles} triangles, ${m.frameCount} frames`,
+        h('div', { class: 'dim', text: `surfaces: ${m.meshes.map((x) => x.name || '(unnamed)').join(', ') || 'none'}` }),
+        h('div', { class: 'dim', text: `tags: ${m.tags?.names.join(', ') || 'none'}` }),
+      ),
+    );
+  }
+  return section(`Player: ${parts.length} parts, ${vertices} vertices, ${triangles} triangles`, true, list, h('div', { class: 'dim', text: `The sections below describe ${opened}.` }));
 }
 
 /** `iqmTools.engine`: what each chosen engine would refuse (error), change (warning) or note, with the engine fact and its source. */

@@ -18,6 +18,11 @@ export interface TimelineActions {
   toggleInterpolate(): void;
 }
 
+/** Narrower than this (CSS px), the playback bar wraps into rows. */
+const COMPACT_PX = 480;
+/** The same with an assembled player's two menus (torso and legs). */
+const COMPACT_PLAYER_PX = 640;
+
 export class Timeline {
   readonly el: HTMLElement;
   private readonly clipSelect: HTMLSelectElement;
@@ -33,6 +38,9 @@ export class Timeline {
   /** Per-clip caches for showFrame (cleared when the clip or the model changes). */
   private frameLabels: string[] = [];
   private frameValues: string[] = [];
+  private frameShort: string[] = [];
+  /** The bar is narrow (rows, short frame text). */
+  private compact = false;
   private lastFrameShown = -2;
 
   constructor(actions: TimelineActions) {
@@ -56,7 +64,12 @@ export class Timeline {
       this.speedSelect,
       this.loopButton,
       this.interpButton,
+      // Compact: where the menus' row ends and the slider's begins (styles.css).
+      h('div', { class: 'row-break' }),
     );
+    // Narrower than one row holds with its menus readable, the bar takes two or three rows (the
+    // menus first, then the slider); its width is the grid column's, whatever its rows.
+    new ResizeObserver(() => this.layout()).observe(this.el);
     this.playButton.addEventListener('click', () => actions.togglePlay());
     this.clipSelect.addEventListener('change', () => actions.selectClip(Number(this.clipSelect.value)));
     this.legsSelect.addEventListener('change', () => actions.selectLegsClip(Number(this.legsSelect.value)));
@@ -64,6 +77,16 @@ export class Timeline {
     this.speedSelect.addEventListener('change', () => actions.setSpeed(Number(this.speedSelect.value) || 1));
     this.loopButton.addEventListener('click', () => actions.toggleLoop());
     this.interpButton.addEventListener('click', () => actions.toggleInterpolate());
+  }
+
+  /** One row, or rows (compact) where one row would not leave the menus readable (two menus need more room). */
+  private layout(): void {
+    const compact = this.el.clientWidth < (this.legsSelect.classList.contains('hidden') ? COMPACT_PX : COMPACT_PLAYER_PX);
+    if (compact === this.compact) return;
+    this.compact = compact;
+    this.el.classList.toggle('compact', compact);
+    // The frame text is written again, long or short, at the next frame drawn.
+    this.lastFrameShown = -2;
   }
 
   /** Fills the clip menus: one for a model; torso and legs for an assembled player. */
@@ -90,6 +113,7 @@ export class Timeline {
   showClip(clip: ViewClip | undefined, scene: Scene | null): void {
     this.frameLabels = [];
     this.frameValues = [];
+    this.frameShort = [];
     this.lastFrameShown = -2;
     this.slider.max = String(clip ? Math.max(0, clip.frameCount - 1) : 0);
     this.slider.disabled = !clip;
@@ -135,10 +159,13 @@ export class Timeline {
       const name = scene.model.frameNames[b.a];
       label = `frame ${b.a} (${local + 1}/${clip.frameCount}) ${Scene.fps(clip)} fps${name ? ` ${name}` : ''}`;
       this.frameLabels[local] = label;
+      this.frameShort[local] = `${local + 1}/${clip.frameCount}`;
       this.frameValues[local] = String(local);
     }
     this.slider.value = this.frameValues[local];
-    this.frameText.textContent = label;
+    // A narrow bar shows the frame within the clip; the whole label on hover.
+    this.frameText.textContent = this.compact ? this.frameShort[local] : label;
+    this.frameText.title = label;
   }
 
   /** The buttons' states: playing / paused / ended (a clip that does not loop, at its end), speed, loop, interpolation. */
@@ -152,5 +179,6 @@ export class Timeline {
       b.setAttribute('aria-pressed', String(on));
     }
     this.legsSelect.classList.toggle('hidden', !player);
+    this.layout();
   }
 }

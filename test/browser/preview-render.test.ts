@@ -399,6 +399,13 @@ test('Quake 3 player: lower/upper/head.md3 assemble through tag_torso and tag_he
   await settle(s.page);
   const player = await pixelStats(s.page);
   await s.page.screenshot({ path: screenshotPath('md3-player-assembled') });
+  // The info panel describes the three parts, not only the opened legs.
+  const parts = await s.page.$$eval('#info [data-part]', (e) => e.map((x) => x.textContent ?? ''));
+  assert.equal(parts.length, 3, parts.join(' | '));
+  assert.match(parts[0], /^lower: lower\.md3 \(opened\) \d+ surfaces, \d+ vertices.*tags: .*tag_torso/);
+  assert.match(parts[1], /^upper: upper\.md3 \d+ surfaces.*tags: .*tag_head/);
+  assert.match(parts[2], /^head: head\.md3 \d+ surfaces.*surfaces: h_face, h_hairs/);
+  assert.match((await s.page.textContent('#info')) ?? '', /Player: 3 parts, \d+ vertices/);
   assert.ok(player.covered > 0.03 && alone.covered > 0.01);
   // In model units: the standing player (legs + torso + head) is much taller than the legs alone.
   const heights = await s.page.evaluate(() => {
@@ -415,6 +422,9 @@ test('Quake 3 player: lower/upper/head.md3 assemble through tag_torso and tag_he
   assert.ok(!torso.some((o) => o.startsWith('LEGS_')), torso.join(', '));
   assert.ok(legs.some((o) => o.startsWith('LEGS_IDLE')) && legs.some((o) => o.startsWith('LEGS_RUN')), legs.join(', '));
   assert.equal(await s.page.isVisible('#legs-clip'), true);
+  // Two menus beside the 480 px of the view: the bar takes rows so that both stay readable.
+  const widths = await s.page.$$eval('.controls select', (e) => e.map((x) => Math.round(x.getBoundingClientRect().width)));
+  assert.ok(widths[0] >= 110 && widths[1] >= 110 && widths[2] >= 40, `torso, legs and speed menus ${widths.join(', ')} px wide`);
   // A legs clip with the torso's: the legs run while the torso gestures.
   await s.page.selectOption('#clip', { label: torso.find((o) => o.startsWith('TORSO_GESTURE')) ?? '' });
   await s.page.selectOption('#legs-clip', { label: legs.find((o) => o.startsWith('LEGS_RUN')) ?? '' });
@@ -513,30 +523,51 @@ interface LaidOut {
   getBoundingClientRect(): { left: number; right: number; top: number; bottom: number; width: number; height: number };
   scrollWidth: number;
   clientWidth: number;
+  id: string;
+  selectedIndex: number;
+  options: ArrayLike<{ text: string }>;
   querySelectorAll(selector: string): ArrayLike<LaidOut>;
 }
 
-test('narrow panels: the info panel goes below the view, the toolbar and the controls stay one row inside it', { skip }, async () => {
+/** The page's globals the layout test reads (canvas text measuring, computed styles). */
+interface LayoutGlobals {
+  innerWidth: number;
+  getComputedStyle(e: LaidOut): { font: string; paddingLeft: string; paddingRight: string };
+  document: { querySelector(selector: string): LaidOut; createElement(tag: 'canvas'): { getContext(kind: '2d'): { font: string; measureText(text: string): { width: number } } } };
+}
+
+test('narrow panels: the info panel goes below the view, the toolbar stays one row and the playback bar wraps with its menus readable', { skip }, async () => {
   assert.equal(await loadAsset(s, 'iqm/mrfixit/mrfixit.iqm', { waitTextures: false }), 'ready');
-  // 420 px is about a third of a 1280 px window (a three-way split).
-  for (const width of [800, 560, 420, 300]) {
+  // 420 px is about a third of a 1280 px window (a three-way split); 220 px the narrowest editor VS Code allows.
+  for (const width of [800, 560, 420, 300, 250, 220]) {
     await s.page.setViewportSize({ width, height: 600 });
     await settle(s.page);
     await settle(s.page);
     const layout = await s.page.evaluate(() => {
-      const g = globalThis as unknown as { innerWidth: number; document: { querySelector(selector: string): LaidOut } };
+      const g = globalThis as unknown as LayoutGlobals;
       const info = g.document.querySelector('.info');
       const controls = g.document.querySelector('.controls');
       const row = g.document.querySelector('.tool-row');
       const more = g.document.querySelector('#more');
       // Every element of the controls ends inside the view.
       const rightmost = Math.max(...Array.from(controls.querySelectorAll('*')).map((e) => e.getBoundingClientRect().right));
+      // Each shown menu of the bar: the room its text has, and the width of the selected option's text.
+      const pen = g.document.createElement('canvas').getContext('2d');
+      const menus = Array.from(controls.querySelectorAll('select')).filter((e) => e.getBoundingClientRect().width > 0).map((e) => {
+        const style = g.getComputedStyle(e);
+        pen.font = style.font;
+        const text = e.options[e.selectedIndex]?.text ?? '';
+        // The drop-down arrow takes some 12-16 px beside the padding.
+        const room = e.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 12;
+        return { id: e.id, text, room, needs: pen.measureText(text).width };
+      });
       return {
         view: g.innerWidth, info: info.getBoundingClientRect(), stage: g.document.querySelector('.stage').getBoundingClientRect(),
         controls: controls.getBoundingClientRect(), row: row.getBoundingClientRect(), more: more.getBoundingClientRect(),
-        infoOverflow: info.scrollWidth - info.clientWidth, rightmost,
+        infoOverflow: info.scrollWidth - info.clientWidth, rightmost, menus, slider: g.document.querySelector('#timeline').getBoundingClientRect().width,
       };
     });
+    await s.page.screenshot({ path: screenshotPath(`narrow-${width}`) });
     const narrow = width < 620;
     assert.ok(layout.info.right <= layout.view + 0.5, `${width}px: info panel ends at ${layout.info.right}`);
     if (narrow) {
@@ -548,19 +579,25 @@ test('narrow panels: the info panel goes below the view, the toolbar and the con
     }
     assert.ok(layout.infoOverflow <= 1, `${width}px: info panel content is ${layout.infoOverflow}px wider than the panel`);
     assert.ok(layout.rightmost <= layout.stage.right + 0.5, `${width}px: controls end at ${layout.rightmost}, the stage at ${layout.stage.right}`);
-    assert.ok(layout.controls.height < 40, `${width}px: the controls are one row (${layout.controls.height}px high)`);
+    // One row where it holds the menus readably; else the menus first, then the slider and the rest.
+    if (layout.controls.width >= 480) assert.ok(layout.controls.height < 40, `${width}px: the controls are one row (${layout.controls.height}px high)`);
+    else {
+      assert.ok(layout.controls.height < 100, `${width}px: the controls are at most three rows (${layout.controls.height}px high)`);
+      assert.ok(layout.slider >= 60, `${width}px: the slider is ${layout.slider}px wide`);
+    }
+    assert.deepEqual(layout.menus.map((m) => m.id), ['clip', 'speed'], `${width}px: the clip and speed menus are shown`);
+    for (const m of layout.menus) assert.ok(m.room >= m.needs - 0.5, `${width}px: #${m.id} has ${m.room.toFixed(0)}px for "${m.text}", which needs ${m.needs.toFixed(0)}px`);
     assert.ok(layout.row.height < 34, `${width}px: the toolbar is one row (${layout.row.height}px high)`);
     assert.ok(layout.more.right <= layout.stage.right + 0.5, `${width}px: the more button ends at ${layout.more.right}`);
     const overflow = Number(await s.page.getAttribute('.toolbar', 'data-overflow'));
     if (width <= 300) assert.ok(overflow > 0, `${width}px: some buttons moved into the menu`);
     else assert.equal(overflow, 0, `${width}px: every button fits`);
-    await s.page.screenshot({ path: screenshotPath(`narrow-${width}`) });
   }
   // The buttons that did not fit are in the menu, and work from there.
   await s.page.click('#more');
   const rows = await s.page.$$eval('#menu [data-menu]:not(.hidden)', (e) => e.map((x) => x.getAttribute('data-menu')));
   assert.ok(rows.length > 0);
-  await s.page.screenshot({ path: screenshotPath('narrow-300-menu') });
+  await s.page.screenshot({ path: screenshotPath('narrow-220-menu') });
   await s.page.keyboard.press('Escape');
   await s.page.setViewportSize({ width: 800, height: 600 });
 });
