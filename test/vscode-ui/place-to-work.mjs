@@ -184,16 +184,17 @@ export async function compareStep({ session, page, shoot, openFile, runCommand, 
     await left.locator('#clip').selectOption({ index: 1 });
     await still(left, 4);
     // The frame label is redrawn by the frame loop, after the scrub: wait for the left side's own
-    // label of the frame set before comparing the right one with it.
+    // label of the frame set before comparing the right one with it. The label's title is the whole
+    // label (a narrow bar shows only "3/15": media/ui/timeline.ts).
     const at = Number(await left.locator('#timeline').inputValue());
     await left.waitForFunction(
-      ([name, shown]) => document.querySelector('#clip').selectedOptions[0]?.textContent === name && document.querySelector('#frame').textContent.includes(`(${shown}/`),
+      ([name, shown]) => document.querySelector('#clip').selectedOptions[0]?.textContent === name && document.querySelector('#frame').title.includes(`(${shown}/`),
       [clips[1], at + 1],
       { timeout: 30000 },
     );
-    const frameText = (await left.locator('#frame').innerText()).trim();
+    const frameText = await left.locator('#frame').getAttribute('title');
     await right.waitForFunction((name) => document.querySelector('#clip').selectedOptions[0]?.textContent === name, clips[1], { timeout: 30000 });
-    await right.waitForFunction((t) => document.querySelector('#frame').textContent.trim() === t, frameText, { timeout: 30000 });
+    await right.waitForFunction((t) => document.querySelector('#frame').title === t, frameText, { timeout: 30000 });
   }
   await page.mouse.move(700, 895);
   await page.waitForTimeout(500);

@@ -521,11 +521,22 @@ async function test(harness, tmp) {
     const frame = await session.findFrame('#viewer.narrow[data-state="ready"]', 60000);
     const layout = await frame.locator('#viewer').evaluate((root) => {
       const r = (q) => root.querySelector(q).getBoundingClientRect();
-      return { width: root.clientWidth, stage: r('.stage').width, row: r('.tool-row').height, controls: r('.controls').height, info: r('.info').top, controlsBottom: r('.controls').bottom, colours: root.querySelector('#tool-colors').getAttribute('aria-pressed') };
+      const bar = r('.controls');
+      // Every visible control of the playback bar lies inside it (none cut off at the right).
+      const outside = [...root.querySelectorAll('.controls > *')]
+        .filter((el) => el.getClientRects().length > 0)
+        .filter((el) => { const b = el.getBoundingClientRect(); return b.right > bar.right + 1 || b.left < bar.left - 1; })
+        .map((el) => el.id || el.className);
+      return { width: root.clientWidth, stage: r('.stage').width, row: r('.tool-row').height, controls: bar.height, barWidth: root.querySelector('.controls').clientWidth, compact: root.querySelector('.controls').classList.contains('compact'), outside, info: r('.info').top, controlsBottom: bar.bottom, colours: root.querySelector('#tool-colors').getAttribute('aria-pressed') };
     });
     assert.ok(layout.width < 620, `each group is ${layout.width}px wide`);
     assert.ok(layout.stage >= layout.width - 1, `the 3D view is ${layout.stage} of ${layout.width}px`);
-    assert.ok(layout.row < 34 && layout.controls < 40, `toolbar ${layout.row}px, controls ${layout.controls}px high: one row each`);
+    // Under 480px the playback bar is two rows (media/ui/timeline.ts): the clip menu, then the slider.
+    const twoRows = layout.barWidth < 480;
+    assert.equal(layout.compact, twoRows, `the playback bar is ${layout.compact ? '' : 'not '}compact at ${layout.width}px`);
+    assert.ok(layout.row < 34, `toolbar ${layout.row}px high: one row`);
+    assert.ok(twoRows ? layout.controls > 40 && layout.controls < 72 : layout.controls < 40, `controls ${layout.controls}px high: ${twoRows ? 'two rows' : 'one row'}`);
+    assert.deepEqual(layout.outside, [], 'controls past the bar\'s edge');
     assert.ok(layout.info >= layout.controlsBottom - 1, 'the info panel is below the view');
     assert.equal(layout.colours, 'true');
     const file = await session.screenshotWebview('9-split-cube-webview', '#viewer.narrow[data-state="ready"]');
@@ -533,7 +544,7 @@ async function test(harness, tmp) {
     assert.ok(drawn > checked * 0.01, `the cube is not drawn: ${drawn} of ${checked} pixels of its view area are covered`);
     await page.mouse.move(700, 895);
     await shoot('9-three-way-split', { docs: 'split' });
-    console.log(`[ui-test] three-way split: each preview ${layout.width}px wide, the view ${layout.stage}px, toolbar one row`);
+    console.log(`[ui-test] three-way split: each preview ${layout.width}px wide, the view ${layout.stage}px, toolbar one row, playback bar ${layout.compact ? 'two rows' : 'one row'} (${layout.controls}px)`);
   }
 
   /**
