@@ -335,9 +335,9 @@ function writeVertexArrays(
     tangents = generated.tangents;
     stats.tangentFallbacks = generated.fallbacks;
     if (generated.fallbacks > 0) {
-      // At the first such vertex's `vp`.
+      // At the first such vertex's `vp` (line 0 where a source has no line for it: never NaN).
       const vertex = source[generated.firstFallback];
-      const line = input.vertexLines[vertex];
+      const line = vertex >= 0 && vertex < input.vertexLines.length ? input.vertexLines[vertex] : 0;
       const message = `${generated.fallbacks} generated tangents needed the fallback for degenerate texture coordinates, the first for input vertex ${vertex} (the reference compiler writes NaN there)`;
       notes.push(lineNote('information', 'degenerate-uv', message, line));
     }
