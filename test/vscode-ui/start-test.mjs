@@ -67,7 +67,8 @@ async function main() {
   let status = 1;
   try {
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-    await page.goto(url);
+    // The workbench's first load takes seconds; minutes on a loaded machine (the waits below allow as much).
+    await page.goto(url, { timeout: 120000 });
     await page.waitForSelector('.monaco-workbench .part.editor', { timeout: 120000 });
     await page.waitForSelector('.explorer-folders-view .monaco-list-row', { timeout: 60000 }).catch(() => {});
     // Quick Open planted-errors.iqe, then the palette's compile command.
