@@ -264,7 +264,20 @@ export interface ChoosePartnerMessage {
   name: string;
 }
 
-export type WebviewToHost = ReadyMessage | TextureRequestMessage | RenderedMessage | ClipStateMessage | LogMessage | OpenSourceMessage | SaveImageMessage | ConvertToIqeMessage | PickedMessage | ChoosePartnerMessage | LinkToHost;
+/**
+ * When things happened on the way to a preview's first drawn frame: event name -> epoch
+ * milliseconds (Date.now(): the one clock the webview and the extension host share), each event's
+ * first time only. Names are core/previewTimeline.ts's TIMELINE_EVENTS.
+ */
+export type Stamps = Record<string, number>;
+
+/** webview -> host: the webview's stamps so far (sent at the first frame and at the first textured one). */
+export interface TimelineMessage {
+  type: 'timeline';
+  stamps: Stamps;
+}
+
+export type WebviewToHost = ReadyMessage | TextureRequestMessage | RenderedMessage | ClipStateMessage | LogMessage | OpenSourceMessage | SaveImageMessage | ConvertToIqeMessage | PickedMessage | ChoosePartnerMessage | TimelineMessage | LinkToHost;
 
 export function assertNever(value: never, what = 'message'): never {
   throw new Error(`unexpected ${what}: ${JSON.stringify(value)}`);
@@ -311,6 +324,10 @@ export function isWebviewToHost(value: unknown): value is WebviewToHost {
     }
     case 'choosePartner':
       return typeof (value as Partial<ChoosePartnerMessage>).name === 'string';
+    case 'timeline': {
+      const stamps = (value as Partial<TimelineMessage>).stamps;
+      return typeof stamps === 'object' && stamps !== null && !Array.isArray(stamps) && Object.values(stamps).every((t) => Number.isFinite(t));
+    }
     case 'viewChanged':
       return isLinkToHost(value);
     case 'picked': {
