@@ -76,6 +76,11 @@ export class PreviewPanel implements ComparablePreview {
   /** Bumped by each sendLoad: a load that finds a newer one started after its awaits posts nothing. */
   private loadGeneration = 0;
   private readonly pending: HostToWebview[] = [];
+  /**
+   * Messages posted before the new webview's first `ready` (its script not listening yet), sent
+   * then in order; null once it is ready.
+   */
+  private beforeReady: HostToWebview[] | null = [];
   private disposed = false;
   private compiling: vscode.CancellationTokenSource | null = null;
   /** The images inside a previewed glTF (its materials find them: textureLookup.ts). */
@@ -143,6 +148,9 @@ export class PreviewPanel implements ComparablePreview {
     this.watch(modelDir);
     webviewPanel.onDidDispose(() => this.dispose());
     host.comparisons.add(this);
+    // Read (and compile) the model while the webview starts, not after: its `load` waits in
+    // beforeReady for the webview's `ready` (the two overlap; the first frame comes sooner).
+    void this.sendLoad();
   }
 
   /** The first load's timeline so far, both sides' stamps, and its compile's own milliseconds (the benchmark reads it through iqmTools.previewStatus). */
@@ -232,7 +240,9 @@ export class PreviewPanel implements ComparablePreview {
   }
 
   post(m: HostToWebview): void {
-    if (!this.disposed) void this.webviewPanel.webview.postMessage(m);
+    if (this.disposed) return;
+    if (this.beforeReady) this.beforeReady.push(m);
+    else void this.webviewPanel.webview.postMessage(m);
   }
 
   // ---------------------------------------------------------------- loading
@@ -408,10 +418,19 @@ export class PreviewPanel implements ComparablePreview {
     if (!isWebviewToHost(raw)) return;
     const m: WebviewToHost = raw;
     switch (m.type) {
-      case 'ready':
+      case 'ready': {
         this.timeline.mark('readyReceived');
-        void this.sendLoad();
+        // The first: the load started with the panel is (or will be) in beforeReady. A later
+        // one: the webview was made again (shown after being hidden) and needs the model again.
+        const waiting = this.beforeReady;
+        if (!waiting) {
+          void this.sendLoad();
+          break;
+        }
+        this.beforeReady = null;
+        for (const queued of waiting) this.post(queued);
         break;
+      }
       case 'textureRequest': {
         const place = { uri: this.uri, fs: this.fs, roots: this.roots, webview: this.webviewPanel.webview };
         this.timeline.mark('textureLookupStart');
