@@ -2,8 +2,8 @@
 // Every message is a plain object with a string `type`; every switch over a union ends in
 // assertNever so that adding a message without handling it fails to compile.
 //
-// Flow: the webview posts `ready`; the host answers `load` (the file's bytes and its sidecar
-// texts); the webview parses with core, renders, and posts `textureRequest` (one entry per mesh
+// Flow: the host reads the file as the panel opens, and posts `load` (the file's bytes and its
+// sidecar texts) once the webview has posted `ready`; the webview parses with core, renders, and posts `textureRequest` (one entry per mesh
 // with the names to try, in order); the host resolves them the way engines do and answers
 // `textures`. When the file changes on disk the host posts `load` again (the webview keeps its view
 // state). `rendered` and `log` are informational (tests and the output channel use them).
@@ -124,7 +124,8 @@ export interface HostErrorMessage {
  * vertex colours carry it; `label` is what the info panel shows in place of a path).
  */
 export type TextureSource =
-  | { kind: 'uri'; uri: string; path: string }
+  /** `mime` image/x-tga: the webview fetches and decodes it itself (the browser draws no TGA). */
+  | { kind: 'uri'; uri: string; path: string; mime?: 'image/x-tga' }
   | { kind: 'bytes'; bytes: ArrayBuffer; mime: 'image/x-tga' | 'image/png' | 'image/jpeg'; path: string }
   | { kind: 'color'; rgba: [number, number, number, number]; label: string }
   | { kind: 'none' };

@@ -150,6 +150,7 @@ test('the page CSP: default-src none, scripts only by nonce, no unsafe-eval/unsa
   assert.match(csp, /img-src https:\/\/file\+\.vscode-resource\.vscode-cdn\.net/);
   assert.match(csp, /style-src https:\/\/file\+\.vscode-resource\.vscode-cdn\.net/);
   assert.match(csp, /font-src https:\/\/file\+\.vscode-resource\.vscode-cdn\.net/);
+  assert.match(csp, /connect-src https:\/\/file\+\.vscode-resource\.vscode-cdn\.net(;|$)/);
   assert.doesNotMatch(csp, /unsafe|blob:|data:|\*/);
   const html = previewHtml({ cspSource: 'vscode-src', nonce: 'N0nce', scriptUri: 'vscode-src/dist/webview.js', styleUri: 'vscode-src/dist/webview.css' });
   assert.match(html, /<script nonce="N0nce" src="vscode-src\/dist\/webview.js"><\/script>/);
