@@ -38,11 +38,12 @@ interface Line {
   unanswered: boolean;
 }
 
-/** A phase: from the first of `from` that was stamped to `to` (absent: the file has no such step). */
+/** A phase: from the first of `from` that was stamped (`latest`: the latest of them) to `to` (absent: the file has no such step). */
 interface Phase {
   label: string;
   from: string[];
   to: string;
+  latest?: boolean;
 }
 
 const PHASES: Phase[] = [
@@ -59,8 +60,9 @@ const PHASES: Phase[] = [
   { label: 'host: companion files read', from: ['sidecarsFound'], to: 'companionsFound' },
   { label: 'host: compile (request → reply)', from: ['compileStart'], to: 'compileDone' },
   { label: 'host: engine checks', from: ['compileDone', 'sidecarsFound'], to: 'enginesChecked' },
-  { label: 'host: `load` posted (after open)', from: ['open'], to: 'loadPosted' },
-  { label: '`load` host → webview', from: ['loadPosted'], to: 'loadReceived' },
+  { label: 'host: `load` ready to post (after open)', from: ['open'], to: 'loadPosted' },
+  // Posted when the webview is ready: the later of the two.
+  { label: '`load` host → webview', from: ['loadPosted', 'readyReceived'], to: 'loadReceived', latest: true },
   { label: 'webview: model parsed', from: ['loadReceived'], to: 'parsed' },
   { label: 'webview: scene and GPU buffers', from: ['parsed'], to: 'gpuBuilt' },
   { label: 'webview: first frame drawn', from: ['gpuBuilt'], to: 'firstFrame' },
@@ -73,7 +75,8 @@ const PHASES: Phase[] = [
 
 /** Milliseconds of `phase` in one run, or undefined when a stamp is missing. */
 function phaseMs(stamps: Record<string, number>, phase: Phase): number | undefined {
-  const from = phase.from.map((f) => stamps[f]).find((t) => t !== undefined);
+  const known = phase.from.map((f) => stamps[f]).filter((t) => t !== undefined);
+  const from = phase.latest ? (known.length ? Math.max(...known) : undefined) : known[0];
   const to = stamps[phase.to];
   return from === undefined || to === undefined ? undefined : to - from;
 }
@@ -95,9 +98,13 @@ function printTable(lines: Line[], files: string[]): void {
     const total = phaseMs(l.stamps, PHASES.find((p) => p.to === 'compileDone') as Phase);
     return total === undefined || l.compileMs === null ? undefined : total - l.compileMs;
   });
+  const final = (l: Line) => {
+    const end = l.stamps.texturedFrame ?? l.stamps.noTextures;
+    return end === undefined ? undefined : end - l.stamps.open;
+  };
   row('**open → first frame**', (l) => l.stamps.firstFrame - l.stamps.open);
-  row('**open → final frame (with textures)**', (l) => (l.stamps.texturedFrame ?? l.stamps.noTextures) - l.stamps.open);
-  row('first open of the session → final frame', (l) => (l.run === 0 ? (l.stamps.texturedFrame ?? l.stamps.noTextures) - l.stamps.open : undefined));
+  row('**open → final frame (with textures)**', final);
+  row('first open of the session → final frame', (l) => (l.run === 0 ? final(l) : undefined));
   const unanswered = byFile.flatMap((runs, i) => (runs.some((l) => l.unanswered) ? [files[i]] : []));
   if (unanswered.length) console.log(`textures never answered (within 20 s of the first frame) in some opens of: ${unanswered.join(', ')}`);
 }
