@@ -4,7 +4,11 @@
 // different origin in each), and each event keeps its first time only: the timeline is the first
 // load's, later reloads do not move it. The benchmark (bench/preview-first-frame.ts) prints it.
 
-import type { Stamps } from './protocol';
+/**
+ * When things happened on the way to a preview's first drawn frame: event name -> epoch
+ * milliseconds, each event's first time only (the `timeline` message carries them).
+ */
+export type Stamps = Record<string, number>;
 
 /** Where an event is stamped, and what it marks, in the order of a load that runs one step at a time. */
 export const TIMELINE_EVENTS = [
@@ -41,7 +45,7 @@ export const TIMELINE_EVENTS = [
 export type TimelineEvent = (typeof TIMELINE_EVENTS)[number][0];
 
 /** One side's stamps. */
-export class Timeline {
+export class PreviewTimeline {
   readonly stamps: Stamps = {};
 
   /** Stamps `event` now (or at `at`), unless it was stamped before; true when this call stamped it. */

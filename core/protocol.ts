@@ -10,11 +10,12 @@
 
 import type { EngineReport } from './engines/report';
 import type { Highlight } from './model/highlight';
+import type { Stamps } from './previewTimeline';
 import { isLinkToHost, isLinkToWebview, type LinkToHost, type LinkToWebview } from './viewLink';
 
 import type { Sidecars, SidecarText } from './lookup/sidecars';
 // Declared where they are made (below the messages that carry them), named here for every face.
-export type { EngineReport, Highlight, Sidecars, SidecarText };
+export type { EngineReport, Highlight, Sidecars, SidecarText, Stamps };
 
 /** An MD3 player part sitting next to the opened one (head.md3/upper.md3/lower.md3). */
 export interface PlayerPartFile {
@@ -265,14 +266,7 @@ export interface ChoosePartnerMessage {
   name: string;
 }
 
-/**
- * When things happened on the way to a preview's first drawn frame: event name -> epoch
- * milliseconds (Date.now(): the one clock the webview and the extension host share), each event's
- * first time only. Names are core/previewTimeline.ts's TIMELINE_EVENTS.
- */
-export type Stamps = Record<string, number>;
-
-/** webview -> host: the webview's stamps so far (sent at the first frame and at the first textured one). */
+/** webview -> host: the webview's stamps so far on the first load's timeline (core/previewTimeline.ts), sent at the first frame and at the first textured one. */
 export interface TimelineMessage {
   type: 'timeline';
   stamps: Stamps;

@@ -22,7 +22,7 @@ import {
   type Stamps,
   type WebviewToHost,
 } from '../../core/protocol';
-import { Timeline } from '../../core/previewTimeline';
+import { PreviewTimeline } from '../../core/previewTimeline';
 import type { CompileReply, CompileRequest } from '../compile/protocol';
 import { compileOptionsOf } from '../compile/settings';
 import { compileSource, settingsFor } from '../compile/source';
@@ -107,7 +107,7 @@ export class PreviewPanel implements ComparablePreview {
   /** Why the last load drew no model (read or compile error), null after a load that drew one. */
   private loadProblem: string | null = null;
   /** The host's side of the first load's timeline (core/previewTimeline.ts). */
-  private readonly timeline = new Timeline();
+  private readonly timeline = new PreviewTimeline();
   /** The webview's side of it, as last posted. */
   private webviewStamps: Stamps = {};
   /** The first compile's own milliseconds (in the worker), for the timeline. */

@@ -2,10 +2,10 @@
 // (a reload does not move the first load's), and the events the benchmark reads are named once.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { TIMELINE_EVENTS, Timeline } from '../../core/previewTimeline';
+import { TIMELINE_EVENTS, PreviewTimeline } from '../../core/previewTimeline';
 
 test('a timeline keeps the first stamp of each event and says whether a mark stamped', () => {
-  const t = new Timeline();
+  const t = new PreviewTimeline();
   assert.equal(t.has('firstFrame'), false);
   assert.equal(t.mark('firstFrame', 1000), true);
   assert.equal(t.mark('firstFrame', 2000), false);
