@@ -11,19 +11,17 @@
 //    host: reading the file (the Node worker streams it; the web host reads it through
 //    workspace.fs and posts the text), the worker, writing through workspace.fs, opening the tab.
 // Prints medians of RUNS; never fails on slowness (the machine is shared: compare medians).
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, copyFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { existsSync, mkdtempSync, readFileSync, rmSync, copyFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import * as esbuild from 'esbuild';
 import type { CompileReply, CompileRequest } from '../client/compile/protocol';
 import { compileWorkerOptions } from '../client/node/workerOptions';
 import { median, syntheticIqe } from './helpers/data';
+import { benchInVsCode, harnessMissing } from './helpers/vscodeHarness';
 
 const RUNS = 5;
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
-const HARNESS = resolve('..', 'shared', 'vscode-harness', 'harness.js');
 
 /** A Web Worker as the page sees it (this file is type-checked with Node's types, not the DOM's). */
 interface PageWorker {
@@ -102,34 +100,12 @@ async function chromiumPage(text: string): Promise<{ compile(): Promise<Figure>;
 
 /** The command in VS Code, in one extension host; undefined (said why) when the harness is absent or fails. */
 async function inVsCode(host: 'node' | 'web', source: string): Promise<Figure[] | undefined> {
-  const harness = createRequire(__filename)(HARNESS) as {
-    runExtensionTests(options: Record<string, unknown>): Promise<{ exitCode: number; outDir: string }>;
-  };
-  const tests = resolve('out', 'bench-vscode', 'compileHost.js');
-  await esbuild.build({ entryPoints: ['bench/vscode/compileHost.ts'], outfile: tests, bundle: true, platform: 'browser', format: 'cjs', external: ['vscode'], logLevel: 'warning' });
   const workspace = mkdtempSync(join(tmpdir(), 'iqm-bench-web-'));
-  const outDir = resolve('test-output', `bench-compile-${host}`);
   try {
     copyFileSync(source, join(workspace, 'mid.iqe'));
-    const { exitCode } = await harness.runExtensionTests({
-      extensionDevelopmentPath: resolve('.'),
-      extensionTestsPath: tests,
-      workspace,
-      outDir,
-      timeoutMs: 300000,
-      log: () => undefined,
-      settings: host === 'web' ? { 'remote.extensionKind': { 'iqm-tools.iqm-tools': ['web'] } } : {},
-    });
-    const lines = readdirSync(outDir)
-      .filter((f) => f.endsWith('.log'))
-      .flatMap((f) => readFileSync(join(outDir, f), 'utf8').split('\n'))
-      .map((line) => /\[bench\] (\{.*\})/.exec(line)?.[1])
-      .filter((json): json is string => json !== undefined);
-    const runs = [...new Map(lines.map((json) => JSON.parse(json) as { host: string; run: number; commandMs: number; compileMs: number; bytes: number }).map((r) => [r.run, r])).values()];
-    if (exitCode !== 0 || runs.length === 0) {
-      console.log(`the command in the ${host} extension host: failed (exit ${exitCode}; logs in ${outDir})`);
-      return undefined;
-    }
+    const lines = await benchInVsCode<{ host: string; run: number; commandMs: number; compileMs: number; bytes: number }>(host, 'bench/vscode/compileHost.ts', workspace, `bench-compile-${host}`);
+    if (!lines) return undefined;
+    const runs = [...new Map(lines.map((r) => [r.run, r])).values()];
     if (runs.some((r) => r.host !== host)) throw new Error(`ran in the ${runs[0].host} host, not the ${host} one`);
     return runs.map((r) => ({ totalMs: r.commandMs, compileMs: r.compileMs, bytes: r.bytes }));
   } finally {
@@ -166,8 +142,9 @@ async function main(): Promise<void> {
     const ratio = median(web.map((f) => f.totalMs)) / median(desktop.map((f) => f.totalMs));
     console.log(`  web / desktop: ${ratio.toFixed(2)}x${web[0].bytes === desktop[0].bytes ? '' : ' (the outputs differ in size!)'}`);
   }
-  if (!existsSync(HARNESS)) {
-    console.log(`\nThe command in VS Code: skipped: ${HARNESS} is absent`);
+  const missing = harnessMissing();
+  if (missing) {
+    console.log(`\nThe command in VS Code: skipped: ${missing}`);
     return;
   }
   console.log('\n"IQE: Compile to IQM" in VS Code (code-server), the file not open (read, compile, write, open the tab):');

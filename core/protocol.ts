@@ -2,19 +2,20 @@
 // Every message is a plain object with a string `type`; every switch over a union ends in
 // assertNever so that adding a message without handling it fails to compile.
 //
-// Flow: the webview posts `ready`; the host answers `load` (the file's bytes and its sidecar
-// texts); the webview parses with core, renders, and posts `textureRequest` (one entry per mesh
+// Flow: the host reads the file as the panel opens, and posts `load` (the file's bytes and its
+// sidecar texts) once the webview has posted `ready`; the webview parses with core, renders, and posts `textureRequest` (one entry per mesh
 // with the names to try, in order); the host resolves them the way engines do and answers
 // `textures`. When the file changes on disk the host posts `load` again (the webview keeps its view
 // state). `rendered` and `log` are informational (tests and the output channel use them).
 
 import type { EngineReport } from './engines/report';
 import type { Highlight } from './model/highlight';
+import type { Stamps } from './previewTimeline';
 import { isLinkToHost, isLinkToWebview, type LinkToHost, type LinkToWebview } from './viewLink';
 
 import type { Sidecars, SidecarText } from './lookup/sidecars';
 // Declared where they are made (below the messages that carry them), named here for every face.
-export type { EngineReport, Highlight, Sidecars, SidecarText };
+export type { EngineReport, Highlight, Sidecars, SidecarText, Stamps };
 
 /** An MD3 player part sitting next to the opened one (head.md3/upper.md3/lower.md3). */
 export interface PlayerPartFile {
@@ -124,7 +125,8 @@ export interface HostErrorMessage {
  * vertex colours carry it; `label` is what the info panel shows in place of a path).
  */
 export type TextureSource =
-  | { kind: 'uri'; uri: string; path: string }
+  /** `mime` image/x-tga: the webview fetches and decodes it itself (the browser draws no TGA). */
+  | { kind: 'uri'; uri: string; path: string; mime?: 'image/x-tga' }
   | { kind: 'bytes'; bytes: ArrayBuffer; mime: 'image/x-tga' | 'image/png' | 'image/jpeg'; path: string }
   | { kind: 'color'; rgba: [number, number, number, number]; label: string }
   | { kind: 'none' };
@@ -264,7 +266,13 @@ export interface ChoosePartnerMessage {
   name: string;
 }
 
-export type WebviewToHost = ReadyMessage | TextureRequestMessage | RenderedMessage | ClipStateMessage | LogMessage | OpenSourceMessage | SaveImageMessage | ConvertToIqeMessage | PickedMessage | ChoosePartnerMessage | LinkToHost;
+/** webview -> host: the webview's stamps so far on the first load's timeline (core/previewTimeline.ts), sent at the first frame and at the first textured one. */
+export interface TimelineMessage {
+  type: 'timeline';
+  stamps: Stamps;
+}
+
+export type WebviewToHost = ReadyMessage | TextureRequestMessage | RenderedMessage | ClipStateMessage | LogMessage | OpenSourceMessage | SaveImageMessage | ConvertToIqeMessage | PickedMessage | ChoosePartnerMessage | TimelineMessage | LinkToHost;
 
 export function assertNever(value: never, what = 'message'): never {
   throw new Error(`unexpected ${what}: ${JSON.stringify(value)}`);
@@ -311,6 +319,10 @@ export function isWebviewToHost(value: unknown): value is WebviewToHost {
     }
     case 'choosePartner':
       return typeof (value as Partial<ChoosePartnerMessage>).name === 'string';
+    case 'timeline': {
+      const stamps = (value as Partial<TimelineMessage>).stamps;
+      return typeof stamps === 'object' && stamps !== null && !Array.isArray(stamps) && Object.values(stamps).every((t) => Number.isFinite(t));
+    }
     case 'viewChanged':
       return isLinkToHost(value);
     case 'picked': {

@@ -1,5 +1,7 @@
 // Webview entry (esbuild → dist/webview.js): the `ready` handshake and message dispatch.
 
+// First: its body stamps the bundle's start (the imports below are evaluated after it).
+import { timeline } from './timeline';
 import { assertNever, isHostToWebview, type HostToWebview, type WebviewToHost } from '../core/protocol';
 import { ViewerWithHooks } from './testHooks';
 import type { HostApi } from './viewer';
@@ -8,6 +10,7 @@ import './styles.css';
 
 declare function acquireVsCodeApi(): { postMessage(message: unknown): void; getState(): unknown; setState(state: unknown): void };
 
+timeline.mark('bundleEvaluated');
 const vscode = acquireVsCodeApi();
 const host: HostApi = {
   postMessage: (m: WebviewToHost) => vscode.postMessage(m),
@@ -16,10 +19,12 @@ const host: HostApi = {
 };
 
 const viewer = new ViewerWithHooks(document.body, host);
+timeline.mark('viewerBuilt');
 
 function dispatch(message: HostToWebview): void {
   switch (message.type) {
     case 'load':
+      timeline.mark('loadReceived');
       viewer.load(message);
       break;
     case 'hostError':
@@ -27,6 +32,7 @@ function dispatch(message: HostToWebview): void {
       else viewer.showError('The file could not be read', message.message, null);
       break;
     case 'textures':
+      timeline.mark('texturesReceived');
       void viewer.applyTextures(message.generation, message.results);
       break;
     case 'compileState':
@@ -70,4 +76,5 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
 // Test and benchmark hook (the harness page reads it; harmless in VS Code).
 (window as unknown as { iqmPreview: ViewerWithHooks }).iqmPreview = viewer;
 
+timeline.mark('readyPosted');
 host.postMessage({ type: 'ready' });

@@ -18,6 +18,7 @@ import { canAssemble, type Assembly } from './playerAssembly';
 import { Scene } from './scene';
 import { textureRequests } from './textures';
 import { PartnerPicker } from './ui/partnerPicker';
+import { timeline } from './timeline';
 
 export class ModelLoading {
   /** The shown model (null: none yet, or an error stands in for it). */
@@ -71,6 +72,7 @@ export class ModelLoading {
       throw e instanceof LoadError ? e : new LoadError(String(e), null);
     }
     this.phase('parse');
+    timeline.mark('parsed');
     this.load = msg;
     this.notes = loaded.notes;
     this.partnerPicker.show(msg.partner);
@@ -87,6 +89,7 @@ export class ModelLoading {
     firstView(model, scene.jointCount, clips, !!msg.reload, this.state, this.notes);
     this.gpus.textures.reset(model.meshes.length);
     this.gpus.build(scene);
+    timeline.mark('gpuBuilt');
     return scene;
   }
 
@@ -99,6 +102,8 @@ export class ModelLoading {
 
   /** A frame of `scene` was drawn: the load's first is timed and reported to the host (with the IQE text it is compiled from). */
   drawn(scene: Scene, compiled: CompiledFrom | null): void {
+    // The first frame drawn with the textures ends the timeline (checked every frame: two lookups).
+    if (timeline.has('texturesDecoded') && timeline.mark('texturedFrame')) this.postTimeline();
     if (this.firstFrameMs >= 0) return;
     this.firstFrameMs = performance.now() - this.startedAt;
     this.root.dataset.firstFrameMs = this.firstFrameMs.toFixed(1);
@@ -107,6 +112,12 @@ export class ModelLoading {
       vertices: scene.layout.totalVertices, triangles: scene.layout.totalTriangles, joints: scene.jointCount, firstFrameMs: this.firstFrameMs,
       ...(compiled ? { sourceVersion: compiled.version } : {}),
     });
+    if (timeline.mark('firstFrame')) this.postTimeline();
+  }
+
+  /** The webview's stamps so far, to the host (the benchmark reads them there). */
+  private postTimeline(): void {
+    this.post({ type: 'timeline', stamps: { ...timeline.stamps } });
   }
 
   /** The shown model goes (a new one, an error): its GPU resources and an assembled player's are freed. */
@@ -131,8 +142,13 @@ export class ModelLoading {
     this.root.dataset.skin = skin ? skin.name : '';
     const requests = textureRequests(scene.model, skin);
     requests.push(...this.assembly.textureRequests(scene));
-    if (requests.length) this.post({ type: 'textureRequest', generation: this.generation, requests });
-    else this.root.dataset.textures = 'done';
+    if (requests.length) {
+      timeline.mark('texturesRequested');
+      this.post({ type: 'textureRequest', generation: this.generation, requests });
+    } else {
+      this.root.dataset.textures = 'done';
+      if (timeline.mark('noTextures')) this.postTimeline();
+    }
   }
 
   /** The user chose a skin: its textures are asked for (answers to the earlier skin's requests are stale). */
@@ -149,7 +165,9 @@ export class ModelLoading {
   async applyTextures(generation: number, results: TextureResult[]): Promise<boolean> {
     if (generation !== this.generation || !this.scene) return false;
     await this.gpus.applyTextures(results, this.notes, () => generation === this.generation);
-    return generation === this.generation;
+    if (generation !== this.generation) return false;
+    timeline.mark('texturesDecoded');
+    return true;
   }
 
   /**

@@ -134,6 +134,11 @@ async function decodeSource(res: TextureResult): Promise<TextureSourceData | nul
       return await createImageBitmap(new Blob([src.bytes], { type: src.mime }));
     }
     case 'uri': {
+      if (src.mime === 'image/x-tga') {
+        const response = await fetch(src.uri);
+        if (!response.ok) throw new Error(`could not be read (${response.status} ${response.statusText})`);
+        return decodeTga(new Uint8Array(await response.arrayBuffer()));
+      }
       const img = new Image();
       img.src = src.uri;
       await img.decode();

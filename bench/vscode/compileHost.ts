@@ -4,6 +4,7 @@
 // workspace.fs and posts the text to its Web Worker; both write through workspace.fs), RUNS times.
 // Prints one line per run, `[bench] {...}`, which the bench reads from the harness's console log.
 import * as vscode from 'vscode';
+import { activated } from './activated';
 
 const RUNS = 5;
 
@@ -15,11 +16,7 @@ interface Outcome {
 }
 
 export async function run(): Promise<void> {
-  const extension = vscode.extensions.getExtension('iqm-tools.iqm-tools');
-  if (!extension) throw new Error('iqm-tools.iqm-tools is not loaded');
-  const api = (await extension.activate()) as { host: string };
-  const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
-  if (!folder) throw new Error('no workspace folder');
+  const { host, folder } = await activated();
   const source = vscode.Uri.joinPath(folder, 'mid.iqe');
   for (let i = 0; i < RUNS; i++) {
     const t0 = performance.now();
@@ -29,7 +26,7 @@ export async function run(): Promise<void> {
     const commandMs = performance.now() - t0;
     if (!outcome?.output) throw new Error(`no output: ${JSON.stringify(outcome)}`);
     const bytes = (await vscode.workspace.fs.stat(outcome.output)).size;
-    console.log(`[bench] ${JSON.stringify({ host: api.host, run: i, commandMs, compileMs: outcome.compileMs, bytes })}`);
+    console.log(`[bench] ${JSON.stringify({ host, run: i, commandMs, compileMs: outcome.compileMs, bytes })}`);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   }
 }

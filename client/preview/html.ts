@@ -1,6 +1,6 @@
 // The preview page with a strict Content-Security-Policy: nothing but our bundled script (by nonce),
-// our bundled stylesheet, its icon font (codicons) and images from the allowed local roots. No eval, no inline code or
-// styles, no network.
+// our bundled stylesheet, its icon font (codicons) and images from the allowed local roots (TGA
+// fetched, the browser draws no TGA). No eval, no inline code or styles, no network.
 
 export interface PageOptions {
   /** webview.cspSource */
@@ -16,6 +16,8 @@ export function contentSecurityPolicy(cspSource: string, nonce: string): string 
     `img-src ${cspSource}`,
     `style-src ${cspSource}`,
     `font-src ${cspSource}`,
+    // TGA textures: fetched from the local roots and decoded by the page (media/textures.ts).
+    `connect-src ${cspSource}`,
     `script-src 'nonce-${nonce}'`,
   ].join('; ');
 }

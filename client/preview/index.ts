@@ -32,14 +32,17 @@ export function registerPreview(context: vscode.ExtensionContext, platform: Plat
       for (const p of panels) p.playClip(name, firstFrame);
       return panels.length;
     }),
-    // For tests: what the webview last drew, and the IQE compiles of that document.
+    // For tests: what the webview last drew, the IQE compiles of that document and its first load's timeline.
     vscode.commands.registerCommand('iqmTools.previewStatus', (uri?: string) => {
       if (!uri) return Object.fromEntries(provider.lastRendered);
       const rendered = provider.lastRendered.get(uri);
       if (!rendered) return null;
       const clips = provider.clipStates.get(uri);
-      const link = provider.panelsOf(vscode.Uri.parse(uri)).map((p) => p.linkStatus).find((l) => l !== null) ?? null;
-      return { ...rendered, compiles: provider.compiles.get(uri) ?? null, clips: clips ? { names: clips.clips, clip: clips.clip, playing: clips.playing } : null, link };
+      const panels = provider.panelsOf(vscode.Uri.parse(uri));
+      const link = panels.map((p) => p.linkStatus).find((l) => l !== null) ?? null;
+      // The newest panel's (a file can be previewed in several editors).
+      const timeline = panels.length ? panels[panels.length - 1].firstLoad : null;
+      return { ...rendered, compiles: provider.compiles.get(uri) ?? null, clips: clips ? { names: clips.clips, clip: clips.clip, playing: clips.playing } : null, link, timeline };
     }),
   );
 }

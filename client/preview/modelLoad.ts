@@ -12,6 +12,7 @@ import { fileNameOf as basename } from '../../core/paths';
 import type { FileAccess } from '../../core/files';
 import { findSidecars } from '../../core/lookup/sidecars';
 import { playerSet } from '../../core/lookup/player';
+import type { TimelineEvent } from '../../core/previewTimeline';
 
 export type ModelRead =
   | { kind: 'model'; message: Omit<LoadMessage, 'reload'>; engines: Awaited<ReturnType<typeof engineFindings>> | undefined }
@@ -28,15 +29,17 @@ export function displayPath(uri: vscode.Uri): string {
 
 /**
  * Reads the model at `source` (usually the panel's document) with everything beside `uri` that
- * the engines would load with it. `log` takes problems that do not stop the load.
+ * the engines would load with it. `log` takes problems that do not stop the load; `mark` stamps
+ * the steps on the preview's timeline.
  */
-export async function loadPreviewModel(uri: vscode.Uri, source: vscode.Uri, fs: FileAccess, log: (message: string) => void): Promise<ModelRead> {
+export async function loadPreviewModel(uri: vscode.Uri, source: vscode.Uri, fs: FileAccess, log: (message: string) => void, mark: (event: TimelineEvent) => void = () => undefined): Promise<ModelRead> {
   let bytes: Uint8Array;
   try {
     bytes = await vscode.workspace.fs.readFile(source);
   } catch (e) {
     return { kind: 'error', message: `${source.fsPath || source.path}: ${e instanceof Error ? e.message : String(e)}` };
   }
+  mark('modelRead');
   const format = detectFormat(bytes, uri.path);
   // IQE text in a file named otherwise (mislabeled): compiled as an .iqe would be.
   if (format === 'iqe') return { kind: 'iqe' };
@@ -45,7 +48,12 @@ export async function loadPreviewModel(uri: vscode.Uri, source: vscode.Uri, fs: 
   if (role === 'unsupported') return { kind: 'error', message: `${basename(uri.path)}: ${unusableMessage(format, 'model')}` };
   const md3 = format === 'md3';
   const sidecars = await findSidecars(fs, uri.path, md3);
-  if (role === 'source') return { kind: 'source', format, bytes, companions: await companionFiles(uri, bytes, format), sidecars };
+  mark('sidecarsFound');
+  if (role === 'source') {
+    const companions = await companionFiles(uri, bytes, format);
+    mark('companionsFound');
+    return { kind: 'source', format, bytes, companions, sidecars };
+  }
   const playerParts: LoadMessage['playerParts'] = [];
   if (md3) {
     for (const part of await playerSet(fs, uri.path)) {
@@ -63,6 +71,7 @@ export async function loadPreviewModel(uri: vscode.Uri, source: vscode.Uri, fs: 
     log(`${uri.toString()}: engine checks failed: ${e instanceof Error ? e.message : String(e)}`);
     return undefined;
   });
+  mark('enginesChecked');
   return {
     kind: 'model',
     engines,

@@ -19,8 +19,10 @@ import {
   type RenderedMessage,
   type Sidecars,
   type SourceProblem,
+  type Stamps,
   type WebviewToHost,
 } from '../../core/protocol';
+import { PreviewTimeline } from '../../core/previewTimeline';
 import type { CompileReply, CompileRequest } from '../compile/protocol';
 import { compileOptionsOf } from '../compile/settings';
 import { compileSource, settingsFor } from '../compile/source';
@@ -74,6 +76,11 @@ export class PreviewPanel implements ComparablePreview {
   /** Bumped by each sendLoad: a load that finds a newer one started after its awaits posts nothing. */
   private loadGeneration = 0;
   private readonly pending: HostToWebview[] = [];
+  /**
+   * Messages posted before the new webview's first `ready` (its script not listening yet), sent
+   * then in order; null once it is ready.
+   */
+  private beforeReady: HostToWebview[] | null = [];
   private disposed = false;
   private compiling: vscode.CancellationTokenSource | null = null;
   /** The images inside a previewed glTF (its materials find them: textureLookup.ts). */
@@ -99,6 +106,12 @@ export class PreviewPanel implements ComparablePreview {
   private modelSidecars: Sidecars | null = null;
   /** Why the last load drew no model (read or compile error), null after a load that drew one. */
   private loadProblem: string | null = null;
+  /** The host's side of the first load's timeline (core/previewTimeline.ts). */
+  private readonly timeline = new PreviewTimeline();
+  /** The webview's side of it, as last posted. */
+  private webviewStamps: Stamps = {};
+  /** The first compile's own milliseconds (in the worker), for the timeline. */
+  private compileMs: number | null = null;
   readonly onDidDispose = this.disposeEmitter.event;
 
   constructor(
@@ -106,6 +119,7 @@ export class PreviewPanel implements ComparablePreview {
     uri: vscode.Uri,
     readonly webviewPanel: vscode.WebviewPanel,
   ) {
+    this.timeline.mark('resolved');
     this.uri = uri;
     this.source = uri;
     this.isIqePath = /\.iqe$/i.test(uri.path);
@@ -129,10 +143,19 @@ export class PreviewPanel implements ComparablePreview {
       scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(dist, 'webview.js')).toString(),
       styleUri: webview.asWebviewUri(vscode.Uri.joinPath(dist, 'webview.css')).toString(),
     });
+    this.timeline.mark('htmlSet');
     this.link = this.isIqePath ? new SourceLink(uri, (m) => this.post(m)) : null;
     this.watch(modelDir);
     webviewPanel.onDidDispose(() => this.dispose());
     host.comparisons.add(this);
+    // Read (and compile) the model while the webview starts, not after: its `load` waits in
+    // beforeReady for the webview's `ready` (the two overlap; the first frame comes sooner).
+    void this.sendLoad();
+  }
+
+  /** The first load's timeline so far, both sides' stamps, and its compile's own milliseconds (the benchmark reads it through iqmTools.previewStatus). */
+  get firstLoad(): { stamps: Stamps; compileMs: number | null } {
+    return { stamps: { ...this.timeline.stamps, ...this.webviewStamps }, compileMs: this.compileMs };
   }
 
   /** What the source link last did (tests, through iqmTools.previewStatus). */
@@ -217,7 +240,9 @@ export class PreviewPanel implements ComparablePreview {
   }
 
   post(m: HostToWebview): void {
-    if (!this.disposed) void this.webviewPanel.webview.postMessage(m);
+    if (this.disposed) return;
+    if (this.beforeReady) this.beforeReady.push(m);
+    else void this.webviewPanel.webview.postMessage(m);
   }
 
   // ---------------------------------------------------------------- loading
@@ -228,7 +253,8 @@ export class PreviewPanel implements ComparablePreview {
     // folder): only the newest may post, or an older text would be drawn last.
     const generation = ++this.loadGeneration;
     const stale = () => generation !== this.loadGeneration || this.disposed;
-    const read = await loadPreviewModel(this.uri, this.source, this.fs, (m) => this.host.log(m));
+    this.timeline.mark('readStart');
+    const read = await loadPreviewModel(this.uri, this.source, this.fs, (m) => this.host.log(m), (event) => this.timeline.mark(event));
     if (stale()) return;
     if (read.kind === 'error') {
       this.loadFailed(read.message);
@@ -245,6 +271,7 @@ export class PreviewPanel implements ComparablePreview {
     const reload = this.loads > 0;
     this.loads++;
     const model = new Uint8Array(read.message.bytes);
+    this.timeline.mark('loadPosted');
     this.post({ ...read.message, reload, ...(partner ? { partner } : {}) });
     this.loaded(model, read.message.sidecars);
   }
@@ -266,9 +293,11 @@ export class PreviewPanel implements ComparablePreview {
         this.loadFailed(started.error);
         return;
       }
+      this.timeline.mark('compileStart');
       const reply = await this.host.platform.compile(this.host.context, started.request, started.size, cancel.token);
       // Cancelled: a newer load is on its way.
       if (!reply || cancel.token.isCancellationRequested || this.disposed) return;
+      if (this.timeline.mark('compileDone') && reply.ok) this.compileMs = reply.milliseconds;
       if (!reply.ok) {
         this.host.log(`${uri.toString()}: the compiler failed: ${reply.message}`);
         this.loadFailed(`The compiler failed: ${reply.message.split('\n')[0]}`, basename(uri.path));
@@ -303,11 +332,13 @@ export class PreviewPanel implements ComparablePreview {
       // The engines judge what would be written: the IQM.
       const engines = await engineFindings(uri, outcome.bytes).catch(() => undefined);
       if (cancel.isCancellationRequested || this.disposed) return;
+      this.timeline.mark('enginesChecked');
       this.host.problems().set(uri, engines ? toDiagnostics(engines) : []);
       this.embedded = outcome.images;
       this.materialColors = outcome.materials;
       // The clips as the preview plays them (a glTF's loop); the engines judged the IQM as written.
       const shown = previewClipLoops(outcome.bytes, read.format);
+      this.timeline.mark('loadPosted');
       this.post({
         type: 'load',
         fileName: name,
@@ -365,6 +396,7 @@ export class PreviewPanel implements ComparablePreview {
       }
       const sidecars = await findSidecars(this.fs, uri.path, false);
       if (cancel.isCancellationRequested) return;
+      this.timeline.mark('loadPosted');
       this.post({
         type: 'load',
         fileName: basename(uri.path),
@@ -386,12 +418,33 @@ export class PreviewPanel implements ComparablePreview {
     if (!isWebviewToHost(raw)) return;
     const m: WebviewToHost = raw;
     switch (m.type) {
-      case 'ready':
-        void this.sendLoad();
+      case 'ready': {
+        this.timeline.mark('readyReceived');
+        // The first: the load started with the panel is (or will be) in beforeReady. A later
+        // one: the webview was made again (shown after being hidden) and needs the model again.
+        const waiting = this.beforeReady;
+        if (!waiting) {
+          void this.sendLoad();
+          break;
+        }
+        this.beforeReady = null;
+        for (const queued of waiting) this.post(queued);
         break;
+      }
       case 'textureRequest': {
         const place = { uri: this.uri, fs: this.fs, roots: this.roots, webview: this.webviewPanel.webview };
-        void lookupTextures(place, m.requests, this.embedded, this.materialColors).then((results) => this.post({ type: 'textures', generation: m.generation, results }));
+        this.timeline.mark('textureLookupStart');
+        void lookupTextures(place, m.requests, this.embedded, this.materialColors)
+          .catch((e: unknown) => {
+            // Answered all the same: the view would otherwise wait for its textures forever.
+            const message = `the texture lookup failed: ${errorText(e)}`;
+            this.host.log(`${this.uri.toString()}: ${message}`);
+            return m.requests.map((r) => ({ key: r.key, via: '', tried: [message], twoSided: false, alphaTest: null, source: { kind: 'none' as const } }));
+          })
+          .then((results) => {
+            this.timeline.mark('textureLookupDone');
+            this.post({ type: 'textures', generation: m.generation, results });
+          });
         break;
       }
       case 'rendered':
@@ -419,6 +472,9 @@ export class PreviewPanel implements ComparablePreview {
         break;
       case 'viewChanged':
         this.host.comparisons.viewChanged(this, m.view);
+        break;
+      case 'timeline':
+        this.webviewStamps = m.stamps;
         break;
       case 'choosePartner':
         void rememberPartner(this.host.context.workspaceState, this.uri, m.name).then(() => this.sendLoad());

@@ -1,7 +1,8 @@
 // Answers the webview's texture requests with the engine lookup (core/lookup/textures.ts, the one
 // the sidecar checks and `lint` ask): the image as a webview URI where the webview may load it
-// (PNG/JPEG under an allowed root), else its bytes (TGA always: the webview decodes it), else what
-// was tried.
+// (under an allowed root; a TGA the webview fetches and decodes itself), else its bytes, else what
+// was tried. A URI is the fast way: the image goes to the webview once, not through this host
+// (a 3 MB TGA took seconds to read here and post on, in code-server: docs/PERFORMANCE.md).
 
 import * as vscode from 'vscode';
 import { parseEngineList } from '../../core/engines/index';
@@ -77,8 +78,9 @@ export async function lookupTextures(place: LookupPlace, requests: TextureReques
       continue;
     }
     const mime = mimeOf(found.path);
-    if (mime !== 'image/x-tga' && roots.some((r) => r.scheme === fileUri.scheme && isInside(found.path as string, r.path))) {
-      results.push({ ...base, source: { kind: 'uri', uri: place.webview.asWebviewUri(fileUri).toString(), path: display } });
+    if (roots.some((r) => r.scheme === fileUri.scheme && isInside(found.path as string, r.path))) {
+      const uri = place.webview.asWebviewUri(fileUri).toString();
+      results.push({ ...base, source: { kind: 'uri', uri, path: display, ...(mime === 'image/x-tga' ? { mime } : {}) } });
       continue;
     }
     try {

@@ -230,10 +230,8 @@ async function answerTextures(page: Page, base: string, generation: number, requ
       for (const r of results) {
         let source: unknown = { kind: 'none' };
         if (r.url && r.path) {
-          if (/\.tga$/i.test(r.path)) {
-            const bytes = await (globalThis as unknown as PageGlobals).__fetchBytes(r.url);
-            source = { kind: 'bytes', bytes, mime: 'image/x-tga', path: r.path };
-          } else source = { kind: 'uri', uri: r.url, path: r.path };
+          // As the host answers: a URI, which the page fetches and decodes itself for a TGA.
+          source = { kind: 'uri', uri: r.url, path: r.path, ...(/\.tga$/i.test(r.path) ? { mime: 'image/x-tga' } : {}) };
         }
         out.push({ key: r.key, via: r.via, tried: r.tried, twoSided: r.twoSided, alphaTest: r.alphaTest, blend: r.blend, source });
       }

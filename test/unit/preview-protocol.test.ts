@@ -70,6 +70,8 @@ test('every webview message kind is recognised; malformed ones are rejected', ()
     { type: 'clipState', clips: [], clip: null, playing: false },
     { type: 'choosePartner', name: 'guy.iqm' },
     { type: 'choosePartner', name: '' },
+    { type: 'timeline', stamps: { scriptStart: 1764900000000.5, firstFrame: 1764900000100 } },
+    { type: 'timeline', stamps: {} },
   ];
   for (const m of good) assert.ok(isWebviewToHost(m), m.type);
   const bad: unknown[] = [
@@ -87,6 +89,10 @@ test('every webview message kind is recognised; malformed ones are rejected', ()
     { type: 'clipState', clips: ['idle', 3], clip: 'idle', playing: true },
     { type: 'clipState', clips: [], clip: undefined, playing: false },
     { type: 'choosePartner' },
+    { type: 'timeline' },
+    { type: 'timeline', stamps: [1, 2] },
+    { type: 'timeline', stamps: { firstFrame: 'soon' } },
+    { type: 'timeline', stamps: { firstFrame: Number.NaN } },
   ];
   for (const m of bad) assert.ok(!isWebviewToHost(m), JSON.stringify(m));
 });
@@ -105,6 +111,7 @@ test('dispatch over the unions is exhaustive (assertNever throws on anything unh
       case 'picked':
       case 'clipState':
       case 'choosePartner':
+      case 'timeline':
       case 'viewChanged':
         handled.push(m.type);
         break;
@@ -143,6 +150,7 @@ test('the page CSP: default-src none, scripts only by nonce, no unsafe-eval/unsa
   assert.match(csp, /img-src https:\/\/file\+\.vscode-resource\.vscode-cdn\.net/);
   assert.match(csp, /style-src https:\/\/file\+\.vscode-resource\.vscode-cdn\.net/);
   assert.match(csp, /font-src https:\/\/file\+\.vscode-resource\.vscode-cdn\.net/);
+  assert.match(csp, /connect-src https:\/\/file\+\.vscode-resource\.vscode-cdn\.net(;|$)/);
   assert.doesNotMatch(csp, /unsafe|blob:|data:|\*/);
   const html = previewHtml({ cspSource: 'vscode-src', nonce: 'N0nce', scriptUri: 'vscode-src/dist/webview.js', styleUri: 'vscode-src/dist/webview.css' });
   assert.match(html, /<script nonce="N0nce" src="vscode-src\/dist\/webview.js"><\/script>/);
