@@ -92,7 +92,7 @@ export function tokenizeModeldef(text: string): ModeldefToken[] {
   return out;
 }
 
-export const tokenRange = (t: ModeldefToken, u: ModeldefToken = t): Range => ({ line: t.line, column: t.column, endLine: u.endLine, endColumn: u.endColumn });
+export const modeldefTokenRange = (t: ModeldefToken, u: ModeldefToken = t): Range => ({ line: t.line, column: t.column, endLine: u.endLine, endColumn: u.endColumn });
 
 /** What each argument of a statement is: an integer (MustGetNumber), a float (MustGetFloat), or any string. */
 type Arg = 'int' | 'float' | 'string';
@@ -237,27 +237,27 @@ export function parseModeldef(text: string): ModeldefFile {
     const word = lower(t);
     if (word === '#include' && !t.quoted) {
       const path = tokens[i];
-      if (path === undefined) problem(tokenRange(t), 'error', 'modeldef-syntax', '#include needs a file name: GZDoom stops with "Missing string" here.');
+      if (path === undefined) problem(modeldefTokenRange(t), 'error', 'modeldef-syntax', '#include needs a file name: GZDoom stops with "Missing string" here.');
       else i++;
       file.includes.push({ keyword: t, path });
       continue;
     }
     if (word !== 'model' || t.quoted) {
       // The outer loop of ParseModelDefLump reads on until the next `model` or `#include`.
-      problem(tokenRange(t), 'warning', 'modeldef-ignored', `${JSON.stringify(t.text)} is outside a Model block: GZDoom skips it without a word (a Model block starts with "Model ActorClass {").`);
+      problem(modeldefTokenRange(t), 'warning', 'modeldef-ignored', `${JSON.stringify(t.text)} is outside a Model block: GZDoom skips it without a word (a Model block starts with "Model ActorClass {").`);
       continue;
     }
     const block: ModeldefBlock = { keyword: t, modelsAmount: MIN_MODELS, statements: [] };
     file.blocks.push(block);
     block.actor = tokens[i];
     if (block.actor === undefined) {
-      problem(tokenRange(t), 'error', 'modeldef-syntax', 'Model needs an actor class name and a { ... } block: GZDoom stops here.');
+      problem(modeldefTokenRange(t), 'error', 'modeldef-syntax', 'Model needs an actor class name and a { ... } block: GZDoom stops here.');
       break;
     }
     i++;
     const open = tokens[i];
     if (open === undefined || open.text !== '{' || open.quoted) {
-      problem(open ? tokenRange(open) : tokenRange(block.actor), 'error', 'modeldef-syntax', `Expected "{" after "Model ${block.actor.text}"${open ? `, found ${JSON.stringify(open.text)}` : ''}: GZDoom stops with a script error here.`);
+      problem(open ? modeldefTokenRange(open) : modeldefTokenRange(block.actor), 'error', 'modeldef-syntax', `Expected "{" after "Model ${block.actor.text}"${open ? `, found ${JSON.stringify(open.text)}` : ''}: GZDoom stops with a script error here.`);
       // The engine reads no further; the rest of what was meant as the block is skipped (recovery only).
       while (i < tokens.length && !(tokens[i].text === '}' && !tokens[i].quoted)) i++;
       i++;
@@ -298,7 +298,7 @@ function readBlock(tokens: ModeldefToken[], start: number, block: ModeldefBlock,
     const args = KEYWORDS[word];
     if (args === undefined || t.quoted) {
       block.statements.push({ keyword: t.text, kind: 'unknown', tokens: [t], values: [], complete: false });
-      problem(tokenRange(t), 'warning', 'modeldef-unknown-keyword', `Unknown keyword ${JSON.stringify(t.text)}: GZDoom prints 'Unrecognized string' and reads on (known: ${Object.values(KEYWORD_SPELLING).join(', ')} and the flags ${FLAGS.join(', ')}).`);
+      problem(modeldefTokenRange(t), 'warning', 'modeldef-unknown-keyword', `Unknown keyword ${JSON.stringify(t.text)}: GZDoom prints 'Unrecognized string' and reads on (known: ${Object.values(KEYWORD_SPELLING).join(', ')} and the flags ${FLAGS.join(', ')}).`);
       continue;
     }
     const statement: ModeldefStatement = { keyword: word, kind: 'keyword', tokens: [t], values: [], complete: true };
@@ -306,14 +306,14 @@ function readBlock(tokens: ModeldefToken[], start: number, block: ModeldefBlock,
     for (const kind of args) {
       const a = tokens[i];
       if (a === undefined) {
-        problem(tokenRange(t), 'error', 'modeldef-syntax', `${KEYWORD_SPELLING[word]} needs ${args.length} argument${args.length === 1 ? '' : 's'} (${args.join(', ')}); the file ends first.`);
+        problem(modeldefTokenRange(t), 'error', 'modeldef-syntax', `${KEYWORD_SPELLING[word]} needs ${args.length} argument${args.length === 1 ? '' : 's'} (${args.join(', ')}); the file ends first.`);
         statement.complete = false;
         break;
       }
       const value = kind === 'int' ? modeldefInteger(a.text) : kind === 'float' ? modeldefFloat(a.text) : a.text;
       if (typeof value === 'number' && Number.isNaN(value)) {
         const what = kind === 'int' ? 'an integer' : 'a number';
-        problem(tokenRange(a), 'error', 'modeldef-syntax', `${KEYWORD_SPELLING[word]}: expected ${what}, found ${JSON.stringify(a.text)}: GZDoom stops with a script error here.`);
+        problem(modeldefTokenRange(a), 'error', 'modeldef-syntax', `${KEYWORD_SPELLING[word]}: expected ${what}, found ${JSON.stringify(a.text)}: GZDoom stops with a script error here.`);
         statement.complete = false;
         // The engine stops here. Recovery only: the rest of the line's words that start no
         // statement belong to this one (a keyword or `}` where the number goes starts the next).
@@ -321,7 +321,7 @@ function readBlock(tokens: ModeldefToken[], start: number, block: ModeldefBlock,
         break;
       }
       if (kind === 'string' && !a.quoted && a.text === '}') {
-        problem(tokenRange(a), 'error', 'modeldef-syntax', `${KEYWORD_SPELLING[word]}: expected a name, found "}".`);
+        problem(modeldefTokenRange(a), 'error', 'modeldef-syntax', `${KEYWORD_SPELLING[word]}: expected a name, found "}".`);
         statement.complete = false;
         break;
       }

@@ -33,7 +33,7 @@ import { md2FrameNames } from '../md2/frames';
 import { FolderListings, searchFolders } from '../lookup/folders';
 import { fileNameOf, folderOf, joinPath } from '../paths';
 import { quotedName } from '../names';
-import { isModeldefName, MD3_MAX_SURFACES, MIN_MODELS, parseModeldef, tokenRange, type ModeldefFile, type ModeldefStatement } from '../sidecar/modeldef';
+import { isModeldefName, MD3_MAX_SURFACES, MIN_MODELS, parseModeldef, modeldefTokenRange, type ModeldefFile, type ModeldefStatement } from '../sidecar/modeldef';
 import type { SidecarIo } from './check';
 import type { ModelSummary } from './lint';
 
@@ -163,9 +163,9 @@ export async function checkModeldef(path: string, text: string, io: SidecarIo): 
     if (!inc.path) continue;
     const name = fixSeparators(inc.path.text);
     const found = (await files.find(name)) ?? (await files.findShort(name));
-    links.push({ kind: 'include', range: tokenRange(inc.path), lookedUp: name, path: found });
+    links.push({ kind: 'include', range: modeldefTokenRange(inc.path), lookedUp: name, path: found });
     // The engine's one exception (models.cpp: the Gene Tech mod's broken #include).
-    if (!found && inc.path.text !== 'sentinel.modl') out.push(diag(tokenRange(inc.path), 'error', 'modeldef-include-not-found', `#include ${quotedName(inc.path.text)}: no such file in ${where} (names are full paths from the mod's root): GZDoom stops with "Lump not found".`));
+    if (!found && inc.path.text !== 'sentinel.modl') out.push(diag(modeldefTokenRange(inc.path), 'error', 'modeldef-include-not-found', `#include ${quotedName(inc.path.text)}: no such file in ${where} (names are full paths from the mod's root): GZDoom stops with "Lump not found".`));
   }
 
   // Sprite frames defined so far: "actor|SPRT|letter" → the line of the first definition.
@@ -179,7 +179,7 @@ export async function checkModeldef(path: string, text: string, io: SidecarIo): 
     for (const st of block.statements) {
       if (st.kind !== 'keyword') continue;
       const kw = st.tokens[0];
-      const argRange = (k: number): Range => tokenRange(st.tokens[k] ?? kw);
+      const argRange = (k: number): Range => modeldefTokenRange(st.tokens[k] ?? kw);
       // ParseModelDefLump's index checks: "Model/Animation index must be 0 or greater" for those two
       // keywords, "Too many models" for an index at or past modelsAmount (and for a negative one elsewhere).
       const indexProblem = (index: number, at: number): boolean => {
@@ -203,11 +203,11 @@ export async function checkModeldef(path: string, text: string, io: SidecarIo): 
         const nameToken = st.tokens[2];
         const lookedUp = normalizeLump(folder + fixSeparators(String(st.values[1])));
         const model = await loadModel(lookedUp);
-        links.push({ kind: st.keyword, range: tokenRange(nameToken), index, model });
+        links.push({ kind: st.keyword, range: modeldefTokenRange(nameToken), index, model });
         if (model.path === undefined) {
-          out.push(diag(tokenRange(nameToken), 'error', 'modeldef-file-not-found', `${quotedName(lookedUp)} is not in ${where} (Path ${quotedName(folder)} + ${quotedName(String(st.values[1]))}, looked up as a full name, any case): GZDoom prints "${st.values[1]}: ${st.keyword === 'model' ? 'model' : 'animation model'} not found" and draws nothing for index ${index}.`));
+          out.push(diag(modeldefTokenRange(nameToken), 'error', 'modeldef-file-not-found', `${quotedName(lookedUp)} is not in ${where} (Path ${quotedName(folder)} + ${quotedName(String(st.values[1]))}, looked up as a full name, any case): GZDoom prints "${st.values[1]}: ${st.keyword === 'model' ? 'model' : 'animation model'} not found" and draws nothing for index ${index}.`));
         } else if (model.error !== undefined) {
-          out.push(diag(tokenRange(nameToken), 'error', 'modeldef-model-unreadable', `${quotedName(fileNameOf(model.path))}: ${model.error}`));
+          out.push(diag(modeldefTokenRange(nameToken), 'error', 'modeldef-model-unreadable', `${quotedName(fileNameOf(model.path))}: ${model.error}`));
         }
         if (st.keyword === 'model') {
           if (model.path === undefined || model.error !== undefined) {
@@ -241,9 +241,9 @@ export async function checkModeldef(path: string, text: string, io: SidecarIo): 
         if (raw === '') continue; // an empty name clears the skin
         const lookedUp = normalizeLump(folder + fixSeparators(raw));
         const found = await findSkin(lookedUp, files);
-        links.push({ kind: 'skin', range: tokenRange(st.tokens[nameAt]), lookedUp, path: found });
+        links.push({ kind: 'skin', range: modeldefTokenRange(st.tokens[nameAt]), lookedUp, path: found });
         if (found === undefined) {
-          out.push(diag(tokenRange(st.tokens[nameAt]), 'warning', 'modeldef-skin-not-found', `No image ${quotedName(lookedUp)} in ${where} (nor with .png, .jpg, .tga or .pcx for its extension): GZDoom then takes a texture named ${quotedName(raw)} if the mod defines one, else prints "${st.keyword === 'skin' ? 'Skin' : 'Surface Skin'} '${raw}' not found" and the model is drawn without it.`));
+          out.push(diag(modeldefTokenRange(st.tokens[nameAt]), 'warning', 'modeldef-skin-not-found', `No image ${quotedName(lookedUp)} in ${where} (nor with .png, .jpg, .tga or .pcx for its extension): GZDoom then takes a texture named ${quotedName(raw)} if the mod defines one, else prints "${st.keyword === 'skin' ? 'Skin' : 'Surface Skin'} '${raw}' not found" and the model is drawn without it.`));
         }
         continue;
       }
@@ -273,13 +273,13 @@ export async function checkModeldef(path: string, text: string, io: SidecarIo): 
           const count = frameCountOf(slot.model);
           const name = quotedName(fileNameOf(slot.model.path ?? ''));
           if (resolved === null) {
-            out.push(diag(tokenRange(frameToken), 'error', 'modeldef-frame-unknown', `${name} has no frame ${quotedName(String(st.values[3]))} (${frameNamesHint(slot.model)}): GZDoom stops with "Unknown frame '${st.values[3]}' in ${actor}".`));
+            out.push(diag(modeldefTokenRange(frameToken), 'error', 'modeldef-frame-unknown', `${name} has no frame ${quotedName(String(st.values[3]))} (${frameNamesHint(slot.model)}): GZDoom stops with "Unknown frame '${st.values[3]}' in ${actor}".`));
           } else if (resolved !== undefined && count !== undefined && (resolved.frame < 0 || resolved.frame >= count)) {
-            out.push(diag(tokenRange(frameToken), 'error', 'modeldef-frame-index', `Frame ${resolved.frame} is past ${name}'s ${count} frame${count === 1 ? '' : 's'} (0–${count - 1}): GZDoom draws no model for ${sprite.slice(0, 4).toUpperCase()} ${letters.toUpperCase()}.`));
+            out.push(diag(modeldefTokenRange(frameToken), 'error', 'modeldef-frame-index', `Frame ${resolved.frame} is past ${name}'s ${count} frame${count === 1 ? '' : 's'} (0–${count - 1}): GZDoom draws no model for ${sprite.slice(0, 4).toUpperCase()} ${letters.toUpperCase()}.`));
           } else if (resolved !== undefined) {
-            links.push({ kind: 'frame', range: tokenRange(kw, st.tokens[st.tokens.length - 1]), frameRange: tokenRange(frameToken), sprite, letters, index, model: slot.model, frame: resolved.frame, clip: clipOf(slot.model, resolved.frame) });
+            links.push({ kind: 'frame', range: modeldefTokenRange(kw, st.tokens[st.tokens.length - 1]), frameRange: modeldefTokenRange(frameToken), sprite, letters, index, model: slot.model, frame: resolved.frame, clip: clipOf(slot.model, resolved.frame) });
             if (resolved.prefixOf !== undefined) {
-              out.push(diag(tokenRange(frameToken), 'information', 'modeldef-frame-prefix', `${quotedName(String(st.values[3]).split(':')[0])} is matched to the animation ${quotedName(resolved.prefixOf)} by its first letters (GZDoom takes the first animation whose name begins so).`));
+              out.push(diag(modeldefTokenRange(frameToken), 'information', 'modeldef-frame-prefix', `${quotedName(String(st.values[3]).split(':')[0])} is matched to the animation ${quotedName(resolved.prefixOf)} by its first letters (GZDoom takes the first animation whose name begins so).`));
             }
           }
         }
