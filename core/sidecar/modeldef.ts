@@ -333,6 +333,9 @@ function readBlock(tokens: ModeldefToken[], start: number, block: ModeldefBlock,
   return i;
 }
 
+/** The language id the extension gives MODELDEF files (package.json). */
+export const MODELDEF_LANGUAGE = 'gzdoom-modeldef';
+
 /** A MODELDEF by its name (`modeldef.txt`, `MODELDEF.models`, `modeldef`, `modeldef_weapons.txt`): the names the extension gives the language. */
 export function isModeldefName(fileName: string): boolean {
   return fileName.slice(Math.max(fileName.lastIndexOf('/'), fileName.lastIndexOf('\\')) + 1).toLowerCase().startsWith('modeldef');
