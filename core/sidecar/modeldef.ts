@@ -14,6 +14,7 @@
 //   `uint8_t modelsAmount`).
 
 import type { Range } from '../iqe/diagnostic';
+import { quotedName } from '../names';
 
 /** One token: 0-based line, UTF-16 columns, end exclusive (a string may end on a later line). */
 export interface ModeldefToken {
@@ -244,7 +245,7 @@ export function parseModeldef(text: string): ModeldefFile {
     }
     if (word !== 'model' || t.quoted) {
       // The outer loop of ParseModelDefLump reads on until the next `model` or `#include`.
-      problem(modeldefTokenRange(t), 'warning', 'modeldef-ignored', `${JSON.stringify(t.text)} is outside a Model block: GZDoom skips it without a word (a Model block starts with "Model ActorClass {").`);
+      problem(modeldefTokenRange(t), 'warning', 'modeldef-ignored', `${quotedName(t.text)} is outside a Model block: GZDoom skips it without a word (a Model block starts with "Model ActorClass {").`);
       continue;
     }
     const block: ModeldefBlock = { keyword: t, modelsAmount: MIN_MODELS, statements: [] };
@@ -257,7 +258,7 @@ export function parseModeldef(text: string): ModeldefFile {
     i++;
     const open = tokens[i];
     if (open === undefined || open.text !== '{' || open.quoted) {
-      problem(open ? modeldefTokenRange(open) : modeldefTokenRange(block.actor), 'error', 'modeldef-syntax', `Expected "{" after "Model ${block.actor.text}"${open ? `, found ${JSON.stringify(open.text)}` : ''}: GZDoom stops with a script error here.`);
+      problem(open ? modeldefTokenRange(open) : modeldefTokenRange(block.actor), 'error', 'modeldef-syntax', `Expected "{" after Model ${quotedName(block.actor.text)}${open ? `, found ${quotedName(open.text)}` : ''}: GZDoom stops with a script error here.`);
       // The engine reads no further; the rest of what was meant as the block is skipped (recovery only).
       while (i < tokens.length && !(tokens[i].text === '}' && !tokens[i].quoted)) i++;
       i++;
@@ -275,7 +276,7 @@ export function parseModeldef(text: string): ModeldefFile {
     }
     block.modelsAmount = Math.max(amount, MIN_MODELS);
     i = readBlock(tokens, i, block, problem);
-    if (block.close === undefined) problem(endOfFile(), 'error', 'modeldef-syntax', `The block of "Model ${block.actor.text}" (line ${t.line + 1}) has no closing "}": GZDoom stops at the end of the file with a script error.`);
+    if (block.close === undefined) problem(endOfFile(), 'error', 'modeldef-syntax', `The block of Model ${quotedName(block.actor.text)} (line ${t.line + 1}) has no closing "}": GZDoom stops at the end of the file with a script error.`);
   }
   return file;
 }
@@ -298,7 +299,7 @@ function readBlock(tokens: ModeldefToken[], start: number, block: ModeldefBlock,
     const args = KEYWORDS[word];
     if (args === undefined || t.quoted) {
       block.statements.push({ keyword: t.text, kind: 'unknown', tokens: [t], values: [], complete: false });
-      problem(modeldefTokenRange(t), 'warning', 'modeldef-unknown-keyword', `Unknown keyword ${JSON.stringify(t.text)}: GZDoom prints 'Unrecognized string' and reads on (known: ${Object.values(KEYWORD_SPELLING).join(', ')} and the flags ${FLAGS.join(', ')}).`);
+      problem(modeldefTokenRange(t), 'warning', 'modeldef-unknown-keyword', `Unknown keyword ${quotedName(t.text)}: GZDoom prints 'Unrecognized string' and reads on (known: ${Object.values(KEYWORD_SPELLING).join(', ')} and the flags ${FLAGS.join(', ')}).`);
       continue;
     }
     const statement: ModeldefStatement = { keyword: word, kind: 'keyword', tokens: [t], values: [], complete: true };
@@ -313,7 +314,7 @@ function readBlock(tokens: ModeldefToken[], start: number, block: ModeldefBlock,
       const value = kind === 'int' ? modeldefInteger(a.text) : kind === 'float' ? modeldefFloat(a.text) : a.text;
       if (typeof value === 'number' && Number.isNaN(value)) {
         const what = kind === 'int' ? 'an integer' : 'a number';
-        problem(modeldefTokenRange(a), 'error', 'modeldef-syntax', `${KEYWORD_SPELLING[word]}: expected ${what}, found ${JSON.stringify(a.text)}: GZDoom stops with a script error here.`);
+        problem(modeldefTokenRange(a), 'error', 'modeldef-syntax', `${KEYWORD_SPELLING[word]}: expected ${what}, found ${quotedName(a.text)}: GZDoom stops with a script error here.`);
         statement.complete = false;
         // The engine stops here. Recovery only: the rest of the line's words that start no
         // statement belong to this one (a keyword or `}` where the number goes starts the next).

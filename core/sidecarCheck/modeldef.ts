@@ -31,6 +31,7 @@
 import type { IqeDiagnostic, Range, Severity } from '../iqe/diagnostic';
 import { md2FrameNames } from '../md2/frames';
 import { FolderListings, searchFolders } from '../lookup/folders';
+import { MAX_TEXTURE_PATH } from '../lookup/textures';
 import { fileNameOf, folderOf, joinPath } from '../paths';
 import { quotedName } from '../names';
 import { isModeldefName, MD3_MAX_SURFACES, MIN_MODELS, parseModeldef, modeldefTokenRange, type ModeldefFile, type ModeldefStatement } from '../sidecar/modeldef';
@@ -113,6 +114,8 @@ class ModFiles {
 
   /** The file at `name` (a /-separated full lump name) under the root, or undefined. */
   async find(name: string): Promise<string | undefined> {
+    // No file system opens a longer path (core/lookup/textures.ts): not looked up.
+    if (name.length > MAX_TEXTURE_PATH) return undefined;
     const parts = name.split('/').filter((p) => p !== '');
     if (parts.length === 0) return undefined;
     let dir = this.root;
@@ -185,9 +188,9 @@ export async function checkModeldef(path: string, text: string, io: SidecarIo): 
       const indexProblem = (index: number, at: number): boolean => {
         if (index >= 0 && index < block.modelsAmount) return false;
         const ownMessage = index < 0 && (st.keyword === 'model' || st.keyword === 'animation');
-        const engine = ownMessage ? `${cap(st.keyword)} index must be 0 or greater in ${actor}` : `Too many models in ${actor}`;
+        const engine = ownMessage ? `${cap(st.keyword)} index must be 0 or greater` : 'Too many models';
         const why = index < 0 ? `Index ${index} is negative` : `Index ${index} is past this block's ${block.modelsAmount} model slots (its last "Model N" line gives N + 1, at least ${MIN_MODELS})`;
-        out.push(diag(argRange(at), 'error', 'modeldef-index', `${why}: GZDoom stops with "${engine}".`));
+        out.push(diag(argRange(at), 'error', 'modeldef-index', `${why}: GZDoom stops with "${engine}" for ${quotedName(actor)}.`));
         return true;
       };
       if (st.keyword === 'path') {
@@ -205,7 +208,7 @@ export async function checkModeldef(path: string, text: string, io: SidecarIo): 
         const model = await loadModel(lookedUp);
         links.push({ kind: st.keyword, range: modeldefTokenRange(nameToken), index, model });
         if (model.path === undefined) {
-          out.push(diag(modeldefTokenRange(nameToken), 'error', 'modeldef-file-not-found', `${quotedName(lookedUp)} is not in ${where} (Path ${quotedName(folder)} + ${quotedName(String(st.values[1]))}, looked up as a full name, any case): GZDoom prints "${st.values[1]}: ${st.keyword === 'model' ? 'model' : 'animation model'} not found" and draws nothing for index ${index}.`));
+          out.push(diag(modeldefTokenRange(nameToken), 'error', 'modeldef-file-not-found', `${quotedName(lookedUp)} is not in ${where} (Path ${quotedName(folder)} + ${quotedName(String(st.values[1]))}, looked up as a full name, any case): GZDoom prints "${st.keyword === 'model' ? 'model' : 'animation model'} not found" and draws nothing for index ${index}.`));
         } else if (model.error !== undefined) {
           out.push(diag(modeldefTokenRange(nameToken), 'error', 'modeldef-model-unreadable', `${quotedName(fileNameOf(model.path))}: ${model.error}`));
         }
@@ -243,7 +246,7 @@ export async function checkModeldef(path: string, text: string, io: SidecarIo): 
         const found = await findSkin(lookedUp, files);
         links.push({ kind: 'skin', range: modeldefTokenRange(st.tokens[nameAt]), lookedUp, path: found });
         if (found === undefined) {
-          out.push(diag(modeldefTokenRange(st.tokens[nameAt]), 'warning', 'modeldef-skin-not-found', `No image ${quotedName(lookedUp)} in ${where} (nor with .png, .jpg, .tga or .pcx for its extension): GZDoom then takes a texture named ${quotedName(raw)} if the mod defines one, else prints "${st.keyword === 'skin' ? 'Skin' : 'Surface Skin'} '${raw}' not found" and the model is drawn without it.`));
+          out.push(diag(modeldefTokenRange(st.tokens[nameAt]), 'warning', 'modeldef-skin-not-found', `No image ${quotedName(lookedUp)} in ${where} (nor with .png, .jpg, .tga or .pcx for its extension): GZDoom then takes a texture named ${quotedName(raw)} if the mod defines one, else prints "${st.keyword === 'skin' ? 'Skin' : 'Surface Skin'} … not found" and the model is drawn without it.`));
         }
         continue;
       }
@@ -251,8 +254,9 @@ export async function checkModeldef(path: string, text: string, io: SidecarIo): 
         if (!st.complete) continue;
         const [sprite, letters] = [String(st.values[0]), String(st.values[1])];
         const index = Number(st.values[2]);
+        const spriteFrame = quotedName(`${sprite.slice(0, 4).toUpperCase()} ${letters.toUpperCase()}`);
         if (sprite.length < 4) {
-          out.push(diag(argRange(1), 'error', 'modeldef-sprite', `Sprite ${quotedName(sprite)}: sprite names have 4 characters and GZDoom compares the first 4, so no sprite matches: it stops with "Unknown sprite ${sprite}".`));
+          out.push(diag(argRange(1), 'error', 'modeldef-sprite', `Sprite ${quotedName(sprite)}: sprite names have 4 characters and GZDoom compares the first 4, so no sprite matches: it stops with "Unknown sprite".`));
         } else if (sprite.length > 4) {
           out.push(diag(argRange(1), 'warning', 'modeldef-sprite', `Sprite ${quotedName(sprite)}: GZDoom reads only its first 4 characters (${quotedName(sprite.slice(0, 4))}).`));
         }
@@ -266,16 +270,16 @@ export async function checkModeldef(path: string, text: string, io: SidecarIo): 
         if (!slot) {
           // A model that failed to load has its own error on its line.
           if (!failedSlots.has(index)) {
-            out.push(diag(argRange(3), 'warning', 'modeldef-model-unset', `Model index ${index} has no model at this line${modelLineAfter(block.statements, st, index)}: GZDoom draws nothing for it in ${sprite.slice(0, 4).toUpperCase()} ${letters.toUpperCase()} (a frame keeps the models given above it).`));
+            out.push(diag(argRange(3), 'warning', 'modeldef-model-unset', `Model index ${index} has no model at this line${modelLineAfter(block.statements, st, index)}: GZDoom draws nothing for it in ${spriteFrame} (a frame keeps the models given above it).`));
           }
         } else {
           const resolved = st.keyword === 'frame' ? findFrame(slot.model, String(st.values[3])) : { frame: Number(st.values[3]) };
           const count = frameCountOf(slot.model);
           const name = quotedName(fileNameOf(slot.model.path ?? ''));
           if (resolved === null) {
-            out.push(diag(modeldefTokenRange(frameToken), 'error', 'modeldef-frame-unknown', `${name} has no frame ${quotedName(String(st.values[3]))} (${frameNamesHint(slot.model)}): GZDoom stops with "Unknown frame '${st.values[3]}' in ${actor}".`));
+            out.push(diag(modeldefTokenRange(frameToken), 'error', 'modeldef-frame-unknown', `${name} has no frame ${quotedName(String(st.values[3]))} (${frameNamesHint(slot.model)}): GZDoom stops with "Unknown frame" for ${quotedName(actor)}.`));
           } else if (resolved !== undefined && count !== undefined && (resolved.frame < 0 || resolved.frame >= count)) {
-            out.push(diag(modeldefTokenRange(frameToken), 'error', 'modeldef-frame-index', `Frame ${resolved.frame} is past ${name}'s ${count} frame${count === 1 ? '' : 's'} (0–${count - 1}): GZDoom draws no model for ${sprite.slice(0, 4).toUpperCase()} ${letters.toUpperCase()}.`));
+            out.push(diag(modeldefTokenRange(frameToken), 'error', 'modeldef-frame-index', `Frame ${resolved.frame} is past ${name}'s ${count} frame${count === 1 ? '' : 's'} (0–${count - 1}): GZDoom draws no model for ${spriteFrame}.`));
           } else if (resolved !== undefined) {
             links.push({ kind: 'frame', range: modeldefTokenRange(kw, st.tokens[st.tokens.length - 1]), frameRange: modeldefTokenRange(frameToken), sprite, letters, index, model: slot.model, frame: resolved.frame, clip: clipOf(slot.model, resolved.frame) });
             if (resolved.prefixOf !== undefined) {
@@ -287,7 +291,7 @@ export async function checkModeldef(path: string, text: string, io: SidecarIo): 
           const key = `${actor.toLowerCase()}|${sprite.slice(0, 4).toUpperCase()}|${c}`;
           const first = defined.get(key);
           if (first !== undefined && first !== kw.line) {
-            out.push(diag(argRange(2), 'warning', 'modeldef-duplicate', `${actor} ${sprite.slice(0, 4).toUpperCase()} ${c} is already defined on line ${first + 1}: GZDoom uses this later definition and ignores that one.`));
+            out.push(diag(argRange(2), 'warning', 'modeldef-duplicate', `${quotedName(`${actor} ${sprite.slice(0, 4).toUpperCase()} ${c}`)} is already defined on line ${first + 1}: GZDoom uses this later definition and ignores that one.`));
           } else if (first === undefined) defined.set(key, kw.line);
         }
       }
