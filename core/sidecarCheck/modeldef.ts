@@ -26,7 +26,8 @@
 //   length of `name`), and an offset at or past the animation's frames is "not found". MD3 and MD2:
 //   FindFrame compares the frame names case-insensitively (models_iqm.cpp, models_md3.cpp,
 //   models_md2.cpp under src/common/models/). FMD3Model::RenderFrame draws nothing for a frame at
-//   or past the model's frames.
+//   or past the model's frames; IQMModel::CalculateBones (models_iqm.cpp @5de178b4) clamps it to
+//   the last frame.
 
 import type { IqeDiagnostic, Range, Severity } from '../iqe/diagnostic';
 import { md2FrameNames } from '../md2/frames';
@@ -279,7 +280,8 @@ export async function checkModeldef(path: string, text: string, io: SidecarIo): 
           if (resolved === null) {
             out.push(diag(modeldefTokenRange(frameToken), 'error', 'modeldef-frame-unknown', `${name} has no frame ${quotedName(String(st.values[3]))} (${frameNamesHint(slot.model)}): GZDoom stops with "Unknown frame" for ${quotedName(actor)}.`));
           } else if (resolved !== undefined && count !== undefined && (resolved.frame < 0 || resolved.frame >= count)) {
-            out.push(diag(modeldefTokenRange(frameToken), 'error', 'modeldef-frame-index', `Frame ${resolved.frame} is past ${name}'s ${count} frame${count === 1 ? '' : 's'} (0–${count - 1}): GZDoom draws no model for ${spriteFrame}.`));
+            const engine = slot.model.summary?.format === 'iqm' ? `GZDoom shows its last frame instead for ${spriteFrame} (IQMModel::CalculateBones clamps it)` : `GZDoom draws no model for ${spriteFrame}`;
+            out.push(diag(modeldefTokenRange(frameToken), 'error', 'modeldef-frame-index', `Frame ${resolved.frame} is past ${name}'s ${count} frame${count === 1 ? '' : 's'} (0–${count - 1}): ${engine}.`));
           } else if (resolved !== undefined) {
             links.push({ kind: 'frame', range: modeldefTokenRange(kw, st.tokens[st.tokens.length - 1]), frameRange: modeldefTokenRange(frameToken), sprite, letters, index, model: slot.model, frame: resolved.frame, clip: clipOf(slot.model, resolved.frame) });
             if (resolved.prefixOf !== undefined) {
