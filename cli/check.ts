@@ -12,6 +12,8 @@ import { checkSidecar } from '../core/sidecarCheck/check';
 import { textureExtensions } from '../core/engines/textures';
 import { sidecarKind } from '../core/lookup/companions';
 import { diskSidecarIo } from '../node/sidecarIo';
+import { isModeldefName } from '../core/sidecar/modeldef';
+import { checkModeldef } from '../core/sidecarCheck/modeldef';
 
 /** The JSON shape of CLI.md: 1-based lines and columns. */
 export function diagnosticToJson(d: IqeDiagnostic): Record<string, unknown> {
@@ -116,7 +118,7 @@ export class DiagnosticLines {
 /**
  * `check FILE.iqe ... [--json] [--all]`: each file as the language server validates it; a
  * .framegroups, animation.cfg, .skin or .shader file is checked against the model beside it, as the
- * server checks it (core/sidecar/check.ts). Human lines carry
+ * server checks it (core/sidecar/check.ts); a MODELDEF against the mod folder it is in. Human lines carry
  * their file; the JSON object lists every file's diagnostics, each with its `file`. A file that
  * cannot be read or is not IQE text is one stderr line. At most TERMINAL_MAX_PROBLEMS lines are
  * printed unless --all is given (--json has every one). Exit 2 when some file could not be
@@ -127,7 +129,7 @@ export async function runCheck(args: string[]): Promise<number> {
   const files = args.filter((a) => a !== '--json' && a !== '--all');
   const unknown = files.find((a) => a.startsWith('-'));
   if (unknown !== undefined || files.length === 0) {
-    process.stderr.write(unknown !== undefined ? `check: unknown option '${unknown}'\n` : 'usage: iqm-tools check FILE ... [--json] [--all]  (FILE: .iqe, .md5mesh, .smd, .obj, .gltf, .glb, .framegroups, animation.cfg, .skin, .shader)\n');
+    process.stderr.write(unknown !== undefined ? `check: unknown option '${unknown}'\n` : 'usage: iqm-tools check FILE ... [--json] [--all]  (FILE: .iqe, .md5mesh, .smd, .obj, .gltf, .glb, .framegroups, animation.cfg, .skin, .shader, modeldef*)\n');
     return 2;
   }
   const out = new StdoutBlocks();
@@ -184,6 +186,8 @@ async function readForCheck(file: string): Promise<{ outcome: DiagnosticPasses |
   } catch (error) {
     return { outcome: `cannot read: ${(error as NodeJS.ErrnoException).code ?? String(error)}` };
   }
+  // MODELDEF (GZDoom, UZDoom): checked against the mod folder it is in (core/sidecarCheck/modeldef.ts).
+  if (isModeldefName(file)) return { outcome: (await checkModeldef(resolve(file), new TextDecoder('latin1').decode(bytes), diskSidecarIo)).diagnostics };
   const kind = sidecarKind(file);
   if (kind !== undefined) {
     // Latin-1: these files are ASCII, and a stray byte must not shift the columns.

@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import type { BaseLanguageClient, LanguageClientOptions } from 'vscode-languageclient';
 import { encodeBase64 } from '../core/base64';
 import { SIDECAR_LANGUAGES } from '../core/lookup/companions';
+import { MODELDEF_LANGUAGE } from '../core/sidecar/modeldef';
 import { ListFolderRequest, ReadFileRequest, type ReadFileParams, type ReadFileResult } from '../core/lspMethods';
 import type { Platform } from './platform';
 
@@ -13,10 +14,10 @@ import type { Platform } from './platform';
 export async function startLanguageClient(context: vscode.ExtensionContext, platform: Platform): Promise<BaseLanguageClient> {
   const watcher = vscode.workspace.createFileSystemWatcher('**/*.iqe');
   // The models, images and shader scripts the sidecar files' diagnostics depend on.
-  const dependencies = vscode.workspace.createFileSystemWatcher('**/*.{iqm,md3,dpm,mdr,vvm,exm,tga,png,jpg,jpeg,pcx,bmp,shader}');
+  const dependencies = vscode.workspace.createFileSystemWatcher('**/*.{iqm,md3,md2,dpm,mdr,vvm,exm,tga,png,jpg,jpeg,pcx,bmp,shader}');
   context.subscriptions.push(watcher, dependencies);
   const options: LanguageClientOptions = {
-    documentSelector: [{ language: 'iqe' }, ...Object.values(SIDECAR_LANGUAGES).map((language) => ({ language }))],
+    documentSelector: [{ language: 'iqe' }, ...Object.values(SIDECAR_LANGUAGES).map((language) => ({ language })), { language: MODELDEF_LANGUAGE }],
     synchronize: {
       // Pushes didChangeConfiguration when iqmTools.* changes; the server then pulls per document.
       configurationSection: 'iqmTools',

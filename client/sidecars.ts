@@ -1,6 +1,7 @@
 // The client's side of the sidecar files' language support: the "▶ Play" code lens command (the
-// server puts it on each clip line of a .framegroups or animation.cfg) plays that clip in the
-// model's preview, opening one beside the text where none is open (iqmTools.previewPlayClip).
+// server puts it on each clip line of a .framegroups or animation.cfg, and on each Frame line of a
+// MODELDEF) plays that clip in the model's preview (or shows that frame of it, paused), opening one
+// beside the text where none is open (iqmTools.previewPlayClip).
 import * as vscode from 'vscode';
 import { PLAY_CLIP_COMMAND, type PlayClipArgs } from '../core/lspMethods';
 
@@ -11,7 +12,7 @@ export function registerSidecarCommands(context: vscode.ExtensionContext): void 
         void vscode.window.showInformationMessage('Use the "▶ Play" code lens on a clip line of a .framegroups or animation.cfg file.');
         return;
       }
-      await vscode.commands.executeCommand('iqmTools.previewPlayClip', vscode.Uri.parse(args.model, true), args.clip, args.firstFrame);
+      await vscode.commands.executeCommand('iqmTools.previewPlayClip', vscode.Uri.parse(args.model, true), args.clip, args.firstFrame, args.frame);
     }),
   );
 }

@@ -76,6 +76,8 @@ export interface PlayClipArgs {
   firstFrame?: number;
   /** The sidecar file the lens is in. */
   sidecar: string;
+  /** Show this frame of the clip (0-based within it), paused, instead of playing it (a MODELDEF frame's lens). */
+  frame?: number;
 }
 
 export interface ListFolderParams {

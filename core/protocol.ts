@@ -165,6 +165,8 @@ export interface PlayClipMessage {
   firstFrame?: number;
   /** Start playing (false: show its first frame, paused). */
   play: boolean;
+  /** Show this frame of the clip (0-based within it), paused: a MODELDEF line's model frame. */
+  frame?: number;
 }
 
 /** host -> webview: highlight part of the model, or nothing (`target` null). */
@@ -355,7 +357,7 @@ export function isHostToWebview(value: unknown): value is HostToWebview {
     }
     case 'playClip': {
       const p = value as Partial<PlayClipMessage>;
-      return typeof p.name === 'string' && typeof p.play === 'boolean' && (p.firstFrame === undefined || isIndex(p.firstFrame));
+      return typeof p.name === 'string' && typeof p.play === 'boolean' && (p.firstFrame === undefined || isIndex(p.firstFrame)) && (p.frame === undefined || isIndex(p.frame));
     }
     case 'pickedSource':
     case 'comparison':

@@ -264,7 +264,13 @@ export class Viewer {
       return false;
     }
     this.selectClip(i);
-    this.setPlaying(m.play);
+    if (m.frame === undefined) this.setPlaying(m.play);
+    else {
+      // One frame of the clip, paused (a MODELDEF Frame line's model frame).
+      this.setPlaying(false);
+      this.playback.scrub(Math.min(m.frame, (this.playback.clip?.frameCount ?? 1) - 1));
+      this.changed();
+    }
     return true;
   }
 

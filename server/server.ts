@@ -43,7 +43,8 @@ export function startServer(connection: Connection, host: ServerHost): void {
 
   const scheduler = new ValidationScheduler(settings, log, publish);
   const largeFiles = new LargeFiles(host.largeFiles, scheduler, log, (uri, diagnostics) => publish(uri, undefined, diagnostics), (uri) => documents.has(uri));
-  // .framegroups, animation.cfg, .skin and .shader documents: checked against the model beside them.
+  // .framegroups, animation.cfg, .skin and .shader documents: checked against the model beside them;
+  // MODELDEF against its mod folder.
   const sidecars = new SidecarDocuments(host.largeFiles, settings, log, publish);
 
   connection.onInitialize((params): InitializeResult => {
@@ -56,7 +57,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
         hoverProvider: true,
         definitionProvider: true,
         referencesProvider: true,
-        completionProvider: { triggerCharacters: [' '] },
+        completionProvider: { triggerCharacters: [' ', '"', '/'] },
         codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
         codeLensProvider: { resolveProvider: false },
       },
@@ -152,11 +153,15 @@ export function startServer(connection: Connection, host: ServerHost): void {
     sidecars.has(textDocument.uri) ? guard(textDocument.uri, null, () => sidecars.hover(textDocument.uri, position)) : answer(textDocument.uri, null, (doc) => hover(doc, position)),
   );
   connection.onCodeLens(({ textDocument }) => guard(textDocument.uri, [], () => sidecars.codeLenses(textDocument.uri)));
-  connection.onDefinition(({ textDocument, position }) => answer(textDocument.uri, [], (doc) => definition(doc, textDocument.uri, position)));
+  connection.onDefinition(({ textDocument, position }) =>
+    sidecars.has(textDocument.uri) ? guard(textDocument.uri, [], () => sidecars.definition(textDocument.uri, position)) : answer(textDocument.uri, [], (doc) => definition(doc, textDocument.uri, position)),
+  );
   connection.onReferences(({ textDocument, position, context }) =>
     answer(textDocument.uri, [], (doc) => references(doc, textDocument.uri, position, context.includeDeclaration)),
   );
-  connection.onCompletion(({ textDocument, position }) => answer(textDocument.uri, [], (doc) => completions(doc, position)));
+  connection.onCompletion(({ textDocument, position }) =>
+    sidecars.has(textDocument.uri) ? sidecars.completion(textDocument.uri, position).catch((error: unknown) => (logUnexpected(`A request on ${textDocument.uri} failed`, error), [])) : answer(textDocument.uri, [], (doc) => completions(doc, position)),
+  );
   connection.onCodeAction(({ textDocument, context }) => answer(textDocument.uri, [], (doc) => codeActions(doc, textDocument.uri, context.diagnostics)));
 
   const memory = host.memory?.bind(host);

@@ -5,7 +5,7 @@
 // models as bytes (base64 in the browser), textures only checked for existence.
 // Models are cached by their stamp (size and modification time) and the open sidecars validated
 // again when a model or an image changes (client file events; the Node reader's own watch).
-import { type CodeLens, type Diagnostic, type Hover, MarkupKind, type Position, type TextDocumentContentChangeEvent } from 'vscode-languageserver';
+import { type CodeLens, type CompletionItem, type Diagnostic, type Hover, type Location, MarkupKind, type Position, type TextDocumentContentChangeEvent } from 'vscode-languageserver';
 import { parseEngineList } from '../core/engines/index';
 import { animCfgNames } from '../core/engines/player';
 import type { IqeDiagnostic } from '../core/iqe/diagnostic';
@@ -19,6 +19,12 @@ import { internalErrorDiagnostic, toLspDiagnostics } from './diagnostics';
 import { MAX_LARGE_FILE_BYTES, type LargeFileReader } from './largeFiles';
 import type { Logger } from './scheduler';
 import type { Settings, SettingsStore } from './settings';
+import { isModeldefName, MODELDEF_LANGUAGE } from '../core/sidecar/modeldef';
+import { checkModeldef, type ModeldefCheck } from '../core/sidecarCheck/modeldef';
+import { modeldefCodeLenses, modeldefCompletions, modeldefDefinition, modeldefHover } from './modeldef';
+
+/** What the server checks as a sidecar: the files beside a model, and a mod's MODELDEF. */
+export type ServerSidecarKind = SidecarKind | 'modeldef';
 
 /** The diagnostics' source, as shown in the Problems panel. */
 export const SIDECAR_SOURCE = 'iqm-tools';
@@ -33,17 +39,19 @@ const RELOAD_DELAY_MS = 100;
 const EXISTS_TTL_MS = 5000;
 
 /** Files whose change can change a sidecar's diagnostics: models and images. */
-const DEPENDENCY = /\.(iqm|md3|dpm|mdr|vvm|exm|tga|png|jpe?g|pcx|bmp|shader)$/i;
+const DEPENDENCY = /\.(iqm|md3|md2|dpm|mdr|vvm|exm|tga|png|jpe?g|pcx|bmp|shader)$/i;
 
 interface SidecarDocument {
   uri: string;
-  kind: SidecarKind;
+  kind: ServerSidecarKind;
   text: string;
   version: number;
   closed: boolean;
   timer: ReturnType<typeof setTimeout> | undefined;
   /** The newest finished check, for hover and code lenses. */
   check: SidecarCheck | undefined;
+  /** A MODELDEF's newest finished check. */
+  modeldef: ModeldefCheck | undefined;
   /** The URIs of the models it was paired with (watched while it is open). */
   models: string[];
   /** Counts validations: only the newest one started publishes. */
@@ -65,8 +73,11 @@ function splitUri(uri: string): { path: string; toUri: (path: string) => string 
 }
 
 /** The kind of an opened document: by its language id, else by its file name. */
-export function kindOf(uri: string, languageId: string | undefined): SidecarKind | undefined {
-  return (languageId ? sidecarKindOfLanguage(languageId) : undefined) ?? (languageId === undefined || languageId === 'plaintext' ? sidecarKind(uri.replace(/[?#].*$/, '')) : undefined);
+export function kindOf(uri: string, languageId: string | undefined): ServerSidecarKind | undefined {
+  if (languageId === MODELDEF_LANGUAGE) return 'modeldef';
+  const byName = languageId === undefined || languageId === 'plaintext';
+  if (byName && isModeldefName(uri.replace(/[?#].*$/, ''))) return 'modeldef';
+  return (languageId ? sidecarKindOfLanguage(languageId) : undefined) ?? (byName ? sidecarKind(uri.replace(/[?#].*$/, '')) : undefined);
 }
 
 export class SidecarDocuments {
@@ -93,9 +104,9 @@ export class SidecarDocuments {
     return this.documents.has(uri);
   }
 
-  open(uri: string, kind: SidecarKind, text: string, version: number): void {
+  open(uri: string, kind: ServerSidecarKind, text: string, version: number): void {
     this.close(uri, false);
-    const doc: SidecarDocument = { uri, kind, text, version, closed: false, timer: undefined, check: undefined, models: [], run: 0 };
+    const doc: SidecarDocument = { uri, kind, text, version, closed: false, timer: undefined, check: undefined, modeldef: undefined, models: [], run: 0 };
     this.documents.set(uri, doc);
     void this.validate(doc);
   }
@@ -158,6 +169,7 @@ export class SidecarDocuments {
 
   hover(uri: string, position: Position): Hover | null {
     const doc = this.documents.get(uri);
+    if (doc?.modeldef) return modeldefHover(doc.modeldef, position);
     const check = doc?.check;
     if (!check) return null;
     const clip = clipAtLine(check.doc, position.line);
@@ -175,11 +187,27 @@ export class SidecarDocuments {
     return { contents: { kind: MarkupKind.Markdown, value: `\`${t.path}\` (${t.what})\n\n${text}` }, range: { start: { line: t.range.line, character: t.range.column }, end: { line: t.range.endLine, character: t.range.endColumn } } };
   }
 
+  /** Go to definition (MODELDEF: the model, skin or included file a name resolves to). */
+  definition(uri: string, position: Position): Location[] {
+    const doc = this.documents.get(uri);
+    const split = splitUri(uri);
+    return doc?.modeldef && split ? modeldefDefinition(doc.modeldef, position, split.toUri) : [];
+  }
+
+  /** Completion (MODELDEF: keywords, flags, files under Path, the model's animation or frame names). */
+  async completion(uri: string, position: Position): Promise<CompletionItem[]> {
+    const doc = this.documents.get(uri);
+    const split = splitUri(uri);
+    if (!doc?.modeldef || !split) return [];
+    return modeldefCompletions(doc.modeldef, doc.text, position, (path) => this.reader.listFolder(split.toUri(path)));
+  }
+
   codeLenses(uri: string): CodeLens[] {
     const doc = this.documents.get(uri);
+    const split = splitUri(uri);
+    if (doc?.modeldef && split) return modeldefCodeLenses(doc.modeldef, uri, split.toUri);
     const check = doc?.check;
     if (!doc || !check) return [];
-    const split = splitUri(uri);
     if (!split) return [];
     const lenses: CodeLens[] = [];
     // How many clips have each name (counted once: asking per clip was quadratic in the clips).
@@ -209,6 +237,14 @@ export class SidecarDocuments {
       if (stale()) return;
       const io: SidecarIo = split ? this.io(split.toUri) : { isFile: async () => false, listFolder: async () => null, readBytes: async () => null, model: async () => null };
       const path = split?.path ?? '/untitled';
+      if (doc.kind === 'modeldef') {
+        const checked = await checkModeldef(path, doc.text, io);
+        if (stale()) return;
+        doc.modeldef = checked;
+        this.setModels(doc, split ? checked.modelPaths.map(split.toUri) : []);
+        this.publish(doc.uri, doc.version, toLspDiagnostics(doc.uri, applySettings(checked.diagnostics, settings), SIDECAR_SOURCE));
+        return;
+      }
       const engines = parseEngineList(settings.engines).engines;
       const check = await checkSidecar(doc.kind, path, doc.text, io, textureExtensions(engines), { animCfgNames: animCfgNames(engines) });
       if (stale()) return;

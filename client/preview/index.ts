@@ -22,14 +22,14 @@ export function registerPreview(context: vscode.ExtensionContext, platform: Plat
       }
       await vscode.commands.executeCommand('vscode.openWith', target, IQE_VIEW_TYPE, vscode.ViewColumn.Beside);
     }),
-    // Plays a clip in the model's preview, opening one where none is open (code lenses of sidecar files).
-    vscode.commands.registerCommand('iqmTools.previewPlayClip', async (model: vscode.Uri, name: string, firstFrame?: number) => {
+    // Plays a clip in the model's preview (or shows one frame of it, paused), opening one where none is open (code lenses of sidecar files).
+    vscode.commands.registerCommand('iqmTools.previewPlayClip', async (model: vscode.Uri, name: string, firstFrame?: number, frame?: number) => {
       let panels = provider.panelsOf(model);
       if (panels.length === 0) {
         await vscode.commands.executeCommand('vscode.openWith', model, VIEW_TYPE, vscode.ViewColumn.Beside);
         panels = provider.panelsOf(model);
       }
-      for (const p of panels) p.playClip(name, firstFrame);
+      for (const p of panels) p.playClip(name, firstFrame, frame === undefined, frame);
       return panels.length;
     }),
     // For tests: what the webview last drew, the IQE compiles of that document and its first load's timeline.

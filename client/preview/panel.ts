@@ -204,8 +204,8 @@ export class PreviewPanel implements ComparablePreview {
   // ---------------------------------------------------------------- seams for commands
 
   /** Plays a listed clip (by name, and first frame where names repeat). */
-  playClip(name: string, firstFrame?: number, play = true): void {
-    this.postAfterLoad({ type: 'playClip', name, firstFrame, play });
+  playClip(name: string, firstFrame?: number, play = true, frame?: number): void {
+    this.postAfterLoad({ type: 'playClip', name, firstFrame, play, frame });
   }
 
   /** Highlights vertices, triangles or a joint of the drawn model (null: nothing). */

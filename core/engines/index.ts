@@ -3,13 +3,14 @@
 import { DAEMON } from './daemon';
 import { DARKPLACES } from './darkplaces';
 import { FTE } from './fte';
+import { GZDOOM, UZDOOM } from './gzdoom';
 import { IOQUAKE3 } from './ioquake3';
 import { QUAKE3 } from './quake3';
 import { RAYLIB } from './raylib';
 import { REDECLIPSE } from './redeclipse';
 import type { EngineProfile } from './types';
 
-export const ENGINES: readonly EngineProfile[] = [DARKPLACES, FTE, IOQUAKE3, QUAKE3, RAYLIB, REDECLIPSE, DAEMON];
+export const ENGINES: readonly EngineProfile[] = [DARKPLACES, FTE, IOQUAKE3, QUAKE3, RAYLIB, REDECLIPSE, DAEMON, GZDOOM, UZDOOM];
 
 /** The profile called `name` (its id or an alias, case-insensitive), or undefined. */
 export function findEngine(name: string): EngineProfile | undefined {

@@ -5,7 +5,7 @@
 // Positions: 0-based lines, UTF-16 columns, ends exclusive (the IQE diagnostics' convention).
 
 import type { IqeDiagnostic, Range, Severity } from '../iqe/diagnostic';
-import type { Model } from '../model/model';
+import type { Clip, Model } from '../model/model';
 import { animCfgParts, FPS_WARNING, parseAnimCfg, type AnimCfgEntry } from '../sidecar/animcfg';
 import type { SidecarKind } from '../lookup/companions';
 import { folderOf } from '../paths';
@@ -32,10 +32,25 @@ export interface ModelSummary {
   /** Each mesh's material (MD3: first shader name; DPM: shader name). */
   materials: string[];
   tags: string[];
+  /** What the MODELDEF check needs: the format and version (GZDoom loads IQM 2 only), the file's own clips (IQM animations) and frame names (MD3). */
+  format?: Model['format'];
+  version?: number;
+  clips?: readonly Clip[];
+  frameNames?: readonly string[];
 }
 
 export function summarizeModel(file: string, model: Model): ModelSummary {
-  return { file, frameCount: model.frameCount, surfaces: model.meshes.map((m) => m.name), materials: model.meshes.map((m) => m.material), tags: model.tags?.names ?? [] };
+  return {
+    file,
+    frameCount: model.frameCount,
+    surfaces: model.meshes.map((m) => m.name),
+    materials: model.meshes.map((m) => m.material),
+    tags: model.tags?.names ?? [],
+    format: model.format,
+    version: model.version,
+    clips: model.clips,
+    frameNames: model.frameNames,
+  };
 }
 
 /** The model a sidecar was paired with: found and read, unreadable (with the reader's error), or missing. */

@@ -22,8 +22,7 @@ import { prng } from '../helpers/iqe-fixtures';
 import { skinnedModel } from '../helpers/skinned-model';
 import { detectFormat } from '../../core/formats/registry';
 import { exerciseSource, generatedSourceSeeds, mutateGltf, mutateSource, SOURCE_EXTENSIONS, type FuzzSourceFormat } from '../helpers/source-fuzz';
-import { exerciseImage, exerciseSidecar, generatedImageSeeds, generatedSidecarSeeds, mutateSidecar } from '../helpers/sidecar-fuzz';
-import { sidecarKind } from '../../core/lookup/companions';
+import { exerciseImage, exerciseSidecar, fuzzKind, generatedImageSeeds, generatedSidecarSeeds, mutateSidecar } from '../helpers/sidecar-fuzz';
 
 const FORMATS = ['iqm', 'md3', 'dpm', 'iqe', 'md5', 'smd', 'obj', 'gltf', 'sidecar', 'image'] as const;
 type Format = (typeof FORMATS)[number];
@@ -93,7 +92,7 @@ interface Seed {
 
 function seedsOf(format: Format): Seed[] {
   const assets = resolve('..', 'shared', 'assets');
-  if (format === 'sidecar') return [...generatedSidecarSeeds(), ...filesUnder(assets, (name) => sidecarKind(name) !== undefined)];
+  if (format === 'sidecar') return [...generatedSidecarSeeds(), ...filesUnder(assets, (name) => fuzzKind(name) !== undefined)];
   if (format === 'image') return [...generatedImageSeeds(), ...filesUnder(assets, (name) => IMAGE_NAME.test(name))];
   if (isSource(format)) {
     // Real files, in the format's folder of the assets (a glTF's own folder too: assimp/BoxTextured/).

@@ -1,4 +1,4 @@
-// Tests of the sidecar grammars (syntaxes/framegroups, animation-cfg, skin, q3-shader):
+// Tests of the sidecar grammars (syntaxes/framegroups, animation-cfg, skin, q3-shader, modeldef):
 //  1. The assertion files test/grammar/sidecar/* pass vscode-tmgrammar-test (and a wrong assertion fails).
 //  2. The real sidecar files of ../shared/assets tokenise without invalid.illegal scopes, with their
 //     numbers, surface names and texture paths scoped.
@@ -14,13 +14,14 @@ const GRAMMARS: Record<string, { scope: string; file: string }> = {
   cfg: { scope: 'source.q3-animation-cfg', file: 'animation-cfg.tmLanguage.json' },
   skin: { scope: 'source.q3-skin', file: 'skin.tmLanguage.json' },
   shader: { scope: 'source.q3-shader', file: 'q3-shader.tmLanguage.json' },
+  modeldef: { scope: 'source.modeldef', file: 'modeldef.tmLanguage.json' },
 };
 const grammarPaths = Object.values(GRAMMARS).map((g) => path.join(repoRoot, 'syntaxes', g.file));
 const testDir = path.join(repoRoot, 'test', 'grammar', 'sidecar');
 
 test('sidecar grammar assertion files pass vscode-tmgrammar-test', () => {
   const files = readdirSync(testDir).sort().map((n) => path.join(testDir, n));
-  assert.equal(files.length, 4, `one assertion file per grammar in ${testDir}`);
+  assert.equal(files.length, 5, `one assertion file per grammar in ${testDir}`);
   const run = runTool(grammarPaths, files);
   assert.equal(run.status, 0, `vscode-tmgrammar-test failed:\n${run.output}`);
   for (const file of files) assert.ok(run.output.includes(`${path.basename(file)} run successfuly`), `no success line for ${file}:\n${run.output}`);

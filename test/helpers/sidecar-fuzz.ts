@@ -1,4 +1,5 @@
-// Mutation fuzzing of the files beside a model (.skin, Q3 .shader, .framegroups, animation.cfg),
+// Mutation fuzzing of the files beside a model (.skin, Q3 .shader, .framegroups, animation.cfg) and
+// of GZDoom's MODELDEF (checked against the fuzz folder as its mod root),
 // which `check`, the language server and the preview read, and of the images the preview decodes
 // (TGA) or the engine checks size (TGA, PNG, JPEG). Texts are mutated as the compile's sources are
 // (source-fuzz.ts mutateLines: a line repeated thousands of times shows work that grows with the
@@ -21,7 +22,10 @@ import { textureExtensions } from '../../core/engines/textures';
 import { modelClips } from '../../core/lookup/clips';
 import { chooseSkin, textureNames } from '../../core/lookup/meshTextures';
 import { checkSidecar, type SidecarIo } from '../../core/sidecarCheck/check';
-import { sidecarKind } from '../../core/lookup/companions';
+import { sidecarKind, type SidecarKind } from '../../core/lookup/companions';
+import { isModeldefName } from '../../core/sidecar/modeldef';
+import { checkModeldef } from '../../core/sidecarCheck/modeldef';
+import { modeldefCodeLenses, modeldefCompletions, modeldefHover } from '../../server/modeldef';
 import { clipAtLine, clipHover, type ModelSummary } from '../../core/sidecarCheck/lint';
 import { md3 } from './engine-models';
 import { checkWithinLines, cpuMs, type IqeExercise } from './iqe-fuzz';
@@ -45,6 +49,7 @@ const VOCABULARY: Record<string, string[]> = {
   shader: ['{', '}', 'textures/base/x', 'map $lightmap', 'map textures/base/floor.tga', 'animMap 10 a.tga b.tga', 'clampmap x.tga', 'blendFunc add', 'blendfunc GL_DST_COLOR GL_ZERO', '/*', '*/', 'surfaceparm trans'],
   framegroups: ['0 10 10 1 idle', '0 0', '-5 3', '1e9 1', '10 -1 0 0', '5 5 nan 1 x', '// 0 1', '/* 0 1 */', '59 99 20 1 past', 'a b'],
   animcfg: ['sex m', 'headoffset 0 0 0', 'footsteps boot', 'fixedlegs', '0 30 0 25', '0 -5 0 25', '29 1 1 0', '10 5 99 15', 'unknown', '// BOTH_DEATH1'],
+  modeldef: ['Model Fuzz', '{', '}', 'Model 0 "m.iqm"', 'Model 300 "m.iqm"', 'Path "../x"', 'Frame TROO A 0 "idle:3"', 'Frame TROO B 0 ":99"', 'FrameIndex TROO C 0 99', 'FrameIndex T D -1 0', 'Skin 0 "skin.tga"', 'SurfaceSkin 0 40 "x"', '#include "modeldef.txt"', '"', '/*', '; c', 'Scale 1 1', 'Rotating', 'Offset 1e999 0 0'],
 };
 
 /** Small seeds of each kind, generated here (the real files are added by the caller). */
@@ -56,6 +61,7 @@ export function generatedSidecarSeeds(): { name: string; bytes: Uint8Array }[] {
     ['fuzz.shader', `${SCRIPT}models/players/fuzz/skin\n{\n  {\n    map models/players/fuzz/skin.tga\n    rgbGen lightingDiffuse\n  }\n  {\n    animMap 8 textures/base/wall.tga textures/base/floor.tga\n  }\n}\n`],
     ['m.iqm.framegroups', '0 10 10 1 idle // standing\n10 20 15 1 run\n30 5\n35 25 20 0 death\n5 10 10 1 overlaps\n'],
     ['animation.cfg', `sex m\nfootsteps normal\nheadoffset 0 0 0\n${rows.join('\n')}\n`],
+    ['modeldef.txt', '#include "modeldef.txt"\nModel FuzzActor\n{\n  Path ""\n  Model 0 "m.iqm"\n  Skin 0 "skin"\n  Scale 1 1 1\n  Frame FUZZ A 0 "idle"\n  Frame FUZZ B 0 "run:2"\n  FrameIndex FUZZ C 0 40\n  FrameIndex FUZZ D 1 0\n}\n'],
   ];
   return texts.map(([name, text]) => ({ name, bytes: Buffer.from(text, 'latin1') }));
 }
@@ -77,7 +83,7 @@ function mutateSidecarWords(kind: string, text: string, pick: (n: number) => num
     case 0: {
       const folders = 5000 + pick(495_000);
       const path = `${'a/'.repeat(folders)}x.tga`;
-      lines.splice(at, 0, kind === 'shader' ? `x\n{\n  {\n    map ${path}\n  }\n}` : kind === 'skin' ? `body,${path}` : `0 1 20 1 ${path}`);
+      lines.splice(at, 0, kind === 'shader' ? `x\n{\n  {\n    map ${path}\n  }\n}` : kind === 'skin' ? `body,${path}` : kind === 'modeldef' ? `Model 0 "${path}"\nSkin 0 "${path}"` : `0 1 20 1 ${path}`);
       return { text: lines.join('\n'), what: `a path of ${folders} folders at line ${at}` };
     }
     case 1: {
@@ -101,7 +107,7 @@ function mutateSidecarWords(kind: string, text: string, pick: (n: number) => num
 
 /** A mutated copy of the sidecar text `text` of file `name`, and what was done. */
 export function mutateSidecar(name: string, text: string, random: () => number): { text: string; what: string } {
-  const kind = sidecarKind(name) ?? 'skin';
+  const kind = fuzzKind(name) ?? 'skin';
   const pick = (n: number): number => Math.floor(random() * n);
   const longLine = (n: number, pick: (n: number) => number): string => {
     const words = Array.from({ length: n }, () => String(pick(100)));
@@ -129,8 +135,12 @@ function companions(): { summary: Map<string, ModelSummary>; model: Model } {
   if (models) return models;
   const model = readModel(md3({ frames: FRAMES, surfaceName: 'body', tagNames: ['tag_head', 'tag_weapon'] }));
   const summary = (file: string, surfaces: string[]): ModelSummary => ({ file, frameCount: FRAMES, surfaces, materials: surfaces.map(() => ''), tags: ['tag_head', 'tag_weapon', 'tag_torso'] });
+  const clips = [
+    { name: 'idle', firstFrame: 0, frameCount: 20, fps: 10, loop: true },
+    { name: 'run', firstFrame: 20, frameCount: 40, fps: 10, loop: true },
+  ];
   const summaries = new Map<string, ModelSummary>([
-    [`${FOLDER}/m.iqm`, summary('m.iqm', ['body', 'head'])],
+    [`${FOLDER}/m.iqm`, { ...summary('m.iqm', ['body', 'head']), format: 'iqm', version: 2, clips }],
     [`${FOLDER}/lower.md3`, summary('lower.md3', ['l_legs'])],
     [`${FOLDER}/upper.md3`, summary('upper.md3', ['u_torso'])],
     [`${FOLDER}/head.md3`, summary('head.md3', ['h_head'])],
@@ -139,16 +149,14 @@ function companions(): { summary: Map<string, ModelSummary>; model: Model } {
   return (models = { summary: summaries, model });
 }
 
-/** The sidecar paths on one text, timed (CPU time); throws on a failure. */
-export async function exerciseSidecar(bytes: Uint8Array, name: string): Promise<IqeExercise> {
-  const result: IqeExercise = { owned: 0, slowestPath: '', slowestMs: 0 };
-  const kind = sidecarKind(name);
-  if (!kind) throw new Error(`${name} is not a sidecar file name`);
-  // Latin-1, as `check` reads them: a stray byte must not shift the columns.
-  const text = Buffer.from(bytes).toString('latin1');
-  const lineCount = text.split(/\r\n|\r|\n/).length;
-  const { summary, model } = companions();
-  const io: SidecarIo = {
+/** The kind of a fuzzed file by its name: a sidecar's, or a MODELDEF. */
+export function fuzzKind(name: string): SidecarKind | 'modeldef' | undefined {
+  return isModeldefName(name) ? 'modeldef' : sidecarKind(name);
+}
+
+/** The in-memory files of the fuzz: FILES, the models' summaries, the shader script. */
+function fuzzIo(kind: SidecarKind | 'modeldef', text: string, summary: Map<string, ModelSummary>): SidecarIo {
+  return {
     isFile: async (path) => FILES.has(path),
     // A folder is one when some file lies under it; it lists its files and folders.
     listFolder: async (path) => {
@@ -162,19 +170,63 @@ export async function exerciseSidecar(bytes: Uint8Array, name: string): Promise<
     // The one shader script the engine lookup finds (under /game/scripts): the fuzzed one, or SCRIPT.
     readBytes: async (path) => (path === '/game/scripts/fuzz.shader' ? Buffer.from(kind === 'shader' ? text : SCRIPT, 'latin1') : FILES.has(path) ? new Uint8Array(0) : null),
   };
+}
+
+/** The oracle on every message: printable, one line, not too long. */
+function checkMessages(diagnostics: readonly { code: string; message: string }[]): void {
+  for (const d of diagnostics) {
+    if (RAW_CONTROL.test(d.message) || d.message.length > MAX_MESSAGE) throw new Error(`a ${d.code} message of ${d.message.length} characters, or with a raw control character: ${JSON.stringify(d.message.slice(0, 300))}`);
+  }
+}
+
+/**
+ * A MODELDEF: the check against the fuzz folder as its mod root, then the language server's hover
+ * on every link, its lenses, and completion at the start and end of every 50th line.
+ */
+async function exerciseModeldef(text: string, io: SidecarIo, lineCount: number, result: IqeExercise, record: (path: string, ms: number) => void): Promise<IqeExercise> {
+  let start = cpuMs();
+  const check = await checkModeldef(`${FOLDER}/modeldef.txt`, text, io);
+  record('check', cpuMs() - start);
+  checkWithinLines(check.diagnostics, lineCount);
+  checkMessages(check.diagnostics);
+  start = cpuMs();
+  for (const link of check.links) {
+    const r = link.kind === 'frame' ? link.frameRange : link.range;
+    if (r.line < 0 || r.endLine >= lineCount || r.endLine < r.line) throw new Error(`a ${link.kind} link at lines ${r.line}–${r.endLine} of ${lineCount}`);
+    if (!modeldefHover(check, { line: r.line, character: r.column })) throw new Error(`no hover on the ${link.kind} link at line ${r.line + 1}`);
+    if (link.kind === 'frame' && !(link.frame >= 0 && link.frame < (link.model.summary?.frameCount ?? Infinity))) throw new Error(`a ▶ lens on frame ${link.frame} (line ${r.line + 1})`);
+  }
+  modeldefCodeLenses(check, 'file:///fuzz/modeldef.txt', (p) => `file://${p}`);
+  const lines = text.split(/\r\n|\r|\n/);
+  for (let line = 0; line < lines.length; line += 50) {
+    for (const character of [0, lines[line].length]) await modeldefCompletions(check, text, { line, character }, io.listFolder);
+  }
+  record('server features', cpuMs() - start);
+  return result;
+}
+
+/** The sidecar paths on one text, timed (CPU time); throws on a failure. */
+export async function exerciseSidecar(bytes: Uint8Array, name: string): Promise<IqeExercise> {
+  const result: IqeExercise = { owned: 0, slowestPath: '', slowestMs: 0 };
+  const kind = fuzzKind(name);
+  if (!kind) throw new Error(`${name} is not a sidecar file name`);
+  // Latin-1, as `check` reads them: a stray byte must not shift the columns.
+  const text = Buffer.from(bytes).toString('latin1');
+  const lineCount = text.split(/\r\n|\r|\n/).length;
+  const { summary, model } = companions();
+  const io = fuzzIo(kind, text, summary);
   const record = (path: string, ms: number): void => {
     if (ms > result.slowestMs) {
       result.slowestMs = ms;
       result.slowestPath = path;
     }
   };
+  if (kind === 'modeldef') return exerciseModeldef(text, io, lineCount, result, record);
   let start = cpuMs();
   const check = await checkSidecar(kind, `${FOLDER}/${name}`, text, io, EXTENSIONS);
   record('check', cpuMs() - start);
   checkWithinLines(check.diagnostics, lineCount);
-  for (const d of check.diagnostics) {
-    if (RAW_CONTROL.test(d.message) || d.message.length > MAX_MESSAGE) throw new Error(`a ${d.code} message of ${d.message.length} characters, or with a raw control character: ${JSON.stringify(d.message.slice(0, 300))}`);
-  }
+  checkMessages(check.diagnostics);
   for (const t of check.doc.textures) if (t.path.length > MAX_TEXTURE_PATH) throw new Error(`a texture path of ${t.path.length} characters was looked up (line ${t.range.line + 1})`);
   for (const c of check.doc.clips) if (!playable(c.fps)) throw new Error(`clip ${c.index} (line ${c.range.line + 1}) plays at ${c.fps} fps`);
   // The language server's hover on every clip line and its code lenses' data.

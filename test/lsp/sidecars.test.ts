@@ -2,7 +2,7 @@
 // the Node process reading the model beside the file from disk (and noticing when it changes), and
 // the browser build asking the client for the model's bytes (iqmTools/readFile, base64).
 import assert from 'node:assert/strict';
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
@@ -12,6 +12,7 @@ import { ASSETS, NO_ASSETS } from '../helpers/model-assets';
 import { iqm } from '../helpers/engine-models';
 import { withTempDir } from '../helpers/temp-dir';
 import { codes, TestServer } from './helpers/server';
+import { listFolderFromDisk, readFileFromDisk } from './helpers/diskClient';
 
 const uriOf = (path: string) => pathToFileURL(path).href;
 
@@ -116,23 +117,13 @@ describe('lsp: sidecar files on the browser build of the server', () => {
   /** The client's side of iqmTools/readFile, from disk: text, base64 bytes, or (maxBytes 0) the stamp only. */
   async function serve(params: ReadFileParams): Promise<ReadFileResult> {
     asked.push(params);
-    const path = fileURLToPath(params.uri);
-    const info = statSync(path);
-    if (!info.isFile()) throw new Error('not a regular file');
-    const stamp = `${info.size}:${info.mtimeMs}`;
-    if (stamp === params.unlessStamp || info.size > params.maxBytes) return { stamp, size: info.size };
-    const bytes = readFileSync(path);
-    return params.encoding === 'base64' ? { stamp, size: info.size, base64: bytes.toString('base64') } : { stamp, size: info.size, text: bytes.toString('utf8') };
+    return readFileFromDisk(params);
   }
   /** The folders the server asked the client to list (iqmTools/listFolder, answered from disk). */
   const listed: string[] = [];
   const listFolder = async (uri: string): Promise<string[] | null> => {
     listed.push(uri);
-    try {
-      return readdirSync(fileURLToPath(uri));
-    } catch {
-      return null;
-    }
+    return listFolderFromDisk(uri);
   };
   before(async () => {
     server = await TestServer.start({ web: true, files: serve, listFolder });

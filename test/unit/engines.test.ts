@@ -233,7 +233,7 @@ test('every shared asset lints under every profile without a crash', { skip: NO_
 });
 
 test('every profile cites its sources and has a scope; names and aliases resolve', () => {
-  assert.equal(ENGINES.length, 7);
+  assert.equal(ENGINES.length, 9);
   for (const e of ENGINES) {
     assert.equal(findEngine(e.id), e);
     for (const a of e.aliases) assert.equal(findEngine(a.toUpperCase()), e);

@@ -21,7 +21,8 @@ const SCANNED = ['core', 'client', 'server', 'media', 'cli', 'node'];
  * of one layer do not know each other. From what the code does:
  * - math (vec3, quat, 3x4 matrices) and image (TGA) need only the utilities;
  * - model is the neutral Model every reader produces, with pose sampling over math;
- * - iqm, md3, dpm read binary models into it (iqm also holds the one IQM layout description);
+ * - iqm, md3, dpm read binary models into it (iqm also holds the one IQM layout description); md2
+ *   reads only an MD2's frame names (the MODELDEF check's);
  * - iqe parses, validates and writes IQE text; its writer names IQM vertex array types and
  *   formats, so it sits above iqm;
  * - compile turns IQE (and the neutral source model) into IQM bytes, over iqe and iqm's layout;
@@ -45,7 +46,7 @@ const CORE_LAYERS: readonly (readonly string[])[] = [
   ['root'],
   ['math', 'image'],
   ['model'],
-  ['iqm', 'md3', 'dpm'],
+  ['iqm', 'md3', 'dpm', 'md2'],
   ['iqe'],
   ['compile'],
   ['md5', 'smd', 'obj', 'gltf'],

@@ -1,0 +1,93 @@
+// MODELDEF through the real language server, in its Node build (files from disk) and its browser
+// build (files and folder listings asked of the client): the planted problems of the generated mod
+// folder at their lines, hover, go to definition, completion and the ▶ lens on Frame lines.
+import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { after, before, describe, it } from 'node:test';
+import type { CodeLens, CompletionItem, CompletionList, Hover, Location } from 'vscode-languageserver-protocol';
+import { PLAY_CLIP_COMMAND, type PlayClipArgs } from '../../core/lspMethods';
+import { MODELDEF_LINES, modeldefModFiles, plantedProblems } from '../helpers/modeldef-mod';
+import { withTempDir } from '../helpers/temp-dir';
+import { TestServer } from './helpers/server';
+import { listFolderFromDisk, readFileFromDisk } from './helpers/diskClient';
+
+const uriOf = (path: string) => pathToFileURL(path).href;
+
+function writeMod(dir: string): void {
+  for (const [name, content] of Object.entries(modeldefModFiles())) {
+    mkdirSync(dirname(join(dir, name)), { recursive: true });
+    writeFileSync(join(dir, name), content);
+  }
+}
+
+const lineOf = (needle: string): number => MODELDEF_LINES.findIndex((l) => l.includes(needle));
+const at = (needle: string, offset = 1) => ({ line: lineOf(needle), character: MODELDEF_LINES[lineOf(needle)].indexOf(needle) + offset });
+const labels = (r: CompletionItem[] | CompletionList | null): string[] => (Array.isArray(r) ? r : (r?.items ?? [])).map((i) => i.label);
+
+async function exercise(server: TestServer): Promise<void> {
+  await withTempDir('iqm-lsp-modeldef-', async (dir) => {
+    writeMod(dir);
+    const path = join(dir, 'modeldef.txt');
+    const uri = uriOf(path);
+    await server.open(uri, readFileSync(path, 'latin1'), 1, 'gzdoom-modeldef');
+    const published = await server.waitForVersion(uri, 1);
+    assert.deepEqual(
+      published.diagnostics.map((d) => ({ line: d.range.start.line + 1, code: String(d.code) })),
+      plantedProblems(),
+    );
+    assert.ok(published.diagnostics.every((d) => d.source === 'iqm-tools'));
+
+    const hover = await server.request<Hover | null>('textDocument/hover', { textDocument: { uri }, position: at('walk:3') });
+    assert.match(JSON.stringify(hover?.contents), /TROO B\*\* shows frame 7 of monster\.iqm \(model index 0\): animation `walk`, frame 3 of its 8/);
+    const modelHover = await server.request<Hover | null>('textDocument/hover', { textDocument: { uri }, position: at('monster.iqm') });
+    assert.match(JSON.stringify(modelHover?.contents), /IQM 2: 17 frames, 1 surface, 3 animations/);
+
+    const definition = await server.request<Location[]>('textDocument/definition', { textDocument: { uri }, position: at('barrel.md3') });
+    assert.equal(fileURLToPath(definition[0].uri), join(dir, 'models/barrel/Barrel.md3'));
+
+    // Completion: animation names in a Frame's name, files under Path, keywords at a statement's start.
+    const frameLine = lineOf('Frame TROO A 0 "idle"');
+    const anims = await server.request<CompletionItem[] | CompletionList>('textDocument/completion', { textDocument: { uri }, position: { line: frameLine, character: MODELDEF_LINES[frameLine].indexOf('"') + 1 } });
+    assert.deepEqual(labels(anims), ['idle', 'walk', 'attack']);
+    const files = await server.request<CompletionItem[] | CompletionList>('textDocument/completion', { textDocument: { uri }, position: at('"monster.png"') });
+    assert.deepEqual(labels(files).sort(), ['monster.png']);
+    const keywords = await server.request<CompletionItem[] | CompletionList>('textDocument/completion', { textDocument: { uri }, position: { line: lineOf('AngleOffset'), character: 2 } });
+    assert.ok(labels(keywords).includes('SurfaceSkin') && labels(keywords).includes('InheritActorPitch'), labels(keywords).join(' '));
+
+    const lenses = await server.request<CodeLens[]>('textDocument/codeLens', { textDocument: { uri } });
+    const walk = lenses.find((l) => l.range.start.line === lineOf('walk:3'));
+    assert.equal(walk?.command?.command, PLAY_CLIP_COMMAND);
+    assert.equal(walk?.command?.title, '▶ walk 4/8');
+    const args = walk?.command?.arguments?.[0] as PlayClipArgs;
+    assert.deepEqual([fileURLToPath(args.model), args.clip, args.firstFrame, args.frame], [join(dir, 'models/monster/monster.iqm'), 'walk', 4, 3]);
+    const roll = lenses.find((l) => l.range.start.line === lineOf('"roll"'))?.command?.arguments?.[0] as PlayClipArgs;
+    assert.deepEqual([roll.clip, roll.frame], ['(all frames)', 1]);
+    // Lines whose frame is not found have no lens.
+    assert.equal(lenses.find((l) => l.range.start.line === lineOf('atack')), undefined);
+    await server.close(uri);
+  });
+}
+
+describe('lsp: MODELDEF on the Node server', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await TestServer.start();
+  });
+  after(async () => {
+    await server?.stop();
+  });
+  it('the generated mod folder: the planted problems, hover, definition, completion, ▶ lenses', () => exercise(server));
+});
+
+describe('lsp: MODELDEF on the browser build of the server', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await TestServer.start({ web: true, files: readFileFromDisk, listFolder: listFolderFromDisk });
+  });
+  after(async () => {
+    await server?.stop();
+  });
+  it('the same, with every file asked of the client', () => exercise(server));
+});
