@@ -84,7 +84,7 @@ export const VALIDATION_CODES = {
   'iqm-bounds-radius': s('data', 'warning', "a frame's radius (or xy radius) does not reach its skinned vertices"),
   // IQM: semantic
   'iqm-name-control': s('semantic', 'warning', 'a name with a control byte'),
-  'iqm-mesh-empty': s('semantic', 'warning', 'a mesh without vertices or triangles'),
+  'iqm-mesh-empty': s('semantic', 'warning', 'a mesh without triangles'),
   'iqm-mesh-material-empty': s('semantic', 'information', 'a mesh without a material name'),
   'iqm-triangle-unowned': s('semantic', 'warning', 'a triangle in no mesh'),
   'iqm-vertex-unused': s('semantic', 'warning', 'a vertex no triangle uses'),

@@ -142,7 +142,6 @@ export function validateIqm(bytes: Uint8Array, rep: Reporter): void {
   const textOk = readable.has('text');
   if (textOk && numText > 0) {
     if (bytes[ofsText] !== 0) rep.add('iqm-text-first', ofsText, 'text', 'the text table does not start with a NUL: offset 0 (an unnamed mesh, material or joint) names a string instead of ""');
-    if (bytes[ofsText + numText - 1] !== 0) rep.add('iqm-text-unterminated', ofsText + numText - 1, 'text', 'the text table does not end with a NUL: a loader that reads a name near its end runs past the table');
   }
   const names = new Map<number, string | null>();
   const name = (offset: number, at: number, where: () => string): string | null => {
@@ -182,11 +181,14 @@ export function validateIqm(bytes: Uint8Array, rep: Reporter): void {
       const material = name(u(o + 4), o + 4, () => `mesh ${m} ${quotedName(nm)} material`);
       const fv = u(o + 8), nv = u(o + 12), ft = u(o + 16), nt = u(o + 20);
       const label = () => `mesh ${m} ${quotedName(nm)}`;
+      // A range past the end is reported and kept to what exists, so the rest is checked as engines see it.
       if (fv + nv > numVerts) rep.add('iqm-mesh-vertex-range', o + 8, label, () => `${label()}: vertices ${fv}..${fv + nv - 1} are past num_vertexes ${numVerts}: engines refuse the file or draw garbage`);
-      else { meshFirstV[m] = fv; meshNumV[m] = nv; }
+      meshFirstV[m] = Math.min(fv, numVerts);
+      meshNumV[m] = Math.min(nv, numVerts - meshFirstV[m]);
       if (ft + nt > numTris) rep.add('iqm-mesh-triangle-range', o + 16, label, () => `${label()}: triangles ${ft}..${ft + nt - 1} are past num_triangles ${numTris}: engines refuse the file or draw garbage`);
-      else { meshFirstT[m] = ft; meshNumT[m] = nt; }
-      if (nv === 0 || nt === 0) rep.add('iqm-mesh-empty', o + 12, label, () => `${label()} has ${nv} vertices and ${nt} triangles: engines draw nothing for it`);
+      meshFirstT[m] = Math.min(ft, numTris);
+      meshNumT[m] = Math.min(nt, numTris - meshFirstT[m]);
+      if (nt === 0) rep.add('iqm-mesh-empty', o + 20, label, () => `${label()} has no triangles${nv === 0 ? ' and no vertices' : ''}: engines draw nothing for it`);
       if (material === '') rep.add('iqm-mesh-material-empty', o + 4, label, () => `${label()} has no material name: engines draw it with their default (missing) texture unless a skin names one`);
     }
     overlapRanges(meshFirstV, meshNumV, (a, b) => rep.add('iqm-mesh-vertex-overlap', ofsMeshes + b * IQM_RECORD.mesh + 8, `mesh ${b}`, `mesh ${b} ${quotedName(meshNames[b])} shares vertices with mesh ${a} ${quotedName(meshNames[a])}: engines skin and draw them for both; iqm-tools' reader refuses the file`));
@@ -266,12 +268,14 @@ export function validateIqm(bytes: Uint8Array, rep: Reporter): void {
   const triangleInRange = new Uint8Array(trisOk ? numTris : 0);
   if (trisOk) {
     const owner = new Int32Array(numTris).fill(-1);
-    for (let m = 0; m < numMeshes; m++) for (let t = meshFirstT[m]; t < meshFirstT[m] + meshNumT[m]; t++) owner[t] = m;
+    // A triangle two meshes claim (reported above) belongs to the first.
+    for (let m = numMeshes - 1; m >= 0; m--) for (let t = meshFirstT[m]; t < meshFirstT[m] + meshNumT[m]; t++) owner[t] = m;
     const dup = new TriangleSet(numTris);
     for (let t = 0; t < numTris; t++) {
       const o = ofsTris + t * 12;
       const a = u(o), b = u(o + 4), c = u(o + 8);
       if (a >= numVerts || b >= numVerts || c >= numVerts) {
+        for (const x of [a, b, c]) if (x < numVerts) usedVertex[x] = 1;
         const bad = a >= numVerts ? a : b >= numVerts ? b : c;
         rep.add('iqm-triangle-index', o, () => triangleWhere(t), () => `${triangleWhere(t)}: vertex index ${bad} is past num_vertexes ${numVerts}: engines read past the vertex buffer (garbage or a crash)`);
         continue;
@@ -341,13 +345,14 @@ export function validateIqm(bytes: Uint8Array, rep: Reporter): void {
       const s = v1 ? trs.slice(6, 9) : trs.slice(7, 10);
       if (s.some((x) => x === 0)) rep.add('iqm-joint-scale-zero', o + (v1 ? 32 : 36), label, () => `${label()}: its bind scale has a zero (${s.join(' ')}): the bind matrix cannot be inverted; engines collapse or explode what it moves`);
     }
+    // A cycle always has a parent after its child: reported as the cycle alone.
+    const cyclic = hasCycle(jointParents);
     parentChainChecks(jointParents, numJoints, (j, p) => {
       const o = ofsJoints + j * jointSize + 4;
       const label = `joint ${j} ${quotedName(jointNames[j])}`;
       if (p >= numJoints) rep.add('iqm-joint-parent-range', o, label, `${label}: parent ${p} is past num_joints ${numJoints}: engines read a joint from past the table (a crash or garbage)`);
-      else rep.add('iqm-joint-parent-order', o, label, `${label}: its parent ${p} comes after it: DarkPlaces refuses the file; engines that compose joints in file order (the IQM SDK, raylib) use the parent before it is posed`);
+      else if (cyclic < 0) rep.add('iqm-joint-parent-order', o, label, `${label}: its parent ${p} comes after it: DarkPlaces refuses the file; engines that compose joints in file order (the IQM SDK, raylib) use the parent before it is posed`);
     });
-    const cyclic = hasCycle(jointParents);
     if (cyclic >= 0) rep.add('iqm-joint-cycle', ofsJoints + cyclic * jointSize + 4, `joint ${cyclic} ${quotedName(jointNames[cyclic])}`, `joint ${cyclic} ${quotedName(jointNames[cyclic])} is its own ancestor: engines loop forever or compose garbage`);
   }
 
@@ -364,7 +369,7 @@ export function validateIqm(bytes: Uint8Array, rep: Reporter): void {
       const label = `pose ${p}${p < jointNames.length ? ` (joint ${quotedName(jointNames[p])})` : ''}`;
       const parent = view.getInt32(o, true);
       parents[p] = parent < 0 ? -1 : parent;
-      if (jointsOk && p < numJoints && parents[p] !== jointParents[p] && parents[p] < numPoses) rep.add('iqm-pose-parent-mismatch', o, label, `${label}: parent ${parents[p]}, its joint's parent is ${jointParents[p]}: engines animate with one hierarchy and bind with the other (limbs detach)`);
+      if (jointsOk && p < numJoints && parents[p] !== jointParents[p] && parents[p] < numPoses && jointParents[p] < numJoints) rep.add('iqm-pose-parent-mismatch', o, label, `${label}: parent ${parents[p]}, its joint's parent is ${jointParents[p]}: engines animate with one hierarchy and bind with the other (limbs detach)`);
       const mask = u(o + 4);
       if (mask >>> channelsPerPose !== 0) rep.add('iqm-pose-mask-reserved', o + 4, label, `${label}: channel mask 0x${mask.toString(16)} sets bits past the ${channelsPerPose} channels: engines that count set bits read more frame data than the pose owns`);
       for (let c = 0; c < channelsPerPose; c++) {
@@ -383,12 +388,12 @@ export function validateIqm(bytes: Uint8Array, rep: Reporter): void {
         rep.add('iqm-pose-nonfinite', o + 8, label, `${label}: channel ${bad}'s offset or scale is NaN or an infinity: every frame of it is garbage`);
       }
     }
+    const cyclic = hasCycle(parents);
     parentChainChecks(parents, numPoses, (p, parent) => {
       const o = ofsPoses + p * poseSize;
       if (parent >= numPoses) rep.add('iqm-pose-parent-range', o, `pose ${p}`, `pose ${p}: parent ${parent} is past num_poses ${numPoses}: engines read a pose from past the table`);
-      else if (!(jointsOk && p < numJoints && jointParents[p] === parent)) rep.add('iqm-pose-parent-order', o, `pose ${p}`, `pose ${p}: its parent ${parent} comes after it: engines that compose frames in file order use the parent before it is posed`);
+      else if (cyclic < 0 && !(jointsOk && p < numJoints && jointParents[p] === parent)) rep.add('iqm-pose-parent-order', o, `pose ${p}`, `pose ${p}: its parent ${parent} comes after it: engines that compose frames in file order use the parent before it is posed`);
     });
-    const cyclic = hasCycle(parents);
     if (cyclic >= 0 && !(jointsOk && cyclic < numJoints && hasCycle(jointParents) >= 0)) rep.add('iqm-pose-cycle', ofsPoses + cyclic * poseSize, `pose ${cyclic}`, `pose ${cyclic} is its own ancestor: engines loop forever or compose garbage`);
     if (numJoints > 0 && numPoses > 0 && numJoints !== numPoses) rep.add('iqm-pose-count', H.num_poses, 'header', `num_poses ${numPoses} is not num_joints ${numJoints}: the IQM SDK refuses the animation; other engines animate only the first ${Math.min(numJoints, numPoses)} joints`);
     if (numFrames > 0 && maskBits > numChannels) rep.add('iqm-framechannels-short', H.num_framechannels, 'header', `the poses animate ${maskBits} channels but num_framechannels is ${numChannels}: engines read each frame's data from the next frame's and past the end`);
@@ -397,13 +402,15 @@ export function validateIqm(bytes: Uint8Array, rep: Reporter): void {
   if (numFrames > 0 && numPoses === 0) rep.add('iqm-frames-without-poses', H.num_frames, 'header', `${numFrames} frames but no poses: there is nothing for them to animate`);
 
   // --- Frames: every decoded channel finite, rotations unit ---
+  const badFrames = new Set<number>();
   if (posesOk && posesFinite && readable.has('frames') && numFrames > 0 && maskBits === numChannels) {
-    const local = new Float64Array(10);
+    const local = new Float32Array(10);
     for (let f = 0; f < numFrames; f++) {
       let s = ofsFrames + f * numChannels * 2;
       for (let p = 0; p < numPoses; p++) {
         const mask = poseMask[p];
-        if (mask === 0) continue;
+        // A pose whose rotation is not animated decodes to the same rotation in every frame: checked once.
+        if (f > 0 && mask === 0) continue;
         const channelBase = (s - ofsFrames - f * numChannels * 2) / 2;
         for (let c = 0; c < 10; c++) {
           let x = poseOffset[p * 10 + c];
@@ -416,10 +423,11 @@ export function validateIqm(bytes: Uint8Array, rep: Reporter): void {
         let bad = -1;
         for (let c = 0; c < 10; c++) if (!Number.isFinite(local[c])) bad = c;
         if (bad >= 0) {
+          badFrames.add(f);
           rep.add('iqm-frame-nonfinite', ofsFrames + f * numChannels * 2 + channelBase * 2, `frame ${f}, pose ${p}`, () => `frame ${f}, pose ${p}, channel ${bad}: the decoded value is not finite: the model vanishes or streaks in that frame`);
           continue;
         }
-        if ((mask & 0b1111000) === 0) continue;
+        if (f > 0 && (mask & 0b1111000) === 0) continue;
         const q2 = local[3] * local[3] + local[4] * local[4] + local[5] * local[5] + (v1 ? 0 : local[6] * local[6]);
         if (v1 ? q2 > 1.02 : Math.abs(Math.sqrt(q2) - 1) > 0.01) {
           rep.add('iqm-frame-quat', ofsFrames + f * numChannels * 2 + channelBase * 2, `frame ${f}, pose ${p}`, () => `frame ${f}, pose ${p}${p < jointNames.length ? ` (joint ${quotedName(jointNames[p])})` : ''}: the rotation quaternion has length ${Math.sqrt(q2).toFixed(4)}: engines that do not normalise it (the IQM SDK, raylib) scale and skew the limb in that frame`);
@@ -463,11 +471,18 @@ export function validateIqm(bytes: Uint8Array, rep: Reporter): void {
         rep.add('iqm-bounds-inverted', o, `frame ${f} bounds`, `frame ${f}: the bounds are inside out (mins ${b[0]} ${b[1]} ${b[2]}, maxs ${b[3]} ${b[4]} ${b[5]}, radii ${b[6]} ${b[7]}): engines cull the model in that frame`);
       }
     }
-    if (usable) checkIqmBounds(bytes, stored, numFrames, rep, ofsBounds);
+    // A bind pose that cannot be inverted or is not finite makes every skinned vertex garbage: reported as that.
+    if (usable && rep.any(['iqm-joint-scale-zero', 'iqm-joint-nonfinite'])) rep.note('bounds not compared with the skinned vertices: the bind pose is singular or not finite');
+    else if (usable) checkIqmBounds(bytes, stored, numFrames, rep, ofsBounds, badFrames);
   }
 
   // --- Blend data against the skeleton ---
   checkBlend(view, byType.get(IQM_BLENDINDEXES), byType.get(IQM_BLENDWEIGHTS), numVerts, numJoints > 0 ? numJoints : numPoses, rep, vertexWhere, jointsOk ? jointParents : null, jointNames, (j) => ofsJoints + j * jointSize, usedVertex, trisOk);
+
+  // A name without its NUL is reported as such; a table without a last NUL only where no name runs off it.
+  if (textOk && numText > 0 && bytes[ofsText + numText - 1] !== 0 && !rep.has('iqm-text-no-nul')) {
+    rep.add('iqm-text-unterminated', ofsText + numText - 1, 'text', 'the text table does not end with a NUL: a loader that reads a name near its end runs past the table');
+  }
 
   // --- Comment and extensions ---
   if (readable.has('comment') && numComment > 0 && bytes[ofsComment + numComment - 1] !== 0) rep.add('iqm-comment-unterminated', ofsComment + numComment - 1, 'comment', 'the comment does not end with a NUL: tools that print it read on past it');
@@ -690,7 +705,7 @@ class TriangleSet {
  * Stored bounds against the skinned vertices of their frame. Only for a file the reader reads
  * (a broken one is reported above); frames past the budget are sampled evenly, and a note says so.
  */
-function checkIqmBounds(bytes: Uint8Array, stored: Float32Array, numFrames: number, rep: Reporter, ofsBounds: number): void {
+function checkIqmBounds(bytes: Uint8Array, stored: Float32Array, numFrames: number, rep: Reporter, ofsBounds: number, badFrames: ReadonlySet<number>): void {
   let model;
   try {
     model = readIqm(bytes);
@@ -707,6 +722,8 @@ function checkIqmBounds(bytes: Uint8Array, stored: Float32Array, numFrames: numb
   const check: BoundsCheck = { xyRadius: true };
   for (let i = 0; i < frames; i++) {
     const f = frames === numFrames ? i : Math.floor((i * numFrames) / frames);
+    // A frame that decodes to NaN or an infinity is reported as such; its bounds mean nothing.
+    if (badFrames.has(f)) continue;
     if (model.animation) sampleFrames(model, f, f, 0, pose);
     skinVertices(model, pose, out);
     checkBoundsFrame(out, stored.subarray(f * 8, f * 8 + 8), check, (what, detail) => {
