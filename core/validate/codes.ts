@@ -2,7 +2,10 @@
 // its default severity and one line on what it means. docs/VALIDATION.md lists them with what
 // engines do with each problem; `--config` and the iqmTools.validation.* settings change severities.
 
-import type { IssueKind, Severity } from './report';
+import type { Severity } from '../iqe/diagnostic';
+
+/** glTF-Validator's kinds that apply to our binary formats. */
+export type IssueKind = 'structure' | 'link' | 'data' | 'semantic';
 
 interface CodeEntry {
   kind: IssueKind;

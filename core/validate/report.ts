@@ -3,11 +3,8 @@
 // at and what it is ("mesh 2 "body", vertex 817"). A code that fires thousands of times keeps its
 // first few issues and counts the rest, so a broken file's report stays small.
 
-import { VALIDATION_CODES, type ValidationCode } from './codes';
-
-export type Severity = 'error' | 'warning' | 'information' | 'hint';
-/** glTF-Validator's kinds that apply to our binary formats. */
-export type IssueKind = 'structure' | 'link' | 'data' | 'semantic';
+import type { Severity } from '../iqe/diagnostic';
+import { VALIDATION_CODES, type IssueKind, type ValidationCode } from './codes';
 
 export interface Issue {
   code: ValidationCode;
