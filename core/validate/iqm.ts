@@ -50,7 +50,7 @@ interface Block {
 
 /** Components per vertex each standard array has in every engine (iqm.txt). */
 const STANDARD_SIZE: Readonly<Record<number, number>> = { [IQM_POSITION]: 3, [IQM_TEXCOORD]: 2, [IQM_NORMAL]: 3, [IQM_TANGENT]: 4, [IQM_BLENDINDEXES]: 4, [IQM_BLENDWEIGHTS]: 4, [IQM_COLOR]: 4 };
-/** The formats the IQM SDK's loader and the engines that follow it read for each standard array. */
+/** The formats engines read for each standard array (DarkPlaces' loader: docs/ENGINES.md; ubyte or float for weights and colours). */
 const STANDARD_FORMATS: Readonly<Record<number, readonly number[]>> = {
   [IQM_POSITION]: [IQM_FLOAT],
   [IQM_TEXCOORD]: [IQM_FLOAT],
@@ -89,7 +89,7 @@ export function validateIqm(bytes: Uint8Array, rep: Reporter): void {
   // Engines read the header's filesize bytes; where it is smaller and plausible, only those count.
   let length = bytes.byteLength;
   if (fileSize !== bytes.byteLength) {
-    rep.add('iqm-filesize', H.filesize, 'header', `the header's filesize is ${fileSize} but the file has ${bytes.byteLength} bytes: FTE refuses the file, the IQM SDK reads only filesize bytes`);
+    rep.add('iqm-filesize', H.filesize, 'header', `the header's filesize is ${fileSize} but the file has ${bytes.byteLength} bytes: FTE refuses the file (loaders that trust filesize read only that many bytes)`);
     if (fileSize >= IQM_HEADER_SIZE && fileSize < length) length = fileSize;
   }
   if (u(H.flags) !== 0) rep.add('iqm-header-flags', H.flags, 'header', `flags is ${u(H.flags)}: no flag is defined; engines ignore it`);
@@ -121,7 +121,7 @@ export function validateIqm(bytes: Uint8Array, rep: Reporter): void {
       rep.add('iqm-block-out-of-file', field, name, `${name}: ${count} × ${size} bytes at offset ${offset} run past the end of the file (${length} bytes): engines refuse the file or read past the buffer`);
       return false;
     }
-    if (offset % align !== 0) rep.add('iqm-block-misaligned', field, name, `${name} at offset ${offset} is not ${align}-byte aligned (iqm.txt requires it): loaders that cast the buffer (the IQM SDK, DarkPlaces) read misaligned data, which faults on strict-alignment CPUs`);
+    if (offset % align !== 0) rep.add('iqm-block-misaligned', field, name, `${name} at offset ${offset} is not ${align}-byte aligned (iqm.txt requires it): loaders that cast the buffer to structs read misaligned data, which faults on strict-alignment CPUs`);
     blocks.push({ name, offset, bytes: n, field });
     readable.add(name);
     return true;
@@ -235,12 +235,12 @@ export function validateIqm(bytes: Uint8Array, rep: Reporter): void {
       arrays.push(info);
       if (type >= IQM_CUSTOM) continue;
       if (byType.has(type)) {
-        rep.add('iqm-array-duplicate', o, label, `${label} is a second ${TYPE_NAMES[type]} array: engines use one of them (the IQM SDK the last, iqm-tools the first) and ignore the other`);
+        rep.add('iqm-array-duplicate', o, label, `${label} is a second ${TYPE_NAMES[type]} array: engines use one of them (iqm-tools the first) and ignore the other`);
         continue;
       }
       byType.set(type, info);
-      if (size !== STANDARD_SIZE[type]) rep.add('iqm-array-components', o + 12, label, `${label} has ${size} components per vertex, engines read ${STANDARD_SIZE[type]}: the IQM SDK and DarkPlaces refuse or misread it`);
-      else if (!STANDARD_FORMATS[type].includes(format)) rep.add('iqm-array-format-unusual', o + 8, label, `${label} is ${FORMAT_NAMES[format]}; engines read ${STANDARD_FORMATS[type].map((f) => FORMAT_NAMES[f]).join(' or ')} (the IQM SDK's loader and raylib skip or misread other formats)`);
+      if (size !== STANDARD_SIZE[type]) rep.add('iqm-array-components', o + 12, label, `${label} has ${size} components per vertex, engines read ${STANDARD_SIZE[type]}: DarkPlaces skips the array, raylib misreads it`);
+      else if (!STANDARD_FORMATS[type].includes(format)) rep.add('iqm-array-format-unusual', o + 8, label, `${label} is ${FORMAT_NAMES[format]}; engines read ${STANDARD_FORMATS[type].map((f) => FORMAT_NAMES[f]).join(' or ')} (DarkPlaces skips the array, raylib reads it in its fixed layout whatever it declares)`);
     }
   } else if (numArrays > 0) rep.note('vertex data not checked: the vertex array table is not inside the file');
   if (numVerts > 0 && readable.has('vertex arrays') && !byType.has(IQM_POSITION) && !arrays.some((a) => a.type === IQM_POSITION)) {
@@ -347,7 +347,7 @@ export function validateIqm(bytes: Uint8Array, rep: Reporter): void {
         continue;
       }
       const q2 = trs[3] * trs[3] + trs[4] * trs[4] + trs[5] * trs[5] + (v1 ? 0 : trs[6] * trs[6]);
-      if (v1 ? q2 > 1 + 1e-3 : Math.abs(Math.sqrt(q2) - 1) > 1e-3) rep.add('iqm-joint-quat', o + 20, label, () => `${label()}: the bind rotation quaternion has length ${Math.sqrt(q2).toFixed(4)}${v1 ? ' (version 1 stores x y z: their length must not pass 1)' : ''}: engines that do not normalise it (the IQM SDK, raylib) scale and skew what it moves`);
+      if (v1 ? q2 > 1 + 1e-3 : Math.abs(Math.sqrt(q2) - 1) > 1e-3) rep.add('iqm-joint-quat', o + 20, label, () => `${label()}: the bind rotation quaternion has length ${Math.sqrt(q2).toFixed(4)}${v1 ? ' (version 1 stores x y z: their length must not pass 1)' : ''}: loaders that do not normalise it scale and skew what it moves`);
       const s = v1 ? trs.slice(6, 9) : trs.slice(7, 10);
       if (s.some((x) => x === 0)) rep.add('iqm-joint-scale-zero', o + (v1 ? 32 : 36), label, () => `${label()}: its bind scale has a zero (${s.join(' ')}): the bind matrix cannot be inverted; engines collapse or explode what it moves`);
     }
@@ -357,7 +357,7 @@ export function validateIqm(bytes: Uint8Array, rep: Reporter): void {
       const o = ofsJoints + j * jointSize + 4;
       const label = `joint ${j} ${quotedName(jointNames[j])}`;
       if (p >= numJoints) rep.add('iqm-joint-parent-range', o, label, `${label}: parent ${p} is past num_joints ${numJoints}: engines read a joint from past the table (a crash or garbage)`);
-      else if (cyclic < 0) rep.add('iqm-joint-parent-order', o, label, `${label}: its parent ${p} comes after it: DarkPlaces refuses the file; engines that compose joints in file order (the IQM SDK, raylib) use the parent before it is posed`);
+      else if (cyclic < 0) rep.add('iqm-joint-parent-order', o, label, `${label}: its parent ${p} comes after it: DarkPlaces refuses the file; loaders that compose joints in file order use the parent before it is posed`);
     });
     if (cyclic >= 0) rep.add('iqm-joint-cycle', ofsJoints + cyclic * jointSize + 4, `joint ${cyclic} ${quotedName(jointNames[cyclic])}`, `joint ${cyclic} ${quotedName(jointNames[cyclic])} is its own ancestor: engines loop forever or compose garbage`);
   }
@@ -401,7 +401,7 @@ export function validateIqm(bytes: Uint8Array, rep: Reporter): void {
       else if (cyclic < 0 && !(jointsOk && p < numJoints && jointParents[p] === parent)) rep.add('iqm-pose-parent-order', o, `pose ${p}`, `pose ${p}: its parent ${parent} comes after it: engines that compose frames in file order use the parent before it is posed`);
     });
     if (cyclic >= 0 && !(jointsOk && cyclic < numJoints && hasCycle(jointParents) >= 0)) rep.add('iqm-pose-cycle', ofsPoses + cyclic * poseSize, `pose ${cyclic}`, `pose ${cyclic} is its own ancestor: engines loop forever or compose garbage`);
-    if (numJoints > 0 && numPoses > 0 && numJoints !== numPoses) rep.add('iqm-pose-count', H.num_poses, 'header', `num_poses ${numPoses} is not num_joints ${numJoints}: the IQM SDK refuses the animation; other engines animate only the first ${Math.min(numJoints, numPoses)} joints`);
+    if (numJoints > 0 && numPoses > 0 && numJoints !== numPoses) rep.add('iqm-pose-count', H.num_poses, 'header', `num_poses ${numPoses} is not num_joints ${numJoints}: ioquake3 and FTE refuse the file; loaders that accept it animate only the first ${Math.min(numJoints, numPoses)} joints`);
     if (numFrames > 0 && maskBits > numChannels) rep.add('iqm-framechannels-short', H.num_framechannels, 'header', `the poses animate ${maskBits} channels but num_framechannels is ${numChannels}: engines read each frame's data from the next frame's and past the end`);
     else if (numFrames > 0 && maskBits < numChannels) rep.add('iqm-framechannels-extra', H.num_framechannels, 'header', `num_framechannels ${numChannels} is more than the ${maskBits} channels the poses animate: engines that step frames by the channels they read drift into the next frame`);
   }
@@ -436,7 +436,7 @@ export function validateIqm(bytes: Uint8Array, rep: Reporter): void {
         if (f > 0 && (mask & 0b1111000) === 0) continue;
         const q2 = local[3] * local[3] + local[4] * local[4] + local[5] * local[5] + (v1 ? 0 : local[6] * local[6]);
         if (v1 ? q2 > 1.02 : Math.abs(Math.sqrt(q2) - 1) > 0.01) {
-          rep.add('iqm-frame-quat', ofsFrames + f * numChannels * 2 + channelBase * 2, `frame ${f}, pose ${p}`, () => `frame ${f}, pose ${p}${p < jointNames.length ? ` (joint ${quotedName(jointNames[p])})` : ''}: the rotation quaternion has length ${Math.sqrt(q2).toFixed(4)}: engines that do not normalise it (the IQM SDK, raylib) scale and skew the limb in that frame`);
+          rep.add('iqm-frame-quat', ofsFrames + f * numChannels * 2 + channelBase * 2, `frame ${f}, pose ${p}`, () => `frame ${f}, pose ${p}${p < jointNames.length ? ` (joint ${quotedName(jointNames[p])})` : ''}: the rotation quaternion has length ${Math.sqrt(q2).toFixed(4)}: loaders that do not normalise it scale and skew the limb in that frame`);
         }
       }
     }

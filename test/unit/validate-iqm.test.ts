@@ -1,6 +1,8 @@
 // The IQM validator (core/validate): the clean generated model has no issue, and each code has a
 // generated file that triggers it and nothing else.
 import { test } from 'node:test';
+import { readFileSync } from 'node:fs';
+import { CODE_TABLE_END, CODE_TABLE_START, validationCodeTable } from '../../core/validate/doc';
 import assert from 'node:assert/strict';
 import { validateModel } from '../../core/validate/index';
 import { VALIDATION_CODES, type ValidationCode } from '../../core/validate/codes';
@@ -203,4 +205,12 @@ test('where names the mesh and vertex, and the offset is the value\'s byte', () 
   const texcoords = new DataView(bytes.buffer).getUint32(headerField(bytes, 'ofs_vertexarrays') + IQM_RECORD.vertexArray + 16, true);
   assert.equal(issue.offset, texcoords + 5 * 4);
   void H;
+});
+
+test('docs/VALIDATION.md lists every code with its kind and severity, as codes.ts has them', () => {
+  const doc = readFileSync('docs/VALIDATION.md', 'utf8');
+  const start = doc.indexOf(CODE_TABLE_START), end = doc.indexOf(CODE_TABLE_END);
+  assert.ok(start >= 0 && end > start, 'the doc has the table markers');
+  assert.equal(doc.slice(start, end + CODE_TABLE_END.length), validationCodeTable());
+  assert.ok(Object.keys(VALIDATION_CODES).length >= 60);
 });
