@@ -112,7 +112,10 @@ export function validateIqm(bytes: Uint8Array, rep: Reporter): void {
   const readable = new Set<string>();
   const place = (name: string, offset: number, count: number, size: number, field: number, align = 4): boolean => {
     const n = count * size;
-    if (n === 0) return true;
+    if (n === 0) {
+      readable.add(name);
+      return true;
+    }
     if (offset < IQM_HEADER_SIZE) {
       rep.add('iqm-block-in-header', field, name, `${name}: offset ${offset} is inside the ${IQM_HEADER_SIZE}-byte header: engines read the header as its data`);
       return false;
@@ -144,6 +147,8 @@ export function validateIqm(bytes: Uint8Array, rep: Reporter): void {
     if (bytes[ofsText] !== 0) rep.add('iqm-text-first', ofsText, 'text', 'the text table does not start with a NUL: offset 0 (an unnamed mesh, material or joint) names a string instead of ""');
   }
   const names = new Map<number, string | null>();
+  // Names pointing into the middle of one long string would scan it again and again: a budget.
+  let textBudget = 8 * numText + 4096;
   const name = (offset: number, at: number, where: () => string): string | null => {
     if (offset === 0 && numText === 0) return '';
     if (!textOk) return null;
@@ -154,6 +159,7 @@ export function validateIqm(bytes: Uint8Array, rep: Reporter): void {
     const cached = names.get(offset);
     if (cached !== undefined) return cached;
     const limit = ofsText + numText;
+    if (textBudget < 0) return null;
     let end = ofsText + offset;
     while (end < limit && bytes[end] !== 0) end++;
     if (end >= limit) {
@@ -161,6 +167,8 @@ export function validateIqm(bytes: Uint8Array, rep: Reporter): void {
       names.set(offset, null);
       return null;
     }
+    textBudget -= end - ofsText - offset;
+    if (textBudget < 0) rep.note('names not all checked: they overlap, decoding to more text than the table holds');
     const s = decodeUtf8(bytes, ofsText + offset, end);
     const control = controlBytesIn(bytes, ofsText + offset, end);
     if (control >= 0) rep.add('iqm-name-control', ofsText + offset, where, () => `${where()}: the name ${quotedName(s)} has a control byte (0x${bytes[control].toString(16).padStart(2, '0')}): consoles, .skin files and engine lookups by name break on it`);
@@ -169,9 +177,11 @@ export function validateIqm(bytes: Uint8Array, rep: Reporter): void {
   };
 
   // --- Meshes ---
-  const meshFirstV = new Uint32Array(numMeshes), meshNumV = new Uint32Array(numMeshes), meshFirstT = new Uint32Array(numMeshes), meshNumT = new Uint32Array(numMeshes);
-  const meshNames: string[] = [];
+  // Tables are allocated by their counts only where the file holds them (a count is any uint32).
   const meshesOk = readable.has('meshes');
+  const meshCount = meshesOk ? numMeshes : 0;
+  const meshFirstV = new Uint32Array(meshCount), meshNumV = new Uint32Array(meshCount), meshFirstT = new Uint32Array(meshCount), meshNumT = new Uint32Array(meshCount);
+  const meshNames: string[] = [];
   if (meshesOk) {
     for (let m = 0; m < numMeshes; m++) {
       const o = ofsMeshes + m * IQM_RECORD.mesh;
@@ -263,12 +273,16 @@ export function validateIqm(bytes: Uint8Array, rep: Reporter): void {
 
   // --- Triangles ---
   const trisOk = readable.has('triangles');
-  const usedVertex = new Uint8Array(numVerts);
+  // Vertices have data only in the arrays: more vertices than the file has bytes cannot be (an array
+  // past the file or the missing position array says so), and per-vertex checks are skipped.
+  const vertexCount = numVerts <= length ? numVerts : 0;
+  if (vertexCount !== numVerts) rep.note(`per-vertex checks skipped: num_vertexes ${numVerts} is more than the file has bytes`);
+  const usedVertex = new Uint8Array(vertexCount);
   const triangleInRange = new Uint8Array(trisOk ? numTris : 0);
-  if (trisOk) {
+  if (trisOk && vertexCount === numVerts) {
     const owner = new Int32Array(numTris).fill(-1);
     // A triangle two meshes claim (reported above) belongs to the first.
-    for (let m = numMeshes - 1; m >= 0; m--) for (let t = meshFirstT[m]; t < meshFirstT[m] + meshNumT[m]; t++) owner[t] = m;
+    for (let m = meshCount - 1; m >= 0; m--) for (let t = meshFirstT[m]; t < meshFirstT[m] + meshNumT[m]; t++) owner[t] = m;
     const tri = uint32s(bytes, ofsTris, numTris * 3);
     // Triangles with three different vertices in range: the ones a duplicate is looked for among.
     const distinct = new Uint8Array(numTris);
@@ -325,8 +339,8 @@ export function validateIqm(bytes: Uint8Array, rep: Reporter): void {
   }
 
   // --- Joints ---
-  const jointParents = new Int32Array(numJoints);
   const jointsOk = readable.has('joints');
+  const jointParents = new Int32Array(jointsOk ? numJoints : 0);
   const jointNames: string[] = [];
   if (jointsOk) {
     const seenNames = new Map<string, number>();
@@ -364,8 +378,9 @@ export function validateIqm(bytes: Uint8Array, rep: Reporter): void {
 
   // --- Poses and frame channels ---
   const posesOk = readable.has('poses');
-  const poseMask = new Uint32Array(numPoses);
-  const poseOffset = new Float32Array(numPoses * 10), poseScale = new Float32Array(numPoses * 10);
+  const poseCount = posesOk ? numPoses : 0;
+  const poseMask = new Uint32Array(poseCount);
+  const poseOffset = new Float32Array(poseCount * 10), poseScale = new Float32Array(poseCount * 10);
   let maskBits = 0;
   let posesFinite = true;
   if (posesOk) {
@@ -411,7 +426,9 @@ export function validateIqm(bytes: Uint8Array, rep: Reporter): void {
   const badFrames = new Set<number>();
   if (posesOk && posesFinite && readable.has('frames') && numFrames > 0 && maskBits === numChannels) {
     const local = new Float32Array(10);
-    for (let f = 0; f < numFrames; f++) {
+    // Without channels every frame is the poses' offsets: one frame says it all.
+    const decoded = numChannels === 0 ? 1 : numFrames;
+    for (let f = 0; f < decoded; f++) {
       let s = ofsFrames + f * numChannels * 2;
       for (let p = 0; p < numPoses; p++) {
         const mask = poseMask[p];
@@ -483,7 +500,7 @@ export function validateIqm(bytes: Uint8Array, rep: Reporter): void {
   }
 
   // --- Blend data against the skeleton ---
-  checkBlend(view, byType.get(IQM_BLENDINDEXES), byType.get(IQM_BLENDWEIGHTS), numVerts, numJoints > 0 ? numJoints : numPoses, rep, vertexWhere, jointsOk ? jointParents : null, jointNames, (j) => ofsJoints + j * jointSize, usedVertex, trisOk);
+  checkBlend(view, byType.get(IQM_BLENDINDEXES), byType.get(IQM_BLENDWEIGHTS), vertexCount, numJoints > 0 ? (jointsOk ? numJoints : -1) : posesOk ? numPoses : -1, rep, vertexWhere, jointsOk ? jointParents : null, jointNames, (j) => ofsJoints + j * jointSize, usedVertex, trisOk);
 
   // A name without its NUL is reported as such; a table without a last NUL only where no name runs off it.
   if (textOk && numText > 0 && bytes[ofsText + numText - 1] !== 0 && !rep.has('iqm-text-no-nul')) {
@@ -633,7 +650,8 @@ function checkBlend(
   usedVertex: Uint8Array,
   trianglesRead: boolean,
 ): void {
-  if (!indexes?.readable || !weights?.readable || numVerts === 0) return;
+  // skeletonSize -1: the joint (or pose) table is not in the file (reported): nothing to check against.
+  if (!indexes?.readable || !weights?.readable || numVerts === 0 || skeletonSize < 0) return;
   if (skeletonSize === 0) {
     rep.add('iqm-blend-without-joints', indexes.offset, indexes.label, 'blend indexes and weights but no joints or poses: engines have nothing to skin with (the model stays in its bind pose)');
     return;
@@ -794,6 +812,8 @@ function checkExtensions(
 ): void {
   const seen = new Set<number>();
   let ofs = first;
+  // Where the offset of the current extension is stored (what a report points at when it is bad).
+  let pointer = H.ofs_extensions;
   let i = 0;
   for (; ofs !== 0; i++) {
     if (i >= numExtensions) {
@@ -802,12 +822,12 @@ function checkExtensions(
     }
     const label = `extension ${i}`;
     if (seen.has(ofs)) {
-      rep.add('iqm-extension-loop', ofs, label, `${label}: the extension list loops back to offset ${ofs}: an engine that walks it to its end never stops`);
+      rep.add('iqm-extension-loop', pointer, label, `${label}: the extension list loops back to offset ${ofs}: an engine that walks it to its end never stops`);
       return;
     }
     seen.add(ofs);
     if (ofs < IQM_HEADER_SIZE || ofs + IQM_EXTENSION_HEADER_SIZE > length) {
-      rep.add('iqm-block-out-of-file', ofs, label, `${label}: its header at offset ${ofs} is not inside the file after the header: engines read garbage as extensions`);
+      rep.add('iqm-block-out-of-file', pointer, label, `${label}: its header at offset ${ofs} is not inside the file after the header: engines read garbage as extensions`);
       return;
     }
     const nm = name(view.getUint32(ofs, true), ofs, () => label);
@@ -818,6 +838,7 @@ function checkExtensions(
     } else if (nm !== null && nm.toUpperCase() === 'FTE_MESH' && numData !== FTE_RECORD.mesh * numMeshes) {
       rep.add('iqm-fte-mesh-size', ofs + 4, dataLabel, `${dataLabel}: ${numData} bytes, FTE_MESH has ${FTE_RECORD.mesh} per mesh (${numMeshes} meshes): FTE ignores it or reads past it`);
     }
+    pointer = ofs + 12;
     ofs = view.getUint32(ofs + 12, true);
   }
   if (i < numExtensions) rep.add('iqm-extension-count', H.num_extensions, 'header', `num_extensions is ${numExtensions} but the list ends after ${i}: engines that trust the count read garbage as extensions`);
