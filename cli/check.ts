@@ -173,7 +173,8 @@ export async function runCheck(args: string[]): Promise<number> {
       } else await out.write(formatReport(file, checked));
     } else await report(file, checked);
   }
-  if (json) await out.write(`],"models":${JSON.stringify(models)}}\n`);
+  // "models" only when a binary model was validated: an IQE-only run's JSON stays as it was.
+  if (json) await out.write(models.length ? `],"models":${JSON.stringify(models)}}\n` : ']}\n');
   else await lines.finish();
   await out.flush();
   return unchecked ? 2 : errors ? 1 : 0;

@@ -516,6 +516,8 @@ export function validateIqm(bytes: Uint8Array, rep: Reporter): void {
 
 /** `count` little-endian uint32 values at `offset`: a view where aligned (on a little-endian host), else a copy. */
 function uint32s(bytes: Uint8Array, offset: number, count: number): Uint32Array {
+  // An empty block's offset may point anywhere (even past the file): nothing to view.
+  if (count === 0) return new Uint32Array(0);
   const abs = bytes.byteOffset + offset;
   if (HOST_LITTLE_ENDIAN && abs % 4 === 0) return new Uint32Array(bytes.buffer, abs, count);
   const view = new DataView(bytes.buffer, bytes.byteOffset);
@@ -526,6 +528,7 @@ function uint32s(bytes: Uint8Array, offset: number, count: number): Uint32Array 
 
 /** `count` little-endian floats at `offset` of the view: a view where aligned (on a little-endian host), else a copy. */
 function float32s(view: DataView, offset: number, count: number): Float32Array {
+  if (count === 0) return new Float32Array(0);
   const abs = view.byteOffset + offset;
   if (HOST_LITTLE_ENDIAN && abs % 4 === 0) return new Float32Array(view.buffer, abs, count);
   const out = new Float32Array(count);
