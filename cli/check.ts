@@ -14,6 +14,8 @@ import { sidecarKind } from '../core/lookup/companions';
 import { diskSidecarIo } from '../node/sidecarIo';
 import { isModeldefName } from '../core/sidecar/modeldef';
 import { checkModeldef } from '../core/sidecarCheck/modeldef';
+import { validateModel, validatorFor } from '../core/validate/index';
+import { parseSeverityOverrides, type Issue, type SeverityOverrides, type ValidationReport } from '../core/validate/report';
 
 /** The JSON shape of CLI.md: 1-based lines and columns. */
 export function diagnosticToJson(d: IqeDiagnostic): Record<string, unknown> {
@@ -126,10 +128,17 @@ export class DiagnosticLines {
  */
 export async function runCheck(args: string[]): Promise<number> {
   const json = args.includes('--json');
-  const files = args.filter((a) => a !== '--json' && a !== '--all');
+  const configAt = args.indexOf('--config');
+  const configFile = configAt >= 0 ? args[configAt + 1] : undefined;
+  const files = args.filter((a, i) => a !== '--json' && a !== '--all' && (configAt < 0 || (i !== configAt && i !== configAt + 1)));
   const unknown = files.find((a) => a.startsWith('-'));
-  if (unknown !== undefined || files.length === 0) {
-    process.stderr.write(unknown !== undefined ? `check: unknown option '${unknown}'\n` : 'usage: iqm-tools check FILE ... [--json] [--all]  (FILE: .iqe, .md5mesh, .smd, .obj, .gltf, .glb, .framegroups, animation.cfg, .skin, .shader, modeldef*)\n');
+  if (unknown !== undefined || files.length === 0 || (configAt >= 0 && configFile === undefined)) {
+    process.stderr.write(unknown !== undefined ? `check: unknown option '${unknown}'\n` : configAt >= 0 && configFile === undefined ? 'check: --config needs a JSON file\n' : `usage: ${CHECK_USAGE}\n`);
+    return 2;
+  }
+  const overrides = configFile === undefined ? {} : readConfig(configFile);
+  if (typeof overrides === 'string') {
+    process.stderr.write(`${configFile}: ${overrides}\n`);
     return 2;
   }
   const out = new StdoutBlocks();
@@ -151,22 +160,59 @@ export async function runCheck(args: string[]): Promise<number> {
       await out.write((listed++ > 0 ? ',' : '') + JSON.stringify(fileDiagnosticToJson(file, d)));
     }
   };
+  const models: Record<string, unknown>[] = [];
   for (const file of files) {
-    const checked = await checkFile(file);
+    const checked = await checkFile(file, overrides);
     if (typeof checked === 'string') {
       process.stderr.write(`${file}: ${checked}\n`);
       unchecked = true;
+    } else if ('issues' in checked) {
+      // A binary model: the validator's issues (core/validate), at byte offsets.
+      if (checked.counts.error > 0) errors = true;
+      models.push({ file, format: checked.format, counts: checked.counts, omitted: checked.omitted, notes: checked.notes });
+      if (json) {
+        for (const issue of checked.issues) await out.write((listed++ > 0 ? ',' : '') + JSON.stringify(issueToJson(file, issue)));
+      } else await out.write(formatReport(file, checked));
     } else await report(file, checked);
   }
-  if (json) await out.write(']}\n');
+  // "models" only when a binary model was validated: an IQE-only run's JSON stays as it was.
+  if (json) await out.write(models.length ? `],"models":${JSON.stringify(models)}}\n` : ']}\n');
   else await lines.finish();
   await out.flush();
   return unchecked ? 2 : errors ? 1 : 0;
 }
 
-/** One file's diagnostics, or why it could not be checked. */
-async function checkFile(file: string): Promise<DiagnosticPasses | string> {
-  const read = await readForCheck(file);
+export const CHECK_USAGE = 'iqm-tools check FILE ... [--json] [--all] [--config FILE.json]  (FILE: .iqm, .md3, .dpm, .iqe, .md5mesh, .smd, .obj, .gltf, .glb, .framegroups, animation.cfg, .skin, .shader, modeldef*)';
+
+/** The severity overrides of a --config file, or what is wrong with it. */
+function readConfig(file: string): SeverityOverrides | string {
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    return error instanceof SyntaxError ? `not JSON: ${error.message}` : `cannot read: ${(error as NodeJS.ErrnoException).code ?? String(error)}`;
+  }
+  const { overrides, errors } = parseSeverityOverrides(json);
+  return errors.length ? errors.join('; ') : overrides;
+}
+
+/** A validator issue in check's JSON: the diagnostics' keys, with the byte offset, the kind and where it is instead of a line. */
+export function issueToJson(file: string, issue: Issue): Record<string, unknown> {
+  return { file, severity: issue.severity, code: issue.code, message: issue.message, kind: issue.kind, offset: issue.offset, where: issue.where };
+}
+
+/** A model's report as lines: `file: byte N: severity: message [code]`, then the counted rest per code and the notes. */
+export function formatReport(file: string, report: ValidationReport): string {
+  let text = '';
+  for (const i of report.issues) text += `${file}: byte ${i.offset}: ${i.severity}: ${i.message} [${i.code}]\n`;
+  for (const [code, n] of Object.entries(report.omitted)) text += `${file}: … and ${n} more [${code}] (each code is listed ${report.issues.filter((i) => i.code === code).length} times)\n`;
+  for (const note of report.notes) text += `${file}: note: ${note}\n`;
+  return text;
+}
+
+/** One file's diagnostics (a binary model: the validator's report), or why it could not be checked. */
+async function checkFile(file: string, overrides: SeverityOverrides): Promise<DiagnosticPasses | ValidationReport | string> {
+  const read = await readForCheck(file, overrides);
   if (!('iqe' in read)) return read.outcome;
   // IQE: the language server's checks, made afresh at each pass from the document's compact
   // problem lists. The file's bytes are dropped by now, and freed before the parse where they
@@ -179,7 +225,7 @@ async function checkFile(file: string): Promise<DiagnosticPasses | string> {
 }
 
 /** A file's diagnostics or why it could not be checked (`outcome`), or the text of an IQE (`iqe`). */
-async function readForCheck(file: string): Promise<{ outcome: DiagnosticPasses | string } | { iqe: string }> {
+async function readForCheck(file: string, overrides: SeverityOverrides): Promise<{ outcome: DiagnosticPasses | ValidationReport | string } | { iqe: string }> {
   let bytes: Uint8Array;
   try {
     bytes = readFileSync(file);
@@ -194,6 +240,7 @@ async function readForCheck(file: string): Promise<{ outcome: DiagnosticPasses |
     return { outcome: (await checkSidecar(kind, resolve(file), new TextDecoder('latin1').decode(bytes), diskSidecarIo, textureExtensions([]))).diagnostics };
   }
   const format = detectFormat(bytes.subarray(0, HEAD_BYTES), file);
+  if (validatorFor(format)) return { outcome: validateModel(bytes, { overrides }) ?? `${FORMATS[format].label} could not be validated` };
   const other = unusableMessage(format, 'compile');
   if (other) return { outcome: other };
   // IQE (and text in no other format): the language server's checks. The whole file, however

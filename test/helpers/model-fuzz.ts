@@ -5,6 +5,7 @@
 // a returned model can be posed, skinned and morphed without throwing, in bounded time, and what
 // it allocated is a small multiple of the input size; with `convert`, the IQE `convert` writes of
 // it compiles without errors (or the writer refuses the model with an IqeWriteError).
+// The validator (core/validate) runs on every input first: it never throws and its report is well formed.
 
 import { FormatError } from '../../core/binary';
 import { compile } from '../../core/compile/index';
@@ -13,6 +14,8 @@ import { IqeWriteError, writeIqe } from '../../core/iqe/writer';
 import { IQM_RECORD } from '../../core/iqm/layout';
 import type { Model } from '../../core/model/model';
 import { readModel } from '../../core/formats/models';
+import { validateModel } from '../../core/validate/index';
+import { VALIDATION_CODES } from '../../core/validate/codes';
 import { clipFrame, createPose, morphVertices, sampleFrames, sampleTag } from '../../core/model/sample';
 import { skinVertices, totalVertices } from '../../core/model/skin';
 import { writeIqmDocument } from './iqm-writer';
@@ -226,9 +229,24 @@ export function exerciseConvert(model: Model): void {
   }
 }
 
+/**
+ * The validator on the same input (issue 33): it never throws, and its report is well formed
+ * (known codes, offsets inside the file, one-line messages).
+ */
+export function exerciseValidator(input: Uint8Array): void {
+  const report = validateModel(input);
+  if (!report) return;
+  for (const issue of report.issues) {
+    if (!(issue.code in VALIDATION_CODES)) throw new Error(`validator: unknown code ${issue.code}`);
+    if (!Number.isInteger(issue.offset) || issue.offset < 0 || issue.offset > input.length) throw new Error(`validator: ${issue.code} at offset ${issue.offset} of a ${input.length}-byte file`);
+    if (RAW_CONTROL.test(issue.message) || RAW_CONTROL.test(issue.where)) throw new Error(`validator: a raw control character in ${JSON.stringify(issue.message)}`);
+  }
+}
+
 /** Reads and exercises one input (`convert`: also what convert writes of it); throws (anything but FormatError) to signal a failure. */
 export function exercise(input: Uint8Array, convert = false): 'parsed' | 'rejected' {
   lastOwnedBytes = 0;
+  exerciseValidator(input);
   let model: Model;
   try {
     model = readModel(input);

@@ -1,0 +1,50 @@
+// The validator on every real model of ../shared/assets: no false error, and each warning it gives
+// is a property of that file, named here with what it is (checked by hand when it was added).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { validateModel } from '../../core/validate/index';
+import { IQM_HEADER } from '../../core/iqm/layout';
+import { asset, modelAssets, NO_ASSETS } from '../helpers/model-assets';
+
+/** Per file: the codes of its errors and warnings (informations are not listed). */
+const EXPECTED: Record<string, { errors?: string[]; warnings?: string[] }> = {
+  // 3 vertex tangents of length 0 (4,779 of them, exported as (0, 0, 0, w)).
+  'iqm/excessive/ld36_bird.iqm': { warnings: ['iqm-tangent-unit'] },
+  // The assimp regression file: a mesh table past the end of a header-only file.
+  'iqm/invalid/InvalidMeshOffset.iqm': { errors: ['iqm-block-out-of-file'] },
+  // Written by FTE's exporter: tables at odd offsets (173, 197), and an adjacency whose entries
+  // name triangles without the edge (3,314 of 8,700 entries; its entry 0 matches edges 0, 1 and 2 alike).
+  'iqm/nuclide/logo.iqm': { warnings: ['iqm-adjacency-mismatch', 'iqm-block-misaligned'] },
+  // 20 tangents of length 0 in mesh "GunLowPoly".
+  'iqm/redeclipse/rifle.iqm': { warnings: ['iqm-tangent-unit'] },
+};
+/** Files the validator does not read (not a binary model, or a format it does not validate yet). */
+const NOT_VALIDATED = new Set(['iqm/invalid/erebus_lfs_pointer.iqm']);
+
+test('every real IQM validates with no false error, and each warning is named', { skip: NO_ASSETS }, () => {
+  const files = modelAssets().filter((f) => !NOT_VALIDATED.has(f));
+  let validated = 0;
+  for (const file of files) {
+    const report = validateModel(asset(file));
+    if (!report) continue;
+    validated++;
+    const codes = (severity: string) => [...new Set(report.issues.filter((i) => i.severity === severity).map((i) => i.code))].sort();
+    assert.deepEqual(codes('error'), EXPECTED[file]?.errors ?? [], `${file} errors: ${JSON.stringify(report.issues.filter((i) => i.severity === 'error'))}`);
+    assert.deepEqual(codes('warning'), EXPECTED[file]?.warnings ?? [], `${file} warnings: ${JSON.stringify(report.issues.filter((i) => i.severity === 'warning').slice(0, 3))}`);
+  }
+  assert.ok(validated >= 8, `validated ${validated} files`);
+});
+
+test('the real files the validator reads: mrfixit\'s bounds hold its skinned vertices in all 101 frames', { skip: NO_ASSETS }, () => {
+  const report = validateModel(asset('iqm/mrfixit/mrfixit.iqm'))!;
+  assert.deepEqual(report.notes, []);
+  assert.equal(report.counts.error + report.counts.warning, 0);
+  // One frame's box made too small is found (the comparison does run).
+  const bytes = asset('iqm/mrfixit/mrfixit.iqm');
+  const view = new DataView(bytes.buffer, bytes.byteOffset);
+  const ofsBounds = view.getUint32(IQM_HEADER.ofs_bounds, true);
+  // Frame 50's maxs.x down to its mins.x: the box is flat in x.
+  view.setFloat32(ofsBounds + 50 * 32 + 12, view.getFloat32(ofsBounds + 50 * 32, true), true);
+  const moved = validateModel(bytes)!;
+  assert.deepEqual(moved.issues.filter((i) => i.severity !== 'information').map((i) => [i.code, i.where]), [['iqm-bounds-contain', 'frame 50 bounds']]);
+});
