@@ -30,7 +30,7 @@ import { identity3x4, invert3x4, mul3x4, toTRS, transformPoint, transformVector 
 import { POSE_STRIDE } from '../math/pose';
 import { DEFAULT_FPS } from '../model/model';
 import type { GltfImage } from './decode';
-import { determinant3x4, fromColumnMajor, matrixDifference, normalMatrix, trsMatrix, zUpPose, zUpVector } from './math';
+import { determinant3x4, fromColumnMajor, matrixDifference, NEAR_UNIT, normalMatrix, trsMatrix, zUpPose, zUpVector } from './math';
 import { evaluate, type Interpolation, type Sampler } from './sampler';
 
 /** How close to the frame grid (in frames) the last key may be and still make a frame. */
@@ -132,6 +132,8 @@ export function readGltfDocument(document: Document, options: GltfReadOptions): 
     const skin = n.getSkin();
     if (skin && !skins.includes(skin)) skins.push(skin);
   }
+  // A skeleton without meshes (an animation file, as our writer writes one): its skins.
+  if (skins.length === 0 && meshNodes.length === 0) skins.push(...root.listSkins());
   const animations = root.listAnimations();
   let jointNodes: number[] = [];
   if (skins.length > 0) {
@@ -359,6 +361,11 @@ interface MeshContext {
 
 const MODE_NAMES = ['POINTS', 'LINES', 'LINE_LOOP', 'LINE_STRIP', 'TRIANGLES', 'TRIANGLE_STRIP', 'TRIANGLE_FAN'];
 
+function isIdentity(m: Float64Array): boolean {
+  for (let k = 0; k < 12; k++) if (m[k] !== (k === 0 || k === 5 || k === 10 ? 1 : 0)) return false;
+  return true;
+}
+
 /** The vertex sets beyond the first that become custom arrays (IQM has one texcoord and one colour array). */
 const EXTRA_SET = /^(TEXCOORD|COLOR)_([1-9]\d*)$/;
 
@@ -387,7 +394,9 @@ function readMeshes(model: SourceModel, diagnostics: IqeDiagnostic[], c: MeshCon
   for (const node of c.meshNodes) {
     const mesh = node.getMesh()!;
     const ni = c.nodeIndex.get(node)!;
-    const meshName = node.getName() || mesh.getName() || `mesh${meshes.indexOf(mesh)}`;
+    // An unnamed mesh of ours says so in its node's extras (a node name cannot be empty and read back).
+    const ownName = ourExtras(node.getExtras()).name;
+    const meshName = typeof ownName === 'string' ? ownName : node.getName() || mesh.getName() || `mesh${meshes.indexOf(mesh)}`;
     const skin = node.getSkin();
     mesh.listPrimitives().forEach((primitive, k) => {
       const where = `mesh ${meshes.indexOf(mesh)}${mesh.getName() ? ` ('${mesh.getName()}')` : ''} primitive ${k}`;
@@ -419,6 +428,8 @@ function readMeshes(model: SourceModel, diagnostics: IqeDiagnostic[], c: MeshCon
         } else transform.set(c.world.subarray(12 * ni, 12 * ni + 12));
       }
       const normalM = normalMatrix(transform, 0);
+      // Unit vectors as the file has them (a round trip keeps their bits): only moved ones are normalised again.
+      const untransformed = isIdentity(transform);
       const mirrored = determinant3x4(transform, 0) < 0;
       for (let v = 0; v < count; v++) {
         position.getElement(v, element as unknown as number[]);
@@ -435,7 +446,8 @@ function readMeshes(model: SourceModel, diagnostics: IqeDiagnostic[], c: MeshCon
           point[0] = normalM[0] * x + normalM[1] * y + normalM[2] * z;
           point[1] = normalM[3] * x + normalM[4] * y + normalM[5] * z;
           point[2] = normalM[6] * x + normalM[7] * y + normalM[8] * z;
-          const l = Math.sqrt(point[0] * point[0] + point[1] * point[1] + point[2] * point[2]) || 1;
+          let l = Math.sqrt(point[0] * point[0] + point[1] * point[1] + point[2] * point[2]) || 1;
+          if (untransformed && Math.abs(l - 1) <= NEAR_UNIT) l = 1;
           normals.pushMany([point[0] / l, -point[2] / l, point[1] / l], 3);
         }
       } else {
@@ -448,7 +460,8 @@ function readMeshes(model: SourceModel, diagnostics: IqeDiagnostic[], c: MeshCon
         if (tangent) {
           tangent.getElement(v, element as unknown as number[]);
           transformVector(point, 0, transform, 0, element[0], element[1], element[2]);
-          const l = Math.sqrt(point[0] * point[0] + point[1] * point[1] + point[2] * point[2]) || 1;
+          let l = Math.sqrt(point[0] * point[0] + point[1] * point[1] + point[2] * point[2]) || 1;
+          if (untransformed && Math.abs(l - 1) <= NEAR_UNIT) l = 1;
           tangents.pushMany([point[0] / l, -point[2] / l, point[1] / l, mirrored ? -element[3] : element[3]], 4);
         } else tangents.pushMany([0, 0, 0, 1], 4);
       }

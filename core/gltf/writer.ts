@@ -23,6 +23,12 @@ import { fromTRS, invert3x4, mul3x4 } from '../math/mat3x4';
 import { clipFrames, storedFrame, type FrameSource } from '../iqe/writer';
 import { DEFAULT_FPS, type Mesh, type Model } from '../model/model';
 import { encodeUtf8 } from '../utf8';
+import { NEAR_UNIT } from './math';
+
+/** 1, or the factor that makes a vector of length l unit where it is further than NEAR_UNIT from it. */
+function unitScale(l: number): number {
+  return Math.abs(l - 1) <= NEAR_UNIT ? 1 : 1 / l;
+}
 
 /** A material's base colour image, as PNG or JPEG bytes (what glTF takes). */
 export interface GltfImageOut {
@@ -211,7 +217,7 @@ export function writeGltf(model: Model, options: GltfWriteOptions): GltfWriteRes
       yUpPose(rest, 10 * j, local.map((x, k) => finite(x, [0, 0, 0, 0, 0, 0, 1, 1, 1, 1][k])), 0);
       // glTF requires unit rotations; a zero one is the identity.
       const ql = Math.hypot(rest[10 * j + 3], rest[10 * j + 4], rest[10 * j + 5], rest[10 * j + 6]);
-      for (let e = 3; e < 7; e++) rest[10 * j + e] = ql > 0 ? rest[10 * j + e] / ql : e === 6 ? 1 : 0;
+      for (let e = 3; e < 7; e++) rest[10 * j + e] = ql > 0 ? rest[10 * j + e] * unitScale(ql) : e === 6 ? 1 : 0;
       const node: Json = { name: sk.names[j] };
       if (children[j].length) node.children = children[j];
       const t = Array.from(rest.subarray(10 * j, 10 * j + 3)), q = Array.from(rest.subarray(10 * j + 3, 10 * j + 7)), s = Array.from(rest.subarray(10 * j + 7, 10 * j + 10));
@@ -226,7 +232,8 @@ export function writeGltf(model: Model, options: GltfWriteOptions): GltfWriteRes
   // The inverse bind matrices: of the base pose composed in double precision, then in Y-up.
   let skin: number | undefined;
   const skins: Json[] = [];
-  const skinned = jointCount > 0 && model.meshes.some((m) => m.influences > 0 && m.blendIndices && m.blendWeights);
+  // A skeleton without meshes (an animation file) keeps its skin too: glTF's joints are a skin's.
+  const skinned = jointCount > 0 && (model.meshes.length === 0 || model.meshes.some((m) => m.influences > 0 && m.blendIndices && m.blendWeights));
   if (sk && skinned) {
     const world = new Float64Array(12 * jointCount);
     const local = new Float64Array(12);
@@ -293,6 +300,8 @@ export function writeGltf(model: Model, options: GltfWriteOptions): GltfWriteRes
   writeMeshes(model, { buffer, warn, skin, jointCount, md3 }, (mesh, json) => {
     meshes.push(json);
     const node: Json = { name: mesh.name, mesh: meshes.length - 1 };
+    // A node name cannot be empty and read back (readers name it): an unnamed mesh says so.
+    if (mesh.name === '') node.extras = { iqmTools: { name: '' } };
     if (skin !== undefined && mesh.influences > 0 && mesh.blendIndices && mesh.blendWeights) node.skin = skin;
     nodes.push(node);
     meshNodes.push(nodes.length - 1);
@@ -424,9 +433,10 @@ function writeMeshes(model: Model, c: MeshContext, add: (mesh: Mesh, json: Json)
           x = 0; y = 0; z = 1; l = 1;
           fixedNormals++;
         }
-        normal[3 * v] = x / l;
-        normal[3 * v + 1] = z / l;
-        normal[3 * v + 2] = -y / l;
+        const u = unitScale(l);
+        normal[3 * v] = x * u;
+        normal[3 * v + 1] = z * u;
+        normal[3 * v + 2] = -y * u;
       }
       attributes.NORMAL = buffer.accessor(normal, 'VEC3', { target: ARRAY_BUFFER });
       if (mesh.tangent) {
@@ -441,9 +451,10 @@ function writeMeshes(model: Model, c: MeshContext, add: (mesh: Mesh, json: Json)
             [x, y, z, l] = [t[0], t[1], t[2], 1];
             fixedTangents++;
           }
-          tangent[4 * v] = x / l;
-          tangent[4 * v + 1] = z / l;
-          tangent[4 * v + 2] = -y / l;
+          const u = unitScale(l);
+          tangent[4 * v] = x * u;
+          tangent[4 * v + 1] = z * u;
+          tangent[4 * v + 2] = -y * u;
           // Handedness: glTF allows ±1 only.
           tangent[4 * v + 3] = w < 0 ? -1 : 1;
         }
@@ -656,8 +667,10 @@ function skeletalAnimations(source: FrameSource, model: Model, c: AnimationConte
           for (let e = 0; e < width; e++) values[k * width + e] = poses[p + e];
           if (path === 'rotation') {
             const q = k * 4;
-            const l = Math.hypot(values[q], values[q + 1], values[q + 2], values[q + 3]) || 1;
-            for (let e = 0; e < 4; e++) values[q + e] = Math.fround(values[q + e] / l);
+            const l = Math.hypot(values[q], values[q + 1], values[q + 2], values[q + 3]);
+            const u = l > 0 ? unitScale(l) : 1;
+            if (l === 0) values[q + 3] = 1;
+            for (let e = 0; e < 4; e++) values[q + e] = Math.fround(values[q + e] * u);
             // Sign-continuous (q and -q are one rotation; slerp between keys of opposite sign takes
             // the long arc): each key on the side of the one before, the first on the rest's side.
             const r = 10 * j + 3;
