@@ -6,35 +6,20 @@
 // ~/.cache/iqm-tools-bench). Prints the median wall time, CPU time (all threads) and the largest
 // peak memory (maxRSS, from /usr/bin/time where it exists) over IQM_GLTF_RUNS runs (default 3).
 // Prints figures; never fails on slowness.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { homedir, loadavg, tmpdir } from 'node:os';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { readModel } from '../core/formats/models';
-import { makeGltf } from '../test/helpers/gltf-writer';
 import { median } from './helpers/data';
+import { bigGltf } from './helpers/bigGltf';
 import { type Run, timed } from './helpers/timed';
 
 const cli = resolve('dist', 'cli.js');
-const dataDir = process.env.IQM_BENCH_DATA ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'iqm-tools-bench');
 const runs = Number(process.env.IQM_GLTF_RUNS ?? 3);
 
 if (!existsSync(cli)) {
   console.log(`skipped: ${cli} is missing (npm run build)`);
   process.exit(0);
-}
-
-/** The generated 100k-vertex, 100-joint, 2,000-frame glTF, made when missing (to a temporary name, then renamed). */
-function bigGltf(): string {
-  const path = join(dataDir, 'gltf-v100k-j100-f2000.glb');
-  if (existsSync(path)) return path;
-  mkdirSync(dataDir, { recursive: true });
-  const t = performance.now();
-  const fixture = makeGltf({ vertices: 100_000, around: 50, joints: 100, keys: 2000, keyRate: 30, animations: [{ name: 'Wave', interpolation: 'LINEAR' }] });
-  const temporary = `${path}.${process.pid}.tmp`;
-  writeFileSync(temporary, fixture.bytes);
-  renameSync(temporary, path);
-  console.log(`generated ${path}: ${fixture.vertexCount} vertices, ${fixture.triangleCount} triangles, ${fixture.jointNames.length} joints, 2000 keys per channel, in ${((performance.now() - t) / 1000).toFixed(1)} s`);
-  return path;
 }
 
 const inputs: { name: string; path: string }[] = [];

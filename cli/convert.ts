@@ -1,5 +1,7 @@
-// `iqm-tools convert IN [ANIM ...] [-o OUT.iqe|FOLDER/] [--json]`: any model we read as IQE text
-// that compiles back to the same model (core/iqe/writer.ts). IN is read by its magic bytes (IQM
+// `iqm-tools convert IN [ANIM ...] [-o OUT.iqe|OUT.glb|OUT.gltf|FOLDER/] [--json]`: any model we
+// read as IQE text that compiles back to the same model (core/iqe/writer.ts), or as glTF 2.0
+// (core/gltf/writer.ts: skeleton, skin, clips, MD3 frames as morph targets, textures as the
+// preview finds them, made PNG where they are TGA) that our glTF input compiles back to it. IN is read by its magic bytes (IQM
 // v1/v2, MD3, DPM, IQE: an IQE goes through the compile, so the output is the compiled model
 // written out: smoothing resolved into normals, sections merged, weights renormalised); each
 // ANIM adds its animations (an animation-only IQM or IQE whose poses match IN's joints). IN's clips
@@ -7,8 +9,13 @@
 // else the model's own). Bad input: one line
 // `file: what is wrong (at byte N)` and exit 2; the output is written atomically and never over
 // an input.
-import { basename, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
+import { deflateSync } from 'node:zlib';
+import { textureExtensions } from '../core/engines/textures';
+import { GltfWriteError, writeGltf } from '../core/gltf/writer';
 import { IqeWriteError, writeIqe } from '../core/iqe/writer';
+import { gltfMaterials } from '../core/lookup/gltfTextures';
+import { extensionOf } from '../core/paths';
 import { clipsBeside, withClips } from '../core/lookup/clips';
 import type { Model } from '../core/model/model';
 import { sameFile, writeFileAtomically } from '../node/atomicWrite';
@@ -19,10 +26,11 @@ import { outputExtensionProblem, outputInFolder } from './output';
 import { writeStderr, writeStdout } from './write';
 
 export const CONVERT_USAGE = [
-  'usage: iqm-tools convert IN [ANIM ...] [-o OUT.iqe|FOLDER/] [--json]',
-  '  IN: an IQM (v1, v2), MD3 (frame 0), DPM or IQE model, or a source the compiler reads (MD5, SMD, OBJ, glTF/GLB: as the IQM it compiles to); each ANIM: a model whose animations are added (its poses must match IN\'s joints).',
-  '  Writes IQE text that `iqm-tools compile` turns back into the same model (default OUT: IN with .iqe).',
-  '  What IQE cannot carry is printed as a warning on stderr.',
+  'usage: iqm-tools convert IN [ANIM ...] [-o OUT.iqe|OUT.glb|OUT.gltf|FOLDER/] [--json]',
+  '  IN: an IQM (v1, v2), MD3, DPM or IQE model, or a source the compiler reads (MD5, SMD, OBJ, glTF/GLB: as the IQM it compiles to); each ANIM: a model whose animations are added (its poses must match IN\'s joints).',
+  '  OUT.iqe (the default: IN with .iqe): IQE text that `iqm-tools compile` turns back into the same model (MD3: frame 0).',
+  '  OUT.glb / OUT.gltf: glTF 2.0 (Y-up) with the skeleton, one animation per clip, MD3 frames as morph targets and tags as nodes, each material\'s texture as the preview finds it (TGA made PNG); a .gltf writes OUT.bin and its images beside it.',
+  '  What the output cannot carry is printed as a warning on stderr.',
   '  --json: one JSON object on stdout: {output, warnings, stats}.',
 ].join('\n');
 
@@ -67,10 +75,11 @@ export async function runConvert(args: string[]): Promise<number> {
     process.stderr.write(`convert: the output ${out} is the input ${overwritten} (the same file); name another output with -o\n`);
     return 2;
   }
-  // Until convert writes glTF, only an IQE name can hold what it writes.
-  const misnamed = outputExtensionProblem(out, 'iqe');
+  const ext = extensionOf(out);
+  const container = ext === '.glb' ? 'glb' : ext === '.gltf' ? 'gltf' : null;
+  const misnamed = container ? null : outputExtensionProblem(out, 'iqe');
   if (misnamed) {
-    process.stderr.write(`convert: ${misnamed}${/\.(gltf|glb)$/i.test(out) ? ' (convert does not write glTF)' : ''}\n`);
+    process.stderr.write(`convert: ${misnamed} (or .glb, .gltf for glTF)\n`);
     return 2;
   }
 
@@ -85,6 +94,7 @@ export async function runConvert(args: string[]): Promise<number> {
     }
     models.push(model);
   }
+  if (container) return writeGltfOutput(inputs, models, out, container, notes, json);
   let result;
   try {
     result = writeIqe(models[0], {
@@ -118,6 +128,60 @@ export async function runConvert(args: string[]): Promise<number> {
   else {
     if (notes.length) writeStderr(notes.join('\n') + '\n');
     writeStdout(`${out}: ${stats.meshes} meshes, ${stats.vertices} vertices, ${stats.triangles} triangles, ${stats.joints} joints, ${stats.animations} animations, ${stats.bytes} bytes\n`);
+  }
+  return 0;
+}
+
+/** The glTF branch: textures found and made PNG, the writer, its files beside a .gltf first, each atomically. */
+async function writeGltfOutput(inputs: string[], models: Model[], out: string, container: 'glb' | 'gltf', notes: string[], json: boolean): Promise<number> {
+  const model = models[0];
+  const deflate = (data: Uint8Array): Promise<Uint8Array> => Promise.resolve(new Uint8Array(deflateSync(data)));
+  const found = await gltfMaterials(model, nodeFileAccess, resolve(inputs[0]), textureExtensions([]), deflate);
+  for (const w of found.warnings) notes.push(`${inputs[0]}: ${w}`);
+  const stem = basename(out).slice(0, basename(out).length - extensionOf(out).length);
+  let result;
+  try {
+    result = writeGltf(model, {
+      container,
+      stem,
+      label: basename(inputs[0]),
+      materials: found.materials,
+      animations: models.slice(1).map((m, i) => ({ label: basename(inputs[i + 1]), model: m })),
+      comments: [`converted by iqm-tools from ${basename(inputs[0])} (${model.format.toUpperCase()})${inputs.length > 1 ? ` with the animations of ${inputs.slice(1).map((f) => basename(f)).join(', ')}` : ''}`],
+    });
+  } catch (error) {
+    if (!(error instanceof GltfWriteError)) throw error;
+    process.stderr.write(`${inputs[error.input]}: ${error.message}\n`);
+    return 2;
+  }
+  for (const w of result.warnings) notes.push(`${inputs[0]}: warning: ${w}`);
+  const files = [...result.resources.map((r) => ({ path: join(dirname(out), r.name), bytes: r.bytes })), { path: out, bytes: result.bytes }];
+  const overwritten = files.find((f) => inputs.some((i) => sameFile(i, f.path)));
+  if (overwritten) {
+    process.stderr.write(`convert: ${overwritten.path} would replace the input of the same name; name another output with -o\n`);
+    return 2;
+  }
+  for (const f of files) {
+    try {
+      writeFileAtomically(f.path, f.bytes);
+    } catch (error) {
+      process.stderr.write(`${f.path}: cannot write: ${(error as NodeJS.ErrnoException).code ?? String(error)}\n`);
+      return 2;
+    }
+  }
+  const stats = {
+    meshes: model.meshes.length,
+    vertices: model.meshes.reduce((n, m) => n + m.vertexCount, 0),
+    triangles: model.meshes.reduce((n, m) => n + m.triangleCount, 0),
+    joints: model.skeleton?.names.length ?? 0,
+    animations: result.animations,
+    textures: found.materials.filter((m) => m?.image).length,
+    bytes: files.reduce((n, f) => n + f.bytes.byteLength, 0),
+  };
+  if (json) writeStdout(JSON.stringify({ output: out, files: files.map((f) => f.path), warnings: notes, stats }) + '\n');
+  else {
+    if (notes.length) writeStderr(notes.join('\n') + '\n');
+    writeStdout(`${out}: ${stats.meshes} meshes, ${stats.vertices} vertices, ${stats.triangles} triangles, ${stats.joints} joints, ${stats.animations} animations, ${stats.textures} textures, ${stats.bytes} bytes${files.length > 1 ? ` in ${files.length} files` : ''}\n`);
   }
   return 0;
 }

@@ -23,7 +23,7 @@ export function outputInFolder(output: string, defaultOutput: string): string {
  * convert: .iqe), else why not: `convert -o model.glb` once wrote IQE text into model.glb, which
  * every glTF reader then refuses (and a name without an extension says nothing of its content).
  */
-export function outputExtensionProblem(output: string, written: 'iqm' | 'iqe'): string | null {
+export function outputExtensionProblem(output: string, written: 'iqm' | 'iqe' | 'gltf' | 'glb'): string | null {
   const { extensions, name } = FORMATS[written];
   const ext = extensionOf(output);
   if (extensions.includes(ext)) return null;

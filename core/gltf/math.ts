@@ -5,6 +5,14 @@
 // swizzle, a quaternion's axis turns with the vectors.
 import { fromTRS } from '../math/mat3x4';
 
+/**
+ * How far from unit length a normal, tangent or rotation may be and be kept as it is, by our
+ * writer and reader (glTF's validator allows 0.00674 for vectors, 0.00769 for rotations): the
+ * float32 rounding of a unit vector, or a 16-bit IQM channel, is far below it, so a round trip
+ * keeps their bits; further off, they are normalised.
+ */
+export const NEAR_UNIT = 1e-3;
+
 /** A glTF column-major 4x4 (16 floats at `o`) as a 3x4 row-major matrix. */
 export function fromColumnMajor(out: Float64Array, oo: number, m: ArrayLike<number>, o: number): void {
   for (let r = 0; r < 3; r++) for (let c = 0; c < 4; c++) out[oo + 4 * r + c] = m[o + 4 * c + r];

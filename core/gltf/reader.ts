@@ -28,8 +28,9 @@ import { ArrayType } from '../compile/vertexarrays';
 import { float64s, int32s } from '../growable';
 import { identity3x4, invert3x4, mul3x4, toTRS, transformPoint, transformVector } from '../math/mat3x4';
 import { POSE_STRIDE } from '../math/pose';
+import { DEFAULT_FPS } from '../model/model';
 import type { GltfImage } from './decode';
-import { determinant3x4, fromColumnMajor, matrixDifference, normalMatrix, trsMatrix, zUpPose, zUpVector } from './math';
+import { determinant3x4, fromColumnMajor, matrixDifference, NEAR_UNIT, normalMatrix, trsMatrix, zUpPose, zUpVector } from './math';
 import { evaluate, type Interpolation, type Sampler } from './sampler';
 
 /** How close to the frame grid (in frames) the last key may be and still make a frame. */
@@ -131,6 +132,8 @@ export function readGltfDocument(document: Document, options: GltfReadOptions): 
     const skin = n.getSkin();
     if (skin && !skins.includes(skin)) skins.push(skin);
   }
+  // A skeleton without meshes (an animation file, as our writer writes one): its skins.
+  if (skins.length === 0 && meshNodes.length === 0) skins.push(...root.listSkins());
   const animations = root.listAnimations();
   let jointNodes: number[] = [];
   if (skins.length > 0) {
@@ -193,6 +196,11 @@ export function readGltfDocument(document: Document, options: GltfReadOptions): 
       invert3x4(bind, 12 * j, ibm, 0);
       hasBind[j] = 1;
     });
+    // The identity but for the float32 rounding of the inverse bind matrices (a bind pose that is
+    // the rest pose, as our writer and Blender write it): the identity, so positions stay bit-exact.
+    const unit = new Float64Array(12);
+    identity3x4(unit, 0);
+    if (matrixDifference(shape, 0, unit, 0, extent) < 1e-5) shape.set(unit);
     skinShape.set(skin, shape);
   }
   const mismatched: string[] = [];
@@ -210,6 +218,8 @@ export function readGltfDocument(document: Document, options: GltfReadOptions): 
   if (!useBind) order.forEach((i, j) => base.set(world.subarray(12 * i, 12 * i + 12), 12 * j));
 
   const model = emptySourceModel();
+  const comment = ourExtras(scene?.getExtras()).comment;
+  if (typeof comment === 'string') model.comment = comment;
   model.joints = order.map((i, j) => ({ name: nodes[i].getName() || `joint${j}`, parent: jointParent[j] }));
   model.basePoseCount = jointCount;
   model.basePoses = new Float64Array(POSE_STRIDE * jointCount);
@@ -234,7 +244,8 @@ export function readGltfDocument(document: Document, options: GltfReadOptions): 
   readMeshes(model, diagnostics, { nodes, nodeIndex, meshNodes, world, base, skinShape, jointOf, nearestJoint, accessorLabel, skins, images: options.images, root, bakeColors: options.materialColors !== false });
 
   const fps = options.fps !== undefined && options.fps > 0 ? options.fps : chooseFps(document);
-  if (jointCount > 0) readAnimations(model, diagnostics, { document, nodes, nodeIndex, parent, order, jointParent, fps, stem: options.stem });
+  const givenFps = options.fps !== undefined && options.fps > 0;
+  if (jointCount > 0) readAnimations(model, diagnostics, { document, nodes, nodeIndex, parent, order, jointParent, fps, givenFps, stem: options.stem });
   else if (animations.length > 0) {
     diagnostics.push(warning(`the file's ${animations.length} animations move no joint and no mesh that IQM can animate (morph targets or nodes without meshes): none is written`, 'gltf-animation-dropped'));
   }
@@ -350,6 +361,11 @@ interface MeshContext {
 
 const MODE_NAMES = ['POINTS', 'LINES', 'LINE_LOOP', 'LINE_STRIP', 'TRIANGLES', 'TRIANGLE_STRIP', 'TRIANGLE_FAN'];
 
+function isIdentity(m: Float64Array): boolean {
+  for (let k = 0; k < 12; k++) if (m[k] !== (k === 0 || k === 5 || k === 10 ? 1 : 0)) return false;
+  return true;
+}
+
 /** The vertex sets beyond the first that become custom arrays (IQM has one texcoord and one colour array). */
 const EXTRA_SET = /^(TEXCOORD|COLOR)_([1-9]\d*)$/;
 
@@ -359,7 +375,7 @@ function readMeshes(model: SourceModel, diagnostics: IqeDiagnostic[], c: MeshCon
   const blendWeights = float64s(1024);
   const triangles = int32s(1024);
   const sections: SourceSection[] = [];
-  const customs: { name: string; data: ReturnType<typeof float64s> }[] = [];
+  const customs: { name: string; data: ReturnType<typeof float64s>; size: number }[] = [];
   let vertexCount = 0;
   let withNormals = 0, withTangents = 0, withTexcoords = 0, withColors = 0, primitivesRead = 0;
   const withoutNormals: string[] = [];
@@ -378,7 +394,9 @@ function readMeshes(model: SourceModel, diagnostics: IqeDiagnostic[], c: MeshCon
   for (const node of c.meshNodes) {
     const mesh = node.getMesh()!;
     const ni = c.nodeIndex.get(node)!;
-    const meshName = node.getName() || mesh.getName() || `mesh${meshes.indexOf(mesh)}`;
+    // An unnamed mesh of ours says so in its node's extras (a node name cannot be empty and read back).
+    const ownName = ourExtras(node.getExtras()).name;
+    const meshName = typeof ownName === 'string' ? ownName : node.getName() || mesh.getName() || `mesh${meshes.indexOf(mesh)}`;
     const skin = node.getSkin();
     mesh.listPrimitives().forEach((primitive, k) => {
       const where = `mesh ${meshes.indexOf(mesh)}${mesh.getName() ? ` ('${mesh.getName()}')` : ''} primitive ${k}`;
@@ -410,6 +428,8 @@ function readMeshes(model: SourceModel, diagnostics: IqeDiagnostic[], c: MeshCon
         } else transform.set(c.world.subarray(12 * ni, 12 * ni + 12));
       }
       const normalM = normalMatrix(transform, 0);
+      // Unit vectors as the file has them (a round trip keeps their bits): only moved ones are normalised again.
+      const untransformed = isIdentity(transform);
       const mirrored = determinant3x4(transform, 0) < 0;
       for (let v = 0; v < count; v++) {
         position.getElement(v, element as unknown as number[]);
@@ -426,7 +446,8 @@ function readMeshes(model: SourceModel, diagnostics: IqeDiagnostic[], c: MeshCon
           point[0] = normalM[0] * x + normalM[1] * y + normalM[2] * z;
           point[1] = normalM[3] * x + normalM[4] * y + normalM[5] * z;
           point[2] = normalM[6] * x + normalM[7] * y + normalM[8] * z;
-          const l = Math.sqrt(point[0] * point[0] + point[1] * point[1] + point[2] * point[2]) || 1;
+          let l = Math.sqrt(point[0] * point[0] + point[1] * point[1] + point[2] * point[2]) || 1;
+          if (untransformed && Math.abs(l - 1) <= NEAR_UNIT) l = 1;
           normals.pushMany([point[0] / l, -point[2] / l, point[1] / l], 3);
         }
       } else {
@@ -439,7 +460,8 @@ function readMeshes(model: SourceModel, diagnostics: IqeDiagnostic[], c: MeshCon
         if (tangent) {
           tangent.getElement(v, element as unknown as number[]);
           transformVector(point, 0, transform, 0, element[0], element[1], element[2]);
-          const l = Math.sqrt(point[0] * point[0] + point[1] * point[1] + point[2] * point[2]) || 1;
+          let l = Math.sqrt(point[0] * point[0] + point[1] * point[1] + point[2] * point[2]) || 1;
+          if (untransformed && Math.abs(l - 1) <= NEAR_UNIT) l = 1;
           tangents.pushMany([point[0] / l, -point[2] / l, point[1] / l, mirrored ? -element[3] : element[3]], 4);
         } else tangents.pushMany([0, 0, 0, 1], 4);
       }
@@ -467,13 +489,16 @@ function readMeshes(model: SourceModel, diagnostics: IqeDiagnostic[], c: MeshCon
         } else colors.pushMany([tr, tg, tb, ta], 4);
       }
       // Other sets: custom arrays by their semantic (values of primitives without one: 0).
+      // An application's own attribute (`_NAME`, as our writer names an IQM custom array): NAME, of its size.
       for (const semantic of primitive.listSemantics()) {
-        if (!EXTRA_SET.test(semantic)) continue;
+        const own = semantic.startsWith('_') && semantic.length > 1;
+        if (!EXTRA_SET.test(semantic) && !own) continue;
         const a = primitive.getAttribute(semantic)!;
-        let custom = customs.find((x) => x.name === semantic);
+        const name = own ? semantic.slice(1) : semantic;
+        let custom = customs.find((x) => x.name === name);
         if (!custom) {
           if (customs.length >= 10) continue;
-          custom = { name: semantic, data: float64s(1024) };
+          custom = { name, data: float64s(1024), size: own ? Math.min(a.getElementSize(), 4) : 4 };
           customs.push(custom);
         }
         while (custom.data.length < 4 * vertexCount) custom.data.push(0);
@@ -569,7 +594,7 @@ function readMeshes(model: SourceModel, diagnostics: IqeDiagnostic[], c: MeshCon
   customs.forEach((custom, k) => {
     while (custom.data.length < 4 * vertexCount) custom.data.push(0);
     model.customs[k] = custom.data.copy();
-    model.declarations[7 + k] = { format: Format.Float, size: 4, name: custom.name };
+    model.declarations[7 + k] = { format: Format.Float, size: custom.size, name: custom.name };
   });
   if (skinned && vertexCount > 0) {
     model.blendBones = Uint8Array.from(blendBonesList.view());
@@ -591,6 +616,9 @@ function materialNamer(root: MeshContext['root'], images: readonly GltfImage[]):
   const materials = root.listMaterials();
   const nameOf = (material: Material | null): string => {
     if (!material) return 'default';
+    // Our writer keeps the IQM material's own name (a path, often) in the material's extras.
+    const own = ourExtras(material.getExtras()).material;
+    if (typeof own === 'string') return own;
     const texture = material.getBaseColorTexture();
     const image = texture ? images[textures.indexOf(texture)] : undefined;
     if (image) return image.stem;
@@ -658,7 +686,19 @@ interface AnimationContext {
   order: readonly number[];
   jointParent: readonly number[];
   fps: number;
+  /** --fps was given: it wins over the rate our writer records in an animation's extras. */
+  givenFps: boolean;
   stem: string;
+}
+
+/**
+ * What our writer (writer.ts) records in an object's `extras.iqmTools`: a material's IQM name, an
+ * animation's own frame rate, loop flag and frame count, the scene's IQM comment. Anything else
+ * (another tool's extras, a wrong type) is as if absent.
+ */
+function ourExtras(extras: Record<string, unknown> | null | undefined): Record<string, unknown> {
+  const ours = extras?.iqmTools;
+  return ours !== null && typeof ours === 'object' && !Array.isArray(ours) ? (ours as Record<string, unknown>) : {};
 }
 
 function readAnimations(model: SourceModel, diagnostics: IqeDiagnostic[], c: AnimationContext): void {
@@ -716,24 +756,30 @@ function readAnimations(model: SourceModel, diagnostics: IqeDiagnostic[], c: Ani
       channels.push({ node: c.nodeIndex.get(target)!, offset, sampler: { times, values, width, interpolation: sampler.getInterpolation() as Interpolation, rotation: offset === 3 } });
     }
     const moves = channels.some((ch) => needed[ch.node]);
-    if (channels.length === 0 || !(end - start > 1e-6) || !moves) {
+    // Our writer's clip: sampled at its own rate (0: the preview's rate), its loop flag kept; a
+    // one-frame clip is one key.
+    const ours = ourExtras(animation.getExtras());
+    const ownRate = !c.givenFps && typeof ours.framerate === 'number' && Number.isFinite(ours.framerate) && ours.framerate >= 0 ? ours.framerate : undefined;
+    const rate = ownRate === undefined ? fps : ownRate > 0 ? ownRate : DEFAULT_FPS;
+    const single = ownRate !== undefined && ours.frames === 1 && end === start;
+    if (channels.length === 0 || (!(end - start > 1e-6) && !single) || !moves) {
       dropped.push(`'${name}'${channels.length === 0 ? ' (no node channel)' : !moves ? ' (moves no joint)' : ' (zero length)'}`);
       return;
     }
     // Frame k at start + k / fps; the last frame is at or just before the last key. Key times are
     // float32: a last key within a thousandth of a frame of the grid counts as on it (2,000 keys at
     // 30 fps end at 66.6333 s, a hair before 1999 / 30), so a whole number of frames keeps its last.
-    const frameCount = Math.floor((end - start) * fps + FRAME_GRID_SLACK) + 1;
+    const frameCount = Math.floor((end - start) * rate + FRAME_GRID_SLACK) + 1;
     if (!Number.isFinite(end) || frameCount > MAX_FRAMES) {
-      throw new ReadError('gltf-animation-length', `animation '${name}' runs from ${start} s to ${end} s: ${Number.isFinite(frameCount) ? frameCount : 'endless'} frames at ${fps} fps, more than the ${MAX_FRAMES} read (a broken key time?)`, 0);
+      throw new ReadError('gltf-animation-length', `animation '${name}' runs from ${start} s to ${end} s: ${Number.isFinite(frameCount) ? frameCount : 'endless'} frames at ${rate} fps, more than the ${MAX_FRAMES} read (a broken key time?)`, 0);
     }
     const poses = (model.frameCount + frameCount) * jointCount;
     if (poses > MAX_POSES) {
-      throw new ReadError('gltf-animation-length', `the animations sample to ${(model.frameCount + frameCount).toLocaleString('en-US')} frames of ${jointCount} joints by animation '${name}' (${poses.toLocaleString('en-US')} poses at ${fps} fps), more than the ${MAX_POSES.toLocaleString('en-US')} read (a broken key time?)`, 0);
+      throw new ReadError('gltf-animation-length', `the animations sample to ${(model.frameCount + frameCount).toLocaleString('en-US')} frames of ${jointCount} joints by animation '${name}' (${poses.toLocaleString('en-US')} poses at ${rate} fps), more than the ${MAX_POSES.toLocaleString('en-US')} read (a broken key time?)`, 0);
     }
-    model.animations.push({ name, framerate: fps, flags: 0, firstFrame: model.frameCount, frameCount, line: 0, column: 0 });
+    model.animations.push({ name, framerate: ownRate ?? rate, flags: ownRate !== undefined && ours.loop === true ? 1 : 0, firstFrame: model.frameCount, frameCount, line: 0, column: 0 });
     for (let f = 0; f < frameCount; f++) {
-      const t = Math.min(start + f / fps, end);
+      const t = Math.min(start + f / rate, end);
       trs.set(restTrs);
       for (const ch of channels) evaluate(ch.sampler, t, trs, 10 * ch.node + ch.offset);
       const frameId = model.frameCount;

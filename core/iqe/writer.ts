@@ -229,7 +229,7 @@ class Lines {
 }
 
 /** The pose values (10 per joint) of a frame as stored: IQM channels offset + sample × scale (v1: w rebuilt), DPM [t q s]. */
-function storedFrame(model: Model, frame: number, out: Float32Array, jointCount: number): void {
+export function storedFrame(model: Model, frame: number, out: Float32Array, jointCount: number): void {
   const anim = model.animation;
   const sk = model.skeleton;
   if (sk) out.set(sk.bindLocal.subarray(0, Math.min(sk.bindLocal.length, out.length)));
@@ -270,7 +270,7 @@ function poseLine(trs: ArrayLike<number>, o: number, bad: { count: number }): st
   return `pq ${v.slice(0, scaled ? 10 : 7).map(formatFloat32).join(' ')}`;
 }
 
-interface FrameSource {
+export interface FrameSource {
   label: string;
   model: Model;
 }
@@ -280,7 +280,7 @@ interface FrameSource {
  * lie one after another from frame 0 and cover every frame (IQM files as compiled), else each
  * clip's own frames, and the frames no clip covers as one more clip (with warnings).
  */
-function clipFrames(source: FrameSource, warn: (m: string) => void): { clip: Clip; frames: number[] }[] {
+export function clipFrames(source: FrameSource, warn: (m: string) => void): { clip: Clip; frames: number[] }[] {
   const frameCount = source.model.animation?.frameCount ?? 0;
   const range = (first: number, count: number): number[] => {
     const frames: number[] = [];
