@@ -26,7 +26,7 @@ import { compileOptionsOf } from '../compile/settings';
 import { compileSource, settingsFor } from '../compile/source';
 import type { Platform } from '../platform';
 import { engineFindings, toDiagnostics } from './engines';
-import { errorText, toArrayBuffer } from './files';
+import { errorText, toArrayBuffer } from './transfer';
 import { saveImage, showSource } from './userFiles';
 import { watchCompanionFiles, watchModelFiles } from './watchers';
 import { workspaceAccess } from '../fileAccess';

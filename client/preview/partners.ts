@@ -7,8 +7,8 @@ import * as vscode from 'vscode';
 import { isAnimationOnly, isSkinnedMesh, partnerChoice, partnerReadingOrder } from '../../core/model/animationSet';
 import type { Model } from '../../core/model/model';
 import type { PartnerOffer } from '../../core/protocol';
-import { tryReadModel } from './engines';
-import { toArrayBuffer } from './files';
+import { tryReadModel } from './engineCheck';
+import { toArrayBuffer } from './transfer';
 import { fileNameOf as basename, folderOf as dirname } from '../../core/paths';
 
 /** At most this many files of the folder are read, each at most this large (bytes). */
