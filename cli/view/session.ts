@@ -1,0 +1,197 @@
+// One page of `iqm-tools view`: the host's part for one model file, as the VS Code panel plays it
+// (client/preview/panel.ts), over node:fs. The webview's requests are answered by the same
+// host-neutral code the panel uses: the model read with its sidecars and player parts
+// (modelRead.ts), a compile source or IQE text compiled with its companions into the IQM drawn
+// (sourceCompile.ts, the compile workers' compileRequest: here in this process, as the CLI
+// compiles), the textures found by the engine lookup (textureAnswers.ts). It follows the files on
+// disk: a change reloads the page's model (debounced, as exporters write in pieces).
+
+import { watch, type FSWatcher } from 'node:fs';
+import { compileRequest } from '../../client/compile/run';
+import { engineFindingsOf } from '../../client/preview/engineCheck';
+import { readPreviewModel } from '../../client/preview/modelRead';
+import { previewClipLoops, sourceOutcome, sourceRequest, type MaterialColor } from '../../client/preview/sourceCompile';
+import { answerTextureRequests, type EmbeddedImage } from '../../client/preview/textureAnswers';
+import { toArrayBuffer } from '../../client/preview/transfer';
+import { gatherCompanions } from '../../core/formats/companions';
+import { findSidecars } from '../../core/lookup/sidecars';
+import { sidecarKind } from '../../core/lookup/companions';
+import { fileNameOf, folderOf } from '../../core/paths';
+import { assertNever, type HostToWebview, type SourceProblem, type WebviewToHost } from '../../core/protocol';
+import { nodeFileAccess } from '../../node/files';
+
+/** Milliseconds without further changes before a changed file is loaded again. */
+const RELOAD_DEBOUNCE_MS = 200;
+
+export interface SessionOptions {
+  /** The engines to check the model for (`--engine`), as iqmTools.engine names them; '' none. */
+  engines: string;
+  /** The URL of an image the page may load itself (a resolved PNG/JPEG), served by the server. */
+  imageUrl(path: string): string;
+  log(message: string): void;
+}
+
+export class ViewSession {
+  /** The images the lookup resolved for this model: the only files the server hands out besides the model's load. */
+  readonly images = new Set<string>();
+  private generation = 0;
+  private loads = 0;
+  private embedded: EmbeddedImage[] = [];
+  private colors: MaterialColor[] = [];
+  /** Files named by a compile source (a glTF's .bin, an OBJ's .mtl): a change to one reloads. */
+  private lookedFor = new Set<string>();
+  private watcher: FSWatcher | null = null;
+  private reloadTimer: ReturnType<typeof setTimeout> | null = null;
+  private closed = false;
+
+  constructor(
+    /** The model's absolute path (POSIX separators). */
+    readonly path: string,
+    private readonly post: (m: HostToWebview) => void,
+    private readonly options: SessionOptions,
+  ) {}
+
+  onMessage(m: WebviewToHost): void {
+    switch (m.type) {
+      case 'ready':
+        this.follow();
+        void this.sendLoad();
+        break;
+      case 'textureRequest':
+        void this.answerTextures(m.generation, m.requests);
+        break;
+      case 'rendered':
+        if (!m.ok) this.options.log(`${this.path}: ${m.error ?? 'failed'}`);
+        break;
+      case 'log':
+        if (m.level !== 'info') this.options.log(`[${m.level}] ${m.message}`);
+        break;
+      // The page handles these itself (media/standalone/shim.ts) or they have no meaning without an editor.
+      case 'clipState':
+      case 'saveImage':
+      case 'convertToIqe':
+      case 'openSource':
+      case 'picked':
+      case 'viewChanged':
+      case 'choosePartner':
+        break;
+      default:
+        assertNever(m);
+    }
+  }
+
+  close(): void {
+    this.closed = true;
+    this.watcher?.close();
+    if (this.reloadTimer) clearTimeout(this.reloadTimer);
+  }
+
+  private async answerTextures(generation: number, requests: Parameters<typeof answerTextureRequests>[1]): Promise<void> {
+    const host = {
+      path: this.path,
+      fs: nodeFileAccess,
+      engines: this.options.engines,
+      display: (p: string) => p,
+      imageUri: (p: string) => {
+        this.images.add(p);
+        return this.options.imageUrl(p);
+      },
+    };
+    const results = await answerTextureRequests(host, requests, this.embedded, this.colors);
+    if (!this.closed) this.post({ type: 'textures', generation, results });
+  }
+
+  /** The model, read (or compiled) and posted as `load`; only the newest of overlapping loads posts. */
+  private async sendLoad(): Promise<void> {
+    const generation = ++this.generation;
+    const stale = () => generation !== this.generation || this.closed;
+    const fs = nodeFileAccess;
+    const bytes = await fs.readBytes(this.path);
+    if (stale()) return;
+    if (!bytes) return this.post({ type: 'hostError', message: `${this.path}: cannot read the file` });
+    const read = await readPreviewModel(this.path, bytes, {
+      fs,
+      engines: (b) => engineFindingsOf(this.options.engines, this.path, b, fs),
+      display: this.path,
+      log: this.options.log,
+    });
+    if (stale()) return;
+    const reload = this.loads > 0;
+    const fileName = fileNameOf(this.path);
+    switch (read.kind) {
+      case 'error':
+        return this.post({ type: 'hostError', message: read.message });
+      case 'model':
+        this.embedded = [];
+        this.colors = [];
+        this.loads++;
+        return this.post({ ...read.message, reload });
+      case 'iqe': {
+        this.post({ type: 'compileState', state: 'compiling', version: null, unsaved: false, problem: null });
+        const reply = await compileRequest({ source: { bytes, name: fileName }, options: {} });
+        if (stale()) return;
+        const errors = reply.ok ? reply.diagnostics.map((d) => d.diagnostic).filter((d) => d.severity === 'error') : [];
+        if (!reply.ok || !reply.bytes || errors.length > 0) {
+          const first = errors[0];
+          const problem: SourceProblem = first
+            ? { message: first.message, line: first.range.line, column: first.range.column, count: errors.length }
+            : { message: reply.ok ? 'the IQE text could not be compiled' : `the compiler failed: ${reply.message.split('\n')[0]}`, line: 0, column: 0, count: 1 };
+          return this.post({ type: 'compileState', state: 'failed', version: null, unsaved: false, problem });
+        }
+        this.embedded = [];
+        this.colors = [];
+        this.loads++;
+        const sidecars = await findSidecars(fs, this.path, false);
+        if (stale()) return;
+        return this.post({ type: 'load', fileName, path: this.path, bytes: toArrayBuffer(reply.bytes), sidecars, playerParts: [], reload, compiled: { version: null, unsaved: false, milliseconds: reply.milliseconds } });
+      }
+      case 'source': {
+        const companions = await gatherCompanions(this.path, bytes, read.format, fs);
+        this.lookedFor = new Set(companions.lookedFor);
+        const folder = folderOf(this.path);
+        const animations = companions.animations.map((a) => ({ name: a.path.slice(folder.length + 1), bytes: a.bytes }));
+        const reply = await compileRequest(sourceRequest(fileName, read.format, bytes, animations, companions.resources, {}));
+        if (stale()) return;
+        const outcome = sourceOutcome(reply, fileName, read.format, animations.map((a) => a.name));
+        if ('error' in outcome) return this.post({ type: 'hostError', message: outcome.error, fileName });
+        // The engines judge what would be written: the IQM.
+        const engines = await engineFindingsOf(this.options.engines, this.path, outcome.bytes, fs).catch(() => undefined);
+        if (stale()) return;
+        this.embedded = outcome.images;
+        this.colors = outcome.materials;
+        this.loads++;
+        const shown = previewClipLoops(outcome.bytes, read.format);
+        return this.post({ type: 'load', fileName, path: this.path, bytes: toArrayBuffer(shown), sidecars: read.sidecars, playerParts: [], reload, engines: engines?.report, converted: outcome.converted });
+      }
+      default:
+        assertNever(read, 'read');
+    }
+  }
+
+  /**
+   * Watches the model's folder: the model and the files named after it, its sidecars (animation.cfg,
+   * .skin, .framegroups, .shader), a source's companions, the folder's images (a texture saved by an
+   * image editor) and MD3s (the other parts of a player) reload it.
+   */
+  private follow(): void {
+    if (this.watcher) return;
+    const folder = folderOf(this.path);
+    const name = fileNameOf(this.path);
+    try {
+      this.watcher = watch(folder, { persistent: false }, (_event, changed) => {
+        if (!changed) return;
+        const file = String(changed);
+        const path = `${folder}/${file}`;
+        if (file.startsWith(name) || sidecarKind(path) !== undefined || this.lookedFor.has(path) || this.images.has(path) || /\.(tga|png|jpe?g|md3)$/i.test(file)) this.schedule();
+      });
+      this.watcher.on('error', () => this.watcher?.close());
+    } catch (e) {
+      this.options.log(`${folder}: not watched for changes (${e instanceof Error ? e.message : String(e)})`);
+    }
+  }
+
+  private schedule(): void {
+    if (this.reloadTimer) clearTimeout(this.reloadTimer);
+    this.reloadTimer = setTimeout(() => void this.sendLoad(), RELOAD_DEBOUNCE_MS);
+  }
+}
