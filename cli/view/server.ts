@@ -13,6 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { isWebviewToHost, type HostToWebview } from '../../core/protocol';
 import { fileNameOf } from '../../core/paths';
+import { ViewPairs, type Side } from './pairs';
 import { ViewSession } from './session';
 
 export interface ViewServerOptions {
@@ -49,6 +50,8 @@ const MAX_POST_BYTES = 1 << 20;
 /** A page whose event stream closed is given this long to reconnect before its session ends (ms). */
 const RECONNECT_MS = 5000;
 const CLIENT_ID = /^[A-Za-z0-9-]{8,64}$/;
+/** A comparison group of the page (media/standalone/page.ts): its viewers' `compare` parameter. */
+const GROUP_ID = /^[A-Za-z0-9]{8,64}$/;
 
 interface Client {
   session: ViewSession;
@@ -99,6 +102,7 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
   const token = randomBytes(24).toString('base64url');
   const tokenBytes = Buffer.from(token);
   const clients = new Map<string, Client>();
+  const pairs = new ViewPairs();
   let port = 0;
 
   const send = (res: ServerResponse, status: number, type: string, body: string | Buffer, csp?: string) => {
@@ -133,7 +137,17 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
       else client.queue.push(line);
     };
     const imageUrl = (path: string) => `image?client=${id}&path=${encodeURIComponent(path)}`;
-    client.session = new ViewSession(options.files[file], post, { engines: options.engines, imageUrl, log: options.log });
+    const session = new ViewSession(options.files[file], post, {
+      engines: options.engines,
+      imageUrl,
+      log: options.log,
+      loaded: () => pairs.loaded(session),
+      viewChanged: (view) => pairs.viewChanged(session, view),
+    });
+    client.session = session;
+    const group = url.searchParams.get('compare') ?? '';
+    const side = url.searchParams.get('side');
+    if (GROUP_ID.test(group) && (side === 'left' || side === 'right')) pairs.join(group, side as Side, session);
     clients.set(id, client);
     return client;
   };
@@ -141,6 +155,7 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
   const endClient = (id: string) => {
     const client = clients.get(id);
     if (!client) return;
+    pairs.leave(client.session);
     client.session.close();
     client.stream?.end();
     clients.delete(id);

@@ -6,10 +6,11 @@
 // compiles), the textures found by the engine lookup (textureAnswers.ts). It follows the files on
 // disk: a change reloads the page's model (debounced, as exporters write in pieces).
 
-import { watch, type FSWatcher } from 'node:fs';
+import { readFileSync, readdirSync, statSync, watch, type FSWatcher } from 'node:fs';
 import { compileRequest } from '../../client/compile/run';
 import { engineFindingsOf } from '../../client/preview/engineCheck';
 import { readPreviewModel } from '../../client/preview/modelRead';
+import { partnerOffer, type PartnerFolder } from '../../client/preview/partnerOffer';
 import { previewClipLoops, sourceOutcome, sourceRequest, type MaterialColor } from '../../client/preview/sourceCompile';
 import { answerTextureRequests, type EmbeddedImage } from '../../client/preview/textureAnswers';
 import { toArrayBuffer } from '../../client/preview/transfer';
@@ -17,7 +18,8 @@ import { gatherCompanions } from '../../core/formats/companions';
 import { findSidecars } from '../../core/lookup/sidecars';
 import { sidecarKind } from '../../core/lookup/companions';
 import { fileNameOf, folderOf } from '../../core/paths';
-import { assertNever, type HostToWebview, type SourceProblem, type WebviewToHost } from '../../core/protocol';
+import { assertNever, type HostToWebview, type Sidecars, type SourceProblem, type WebviewToHost } from '../../core/protocol';
+import type { SharedView } from '../../core/viewLink';
 import { nodeFileAccess } from '../../node/files';
 
 /** Milliseconds without further changes before a changed file is loaded again. */
@@ -29,6 +31,10 @@ export interface SessionOptions {
   /** The URL of an image the page may load itself (a resolved PNG/JPEG), served by the server. */
   imageUrl(path: string): string;
   log(message: string): void;
+  /** A load ended, with a model or with a problem (a comparison is made again). */
+  loaded(): void;
+  /** The user moved the camera or changed the clip or playback (the other side of a comparison follows). */
+  viewChanged(view: SharedView): void;
 }
 
 export class ViewSession {
@@ -43,11 +49,17 @@ export class ViewSession {
   private watcher: FSWatcher | null = null;
   private reloadTimer: ReturnType<typeof setTimeout> | null = null;
   private closed = false;
+  /** What the page last drew, and with which sidecars (a comparison compares it), or why it drew nothing. */
+  model: Uint8Array | null = null;
+  sidecars: Sidecars | null = null;
+  problem: string | null = null;
+  /** The "mesh from…" picker's choice ('' none; undefined: the automatic one), for this page. */
+  private partner: string | undefined;
 
   constructor(
     /** The model's absolute path (POSIX separators). */
     readonly path: string,
-    private readonly post: (m: HostToWebview) => void,
+    readonly post: (m: HostToWebview) => void,
     private readonly options: SessionOptions,
   ) {}
 
@@ -72,8 +84,13 @@ export class ViewSession {
       case 'convertToIqe':
       case 'openSource':
       case 'picked':
-      case 'viewChanged':
+        break;
       case 'choosePartner':
+        this.partner = m.name;
+        void this.sendLoad();
+        break;
+      case 'viewChanged':
+        this.options.viewChanged(m.view);
         break;
       default:
         assertNever(m);
@@ -101,6 +118,14 @@ export class ViewSession {
     if (!this.closed) this.post({ type: 'textures', generation, results });
   }
 
+  /** A load drew `model` (with `sidecars`), or nothing (`problem`): kept for a comparison. */
+  private outcome(model: Uint8Array | null, sidecars: Sidecars | null, problem: string | null): void {
+    this.model = model;
+    this.sidecars = sidecars;
+    this.problem = problem;
+    this.options.loaded();
+  }
+
   /** The model, read (or compiled) and posted as `load`; only the newest of overlapping loads posts. */
   private async sendLoad(): Promise<void> {
     const generation = ++this.generation;
@@ -108,7 +133,7 @@ export class ViewSession {
     const fs = nodeFileAccess;
     const bytes = await fs.readBytes(this.path);
     if (stale()) return;
-    if (!bytes) return this.post({ type: 'hostError', message: `${this.path}: cannot read the file` });
+    if (!bytes) return this.failed(`${this.path}: cannot read the file`);
     const read = await readPreviewModel(this.path, bytes, {
       fs,
       engines: (b) => engineFindingsOf(this.options.engines, this.path, b, fs),
@@ -120,12 +145,17 @@ export class ViewSession {
     const fileName = fileNameOf(this.path);
     switch (read.kind) {
       case 'error':
-        return this.post({ type: 'hostError', message: read.message });
-      case 'model':
+        return this.failed(read.message);
+      case 'model': {
+        // An animation file borrows a mesh of the folder, a mesh the clips of an animation file.
+        const partner = await partnerOffer(this.path, bytes, this.partner, nodeFolder(folderOf(this.path)), (m) => this.options.log(`${this.path}: ${m}`));
+        if (stale()) return;
         this.embedded = [];
         this.colors = [];
         this.loads++;
-        return this.post({ ...read.message, reload });
+        this.post({ ...read.message, reload, ...(partner ? { partner } : {}) });
+        return this.outcome(bytes, read.message.sidecars, null);
+      }
       case 'iqe': {
         this.post({ type: 'compileState', state: 'compiling', version: null, unsaved: false, problem: null });
         const reply = await compileRequest({ source: { bytes, name: fileName }, options: {} });
@@ -136,14 +166,16 @@ export class ViewSession {
           const problem: SourceProblem = first
             ? { message: first.message, line: first.range.line, column: first.range.column, count: errors.length }
             : { message: reply.ok ? 'the IQE text could not be compiled' : `the compiler failed: ${reply.message.split('\n')[0]}`, line: 0, column: 0, count: 1 };
-          return this.post({ type: 'compileState', state: 'failed', version: null, unsaved: false, problem });
+          this.post({ type: 'compileState', state: 'failed', version: null, unsaved: false, problem });
+          return this.outcome(null, null, `${problem.message} (line ${problem.line + 1})`);
         }
         this.embedded = [];
         this.colors = [];
         this.loads++;
         const sidecars = await findSidecars(fs, this.path, false);
         if (stale()) return;
-        return this.post({ type: 'load', fileName, path: this.path, bytes: toArrayBuffer(reply.bytes), sidecars, playerParts: [], reload, compiled: { version: null, unsaved: false, milliseconds: reply.milliseconds } });
+        this.post({ type: 'load', fileName, path: this.path, bytes: toArrayBuffer(reply.bytes), sidecars, playerParts: [], reload, compiled: { version: null, unsaved: false, milliseconds: reply.milliseconds } });
+        return this.outcome(reply.bytes, sidecars, null);
       }
       case 'source': {
         const companions = await gatherCompanions(this.path, bytes, read.format, fs);
@@ -153,7 +185,7 @@ export class ViewSession {
         const reply = await compileRequest(sourceRequest(fileName, read.format, bytes, animations, companions.resources, {}));
         if (stale()) return;
         const outcome = sourceOutcome(reply, fileName, read.format, animations.map((a) => a.name));
-        if ('error' in outcome) return this.post({ type: 'hostError', message: outcome.error, fileName });
+        if ('error' in outcome) return this.failed(outcome.error, fileName);
         // The engines judge what would be written: the IQM.
         const engines = await engineFindingsOf(this.options.engines, this.path, outcome.bytes, fs).catch(() => undefined);
         if (stale()) return;
@@ -161,17 +193,24 @@ export class ViewSession {
         this.colors = outcome.materials;
         this.loads++;
         const shown = previewClipLoops(outcome.bytes, read.format);
-        return this.post({ type: 'load', fileName, path: this.path, bytes: toArrayBuffer(shown), sidecars: read.sidecars, playerParts: [], reload, engines: engines?.report, converted: outcome.converted });
+        this.post({ type: 'load', fileName, path: this.path, bytes: toArrayBuffer(shown), sidecars: read.sidecars, playerParts: [], reload, engines: engines?.report, converted: outcome.converted });
+        return this.outcome(shown, read.sidecars, null);
       }
       default:
         assertNever(read, 'read');
     }
   }
 
+  /** The load drew no model: said in the page (with `fileName`: a source that does not compile). */
+  private failed(message: string, fileName?: string): void {
+    this.post({ type: 'hostError', message, ...(fileName !== undefined ? { fileName } : {}) });
+    this.outcome(null, null, message);
+  }
+
   /**
    * Watches the model's folder: the model and the files named after it, its sidecars (animation.cfg,
    * .skin, .framegroups, .shader), a source's companions, the folder's images (a texture saved by an
-   * image editor) and MD3s (the other parts of a player) reload it.
+   * image editor), MD3s (the other parts of a player) and IQMs (the "mesh from…" picker's) reload it.
    */
   private follow(): void {
     if (this.watcher) return;
@@ -182,7 +221,7 @@ export class ViewSession {
         if (!changed) return;
         const file = String(changed);
         const path = `${folder}/${file}`;
-        if (file.startsWith(name) || sidecarKind(path) !== undefined || this.lookedFor.has(path) || this.images.has(path) || /\.(tga|png|jpe?g|md3)$/i.test(file)) this.schedule();
+        if (file.startsWith(name) || sidecarKind(path) !== undefined || this.lookedFor.has(path) || this.images.has(path) || /\.(tga|png|jpe?g|md3|iqm)$/i.test(file)) this.schedule();
       });
       this.watcher.on('error', () => this.watcher?.close());
     } catch (e) {
@@ -194,4 +233,19 @@ export class ViewSession {
     if (this.reloadTimer) clearTimeout(this.reloadTimer);
     this.reloadTimer = setTimeout(() => void this.sendLoad(), RELOAD_DEBOUNCE_MS);
   }
+}
+
+/** A folder for the "mesh from…" picker, over node:fs. */
+function nodeFolder(folder: string): PartnerFolder {
+  return {
+    files: async () => {
+      try {
+        return readdirSync(folder, { withFileTypes: true }).filter((e) => e.isFile()).map((e) => e.name);
+      } catch {
+        return null;
+      }
+    },
+    size: async (name) => statSync(`${folder}/${name}`).size,
+    read: async (name) => new Uint8Array(readFileSync(`${folder}/${name}`)),
+  };
 }

@@ -23,9 +23,12 @@ document.body.append(bar, views);
 let shown: number[] = [Number(new URLSearchParams(location.hash.slice(1)).get('file') ?? '0') || 0];
 let comparing = false;
 
-function frame(file: number): HTMLIFrameElement {
+/** The page's comparison group: the server pairs its left and right viewers. */
+const group = Array.from(crypto.getRandomValues(new Uint8Array(12)), (b) => b.toString(16).padStart(2, '0')).join('');
+
+function frame(file: number, side: 'left' | 'right'): HTMLIFrameElement {
   const f = document.createElement('iframe');
-  f.src = `view?file=${file}`;
+  f.src = `view?file=${file}&compare=${group}&side=${side}`;
   f.title = files[file]?.name ?? '';
   f.dataset.file = String(file);
   return f;
@@ -37,8 +40,9 @@ function show(): void {
   const current = Array.from(views.querySelectorAll('iframe'));
   shown.forEach((file, at) => {
     const there = current[at];
-    if (!there) views.append(frame(file));
-    else if (there.dataset.file !== String(file)) there.replaceWith(frame(file));
+    const side = at === 0 ? 'left' : 'right';
+    if (!there) views.append(frame(file, side));
+    else if (there.dataset.file !== String(file)) there.replaceWith(frame(file, side));
   });
   for (const extra of current.slice(shown.length)) extra.remove();
   views.classList.toggle('compare', shown.length === 2);

@@ -14,10 +14,12 @@ declare global {
   }
 }
 
-const file = new URLSearchParams(location.search).get('file') ?? '0';
-// One id per page load: the server keeps one host session per page.
+const page = new URLSearchParams(location.search);
+const file = page.get('file') ?? '0';
+// One id per page load: the server keeps one host session per page. `compare` and `side`: the
+// viewer's place in the page's comparison (media/standalone/page.ts).
 const client = Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
-const query = `client=${client}&file=${encodeURIComponent(file)}`;
+const query = new URLSearchParams({ client, file, compare: page.get('compare') ?? '', side: page.get('side') ?? '' }).toString();
 const stateKey = `iqm-view-state:${location.pathname}:${file}`;
 
 /** A host message: JSON whose `{"$bytes": base64}` values are ArrayBuffers (cli/view/server.ts encodeMessage). */
