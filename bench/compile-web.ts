@@ -17,7 +17,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import * as esbuild from 'esbuild';
-import type { CompileReply, CompileRequest } from '../client/compile/protocol';
+import type { CompileReply, CompileRequest } from '../core/host/compileProtocol';
 import { compileWorkerOptions } from '../client/node/workerOptions';
 import { median, syntheticIqe } from './helpers/data';
 

@@ -2,7 +2,7 @@
 // paired as VS Code pairs two previews (client/compare/comparisons.ts): both get the semantic
 // differences of `iqm-tools diff` (comparison.ts) after each load, and each forwards its camera and
 // clip to the other.
-import { comparisonResult } from '../../client/compare/comparison';
+import { comparisonResult } from '../../core/host/comparison';
 import { fileNameOf } from '../../core/paths';
 import type { SharedView } from '../../core/viewLink';
 import type { ViewSession } from './session';

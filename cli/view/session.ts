@@ -7,13 +7,13 @@
 // disk: a change reloads the page's model (debounced, as exporters write in pieces).
 
 import { readFileSync, readdirSync, statSync, watch, type FSWatcher } from 'node:fs';
-import { compileRequest } from '../../client/compile/run';
-import { engineFindingsOf } from '../../client/preview/engineCheck';
-import { readPreviewModel } from '../../client/preview/modelRead';
-import { partnerOffer, type PartnerFolder } from '../../client/preview/partnerOffer';
-import { previewClipLoops, sourceOutcome, sourceRequest, type MaterialColor } from '../../client/preview/sourceCompile';
-import { answerTextureRequests, type EmbeddedImage } from '../../client/preview/textureAnswers';
-import { toArrayBuffer } from '../../client/preview/transfer';
+import { compileRequest } from '../../core/host/compileRun';
+import { engineFindingsOf } from '../../core/host/engineCheck';
+import { readPreviewModel } from '../../core/host/modelRead';
+import { partnerOffer, type PartnerFolder } from '../../core/host/partnerOffer';
+import { previewClipLoops, sourceOutcome, sourceRequest, type MaterialColor } from '../../core/host/sourceCompile';
+import { answerTextureRequests, type EmbeddedImage } from '../../core/host/textureAnswers';
+import { toArrayBuffer } from '../../core/host/transfer';
 import { gatherCompanions } from '../../core/formats/companions';
 import { findSidecars } from '../../core/lookup/sidecars';
 import { sidecarKind } from '../../core/lookup/companions';

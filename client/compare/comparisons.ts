@@ -8,7 +8,7 @@ import { fileNameOf } from '../../core/paths';
 import type { Sidecars } from '../../core/protocol';
 import type { Difference } from '../../core/compare/diff';
 import type { LinkToWebview, SharedView } from '../../core/viewLink';
-import { comparisonResult, type ComparedSide } from './comparison';
+import { comparisonResult, type ComparedSide } from '../../core/host/comparison';
 
 /** What a preview gives a comparison. */
 export interface ComparablePreview {

@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import { findingSentence } from '../../core/engines/report';
 import type { EngineFinding } from '../../core/engines/types';
-import { engineFindingsOf, type EngineResult } from './engineCheck';
+import { engineFindingsOf, type EngineResult } from '../../core/host/engineCheck';
 import { workspaceAccess } from '../fileAccess';
 
 /** The engine ids set for this file (resource scope: its workspace folder's value). */

@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import type { FileAccess } from '../../core/files';
 import { engineFindings } from './engines';
 import { companionFiles } from './files';
-import { readPreviewModel, type PreviewRead } from './modelRead';
+import { readPreviewModel, type PreviewRead } from '../../core/host/modelRead';
 
 export type ModelRead =
   | Exclude<PreviewRead, { kind: 'source' }>

@@ -4,9 +4,9 @@
 import * as vscode from 'vscode';
 import { isAnimationOnly, isSkinnedMesh } from '../../core/model/animationSet';
 import type { PartnerOffer } from '../../core/protocol';
-import { tryReadModel } from './engineCheck';
+import { tryReadModel } from '../../core/host/engineCheck';
 import { folderOf as dirname } from '../../core/paths';
-import { partnerOffer } from './partnerOffer';
+import { partnerOffer } from '../../core/host/partnerOffer';
 
 function stateKey(uri: vscode.Uri): string {
   return `iqmTools.partner:${uri.toString()}`;

@@ -6,9 +6,9 @@ import * as vscode from 'vscode';
 import type { FileAccess } from '../../core/files';
 import type { TextureRequest, TextureResult } from '../../core/protocol';
 import { engineSetting } from './engines';
-import { isInside } from './transfer';
-import type { MaterialColor } from './sourceCompile';
-import { answerTextureRequests, type EmbeddedImage } from './textureAnswers';
+import { isInside } from '../../core/host/transfer';
+import type { MaterialColor } from '../../core/host/sourceCompile';
+import { answerTextureRequests, type EmbeddedImage } from '../../core/host/textureAnswers';
 
 export type { EmbeddedImage };
 

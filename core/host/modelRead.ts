@@ -1,17 +1,17 @@
-// What a preview host sends for a model file, for any host (the VS Code panel: modelLoad.ts; the
+// What a preview host sends for a model file, for any host (the VS Code panel: client/preview/modelLoad.ts; the
 // `iqm-tools view` server): its bytes, sniffed (IQE text in a file named otherwise is compiled like
 // an .iqe; a compile source, MD5, SMD, OBJ or glTF, is compiled by the caller), with its sidecar
 // texts, the other parts of a Quake 3 player and the engine findings. I/O through the host's file
 // access only; the webview parses. No vscode here.
 
-import type { LoadMessage } from '../../core/protocol';
-import { detectFormat, FORMATS, type FormatId, unusableMessage } from '../../core/formats/registry';
+import type { LoadMessage } from '../protocol';
+import { detectFormat, FORMATS, type FormatId, unusableMessage } from '../formats/registry';
 import type { EngineResult } from './engineCheck';
 import { toArrayBuffer } from './transfer';
-import { fileNameOf as basename } from '../../core/paths';
-import type { FileAccess } from '../../core/files';
-import { findSidecars } from '../../core/lookup/sidecars';
-import { playerSet } from '../../core/lookup/player';
+import { fileNameOf as basename } from '../paths';
+import type { FileAccess } from '../files';
+import { findSidecars } from '../lookup/sidecars';
+import { playerSet } from '../lookup/player';
 
 export type PreviewRead =
   | { kind: 'model'; message: Omit<LoadMessage, 'reload'>; engines: EngineResult | undefined }

@@ -1,11 +1,11 @@
-// The semantic differences of two previews' models, for any host (the VS Code comparisons:
-// comparisons.ts; the Compare of `iqm-tools view`): each side's model as its preview plays it, or
+// The semantic differences of two previews' models, for any host (the VS Code comparisons,
+// client/compare/comparisons.ts; the Compare of `iqm-tools view`): each side's model as its preview plays it, or
 // why a side has none. No vscode here.
-import { diffModels, type Difference } from '../../core/compare/diff';
-import { readModel } from '../../core/formats/models';
-import { playedModel } from '../../core/lookup/clips';
-import type { Model } from '../../core/model/model';
-import type { Sidecars } from '../../core/protocol';
+import { diffModels, type Difference } from '../compare/diff';
+import { readModel } from '../formats/models';
+import { playedModel } from '../lookup/clips';
+import type { Model } from '../model/model';
+import type { Sidecars } from '../protocol';
 
 /** One side as its preview last loaded it. */
 export interface ComparedSide {

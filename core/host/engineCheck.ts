@@ -1,19 +1,19 @@
-// The engines' findings on a previewed model, for any host (the VS Code panel: engines.ts; the
+// The engines' findings on a previewed model, for any host (the VS Code panel: client/preview/engines.ts; the
 // `iqm-tools view` server): pure checks from core/engines over the model and, for a Quake 3 player
 // part, over its player set read through the host's file access. No vscode here.
 
-import { checkEngine } from '../../core/engines/check';
-import { factsFromModel } from '../../core/engines/facts';
-import { parseEngineList } from '../../core/engines/index';
-import { checkPlayer } from '../../core/engines/player';
-import { playerPart, readPlayerInput } from '../../core/lookup/player';
-import { engineReport } from '../../core/engines/report';
-import type { EngineFinding } from '../../core/engines/types';
-import type { FileAccess } from '../../core/files';
-import type { Model } from '../../core/model/model';
-import { readModel } from '../../core/formats/models';
-import type { EngineReport } from '../../core/protocol';
-import { fileNameOf as basename, folderOf as dirname } from '../../core/paths';
+import { checkEngine } from '../engines/check';
+import { factsFromModel } from '../engines/facts';
+import { parseEngineList } from '../engines/index';
+import { checkPlayer } from '../engines/player';
+import { playerPart, readPlayerInput } from '../lookup/player';
+import { engineReport } from '../engines/report';
+import type { EngineFinding } from '../engines/types';
+import type { FileAccess } from '../files';
+import type { Model } from '../model/model';
+import { readModel } from '../formats/models';
+import type { EngineReport } from '../protocol';
+import { fileNameOf as basename, folderOf as dirname } from '../paths';
 
 /** The model in `bytes`, or undefined where it cannot be read (the preview reports format errors itself). */
 export function tryReadModel(bytes: Uint8Array): Model | undefined {

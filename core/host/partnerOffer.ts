@@ -1,13 +1,13 @@
-// The "mesh from…" picker's offer, for any host (the VS Code panel: partners.ts; `iqm-tools view`):
+// The "mesh from…" picker's offer, for any host (the VS Code panel: client/preview/partners.ts; `iqm-tools view`):
 // the other IQM files of the opened model's folder, read through the host's folder access and
 // matched by core/model/animationSet.ts. Large folders are read up to a limit, the likeliest
 // partners first (the remembered one, then the names closest to the opened file's): the picker is
 // a convenience, not a scan. No vscode here.
 
-import { partnerChoice, partnerReadingOrder } from '../../core/model/animationSet';
-import type { Model } from '../../core/model/model';
-import { fileNameOf as basename } from '../../core/paths';
-import type { PartnerOffer } from '../../core/protocol';
+import { partnerChoice, partnerReadingOrder } from '../model/animationSet';
+import type { Model } from '../model/model';
+import { fileNameOf as basename } from '../paths';
+import type { PartnerOffer } from '../protocol';
 import { tryReadModel } from './engineCheck';
 import { toArrayBuffer } from './transfer';
 

@@ -1,14 +1,14 @@
 // Answers the webview's texture requests with the engine lookup (core/lookup/textures.ts, the one
-// the sidecar checks and `lint` ask), for any host: the VS Code panel (textureLookup.ts) and the
+// the sidecar checks and `lint` ask), for any host: the VS Code panel (client/preview/textureLookup.ts) and the
 // standalone `iqm-tools view` server (cli/view/). No vscode here: the host gives its file access,
 // how it shows a path and where the page may load an image from directly.
 
-import { parseEngineList } from '../../core/engines/index';
-import { textureExtensions } from '../../core/engines/textures';
-import { meshTexture, textureLookup } from '../../core/lookup/textures';
-import type { FileAccess } from '../../core/files';
-import { extensionOf, fileNameOf, folderOf } from '../../core/paths';
-import type { TextureRequest, TextureResult } from '../../core/protocol';
+import { parseEngineList } from '../engines/index';
+import { textureExtensions } from '../engines/textures';
+import { meshTexture, textureLookup } from '../lookup/textures';
+import type { FileAccess } from '../files';
+import { extensionOf, fileNameOf, folderOf } from '../paths';
+import type { TextureRequest, TextureResult } from '../protocol';
 import { mimeOf, toArrayBuffer } from './transfer';
 import { materialColorSource, type MaterialColor } from './sourceCompile';
 
