@@ -3,6 +3,8 @@
 // switched to in the page's list, read back as pixels (drawn, textured where it has textures,
 // animating while it plays), Compare shows two, a changed file is drawn again, and the server
 // refuses what is not the models' (a path outside them, a request without the token).
+// IQM_VIEW_DOCS=1 also writes the README's picture, docs/screenshots/view.png (Compare on the
+// generated examples only: no third-party content).
 
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -29,6 +31,8 @@ const MODELS: { path: () => string; name: string; textured: boolean; animated: b
   { path: () => join(examples, 'bending-tube.glb'), name: 'bending-tube.glb', textured: false, animated: true },
   { path: () => join(ASSETS, 'iqm/mrfixit/mrfixit.iqm'), name: 'mrfixit.iqm', textured: true, animated: true },
   { path: () => join(ASSETS, 'iqm/raylib_guy/guy.iqm'), name: 'guy.iqm', textured: false, animated: true },
+  // Animation only: drawn on the mesh the "mesh from…" picker finds beside it (guy.iqm).
+  { path: () => join(ASSETS, 'iqm/raylib_guy/guyanim.iqm'), name: 'guyanim.iqm', textured: false, animated: true },
   { path: () => join(ASSETS, 'md3/oa_soldier/upper.md3'), name: 'upper.md3', textured: true, animated: true },
   { path: () => join(ASSETS, 'dpm/nexuiz/grunt.dpm'), name: 'grunt.dpm', textured: false, animated: true },
   { path: () => join(ASSETS, 'md5/bob/Bob.md5mesh'), name: 'Bob.md5mesh', textured: true, animated: true },
@@ -128,11 +132,7 @@ test('view: every model of the list is drawn (textured where it has textures) an
       }
       assert.ok(changed, `${model.name} animates while playing`);
     }
-    if (i === 0) {
-      await page.screenshot({ path: screenshotPath('view-skinned-tube') });
-      // IQM_VIEW_DOCS=1: also the README's picture (generated examples only: no third-party content).
-      if (process.env.IQM_VIEW_DOCS === '1') await page.screenshot({ path: join(REPO, 'docs', 'screenshots', 'view.png') });
-    }
+    if (i === 0) await page.screenshot({ path: screenshotPath('view-skinned-tube') });
     if (model.name === 'upper.md3') await page.screenshot({ path: screenshotPath('view-upper-md3') });
   }
 });
@@ -161,21 +161,55 @@ test('view: an image the lookup resolved is served to its page; a path outside t
   assert.equal((await httpGet(`${url}..%2F..%2Fetc%2Fpasswd`)).status, 404, 'no file of the disk by its name');
 });
 
-test('view: Compare shows two models side by side, each drawn', { skip }, async () => {
-  await page.click('#files button[data-file="0"]');
-  await viewer(0);
-  await page.click('#compare');
-  const left = await viewer(0, 0);
-  await page.click('#files button[data-file="5"]');
-  const right = await viewer(5, 1);
-  assert.equal(await page.locator('#views iframe').count(), 2);
-  for (const frame of [left, right]) {
-    await still(frame, 0);
-    assert.ok((await pixelStats(frame)).covered > 0.005);
+test('view: Compare shows two models side by side, each drawn, with their differences and one camera', { skip, timeout: 300000 }, async () => {
+  // A page of its own, on the examples only (the README's picture): the tube's IQM and its IQE text.
+  const { child, url: address } = await startView([join(examples, 'skinned-tube.iqm'), join(examples, 'skinned-tube.iqe'), join(examples, 'coloured-cube.iqm')]);
+  const own = await (context as BrowserContext).newPage();
+  try {
+    await own.setViewportSize({ width: 1200, height: 640 });
+    await own.goto(address);
+    const side = async (file: number, nth: number): Promise<Frame> => {
+      const handle = await own.waitForSelector(`#views iframe:nth-of-type(${nth + 1})[data-file="${file}"]`);
+      const frame = await handle.contentFrame();
+      assert.ok(frame);
+      await frame.waitForSelector('#viewer[data-state="ready"]', { timeout: 90000 });
+      return frame;
+    };
+    await side(0, 0);
+    await own.click('#compare');
+    const right = await side(1, 1);
+    await own.click('#files button[data-file="2"]');
+    const cube = await side(2, 1);
+    const left = await side(0, 0);
+    assert.equal(await own.locator('#views iframe').count(), 2);
+    // The differences of iqm-tools diff, on both sides.
+    for (const frame of [left, cube]) {
+      await frame.waitForSelector('#compare-list[data-state="done"]', { timeout: 60000 });
+      assert.ok((await frame.locator('#compare-list li').count()) > 0, 'the tube and the cube differ');
+      await still(frame, 0);
+      assert.ok((await pixelStats(frame)).covered > 0.005);
+    }
+    if (process.env.IQM_VIEW_DOCS === '1') await own.screenshot({ path: join(REPO, 'docs', 'screenshots', 'view.png') });
+    // The camera dragged on the left: the right one follows.
+    const box = await own.locator('#views iframe:nth-of-type(1)').boundingBox();
+    assert.ok(box);
+    await own.mouse.move(box.x + box.width * 0.3, box.y + box.height * 0.5);
+    await own.mouse.down();
+    await own.mouse.move(box.x + box.width * 0.45, box.y + box.height * 0.45, { steps: 8 });
+    await own.mouse.up();
+    await left.waitForFunction(() => (globalThis as unknown as PageGlobals).document.getElementById('viewer')?.dataset.camera !== undefined);
+    const leftCamera = await left.getAttribute('#viewer', 'data-camera');
+    await cube.waitForFunction((want) => (globalThis as unknown as PageGlobals).document.getElementById('viewer')?.dataset.camera === want, leftCamera, { timeout: 10000 });
+    await own.screenshot({ path: screenshotPath('view-compare') });
+    // Compare off: one viewer again, and the kept one's comparison ends.
+    await own.click('#compare');
+    assert.equal(await own.locator('#views iframe').count(), 1);
+    await left.waitForFunction(() => (globalThis as unknown as PageGlobals).document.getElementById('viewer')?.dataset.compare === undefined, undefined, { timeout: 15000 });
+    assert.ok(right.isDetached(), 'the first right side was replaced');
+  } finally {
+    await own.close();
+    child.kill('SIGINT');
   }
-  await page.screenshot({ path: screenshotPath('view-compare') });
-  await page.click('#compare');
-  assert.equal(await page.locator('#views iframe').count(), 1);
 });
 
 test('view: a model that changes on disk is drawn again', { skip }, async () => {
