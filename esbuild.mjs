@@ -61,6 +61,9 @@ const products = [
   { entryPoints: ['node/boundsWorker.ts'], outfile: 'dist/boundsWorker.js', platform: 'node', format: 'cjs' },
   // The webview's CSS takes the codicon font along: dist/codicon.ttf (the page's CSP allows fonts from dist/).
   { entryPoints: ['media/main.ts'], outfile: 'dist/webview.js', platform: 'browser', format: 'iife', loader: { '.ttf': 'file' }, assetNames: '[name]' },
+  // `iqm-tools view` (cli/view/): the stand-in for VS Code's webview API, loaded before webview.js, and the page around the previews.
+  { entryPoints: ['media/standalone/shim.ts'], outfile: 'dist/view-shim.js', platform: 'browser', format: 'iife' },
+  { entryPoints: ['media/standalone/page.ts'], outfile: 'dist/view-page.js', platform: 'browser', format: 'iife' },
 ].filter((options) => existsSync(options.entryPoints[0]));
 
 /** Every *.test.ts under test/ (except the in-editor suite) and every bench/*.ts, bundled one file each. */

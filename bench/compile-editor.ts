@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type { CompileReply, CompileRequest } from '../client/compile/protocol';
+import type { CompileReply, CompileRequest } from '../core/host/compileProtocol';
 import { compileWorkerOptions } from '../client/node/workerOptions';
 import { syntheticIqe } from './helpers/data';
 

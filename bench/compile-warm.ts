@@ -14,7 +14,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { homedir, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type { CompileReply, CompileRequest } from '../client/compile/protocol';
+import type { CompileReply, CompileRequest } from '../core/host/compileProtocol';
 import { median, realSources } from './helpers/data';
 import { timed } from './helpers/timed';
 

@@ -15,7 +15,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, copyFileSync } from 'nod
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type { CompileReply, CompileRequest } from '../client/compile/protocol';
+import type { CompileReply, CompileRequest } from '../core/host/compileProtocol';
 import { compileWorkerOptions } from '../client/node/workerOptions';
 import { median, syntheticIqe } from './helpers/data';
 import { benchInVsCode, harnessMissing } from './helpers/vscodeHarness';

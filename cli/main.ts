@@ -7,6 +7,7 @@ import { runConvert } from './convert';
 import { runInfo } from './info';
 import { runLint } from './lint';
 import { runSample } from './sample';
+import { runView } from './view/command';
 import { setWasmEnabled } from '../core/wasm';
 import { POOL_WORKER_COMMAND, runPoolWorker } from './compileEachPool';
 
@@ -23,6 +24,7 @@ const commands: Record<string, { run: Command; usage: string }> = {
   info: { run: runInfo, usage: 'info FILE [--json] [--engine NAME]  summarise an IQM, MD3, DPM or IQE file, or a source as the IQM it compiles to (and an engine\'s findings)' },
   lint: { run: runLint, usage: 'lint FILE... --engine NAME[,NAME] [--json]  what an engine would refuse or mangle (exit 1 if any)' },
   sample: { run: runSample, usage: 'sample FILE --frame F [--json] vertex positions and joint matrices at a frame' },
+  view: { run: runView, usage: 'view FILE... [--port N] [--no-open]  the model preview in the browser, served from 127.0.0.1 (view --help)' },
 };
 
 function usage(): string {

@@ -4,7 +4,7 @@
 // Platform to activate (client/extension.ts).
 import type * as vscode from 'vscode';
 import type { BaseLanguageClient, LanguageClientOptions } from 'vscode-languageclient';
-import type { CompileReply, CompileRequest } from './compile/protocol';
+import type { CompileReply, CompileRequest } from '../core/host/compileProtocol';
 
 export interface Platform {
   /** Which extension host runs this build. */

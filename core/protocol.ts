@@ -49,7 +49,7 @@ export interface LoadMessage {
   compiled?: CompiledFrom;
   /**
    * A compile source (MD5, SMD, OBJ, glTF): `bytes` is the IQM the host compiled from it (in the
-   * compile worker, client/preview/sourceCompile.ts), and this says how. Absent otherwise.
+   * compile worker, core/host/sourceCompile.ts), and this says how. Absent otherwise.
    */
   converted?: ConvertedFrom;
 }

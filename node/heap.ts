@@ -11,7 +11,7 @@
 // node:v8 is loaded only then: a small compile does not need it at start-up.
 import { runInNewContext } from 'node:vm';
 
-/** Input bytes from which these settings apply (and the editor's compile worker's heap limit, client/compile/protocol.ts). */
+/** Input bytes from which these settings apply (and the editor's compile worker's heap limit, core/host/compileProtocol.ts). */
 export const LARGE_INPUT = 16 << 20;
 
 /**

@@ -4,7 +4,7 @@
 // one thread (no SharedArrayBuffer here).
 import * as vscode from 'vscode';
 import { LanguageClient, type LanguageClientOptions } from 'vscode-languageclient/browser';
-import { requestTransfers, type CompileReply, type CompileRequest } from '../compile/protocol';
+import { requestTransfers, type CompileReply, type CompileRequest } from '../../core/host/compileProtocol';
 import type { ModelFiles, Platform } from '../platform';
 import { writeReplacing } from '../compile/write';
 import { startWorker } from './worker';

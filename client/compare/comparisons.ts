@@ -4,14 +4,11 @@
 // here; two that belong together are paired, get the semantic differences of `iqm-tools diff`
 // (core/compare/diff.ts), and each forwards its camera and clip to the other.
 import * as vscode from 'vscode';
-import { diffModels } from '../../core/compare/diff';
-import { readModel } from '../../core/formats/models';
-import { playedModel } from '../../core/lookup/clips';
-import type { Model } from '../../core/model/model';
 import { fileNameOf } from '../../core/paths';
 import type { Sidecars } from '../../core/protocol';
 import type { Difference } from '../../core/compare/diff';
 import type { LinkToWebview, SharedView } from '../../core/viewLink';
+import { comparisonResult, type ComparedSide } from '../../core/host/comparison';
 
 /** What a preview gives a comparison. */
 export interface ComparablePreview {
@@ -168,19 +165,7 @@ export class Comparisons implements vscode.Disposable {
     const pairing = this.pairs.get(preview);
     if (!pairing) return;
     const [left, right] = pairing.side === 'left' ? [preview, pairing.other] : [pairing.other, preview];
-    const a = left.model();
-    const b = right.model();
-    let result: { differences: Difference[] | null; error: string | null };
-    const missing = !a && left.problem() !== null ? left : !b && right.problem() !== null ? right : null;
-    if (missing) result = { differences: null, error: `${displayName(missing.uri)} has no model to compare: ${missing.problem()}` };
-    else if (!a || !b) result = { differences: null, error: null };
-    else {
-      try {
-        result = { differences: diffModels(drawnModel(left, a), drawnModel(right, b)), error: null };
-      } catch (e) {
-        result = { differences: null, error: e instanceof Error ? e.message : String(e) };
-      }
-    }
+    const result = comparisonResult(side(left), side(right));
     this.results.set(left, result);
     const view = pairing.shared.view;
     left.post({ type: 'comparison', side: 'left', other: displayName(right.uri), ...result, view });
@@ -188,12 +173,7 @@ export class Comparisons implements vscode.Disposable {
   }
 }
 
-/**
- * A side's model as its preview plays it: the clips of its sidecars (core/lookup/clips.ts), so a
- * DPM with its .framegroups and the IQE converted from it compare by the same clips.
- */
-function drawnModel(preview: ComparablePreview, bytes: Uint8Array): Model {
-  const model = readModel(bytes);
-  const sidecars = preview.sidecars();
-  return sidecars ? playedModel(model, fileNameOf(preview.uri.path), sidecars) : model;
+/** A preview as comparisonResult (comparison.ts) takes it. */
+function side(preview: ComparablePreview): ComparedSide {
+  return { name: displayName(preview.uri), fileName: fileNameOf(preview.uri.path), model: preview.model(), sidecars: preview.sidecars(), problem: preview.problem() };
 }

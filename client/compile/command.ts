@@ -10,7 +10,7 @@ import * as vscode from 'vscode';
 import type { IqeDiagnostic } from '../../core/iqe/diagnostic';
 import { engineFindings, toDiagnostics } from '../preview/engines';
 import type { Platform } from '../platform';
-import type { CompileInput, CompileNote, CompileRequest } from './protocol';
+import type { CompileInput, CompileNote, CompileRequest } from '../../core/host/compileProtocol';
 import { animationPathsFor, compileOptionsOf, outputPathFor } from './settings';
 import { compileSource, type LoadedSource, settingsFor } from './source';
 import { gatherCompanions } from '../../core/formats/companions';

@@ -1,6 +1,6 @@
 // The compile settings (iqmTools.compile.*) and where the output goes. Pure, so it is unit-tested
 // without VS Code.
-import type { EditorCompileOptions as CompileOptions } from './protocol';
+import type { EditorCompileOptions as CompileOptions } from '../../core/host/compileProtocol';
 
 export interface CompileSettings {
   /** Output path template; variables: ${fileDirname}, ${fileBasenameNoExtension}, ${workspaceFolder}. */

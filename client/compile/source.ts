@@ -1,12 +1,12 @@
 // What the compile command and the IQE preview share on the extension host: the compile settings of
 // a file and the text to compile (an open document's, saved or not, or the file itself). The compile
-// runs in the host's worker (Platform.compile); the worker side is client/compile/run.ts.
+// runs in the host's worker (Platform.compile); the worker side is core/host/compileRun.ts.
 import * as vscode from 'vscode';
 import { gatherCompanions } from '../../core/formats/companions';
 import { detectFormat, HEAD_BYTES } from '../../core/formats/registry';
 import { workspaceAccess } from '../fileAccess';
 import type { ModelFiles } from '../platform';
-import type { CompileRequest, CompileInput } from './protocol';
+import type { CompileRequest, CompileInput } from '../../core/host/compileProtocol';
 import { type CompileSettings, DEFAULT_OUTPUT_PATH } from './settings';
 
 export function settingsFor(uri: vscode.Uri): CompileSettings {

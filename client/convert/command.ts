@@ -9,11 +9,11 @@ import type { Model } from '../../core/model/model';
 import { readModel } from '../../core/formats/models';
 import { detectFormat, FORMATS, unusableMessage } from '../../core/formats/registry';
 import { clipsBeside, withClips } from '../../core/lookup/clips';
-import type { CompileRequest } from '../compile/protocol';
+import type { CompileRequest } from '../../core/host/compileProtocol';
 import { compileOptionsOf } from '../compile/settings';
 import { settingsFor } from '../compile/source';
 import type { Platform } from '../platform';
-import { sourceOutcome, sourceRequest } from '../preview/sourceCompile';
+import { sourceOutcome, sourceRequest } from '../../core/host/sourceCompile';
 import { companionFiles } from '../preview/files';
 import { workspaceAccess } from '../fileAccess';
 

@@ -4,8 +4,8 @@
 import { parentPort } from 'node:worker_threads';
 import { parallelBounds } from '../../node/compileParallel';
 import { fileSource } from '../../node/text';
-import type { CompileRequest } from '../compile/protocol';
-import { compileRequest, transferOf } from '../compile/run';
+import type { CompileRequest } from '../../core/host/compileProtocol';
+import { compileRequest, transferOf } from '../../core/host/compileRun';
 
 parentPort?.on('message', async (request: CompileRequest) => {
   const reply = await compileRequest(request, fileSource, parallelBounds());

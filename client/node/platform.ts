@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import { chmod } from 'node:fs/promises';
 import { Worker } from 'node:worker_threads';
 import { outputTarget, sameFile } from '../../node/atomicWrite';
-import { requestTransfers, type CompileReply, type CompileRequest } from '../compile/protocol';
+import { requestTransfers, type CompileReply, type CompileRequest } from '../../core/host/compileProtocol';
 import type { ModelFiles, Platform } from '../platform';
 import { writeReplacing } from '../compile/write';
 import { startNodeLanguageClient } from './languageClient';

@@ -1,5 +1,5 @@
 // The preview's files on the extension host: the companion files compiled with a source (read
-// through client/fileAccess.ts, as core's FileAccess), and helpers for what the webview gets.
+// through client/fileAccess.ts, as core's FileAccess). What the webview gets of them: transfer.ts.
 
 import * as vscode from 'vscode';
 import { gatherCompanions } from '../../core/formats/companions';
@@ -29,27 +29,4 @@ export async function companionFiles(uri: vscode.Uri, bytes: Uint8Array, format:
     resources: found.resources,
     lookedFor: found.lookedFor.map((path) => uri.with({ path })),
   };
-}
-
-export function mimeOf(path: string): 'image/x-tga' | 'image/png' | 'image/jpeg' {
-  const p = path.toLowerCase();
-  if (p.endsWith('.png')) return 'image/png';
-  if (p.endsWith('.jpg') || p.endsWith('.jpeg')) return 'image/jpeg';
-  return 'image/x-tga';
-}
-
-/** A fresh ArrayBuffer holding exactly these bytes (postMessage transfers ArrayBuffers efficiently). */
-export function toArrayBuffer(bytes: Uint8Array): ArrayBuffer {
-  const out = new ArrayBuffer(bytes.byteLength);
-  new Uint8Array(out).set(bytes);
-  return out;
-}
-
-export function isInside(path: string, root: string): boolean {
-  return path === root || path.startsWith(root.endsWith('/') ? root : root + '/');
-}
-
-/** The message of an error, for display. */
-export function errorText(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
 }

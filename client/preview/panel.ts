@@ -23,19 +23,19 @@ import {
   type WebviewToHost,
 } from '../../core/protocol';
 import { PreviewTimeline } from '../../core/previewTimeline';
-import type { CompileReply, CompileRequest } from '../compile/protocol';
+import type { CompileReply, CompileRequest } from '../../core/host/compileProtocol';
 import { compileOptionsOf } from '../compile/settings';
 import { compileSource, settingsFor } from '../compile/source';
 import type { Platform } from '../platform';
 import { engineFindings, toDiagnostics } from './engines';
-import { errorText, toArrayBuffer } from './files';
+import { errorText, toArrayBuffer } from '../../core/host/transfer';
 import { saveImage, showSource } from './userFiles';
 import { watchCompanionFiles, watchModelFiles } from './watchers';
 import { workspaceAccess } from '../fileAccess';
 import { makeNonce, previewHtml } from './html';
 import { findPartners, partnersMatter, rememberedPartner, rememberPartner } from './partners';
 import { displayPath, type ModelRead, loadPreviewModel } from './modelLoad';
-import { type MaterialColor, previewClipLoops, sourceOutcome, sourceRequest } from './sourceCompile';
+import { type MaterialColor, previewClipLoops, sourceOutcome, sourceRequest } from '../../core/host/sourceCompile';
 import { fileNameOf as basename, folderOf as dirname } from '../../core/paths';
 import type { FileAccess } from '../../core/files';
 import { findSidecars } from '../../core/lookup/sidecars';

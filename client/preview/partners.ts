@@ -1,19 +1,12 @@
-// The "mesh from…" picker on the host: the other IQM files of the opened model's folder, read and
-// matched by core/model/animationSet.ts; the user's choice is remembered per file in the
-// workspace state. Large folders are read up to a limit, the likeliest partners first (the
-// remembered one, then the names closest to the opened file's): the picker is a convenience, not a scan.
+// The "mesh from…" picker in VS Code: the offer (partnerOffer.ts) over the workspace's files; the
+// user's choice is remembered per file in the workspace state.
 
 import * as vscode from 'vscode';
-import { isAnimationOnly, isSkinnedMesh, partnerChoice, partnerReadingOrder } from '../../core/model/animationSet';
-import type { Model } from '../../core/model/model';
+import { isAnimationOnly, isSkinnedMesh } from '../../core/model/animationSet';
 import type { PartnerOffer } from '../../core/protocol';
-import { tryReadModel } from './engines';
-import { toArrayBuffer } from './files';
-import { fileNameOf as basename, folderOf as dirname } from '../../core/paths';
-
-/** At most this many files of the folder are read, each at most this large (bytes). */
-const MAX_FILES = 64;
-const MAX_BYTES = 32 * 1024 * 1024;
+import { tryReadModel } from '../../core/host/engineCheck';
+import { folderOf as dirname } from '../../core/paths';
+import { partnerOffer } from '../../core/host/partnerOffer';
 
 function stateKey(uri: vscode.Uri): string {
   return `iqmTools.partner:${uri.toString()}`;
@@ -42,40 +35,21 @@ export function partnersMatter(uri: vscode.Uri, bytes: Uint8Array): boolean {
 
 /**
  * The picker's offer for the opened IQM `bytes`, or undefined when there is nothing to pick (not
- * an IQM, not animation-only, or a mesh no animation file of the folder fits).
+ * an IQM, not animation-only, or a mesh no animation file of the folder fits): partnerOffer.ts
+ * over the workspace's files.
  */
-export async function findPartners(uri: vscode.Uri, bytes: Uint8Array, remembered: string | undefined, log: (message: string) => void): Promise<PartnerOffer | undefined> {
-  if (!/\.iqm$/i.test(uri.path)) return undefined;
-  const opened = tryReadModel(bytes);
-  if (!opened || (opened.meshes.length > 0 && !opened.skeleton)) return undefined;
+export function findPartners(uri: vscode.Uri, bytes: Uint8Array, remembered: string | undefined, log: (message: string) => void): Promise<PartnerOffer | undefined> {
   const folder = uri.with({ path: dirname(uri.path) });
-  let entries: [string, vscode.FileType][];
-  try {
-    entries = await vscode.workspace.fs.readDirectory(folder);
-  } catch {
-    return undefined;
-  }
-  const self = basename(uri.path);
-  const names = partnerReadingOrder(
-    entries.filter(([n, t]) => (t & vscode.FileType.File) !== 0 && /\.iqm$/i.test(n) && n !== self).map(([n]) => n),
-    self,
-    remembered,
-  );
-  if (names.length > MAX_FILES) log(`${uri.toString()}: the "mesh from" picker reads ${MAX_FILES} of the ${names.length} IQM files of the folder (the remembered one and the names closest to this file's first)`);
-  const read: { name: string; model: Model; bytes: Uint8Array }[] = [];
-  for (const name of names.slice(0, MAX_FILES)) {
-    const other = uri.with({ path: `${folder.path}/${name}` });
-    try {
-      if ((await vscode.workspace.fs.stat(other)).size > MAX_BYTES) continue;
-      const b = await vscode.workspace.fs.readFile(other);
-      const model = tryReadModel(b); // a broken file of the folder is no candidate
-      if (model) read.push({ name, model, bytes: b });
-    } catch {
-      // Unreadable: not offered.
-    }
-  }
-  const choice = partnerChoice(opened, read, remembered);
-  if (!choice) return undefined;
-  const chosen = choice.chosen ? read.find((r) => r.name === choice.chosen) : undefined;
-  return { role: choice.role, matches: choice.matches, automatic: choice.automatic, chosen: chosen ? { name: chosen.name, bytes: toArrayBuffer(chosen.bytes) } : null };
+  const at = (name: string) => uri.with({ path: `${folder.path}/${name}` });
+  return partnerOffer(uri.path, bytes, remembered, {
+    files: async () => {
+      try {
+        return (await vscode.workspace.fs.readDirectory(folder)).filter(([, t]) => (t & vscode.FileType.File) !== 0).map(([n]) => n);
+      } catch {
+        return null;
+      }
+    },
+    size: async (name) => (await vscode.workspace.fs.stat(at(name))).size,
+    read: async (name) => vscode.workspace.fs.readFile(at(name)),
+  }, (m) => log(`${uri.toString()}: ${m}`));
 }

@@ -2,7 +2,7 @@
 // exported image (a save dialog beside the model).
 import * as vscode from 'vscode';
 import { fileNameOf as basename, folderOf as dirname } from '../../core/paths';
-import { errorText } from './files';
+import { errorText } from '../../core/host/transfer';
 
 /** Shows the IQE text at a line and column (in the editor that has it, else beside the preview). */
 export async function showSource(uri: vscode.Uri, line: number, column: number): Promise<void> {

@@ -2,7 +2,7 @@
 // Compare): the source compiled with the files that go with it (its animation files merged after
 // it, the files it names as resources), with -j so that an animation file alone still has its
 // skeleton, then read back as a model. The CLI runs this in its process; the extension host asks
-// its compile worker for the same request (client/compile/run.ts takes it through sources.ts too).
+// its compile worker for the same request (core/host/compileRun.ts takes it through sources.ts too).
 
 import { compile, type BoundsProvider, type CompileResult, type CompileSource } from '../compile/index';
 import type { Model } from '../model/model';

@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { extname, join, resolve, sep } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Frame, Page } from 'playwright-core';
 import { findSidecars } from '../../core/lookup/sidecars';
 import { playerSet } from '../../core/lookup/player';
 import { meshTexture, textureLookup } from '../../core/lookup/textures';
@@ -357,7 +357,7 @@ export interface PixelStats {
  * Reads the canvas back (WebGL readPixels, preserveDrawingBuffer) and summarises it. Grid and
  * overlays are turned off first by the caller when only the model should count.
  */
-export async function pixelStats(page: Page): Promise<PixelStats> {
+export async function pixelStats(page: Page | Frame): Promise<PixelStats> {
   return await page.evaluate(() => {
     const canvas = (globalThis as unknown as PageGlobals).document.getElementById('view');
     if (!canvas) throw new Error('no canvas');
@@ -396,7 +396,7 @@ export async function pixelStats(page: Page): Promise<PixelStats> {
 }
 
 /** Sets view-state toggles through the real UI (clicking the toolbar buttons) when they differ. */
-export async function setToggles(page: Page, wanted: Partial<Record<string, boolean>>): Promise<void> {
+export async function setToggles(page: Page | Frame, wanted: Partial<Record<string, boolean>>): Promise<void> {
   for (const [key, on] of Object.entries(wanted)) {
     const [isOn, disabled] = await page.$eval(`button[data-toggle="${key}"]`, (b) => [b.classList.contains('on'), (b as unknown as { disabled: boolean }).disabled]);
     if (isOn !== on && !disabled) await page.click(`button[data-toggle="${key}"]`);
@@ -405,7 +405,7 @@ export async function setToggles(page: Page, wanted: Partial<Record<string, bool
 }
 
 /** Waits until the next two animation frames have been drawn. */
-export async function settle(page: Page): Promise<void> {
+export async function settle(page: Page | Frame): Promise<void> {
   await page.evaluate(() => {
     const g = globalThis as unknown as PageGlobals;
     return new Promise<void>((r) => g.requestAnimationFrame(() => g.requestAnimationFrame(() => r())));
@@ -427,7 +427,7 @@ export async function menuClick(page: Page, id: string): Promise<void> {
 }
 
 /** Pauses on clip `clip` (-1: the bind pose), frames the model and hides the grid and overlays, so that only the model counts. */
-export async function still(page: Page, clip = -1): Promise<void> {
+export async function still(page: Page | Frame, clip = -1): Promise<void> {
   await page.evaluate((clip) => {
     const v = (globalThis as unknown as PageGlobals).iqmPreview;
     v.setPlaying(false);

@@ -1,5 +1,5 @@
 // A glTF material that is a colour without a texture (issue 31) in the preview, in Chromium: the
-// host answers its mesh with the colour (client/preview/sourceCompile.ts materialColorSource), and
+// host answers its mesh with the colour (core/host/sourceCompile.ts materialColorSource), and
 // the mesh is drawn in it, lit, instead of the grey checker of a texture not found; where the
 // compile wrote the colour into the vertex colours, the host's white texel lets them show once.
 

@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type { CompileReply, CompileRequest } from '../../client/compile/protocol';
+import type { CompileReply, CompileRequest } from '../../core/host/compileProtocol';
 
 export const WORKER = resolve('dist', 'compileWorker.js');
 /** A test's skip reason when the worker is not built. */

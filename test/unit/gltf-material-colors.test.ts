@@ -13,8 +13,8 @@ import { gltfSource } from '../../core/gltf/source';
 import { readModel } from '../../core/formats/models';
 import type { Model } from '../../core/model/model';
 import { compileOptionsOf, type CompileSettings } from '../../client/compile/settings';
-import { materialColorSource } from '../../client/preview/sourceCompile';
-import { compileRequest } from '../../client/compile/run';
+import { materialColorSource } from '../../core/host/sourceCompile';
+import { compileRequest } from '../../core/host/compileRun';
 import { GltfBuilder } from '../helpers/gltf-build';
 import { withTempDir } from '../helpers/temp-dir';
 

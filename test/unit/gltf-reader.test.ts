@@ -20,7 +20,7 @@ import { detectFormat } from '../../core/formats/registry';
 import { FLOAT, GltfBuilder, glbOf, type Json, skinnedStrip, UNSIGNED_BYTE, UNSIGNED_INT } from '../helpers/gltf-build';
 import { makeGltf } from '../helpers/gltf-writer';
 import { withTempDir } from '../helpers/temp-dir';
-import type { CompileReply } from '../../client/compile/protocol';
+import type { CompileReply } from '../../core/host/compileProtocol';
 import { compileInWorker, NO_WORKER } from '../helpers/compile-worker';
 
 const CLI = resolve('dist', 'cli.js');

@@ -41,7 +41,10 @@ const SCANNED = ['core', 'client', 'server', 'media', 'cli', 'node'];
  * - compare diffs two opened models;
  * - viewLink (two linked previews) names compare's differences; protocol (host <-> webview
  *   messages) names things from every layer, and viewState and lspMethods are the vocabulary of
- *   the faces: nothing in core builds on them.
+ *   the faces: nothing in core builds on them but
+ * - host, what every host of the preview and the compile does over its injected file access (the
+ *   VS Code panel, the compile workers, `iqm-tools view`): the model read, the texture answers,
+ *   the engine findings, the "mesh from" offer, a source's compile and a comparison's result.
  */
 const CORE_LAYERS: readonly (readonly string[])[] = [
   ['root'],
@@ -60,6 +63,7 @@ const CORE_LAYERS: readonly (readonly string[])[] = [
   ['compare'],
   ['viewLink.ts'],
   ['protocol.ts', 'viewState.ts', 'lspMethods.ts'],
+  ['host'],
 ];
 
 /**

@@ -92,7 +92,8 @@ test('the .vsix holds every file the build writes to dist/ (webview assets, work
   const files = await packageFiles();
   const built = builtFiles();
   // The webview's script, style and the font its style loads; the workers of both hosts.
-  for (const expected of ['dist/webview.js', 'dist/webview.css', 'dist/codicon.ttf', 'dist/compileWorker.js', 'dist/boundsWorker.js', 'dist/web/server.js', 'dist/web/compileWorker.js']) {
+  // iqm-tools view's page: the stand-in for the webview API and the page around the previews.
+  for (const expected of ['dist/webview.js', 'dist/webview.css', 'dist/codicon.ttf', 'dist/compileWorker.js', 'dist/boundsWorker.js', 'dist/web/server.js', 'dist/web/compileWorker.js', 'dist/view-shim.js', 'dist/view-page.js', 'dist/view-page.css']) {
     assert.ok(built.includes(expected), `the build no longer writes ${expected}`);
   }
   // What the style sheet loads beside it (url(...)), so that a new asset of the webview is seen.

@@ -1,11 +1,11 @@
-// The preview loops a glTF's clips (client/preview/sourceCompile.ts previewClipLoops): glTF has no
+// The preview loops a glTF's clips (core/host/sourceCompile.ts previewClipLoops): glTF has no
 // loop mark, so none of its animations is marked, and the preview loops what a file does not mark.
 // The IQM that the compile writes keeps its flags (no loop, as without --loop).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readModel } from '../../core/formats/models';
-import { compileRequest } from '../../client/compile/run';
-import { previewClipLoops, sourceOutcome, sourceRequest } from '../../client/preview/sourceCompile';
+import { compileRequest } from '../../core/host/compileRun';
+import { previewClipLoops, sourceOutcome, sourceRequest } from '../../core/host/sourceCompile';
 import { makeGltf } from '../helpers/gltf-writer';
 
 async function compiledGlb(): Promise<Uint8Array> {

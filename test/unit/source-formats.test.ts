@@ -18,8 +18,8 @@ import { fileSource } from '../../node/text';
 import { companionAnimations, mtlLibraries } from '../../core/formats/companions';
 import { detectFormat, FORMATS } from '../../core/formats/registry';
 import { withTempDir } from '../helpers/temp-dir';
-import { compileRequest } from '../../client/compile/run';
-import { sourceOutcome, sourceRequest } from '../../client/preview/sourceCompile';
+import { compileRequest } from '../../core/host/compileRun';
+import { sourceOutcome, sourceRequest } from '../../core/host/sourceCompile';
 
 const CLI = resolve('dist', 'cli.js');
 const NO_CLI = existsSync(CLI) ? false : `${CLI} is not built (npm run build)`;

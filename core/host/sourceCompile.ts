@@ -2,10 +2,10 @@
 // host's side, in the platform's compile worker (as IQE text is), never in the webview, so the
 // compiler and the glTF library stay out of the webview's bundle. Pure (no vscode): which files
 // are such sources, the compile request, and what the reply becomes for the webview.
-import { FORMATS, type FormatId, modelOptions } from '../../core/formats/registry';
-import type { ConvertedFrom, TextureResult } from '../../core/protocol';
-import { IQM_HEADER, IQM_LOOP, IQM_RECORD } from '../../core/iqm/layout';
-import type { CompileReply, CompileRequest } from '../compile/protocol';
+import { FORMATS, type FormatId, modelOptions } from '../formats/registry';
+import type { ConvertedFrom, TextureResult } from '../protocol';
+import { IQM_HEADER, IQM_LOOP, IQM_RECORD } from '../iqm/layout';
+import type { CompileReply, CompileRequest } from './compileProtocol';
 
 /**
  * The compile of a previewed source: its bytes, the animation files beside it merged after it

@@ -1,8 +1,9 @@
 // Messages between the extension host and the compile worker (client/node/compileWorker.ts, a
-// worker thread; client/browser/compileWorker.ts, a Web Worker).
-import type { CompileOptions, CompileSourceMap, CompileStats, SourceOptions } from '../../core/compile/index';
-import type { GltfMaterialColor } from '../../core/gltf/source';
-import type { IqeDiagnostic } from '../../core/iqe/diagnostic';
+// worker thread; client/browser/compileWorker.ts, a Web Worker); `iqm-tools view` makes the same
+// requests in its process (compileRun.ts).
+import type { CompileOptions, CompileSourceMap, CompileStats, SourceOptions } from '../compile/index';
+import type { GltfMaterialColor } from '../gltf/source';
+import type { IqeDiagnostic } from '../iqe/diagnostic';
 
 /**
  * An input as the host gives it: the text of an open document (what the user sees, saved or not);

@@ -1,12 +1,16 @@
-// The compile as both workers run it (client/node/compileWorker.ts, client/browser/compileWorker.ts):
+// The compile as both workers run it (client/node/compileWorker.ts, client/browser/compileWorker.ts)
+// and `iqm-tools view` in its process (cli/view/session.ts):
 // the inputs in order, the reply the host gets. The one place to re-point when the compile's entry
 // in core/compile changes.
-import { type BoundsProvider, compile, type CompileSource, type SourceOptions } from '../../core/compile/index';
-import { sourceError } from '../../core/compile/sources';
-import { openSource } from '../../core/formats/sources';
-import type { GltfImage, GltfMaterialColor } from '../../core/gltf/source';
-import type { IqeDiagnostic } from '../../core/iqe/diagnostic';
-import type { CompileInput, CompileReply, CompileRequest } from './protocol';
+import { type BoundsProvider, compile, type CompileSource, type SourceOptions } from '../compile/index';
+import { sourceError } from '../compile/sources';
+import { openSource } from '../formats/sources';
+import type { GltfImage, GltfMaterialColor } from '../gltf/source';
+import type { IqeDiagnostic } from '../iqe/diagnostic';
+import type { CompileInput, CompileReply, CompileRequest } from './compileProtocol';
+
+/** Milliseconds, for the reply's timing: performance.now() in every host (core's types do not name it). */
+const now = (): number => (globalThis as { performance?: { now(): number } }).performance?.now() ?? Date.now();
 
 /**
  * Compiles the request's inputs through the compile's one entry; never rejects. Each input is
@@ -17,7 +21,7 @@ import type { CompileInput, CompileReply, CompileRequest } from './protocol';
  * compiled file's; its animation files are merged as they are.
  */
 export async function compileRequest(request: CompileRequest, fileSource?: (path: string, options?: SourceOptions) => Promise<CompileSource | string>, bounds?: BoundsProvider): Promise<CompileReply> {
-  const start = performance.now();
+  const start = now();
   const resources = new Map((request.resources ?? []).map((r) => [r.uri, r.bytes]));
   const readResource = (uri: string): Uint8Array | null => resources.get(uri) ?? resources.get(decodeURIComponent(uri)) ?? null;
   const sourceOf = async (source: CompileInput, options: SourceOptions | undefined): Promise<CompileSource> => {
@@ -42,7 +46,7 @@ export async function compileRequest(request: CompileRequest, fileSource?: (path
       diagnostics: result.diagnostics.map(byText),
       notes: result.notes.map(byText),
       stats: result.stats,
-      milliseconds: performance.now() - start,
+      milliseconds: now() - start,
       failedText: result.failed,
       sourceMap: result.sourceMap,
       ...(images.length ? { images } : {}),
