@@ -115,15 +115,7 @@ export async function runConvert(args: string[]): Promise<number> {
     process.stderr.write(`${out}: cannot write: ${(error as NodeJS.ErrnoException).code ?? String(error)}\n`);
     return 2;
   }
-  const model = models[0];
-  const stats = {
-    meshes: model.meshes.length,
-    vertices: model.meshes.reduce((n, m) => n + m.vertexCount, 0),
-    triangles: model.meshes.reduce((n, m) => n + m.triangleCount, 0),
-    joints: model.skeleton?.names.length ?? 0,
-    animations: result.animations,
-    bytes: bytes.byteLength,
-  };
+  const stats = { ...modelCounts(models[0]), animations: result.animations, bytes: bytes.byteLength };
   if (json) writeStdout(JSON.stringify({ output: out, warnings: notes, stats }) + '\n');
   else {
     if (notes.length) writeStderr(notes.join('\n') + '\n');
@@ -170,10 +162,7 @@ async function writeGltfOutput(inputs: string[], models: Model[], out: string, c
     }
   }
   const stats = {
-    meshes: model.meshes.length,
-    vertices: model.meshes.reduce((n, m) => n + m.vertexCount, 0),
-    triangles: model.meshes.reduce((n, m) => n + m.triangleCount, 0),
-    joints: model.skeleton?.names.length ?? 0,
+    ...modelCounts(model),
     animations: result.animations,
     textures: found.materials.filter((m) => m?.image).length,
     bytes: files.reduce((n, f) => n + f.bytes.byteLength, 0),
@@ -184,6 +173,16 @@ async function writeGltfOutput(inputs: string[], models: Model[], out: string, c
     writeStdout(`${out}: ${stats.meshes} meshes, ${stats.vertices} vertices, ${stats.triangles} triangles, ${stats.joints} joints, ${stats.animations} animations, ${stats.textures} textures, ${stats.bytes} bytes${files.length > 1 ? ` in ${files.length} files` : ''}\n`);
   }
   return 0;
+}
+
+/** What `convert` prints of the model it wrote (both outputs, text and --json). */
+function modelCounts(model: Model): { meshes: number; vertices: number; triangles: number; joints: number } {
+  return {
+    meshes: model.meshes.length,
+    vertices: model.meshes.reduce((n, m) => n + m.vertexCount, 0),
+    triangles: model.meshes.reduce((n, m) => n + m.triangleCount, 0),
+    joints: model.skeleton?.names.length ?? 0,
+  };
 }
 
 function usageError(message: string): number {
