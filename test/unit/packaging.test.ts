@@ -111,3 +111,24 @@ test('the .vsix holds nothing else: no sources, source maps, tests or examples',
   const extra = [...files].filter((path) => !allowed.has(path));
   assert.deepEqual(extra, [], `the package holds files nothing loads: ${extra.join(', ')}`);
 });
+
+// The extension's details page shows the packaged README (scripts/package-readme.mjs): it is for
+// users, so a checkout's set-up (npm install / test / start) stays in "Developing iqm-tools", the
+// section the script leaves out. (The UI test reads the same on the installed extension's page.)
+test('the packaged README has no developer set-up outside the section the packaging leaves out', async () => {
+  const { spawnSync } = await import('node:child_process');
+  const { mkdtempSync, rmSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const dir = mkdtempSync(join(tmpdir(), 'iqm-readme-'));
+  try {
+    const out = join(dir, 'README.md');
+    const run = spawnSync(process.execPath, [resolve('scripts/package-readme.mjs'), resolve('README.md'), out], { encoding: 'utf8' });
+    assert.equal(run.status, 0, run.stderr);
+    const lines = readFileSync(out, 'utf8').split('\n');
+    const setUp = lines.map((line, i) => ({ line, at: i + 1 })).filter(({ line }) => /npm (install|test|start)\b/.test(line));
+    assert.deepEqual(setUp, [], 'developer set-up in the packaged README');
+    assert.ok(lines.some((l) => l.startsWith('## Command line')), 'the packaged README keeps the user sections');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
