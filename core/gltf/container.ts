@@ -8,6 +8,7 @@ import { decodeUtf8 } from '../binary';
 import { ReadError } from '../compile/readError';
 import { utf8Length } from '../utf8';
 import { jsonSyntaxError, lineAndColumn } from './jsonSyntax';
+import { BYTE, COMPONENT_NAMES, COMPONENT_SIZES, FLOAT, SHORT, UNSIGNED_BYTE, UNSIGNED_INT, UNSIGNED_SHORT } from './constants';
 
 /** "glTF" as a little-endian uint32: a GLB's first four bytes. */
 const GLB_MAGIC = 0x46546c67;
@@ -90,9 +91,7 @@ function parseJson(text: string, chunkOffset: number, binary: boolean): GltfJson
   return value as GltfJson;
 }
 
-const COMPONENT_SIZES: Readonly<Record<number, number>> = { 5120: 1, 5121: 1, 5122: 2, 5123: 2, 5125: 4, 5126: 4 };
 const TYPE_SIZES: Readonly<Record<string, number>> = { SCALAR: 1, VEC2: 2, VEC3: 3, VEC4: 4, MAT2: 4, MAT3: 9, MAT4: 16 };
-const COMPONENT_NAMES: Readonly<Record<number, string>> = { 5120: 'BYTE', 5121: 'UNSIGNED_BYTE', 5122: 'SHORT', 5123: 'UNSIGNED_SHORT', 5125: 'UNSIGNED_INT', 5126: 'FLOAT' };
 
 /** What the glTF specification allows an accessor used so to be: its types, and its component types (`n`: normalized). */
 interface AccessorFormat {
@@ -100,11 +99,11 @@ interface AccessorFormat {
   components: readonly (readonly [number, boolean])[];
 }
 
-const FLOAT_ONLY = [[5126, false]] as const;
+const FLOAT_ONLY = [[FLOAT, false]] as const;
 /** Float, or unsigned integers read as 0..1 (texture coordinates, colours, weights). */
-const UNSIGNED_NORMALIZED = [[5126, false], [5121, true], [5123, true]] as const;
+const UNSIGNED_NORMALIZED = [[FLOAT, false], [UNSIGNED_BYTE, true], [UNSIGNED_SHORT, true]] as const;
 /** Float, or any integer read as -1..1 or 0..1 (rotations and morph weights in animations, morph target sets). */
-const ANY_NORMALIZED = [[5126, false], [5120, true], [5121, true], [5122, true], [5123, true]] as const;
+const ANY_NORMALIZED = [[FLOAT, false], [BYTE, true], [UNSIGNED_BYTE, true], [SHORT, true], [UNSIGNED_SHORT, true]] as const;
 
 /**
  * Each use of an accessor and what it may be (glTF 2.0, §3.7.2.1 mesh attributes, §3.7.2.2 morph
@@ -112,13 +111,13 @@ const ANY_NORMALIZED = [[5126, false], [5120, true], [5121, true], [5122, true],
  * indices made vertices past the primitive's and NaN positions in the IQM.
  */
 const ACCESSOR_FORMATS: Readonly<Record<string, AccessorFormat>> = {
-  indices: { types: ['SCALAR'], components: [[5121, false], [5123, false], [5125, false]] },
+  indices: { types: ['SCALAR'], components: [[UNSIGNED_BYTE, false], [UNSIGNED_SHORT, false], [UNSIGNED_INT, false]] },
   POSITION: { types: ['VEC3'], components: FLOAT_ONLY },
   NORMAL: { types: ['VEC3'], components: FLOAT_ONLY },
   TANGENT: { types: ['VEC4'], components: FLOAT_ONLY },
   TEXCOORD: { types: ['VEC2'], components: UNSIGNED_NORMALIZED },
   COLOR: { types: ['VEC3', 'VEC4'], components: UNSIGNED_NORMALIZED },
-  JOINTS: { types: ['VEC4'], components: [[5121, false], [5123, false]] },
+  JOINTS: { types: ['VEC4'], components: [[UNSIGNED_BYTE, false], [UNSIGNED_SHORT, false]] },
   WEIGHTS: { types: ['VEC4'], components: UNSIGNED_NORMALIZED },
   'target POSITION': { types: ['VEC3'], components: FLOAT_ONLY },
   'target NORMAL': { types: ['VEC3'], components: FLOAT_ONLY },
@@ -244,7 +243,7 @@ export function checkJson(json: GltfJson, buffers: readonly (Uint8Array | null)[
     if (!width) fail(`${where}: type '${String(accessor.type)}' is not a glTF accessor type`);
     if (!isCount(accessor.count) || accessor.count < 1) fail(`${where}: count ${String(accessor.count)} is not at least 1`);
     if (accessor.normalized !== undefined && typeof accessor.normalized !== 'boolean') fail(`${where}: normalized is not true or false`);
-    if (accessor.normalized === true && (accessor.componentType === 5126 || accessor.componentType === 5125)) fail(`${where}: normalized ${COMPONENT_NAMES[accessor.componentType]}: glTF normalizes only 8- and 16-bit integers`, 'gltf-accessor-type');
+    if (accessor.normalized === true && (accessor.componentType === FLOAT || accessor.componentType === UNSIGNED_INT)) fail(`${where}: normalized ${COMPONENT_NAMES[accessor.componentType]}: glTF normalizes only 8- and 16-bit integers`, 'gltf-accessor-type');
     const offset = accessor.byteOffset ?? 0;
     if (!isCount(offset)) fail(`${where}: byteOffset is not a count`);
     if (accessor.bufferView !== undefined) {
@@ -261,7 +260,7 @@ export function checkJson(json: GltfJson, buffers: readonly (Uint8Array | null)[
       if (!isCount(sparse.count) || sparse.count < 1 || sparse.count > accessor.count) fail(`${where}: sparse count ${String(sparse.count)} is not in 1..${accessor.count}`);
       const indices = sparse.indices ?? {}, values = sparse.values ?? {};
       const indexSize = COMPONENT_SIZES[indices.componentType as number];
-      if (!indexSize || indices.componentType === 5120 || indices.componentType === 5122 || indices.componentType === 5126) fail(`${where}: sparse indices componentType ${String(indices.componentType)} is not an unsigned integer type`);
+      if (!indexSize || indices.componentType === BYTE || indices.componentType === SHORT || indices.componentType === FLOAT) fail(`${where}: sparse indices componentType ${String(indices.componentType)} is not an unsigned integer type`);
       ref(indices.bufferView, 'bufferViews', `${where} (sparse indices)`);
       ref(values.bufferView, 'bufferViews', `${where} (sparse values)`);
       if (indices.bufferView === undefined || values.bufferView === undefined) fail(`${where}: sparse indices or values have no buffer view`);

@@ -24,6 +24,7 @@ import { clipFrames, storedFrame, type FrameSource } from '../iqe/writer';
 import { DEFAULT_FPS, type Mesh, type Model } from '../model/model';
 import { encodeUtf8 } from '../utf8';
 import { NEAR_UNIT } from './math';
+import { ARRAY_BUFFER, ELEMENT_ARRAY_BUFFER, FLOAT, UNSIGNED_BYTE, UNSIGNED_INT, UNSIGNED_SHORT } from './constants';
 
 /** 1, or the factor that makes a vector of length l unit where it is further than NEAR_UNIT from it. */
 function unitScale(l: number): number {
@@ -80,13 +81,6 @@ export class GltfWriteError extends Error {
     this.name = 'GltfWriteError';
   }
 }
-
-const FLOAT = 5126;
-const UNSIGNED_BYTE = 5121;
-const UNSIGNED_SHORT = 5123;
-const UNSIGNED_INT = 5125;
-const ARRAY_BUFFER = 34962;
-const ELEMENT_ARRAY_BUFFER = 34963;
 
 type Json = Record<string, unknown>;
 
