@@ -43,52 +43,46 @@ export async function answerTextureRequests(host: TextureHost, requests: readonl
   // One lookup for the whole request: folders listed once, shader scripts read once; the image
   // extensions those of the engines set for the file, as the checks use.
   const lookup = textureLookup(host.fs, folderOf(host.path), textureExtensions(parseEngineList(host.engines).engines));
-  const results: TextureResult[] = [];
   const fileName = fileNameOf(host.path);
   // Meshes asking for the same names (surfaces sharing a skin) get the first one's answer: one
-  // lookup and one read of the file, whose bytes they share.
-  const answered = new Map<string, number>();
-  for (const req of requests) {
-    const same = JSON.stringify([req.names, req.skin]);
-    const earlier = answered.get(same);
-    if (earlier !== undefined) {
-      results.push({ ...results[earlier], key: req.key });
-      continue;
-    }
-    answered.set(same, results.length);
+  // lookup and one read of the file, whose bytes they share. The distinct requests are answered at
+  // once (their folder listings and reads overlap; one after another, each waited for the last).
+  const answers = new Map<string, Promise<Omit<TextureResult, 'key'>>>();
+  const answer = async (req: TextureRequest): Promise<Omit<TextureResult, 'key'>> => {
     const own = embeddedImage(req.names, embedded);
     if (own) {
       const mime = mimeOf(`x.${own.extension}`);
-      results.push({ key: req.key, via: `image ${own.stem} embedded in ${fileName}`, tried: [], twoSided: false, alphaTest: null, source: { kind: 'bytes', bytes: toArrayBuffer(own.bytes), mime, path: `${fileName}: ${own.stem}.${own.extension}` } });
-      continue;
+      return { via: `image ${own.stem} embedded in ${fileName}`, tried: [], twoSided: false, alphaTest: null, source: { kind: 'bytes', bytes: toArrayBuffer(own.bytes), mime, path: `${fileName}: ${own.stem}.${own.extension}` } };
     }
     const found = await meshTexture(lookup, req.names, req.skin);
-    const base = { key: req.key, via: found.via, tried: found.tried, twoSided: found.twoSided, alphaTest: found.alphaTest, blend: found.blend };
+    const base = { via: found.via, tried: found.tried, twoSided: found.twoSided, alphaTest: found.alphaTest, blend: found.blend };
     if (!found.path) {
       const color = materialColorSource(req.names, colors, fileName);
-      results.push(color ? { ...base, ...color } : { ...base, source: { kind: 'none' } });
-      continue;
+      return color ? { ...base, ...color } : { ...base, source: { kind: 'none' } };
     }
     const display = host.display(found.path);
     if (!DRAWN.includes(extensionOf(found.path))) {
       // The engine loads it (a PCX or BMP), the webview cannot draw it: say so where the tried paths are shown.
-      results.push({ ...base, tried: [...found.tried, `${display}: found, but the preview draws only ${DRAWN.join(', ')} images`], source: { kind: 'none' } });
-      continue;
+      return { ...base, tried: [...found.tried, `${display}: found, but the preview draws only ${DRAWN.join(', ')} images`], source: { kind: 'none' } };
     }
     const mime = mimeOf(found.path);
     // A URI is the fast way: the image goes to the page once, not through this host (a TGA too:
     // the page fetches and decodes it; a 3 MB TGA took seconds to read here and post on, in
     // code-server: docs/PERFORMANCE.md).
     const uri = host.imageUri(found.path);
-    if (uri !== null) {
-      results.push({ ...base, source: { kind: 'uri', uri, path: display, ...(mime === 'image/x-tga' ? { mime } : {}) } });
-      continue;
-    }
+    if (uri !== null) return { ...base, source: { kind: 'uri', uri, path: display, ...(mime === 'image/x-tga' ? { mime } : {}) } };
     const bytes = await host.fs.readBytes(found.path);
-    if (bytes) results.push({ ...base, source: { kind: 'bytes', bytes: toArrayBuffer(bytes), mime, path: display } });
-    else results.push({ ...base, tried: [...found.tried, `${display}: found, but cannot be read`], source: { kind: 'none' } });
-  }
-  return results;
+    if (bytes) return { ...base, source: { kind: 'bytes', bytes: toArrayBuffer(bytes), mime, path: display } };
+    return { ...base, tried: [...found.tried, `${display}: found, but cannot be read`], source: { kind: 'none' } };
+  };
+  const pending = requests.map((req) => {
+    const same = JSON.stringify([req.names, req.skin]);
+    let found = answers.get(same);
+    if (!found) answers.set(same, (found = answer(req)));
+    return found;
+  });
+  const done = await Promise.all(pending);
+  return requests.map((req, i) => ({ ...done[i], key: req.key }));
 }
 
 /** The first of `names` that is an embedded image's stem (with or without an extension; case aside), PNG or JPEG. */

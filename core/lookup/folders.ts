@@ -57,6 +57,16 @@ export class FolderListings {
   }
 
   /**
+   * Lists `folder` and the folders above it (at most `levels`) at once, none waiting for its
+   * parent's listing: for folders known to exist (those holding the model), whose listings every
+   * lookup needs. Listed one after another, they were the texture lookup's largest cost over a
+   * slow file system (workspace.fs in code-server: each listing is a round trip).
+   */
+  listAtOnce(folder: string, levels = SEARCH_LEVELS): void {
+    for (const f of searchFolders(folder, levels)) if (!this.listings.has(f)) this.listings.set(f, this.list(f, undefined));
+  }
+
+  /**
    * True when a regular file is at `path`: only a name its folder's listing holds, in any case, is
    * asked by path (the file system decides case and file type, as a lookup by path alone would).
    */

@@ -126,19 +126,35 @@ export interface TextureLookup {
  */
 export function textureLookup(files: FileAccess, dir: string, extensions: readonly string[]): TextureLookup {
   const listings = new FolderListings(files);
+  // The model's folder and those above it exist, and every answer that asks anything needs their
+  // listings: listed together at the first question.
+  let listed = false;
+  const listModelFolders = () => {
+    if (!listed) listings.listAtOnce(dir);
+    listed = true;
+  };
   const answers = new Map<string, Promise<TextureAnswer>>();
   let scripts: Promise<{ paths: string[]; index: Map<string, ShaderFound> }> | undefined;
-  const shaders = () => (scripts ??= readShaderIndex(files, listings, dir));
+  const shaders = () => {
+    listModelFolders();
+    return (scripts ??= readShaderIndex(files, listings, dir));
+  };
 
   const image = async (name: string, tried: string[]): Promise<Pick<TextureAnswer, 'path' | 'found' | 'candidate'>> => {
     const plan = texturePlan(name, dir, extensions);
-    for (const c of plan.engine) {
+    if (plan.engine.length + plan.beside.length > 0) listModelFolders();
+    // Every candidate is asked at once (each folder is still listed once, after its parent), and
+    // the answers read in the engine's order: the first found wins, as if asked one by one.
+    const ask = (path: string) => listings.isFile(path).catch(() => false);
+    const engine = plan.engine.map((c) => ask(c.path));
+    const beside = plan.beside.map(ask);
+    for (const [i, c] of plan.engine.entries()) {
       tried.push(c.path);
-      if (await listings.isFile(c.path)) return { path: c.path, found: 'engine', candidate: c.candidate };
+      if (await engine[i]) return { path: c.path, found: 'engine', candidate: c.candidate };
     }
-    for (const p of plan.beside) {
+    for (const [i, p] of plan.beside.entries()) {
       tried.push(p);
-      if (await listings.isFile(p)) return { path: p, found: 'beside' };
+      if (await beside[i]) return { path: p, found: 'beside' };
     }
     return { path: null, found: null };
   };
@@ -172,8 +188,11 @@ export function textureLookup(files: FileAccess, dir: string, extensions: readon
  */
 async function readShaderIndex(files: FileAccess, listings: FolderListings, dir: string): Promise<{ paths: string[]; index: Map<string, ShaderFound> }> {
   const paths: string[] = [];
-  for (const folder of [dir, ...searchFolders(dir).map((d) => joinPath(d, 'scripts'))]) {
-    const names = await listings.names(folder);
+  const folders = [dir, ...searchFolders(dir).map((d) => joinPath(d, 'scripts'))];
+  // Listed and read at once; used in order (nearest first), so the first definition is the same.
+  const listed = await Promise.all(folders.map((folder) => listings.names(folder)));
+  for (const [i, folder] of folders.entries()) {
+    const names = listed[i];
     if (!names) continue;
     for (const name of [...names.values()].filter((n) => /\.shader$/i.test(n)).sort()) {
       if (paths.length < MAX_SHADER_SCRIPTS) paths.push(joinPath(folder, name));
@@ -181,8 +200,9 @@ async function readShaderIndex(files: FileAccess, listings: FolderListings, dir:
   }
   const index = new Map<string, ShaderFound>();
   const read: string[] = [];
-  for (const file of paths) {
-    const text = await readText(files, file);
+  const texts = await Promise.all(paths.map((file) => readText(files, file)));
+  for (const [i, file] of paths.entries()) {
+    const text = texts[i];
     if (text === null) continue;
     read.push(file);
     for (const s of parseShaders(text)) {
@@ -213,8 +233,12 @@ export interface MeshTexture {
  */
 export async function meshTexture(lookup: TextureLookup, names: readonly string[], skin: string | null): Promise<MeshTexture> {
   const tried: string[] = [];
+  // All names asked at once, read in order: the first found is the one drawn.
+  const answers = names.map((n) => lookup.texture(n));
+  // One that fails after an earlier one is found is never awaited: not an unhandled rejection.
+  for (const a of answers) a.catch(() => undefined);
   for (let i = 0; i < names.length; i++) {
-    const a = await lookup.texture(names[i]);
+    const a = await answers[i];
     for (const p of a.tried) if (!tried.includes(p)) tried.push(p);
     if (a.path === null) continue;
     const from = i === 0 && skin ? `skin ${skin}` : 'material/shader name';

@@ -81,6 +81,37 @@ test('textures looked up through folder listings (as the preview asks): a path a
   assert.equal(new Set(counted.listed).size, counted.listed.length, 'a folder listed twice');
 });
 
+test('the lookup asks the file system at once (the model\'s folders together), and answers as if asked one by one, whatever order the answers arrive in', async () => {
+  const files = { '/g/models/obj/thing.md3': '', '/g/models/obj/textures/wood.tga': '', '/g/textures/wood.tga': '', '/g/textures/wood.png': '', '/g/scripts/a.shader': 'x\n{\n}\n' };
+  const memory = memoryFs(files);
+  // Each call waits until released; answers are released last asked, first answered.
+  const waiting: { name: string; release: () => void }[] = [];
+  const held = <T>(name: string, f: () => Promise<T>): Promise<T> => new Promise<T>((resolve) => waiting.push({ name, release: () => void f().then(resolve) }));
+  const fs: LookupFs = {
+    isFile: (p) => held(`isFile ${p}`, () => memory.isFile(p)),
+    listFolder: (p) => held(`list ${p}`, () => memory.listFolder(p)),
+    readBytes: (p) => held(`read ${p}`, () => memory.readBytes(p)),
+  };
+  const lookup = textureLookup(fs, '/g/models/obj', EXT);
+  const answer = meshTexture(lookup, ['textures/missing', 'textures/wood'], null);
+  await new Promise((r) => setTimeout(r, 0));
+  // Before any answer: the model's folder and every folder above it are being listed together.
+  const listing = waiting.map((w) => w.name);
+  for (const folder of ['/', '/g', '/g/models', '/g/models/obj']) assert.ok(listing.includes(`list ${folder}`), `${folder} is not listed at once with the others: ${listing.join(', ')}`);
+  let settled = false;
+  void answer.then(() => (settled = true));
+  while (!settled) {
+    const next = waiting.pop();
+    if (next) next.release();
+    await new Promise((r) => setTimeout(r, 0));
+  }
+  // The nearest folder's file, as the engine finds it asking one by one (not the first answered).
+  const found = await answer;
+  assert.equal(found.path, '/g/models/obj/textures/wood.tga');
+  assert.equal(found.tried[0], '/g/models/obj/textures/missing.tga');
+  assert.equal(found.tried[found.tried.length - 1], '/g/models/obj/textures/wood.tga');
+});
+
 test('sidecars: .framegroups, animation.cfg (MD3 only) and skins in engine order', async () => {
   const fs = memoryFs({
     '/m/grunt.dpm.framegroups': '1 10 20 1 idle',
