@@ -22,7 +22,8 @@ import { sameFile, writeFileAtomically } from '../node/atomicWrite';
 import { loadModel } from './info';
 import { outputName } from '../core/formats/registry';
 import { nodeFileAccess } from '../node/files';
-import { outputExtensionProblem, outputInFolder } from './output';
+import { outputExtensionProblem } from '../core/formats/outputName';
+import { outputInFolder } from './output';
 import { writeStderr, writeStdout } from './write';
 
 export const CONVERT_USAGE = [

@@ -12,6 +12,7 @@ import { engineFindings, toDiagnostics } from '../preview/engines';
 import type { Platform } from '../platform';
 import type { CompileInput, CompileNote, CompileRequest } from '../../core/host/compileProtocol';
 import { animationPathsFor, compileOptionsOf, outputPathFor } from './settings';
+import { outputExtensionProblem } from '../../core/formats/outputName';
 import { compileSource, type LoadedSource, settingsFor } from './source';
 import { gatherCompanions } from '../../core/formats/companions';
 import { detectFormat, extensionsOf, FORMATS, formatOfExtension, HEAD_BYTES } from '../../core/formats/registry';
@@ -147,6 +148,15 @@ async function compile(host: CompileHost, source: vscode.Uri, interactive: boole
   const overwritten = [source, ...animationFiles].find((input) => host.platform.files.sameFile(output, input));
   if (overwritten) {
     const message = `the output ${output.fsPath} (iqmTools.compile.outputPath) is the input ${overwritten.fsPath}; the IQM would replace it`;
+    log.appendLine(`[${new Date().toLocaleTimeString()}] ${name}: ${message}; nothing written`);
+    void vscode.window.showErrorMessage(`Compiling ${name}: ${message}`);
+    return { errors: 0, writeError: message };
+  }
+  // An outputPath whose name says another format (model.iqe, model.glb) or none would hold an IQM
+  // every reader of that name refuses: refused as the CLI's -o is.
+  const misnamed = outputExtensionProblem(output.fsPath, 'iqm');
+  if (misnamed) {
+    const message = `${misnamed} (iqmTools.compile.outputPath is ${JSON.stringify(settings.outputPath)})`;
     log.appendLine(`[${new Date().toLocaleTimeString()}] ${name}: ${message}; nothing written`);
     void vscode.window.showErrorMessage(`Compiling ${name}: ${message}`);
     return { errors: 0, writeError: message };

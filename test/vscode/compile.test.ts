@@ -190,6 +190,20 @@ suite('compile command', () => {
     assert.equal(fs.readFileSync(source, 'utf8'), text, 'the source was changed');
   });
 
+  test('an outputPath named for another format (.glb) is refused as the CLI refuses -o, nothing written', async function () {
+    if (missing) {
+      if (this.test) this.test.title += ` [skipped: ${missing}]`;
+      this.skip();
+    }
+    const out = path.join(dir, 'misnamed');
+    await setGlobalSetting('iqmTools.compile', 'outputPath', `${out}/\${fileBasenameNoExtension}.glb`);
+    const outcome = await vscode.commands.executeCommand<CompileOutcome | undefined>(COMMAND, fixtureUri('features.iqe'));
+    assert.ok(outcome, 'the command returned nothing');
+    assert.equal(outcome.output, undefined, 'an output was written');
+    assert.match(outcome.writeError ?? '', /features\.glb is named \.glb, but what is written is IQM.*name it \.iqm/);
+    assert.ok(!fs.existsSync(path.join(out, 'features.glb')), 'the misnamed file was written');
+  });
+
   test('several files chosen in the explorer: each is compiled, one with errors is not', async function () {
     if (missing) {
       if (this.test) this.test.title += ` [skipped: ${missing}]`;
