@@ -8,7 +8,7 @@
 // first frame with the model's textures. Phases may overlap (the host reads and compiles while the
 // webview starts), so they need not add up to the totals. Never fails on slowness: the machine is
 // shared, compare medians and say how loaded it was (the load average is printed).
-//   npm run bench -- preview-first-frame          IQM_BENCH_RUNS=N (default 5), IQM_BENCH_HOSTS=node,web
+//   npm run bench -- preview-first-frame          IQM_BENCH_RUNS=N (default 5), IQM_BENCH_HOSTS=node,web, IQM_BENCH_MODELS=dpm,iqm
 import { cpSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
@@ -19,7 +19,7 @@ const RUNS = Number(process.env.IQM_BENCH_RUNS ?? 5);
 const HOSTS = (process.env.IQM_BENCH_HOSTS ?? 'node,web').split(',') as ('node' | 'web')[];
 
 /** One model per format, from ../shared/assets, with its folder (textures, sidecars, .mtl). */
-const MODELS: { label: string; asset: string; viewType: string }[] = [
+const ALL_MODELS: { label: string; asset: string; viewType: string }[] = [
   { label: 'glb', asset: 'gltf/bevy/Fox.glb', viewType: 'iqmTools.glbPreview' },
   { label: 'iqm', asset: 'iqm/mrfixit/mrfixit.iqm', viewType: 'iqmTools.preview' },
   { label: 'md3', asset: 'md3/watercan/watercan.md3', viewType: 'iqmTools.preview' },
@@ -27,6 +27,8 @@ const MODELS: { label: string; asset: string; viewType: string }[] = [
   { label: 'smd', asset: 'smd/assimp/WusonSMD.smd', viewType: 'iqmTools.preview' },
   { label: 'obj', asset: 'obj/assimp/spider.obj', viewType: 'iqmTools.objPreview' },
 ];
+/** IQM_BENCH_MODELS=dpm,iqm: only those labels. */
+const MODELS = process.env.IQM_BENCH_MODELS ? ALL_MODELS.filter((m) => process.env.IQM_BENCH_MODELS!.split(',').includes(m.label)) : ALL_MODELS;
 
 interface Line {
   host: string;
