@@ -72,6 +72,6 @@ export async function readPreviewModel(path: string, bytes: Uint8Array, host: Pr
     kind: 'model',
     engines,
     validation,
-    message: { type: 'load', fileName: basename(path), path: host.display, bytes: toArrayBuffer(bytes), sidecars, playerParts, engines: engines?.report },
+    message: { type: 'load', fileName: basename(path), path: host.display, bytes: toArrayBuffer(bytes), sidecars, playerParts, engines: engines?.report, ...(validation ? { validation } : {}) },
   };
 }

@@ -280,6 +280,8 @@ suite('model preview', () => {
       assert.deepEqual(found.map((d) => [d.code, d.severity]), [['iqm-anim-range', vscode.DiagnosticSeverity.Error], ['iqm-anim-framerate', vscode.DiagnosticSeverity.Warning]]);
       assert.match(found[0].message, /^byte \d+, animation 0 "idle": frames 0\.\.2 are past num_frames 2: /);
       assert.equal(found[0].range.start.line, 0);
+      // The info panel lists them too (the screenshot shows its Validation section).
+      await requestScreenshot('preview-validation', { webviewSelector: '#viewer[data-state="ready"]' });
       await setSetting('validation.severities', { 'iqm-anim-framerate': 'off', 'iqm-anim-range': 'warning' });
       const relaxed = await waitFor(() => (problems().length === 1 ? problems() : undefined), 'the setting to turn iqm-anim-framerate off', 60000);
       assert.deepEqual(relaxed.map((d) => [d.code, d.severity]), [['iqm-anim-range', vscode.DiagnosticSeverity.Warning]]);
