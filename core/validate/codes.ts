@@ -143,7 +143,7 @@ export const VALIDATION_CODES = {
   'dpm-bone-cycle': s('link', 'error', 'bones whose parents form a cycle'),
   'dpm-influence-bone': s('link', 'error', "a vertex influence's bone is past num_bones"),
   'dpm-triangle-index': s('link', 'error', "a triangle names a vertex past its mesh's vertices"),
-  'dpm-no-frames': s('link', 'warning', 'bones but no frames (no bind pose)'),
+  'dpm-no-frames': s('link', 'error', 'bones but no frames (no bind pose): DarkPlaces does not load it'),
   // DPM: data
   'dpm-nonfinite': s('data', 'error', 'NaN or an infinity in a matrix, bounds, an influence or a texture coordinate'),
   'dpm-weights-sum': s('data', 'warning', "a vertex whose influences do not sum to 1"),

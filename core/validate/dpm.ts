@@ -73,7 +73,7 @@ export function validateDpm(bytes: Uint8Array, rep: Reporter): void {
     if (p >= b && p < boneCount && cyclic < 0) rep.add('dpm-bone-parent-order', ofsBones + b * DPM_SIZE.bone + 32, label, `${label}: its parent ${p} does not come before it: DarkPlaces refuses the file (dpmodel.txt: "models will be rejected")`);
   }
   if (cyclic >= 0) rep.add('dpm-bone-cycle', ofsBones + cyclic * DPM_SIZE.bone + 32, `bone ${cyclic} ${quotedName(boneNames[cyclic])}`, `bone ${cyclic} ${quotedName(boneNames[cyclic])} is its own ancestor: DarkPlaces refuses the file (its parents must come first); other loaders loop forever`);
-  if (numBones > 0 && numFrames === 0) rep.add('dpm-no-frames', 64, 'header', `${numBones} bones but no frames: there is no bind pose (frame 0); engines draw the mesh with every bone at the origin`);
+  if (numBones > 0 && numFrames === 0) rep.add('dpm-no-frames', 64, 'header', `${numBones} bones but no frames: there is no bind pose (frame 0); DarkPlaces does not load the model ("has no frames")`);
 
   // --- Frames: names, bounds, each one's bone matrices. ---
   const framesOk = place('frames', ofsFrames, numFrames, DPM_SIZE.frame, 76);
@@ -165,7 +165,7 @@ export function validateDpm(bytes: Uint8Array, rep: Reporter): void {
         }
         if (!finite) nonfinite(p + 4, where, 'an influence (origin, weight or normal)');
         else if (nb === 0 || sum === 0) rep.add('dpm-vertex-no-influence', p, where, `${where} has ${nb === 0 ? 'no influence' : 'only zero-weight influences'}: DarkPlaces puts it at the model's origin in every frame`);
-        else if (Math.abs(sum - 1) > 1e-3) rep.add('dpm-weights-sum', p, where, `${where}: its influences sum to ${sum.toFixed(4)}, not 1: DarkPlaces adds the weighted bone transforms as they are, so the vertex is scaled towards or away from the origin`);
+        else if (Math.abs(sum - 1) > 1e-3) rep.add('dpm-weights-sum', p, where, `${where}: its influences sum to ${sum.toFixed(4)}, not 1 (dpmodel.txt: they must): DarkPlaces builds the rest pose from them as stored but animates with its 4 largest rescaled to sum to 1, so the vertex moves when the model animates`);
         p += 4 + nb * DPM_SIZE.boneVert;
       }
       if (complete) blocks.add(`${label} vertices`, ofsVerts, p - ofsVerts, o + 40);

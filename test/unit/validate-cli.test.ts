@@ -64,7 +64,7 @@ test('check of an MD3 and a DPM prints their problems with codes and byte offset
     const out = lines.stdout.trim().split('\n');
     assert.equal(out.length, 2, lines.stdout);
     assert.match(out[0], /broken\.md3: byte \d+: error: surface 0 "body", triangle 1: vertex 7 is not one of the surface's 4: .* \[md3-triangle-index\]$/);
-    assert.match(out[1], /broken\.dpm: byte \d+: warning: mesh 0 "models\/clean\/body", vertex 0: its influences sum to 0\.5000, not 1: .* \[dpm-weights-sum\]$/);
+    assert.match(out[1], /broken\.dpm: byte \d+: warning: mesh 0 "models\/clean\/body", vertex 0: its influences sum to 0\.5000, not 1 \(dpmodel\.txt: they must\): .* \[dpm-weights-sum\]$/);
     const json = JSON.parse(cli(md3, dpm, '--json').stdout);
     assert.deepEqual(json.models.map((m: { format: string }) => m.format), ['md3', 'dpm']);
     assert.deepEqual(json.diagnostics.map((d: { code: string; kind: string }) => [d.code, d.kind]), [['md3-triangle-index', 'link'], ['dpm-weights-sum', 'data']]);
