@@ -23,7 +23,7 @@ export function validateMd3(bytes: Uint8Array, rep: Reporter): void {
   const i32 = (o: number) => view.getInt32(o, true);
   const f32 = (o: number) => view.getFloat32(o, true);
   const version = i32(4);
-  if (version !== MD3_VERSION) rep.add('md3-version', 4, 'header', `version ${version}, not ${MD3_VERSION}: ioquake3 and DarkPlaces refuse the file`);
+  if (version !== MD3_VERSION) rep.add('md3-version', 4, 'header', `version ${version}, not ${MD3_VERSION}: ioquake3 does not load the model ("has wrong version")`);
   const ofsEof = i32(104);
   if (ofsEof !== length) rep.add('md3-eof', 104, 'header', `OFS_EOF is ${ofsEof} but the file has ${length} bytes: a loader that trusts it reads too little or past the end`);
 
@@ -34,7 +34,7 @@ export function validateMd3(bytes: Uint8Array, rep: Reporter): void {
       rep.add('md3-count-negative', at, where, `${where}: the ${what} count is ${n}: engines refuse the file`);
       return 0;
     }
-    if (n > limit.max) rep.add('md3-count-limit', at, where, `${where}: ${md3OverLimit(n, what, limit)}: ioquake3 refuses the file`);
+    if (n > limit.max) rep.add('md3-count-limit', at, where, `${where}: ${md3OverLimit(n, what, limit)}`);
     return n;
   };
   const numFrames = count(76, 'header', 'frames', MD3_LIMITS.frames);
