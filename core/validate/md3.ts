@@ -108,7 +108,7 @@ export function validateMd3(bytes: Uint8Array, rep: Reporter): void {
     const numShaders = count(s0 + 76, label, 'shaders', MD3_LIMITS.shaders);
     const numVerts = count(s0 + 80, label, 'vertices', MD3_LIMITS.verts);
     const numTris = count(s0 + 84, label, 'triangles', MD3_LIMITS.tris);
-    if (sFrames !== numFrames) rep.add('md3-surface-frames', s0 + 72, label, `${label} has ${sFrames} frames, the header ${numFrames}: DarkPlaces refuses the file; ioquake3 reads the surface's vertices with the header's count`);
+    if (sFrames !== numFrames) rep.add('md3-surface-frames', s0 + 72, label, `${label} has ${sFrames} frames, the header ${numFrames}: DarkPlaces refuses the file; loaders that index the surface's vertices by the header's frame read past them`);
     const ofsTris = s0 + i32(s0 + 88), ofsShaders = s0 + i32(s0 + 92), ofsSt = s0 + i32(s0 + 96), ofsXyz = s0 + i32(s0 + 100);
 
     // Surfaces must not share data: what they claim together is bounded by the file (else
