@@ -17,7 +17,7 @@ type Command = (args: string[]) => Promise<number> | number;
 declare const IQM_TOOLS_VERSION: string;
 
 const commands: Record<string, { run: Command; usage: string }> = {
-  check: { run: runCheck, usage: 'check FILE ... [--json] [--config F]  validate IQM models (every problem, with codes and byte offsets), IQE, MD5, SMD, OBJ and glTF files, and the .framegroups, animation.cfg, .skin, .shader beside a model, as the editor does' },
+  check: { run: runCheck, usage: 'check FILE ... [--json] [--config F]  validate IQM, MD3 and DPM models (every problem, with codes and byte offsets), IQE, MD5, SMD, OBJ and glTF files, and the .framegroups, animation.cfg, .skin, .shader beside a model, as the editor does' },
   compile: { run: runCompile, usage: 'compile IN [ANIM ...] [-o OUT.iqm|FOLDER/] [options]  compile IQE, MD5, SMD, OBJ or glTF/GLB to IQM (compile --help)' },
   convert: { run: runConvert, usage: 'convert IN [ANIM ...] [-o OUT.iqe|OUT.glb|OUT.gltf]  any model as IQE text that compiles back to it, or as glTF 2.0 (convert --help)' },
   diff: { run: runDiff, usage: 'diff A B [--json] [--tolerance T]  semantic differences between two models (exit 1 if any)' },

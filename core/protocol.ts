@@ -10,6 +10,7 @@
 
 import type { EngineReport } from './engines/report';
 import type { Highlight } from './model/highlight';
+import type { ValidationReport } from './validate/report';
 import type { Stamps } from './previewTimeline';
 import { isLinkToHost, isLinkToWebview, type LinkToHost, type LinkToWebview } from './viewLink';
 
@@ -42,6 +43,8 @@ export interface LoadMessage {
   partner?: PartnerOffer;
   /** What the engines of `iqmTools.engine` would refuse or change (absent: no engine set). */
   engines?: EngineReport;
+  /** The validator's report on the file (absent: a format it does not read; core/validate). */
+  validation?: ValidationReport;
   /**
    * IQE text: `bytes` is the IQM the host compiled from it (in the compile worker), and this says
    * from which text. Absent for model files.

@@ -349,7 +349,8 @@ export class Viewer {
     renderInfo(this.info, l.fileName, l.path, this.scene, this.playback.clips, l.notes, this.gpus.textures.results, {
       selectJoint: (j) => this.selectJoint(j),
       selectClip: (c) => this.selectClip(c),
-    }, l.load?.engines, this.assembly.player?.parts);
+      highlight: (t) => this.highlight(t),
+    }, l.load?.engines, this.assembly.player?.parts, l.load?.validation);
     this.work.attach(this.info);
   }
 

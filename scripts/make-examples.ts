@@ -3,12 +3,14 @@
 // scripts/make-vscode-fixtures.mjs (the in-editor suite's workspace):
 //   node out/scripts/make-examples.cjs OUTDIR            examples: bending-pyramid.md3, skinned-column.dpm, bending-tube.glb
 //   node out/scripts/make-examples.cjs OUTDIR --fixtures preview.md3, preview-box.md3, preview.dpm,
-//                                                        preview.glb, preview-broken.glb (a joint index past the skin)
+//                                                        preview.glb, preview-broken.glb (a joint index past the skin),
+//                                                        validation-broken.iqm (two problems for the validator)
 // Everything is generated (no third-party content) and deterministic.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeDpm, writeMd3, type DpmSpec, type Md3Spec } from '../test/helpers/model-writers';
 import { makeGltf } from '../test/helpers/gltf-writer';
+import { iqmWith } from '../test/helpers/validate-fixtures';
 
 type Vec3 = [number, number, number];
 
@@ -234,6 +236,8 @@ function main(argv: string[]): void {
         ['preview.dpm', writeDpm(columnDpmSpec())],
         ['preview.glb', makeGltf({ vertices: 320, joints: 6, prop: true }).bytes],
         ['preview-broken.glb', makeGltf({ vertices: 64, around: 8, joints: 3, broken: 'joint-index' }).bytes],
+        // The validator's clean model with an animation past the last frame (an error) and frame rate 0 (a warning).
+        ['validation-broken.iqm', iqmWith((d) => { d.anims[0].frameCount = 3; d.anims[0].framerate = 0; })],
       ]
     : [
         ['bending-pyramid.md3', writeMd3(pyramidMd3Spec())],

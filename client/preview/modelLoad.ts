@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import type { FileAccess } from '../../core/files';
 import type { TimelineEvent } from '../../core/previewTimeline';
 import { engineFindings } from './engines';
+import { validationOverrides } from './validation';
 import { companionFiles } from './files';
 import { readPreviewModel, type PreviewRead } from '../../core/host/modelRead';
 
@@ -31,7 +32,7 @@ export async function loadPreviewModel(uri: vscode.Uri, source: vscode.Uri, fs: 
     return { kind: 'error', message: `${source.fsPath || source.path}: ${e instanceof Error ? e.message : String(e)}` };
   }
   mark('modelRead');
-  const read = await readPreviewModel(uri.path, bytes, { fs, engines: (b) => engineFindings(uri, b), display: displayPath(uri), log, mark });
+  const read = await readPreviewModel(uri.path, bytes, { fs, engines: (b) => engineFindings(uri, b), validationOverrides: validationOverrides(uri, log), display: displayPath(uri), log, mark });
   if (read.kind !== 'source') return read;
   const companions = await companionFiles(uri, bytes, read.format);
   mark('companionsFound');

@@ -28,6 +28,7 @@ import { compileOptionsOf } from '../compile/settings';
 import { compileSource, settingsFor } from '../compile/source';
 import type { Platform } from '../platform';
 import { engineFindings, toDiagnostics } from './engines';
+import { validationDiagnostics } from './validation';
 import { errorText, toArrayBuffer } from '../../core/host/transfer';
 import { saveImage, showSource } from './userFiles';
 import { watchCompanionFiles, watchModelFiles } from './watchers';
@@ -262,7 +263,9 @@ export class PreviewPanel implements ComparablePreview {
     }
     if (read.kind === 'iqe') return this.compileAndLoad();
     if (read.kind === 'source') return this.compileSourceAndLoad(read);
-    if (!this.disposed) this.host.problems().set(this.uri, read.engines ? toDiagnostics(read.engines) : []);
+    // The engines' findings and the validator's report on the document's own bytes (not on a model shown in its place).
+    const validation = read.validation && this.source === this.uri ? validationDiagnostics(read.validation) : [];
+    if (!this.disposed) this.host.problems().set(this.uri, [...(read.engines ? toDiagnostics(read.engines) : []), ...validation]);
     // An animation file borrows a mesh of the folder, a mesh the clips of an animation file.
     const bytes = new Uint8Array(read.message.bytes);
     const partner = this.source === this.uri ? await findPartners(this.uri, bytes, rememberedPartner(this.host.context.workspaceState, this.uri), (m) => this.host.log(m)) : undefined;
@@ -503,7 +506,7 @@ export class PreviewPanel implements ComparablePreview {
     this.subscriptions.push(
       this.webviewPanel.webview.onDidReceiveMessage((m) => this.onMessage(m)),
       vscode.workspace.onDidChangeConfiguration((e) => {
-        if (e.affectsConfiguration('iqmTools.engine', uri)) this.schedule();
+        if (e.affectsConfiguration('iqmTools.engine', uri) || e.affectsConfiguration('iqmTools.validation', uri)) this.schedule();
       }),
       ...watchModelFiles(uri, modelDir, {
         reload: () => this.schedule(),

@@ -15,11 +15,9 @@ import { quotedName } from '../names';
 
 /** A DPM's first 16 bytes. */
 export const DPM_MAGIC = 'DARKPLACESMODEL\0';
-const HEADER_SIZE = 80;
-const BONE_SIZE = 40;
-const MESH_SIZE = 56;
-const FRAME_SIZE = 68;
-const BONEVERT_SIZE = 32;
+/** Record sizes in bytes (dpmodel.txt): the header, a bone, a mesh, a frame, one influence of a vertex, a bone's 3x4 matrix. */
+export const DPM_SIZE = { header: 80, bone: 40, mesh: 56, frame: 68, boneVert: 32, matrix: 48 } as const;
+const { header: HEADER_SIZE, bone: BONE_SIZE, mesh: MESH_SIZE, frame: FRAME_SIZE, boneVert: BONEVERT_SIZE } = DPM_SIZE;
 
 export function readDpm(bytes: Uint8Array): Model {
   const warnings: string[] = [];

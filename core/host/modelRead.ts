@@ -1,7 +1,7 @@
 // What a preview host sends for a model file, for any host (the VS Code panel: client/preview/modelLoad.ts; the
 // `iqm-tools view` server): its bytes, sniffed (IQE text in a file named otherwise is compiled like
 // an .iqe; a compile source, MD5, SMD, OBJ or glTF, is compiled by the caller), with its sidecar
-// texts, the other parts of a Quake 3 player and the engine findings. I/O through the host's file
+// texts, the other parts of a Quake 3 player, the engine findings and the validator's report. I/O through the host's file
 // access only; the webview parses. No vscode here.
 
 import type { LoadMessage } from '../protocol';
@@ -13,9 +13,11 @@ import type { FileAccess } from '../files';
 import { findSidecars } from '../lookup/sidecars';
 import { playerSet } from '../lookup/player';
 import type { TimelineEvent } from '../previewTimeline';
+import { validateModel } from '../validate/index';
+import type { SeverityOverrides, ValidationReport } from '../validate/report';
 
 export type PreviewRead =
-  | { kind: 'model'; message: Omit<LoadMessage, 'reload'>; engines: EngineResult | undefined }
+  | { kind: 'model'; message: Omit<LoadMessage, 'reload'>; engines: EngineResult | undefined; validation: ValidationReport | null }
   /** A compile source (MD5, SMD, OBJ, glTF): the caller compiles it with its companions (sourceCompile.ts). */
   | { kind: 'source'; format: FormatId; bytes: Uint8Array; sidecars: LoadMessage['sidecars'] }
   /** IQE text (by its content): the caller compiles it. */
@@ -26,6 +28,8 @@ export interface PreviewReadHost {
   fs: FileAccess;
   /** The engines' findings on the model's bytes (undefined: no engine set). */
   engines(bytes: Uint8Array): Promise<EngineResult | undefined>;
+  /** Severities of the validator's codes as the user set them (`iqmTools.validation.severities`, `--config`). */
+  validationOverrides?: SeverityOverrides;
   /** The model's path as shown (a file system path, a URI). */
   display: string;
   /** Problems that do not stop the load. */
@@ -62,9 +66,12 @@ export async function readPreviewModel(path: string, bytes: Uint8Array, host: Pr
     return undefined;
   });
   host.mark?.('enginesChecked');
+  // Every problem of an IQM, MD3 or DPM file (core/validate); null for the formats it does not read.
+  const validation = validateModel(bytes, { overrides: host.validationOverrides });
   return {
     kind: 'model',
     engines,
-    message: { type: 'load', fileName: basename(path), path: host.display, bytes: toArrayBuffer(bytes), sidecars, playerParts, engines: engines?.report },
+    validation,
+    message: { type: 'load', fileName: basename(path), path: host.display, bytes: toArrayBuffer(bytes), sidecars, playerParts, engines: engines?.report, ...(validation ? { validation } : {}) },
   };
 }

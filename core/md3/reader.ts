@@ -15,20 +15,18 @@ import { quotedName } from '../names';
 /** An MD3 file's (and each surface's) first 4 bytes. */
 export const MD3_MAGIC = 'IDP3';
 
-const HEADER_SIZE = 108;
-const FRAME_SIZE = 56;
-const TAG_SIZE = 112;
-const SURFACE_SIZE = 108;
-const SHADER_SIZE = 68;
+/** Record sizes in bytes (md3.txt): the header, a frame, a tag, a surface header, a shader. */
+export const MD3_SIZE = { header: 108, frame: 56, tag: 112, surface: 108, shader: 68 } as const;
+const { header: HEADER_SIZE, frame: FRAME_SIZE, tag: TAG_SIZE, surface: SURFACE_SIZE, shader: SHADER_SIZE } = MD3_SIZE;
 export const MD3_VERSION = 15;
 export const MD3_XYZ_SCALE = 1 / 64;
 // Quake 3's MD3_MAX_* (ioq3 qfiles.h). Only Quake 3's tools hold to them; each engine has limits
 // of its own (core/engines), so the warning names whose limit it is.
-interface Limit {
+export interface Md3Limit {
   max: number;
   name: string;
 }
-const LIMITS: Record<'frames' | 'tags' | 'surfaces' | 'shaders' | 'verts' | 'tris', Limit> = {
+export const MD3_LIMITS: Readonly<Record<'frames' | 'tags' | 'surfaces' | 'shaders' | 'verts' | 'tris', Md3Limit>> = {
   frames: { max: 1024, name: 'MD3_MAX_FRAMES' },
   tags: { max: 16, name: 'MD3_MAX_TAGS' },
   surfaces: { max: 32, name: 'MD3_MAX_SURFACES' },
@@ -36,7 +34,7 @@ const LIMITS: Record<'frames' | 'tags' | 'surfaces' | 'shaders' | 'verts' | 'tri
   verts: { max: 4096, name: 'MD3_MAX_VERTS' },
   tris: { max: 8192, name: 'MD3_MAX_TRIANGLES' },
 };
-const overLimit = (n: number, what: string, limit: Limit) =>
+export const md3OverLimit = (n: number, what: string, limit: Md3Limit) =>
   `${n} ${what} exceed Quake 3's ${limit.name} of ${limit.max} (other engines differ: iqm-tools lint --engine NAME)`;
 
 /** Decode table: index = the uint16 (byte 6 | byte 7 << 8); 3 floats each. Built once. */
@@ -65,15 +63,15 @@ export function readMd3(bytes: Uint8Array): Model {
   if (!r.matches(0, MD3_MAGIC)) throw new FormatError('not an MD3 file (magic is not IDP3)', 0);
   const version = r.i32(4);
   if (version !== MD3_VERSION) warnings.push(`MD3 version ${version}, expected ${MD3_VERSION}`);
-  const count = (o: number, what: string, limit: Limit) => {
+  const count = (o: number, what: string, limit: Md3Limit) => {
     const n = r.i32(o);
     if (n < 0) throw new FormatError(`${what} count is negative (${n})`, o);
-    if (n > limit.max) warnings.push(overLimit(n, what, limit));
+    if (n > limit.max) warnings.push(md3OverLimit(n, what, limit));
     return n;
   };
-  const numFrames = count(76, 'frames', LIMITS.frames);
-  const numTags = count(80, 'tags', LIMITS.tags);
-  const numSurfaces = count(84, 'surfaces', LIMITS.surfaces);
+  const numFrames = count(76, 'frames', MD3_LIMITS.frames);
+  const numTags = count(80, 'tags', MD3_LIMITS.tags);
+  const numSurfaces = count(84, 'surfaces', MD3_LIMITS.surfaces);
   const ofsFrames = r.i32(92);
   const ofsTags = r.i32(96);
   const ofsSurfaces = r.i32(100);
@@ -120,16 +118,16 @@ export function readMd3(bytes: Uint8Array): Model {
     r.need(s0, 1, SURFACE_SIZE, `surface ${s}`);
     if (!r.matches(s0, MD3_MAGIC)) warnings.push(`surface ${s} does not start with IDP3`);
     const name = r.fixedString(s0 + 4, 64);
-    const sc = (o: number, what: string, limit: Limit) => {
+    const sc = (o: number, what: string, limit: Md3Limit) => {
       const n = r.i32(s0 + o);
       if (n < 0) throw new FormatError(`surface ${s} ${quotedName(name)}: ${what} count is negative (${n})`, s0 + o);
-      if (n > limit.max) nameWarnings.add(`surface ${quotedName(name)}: ${overLimit(n, what, limit)}`);
+      if (n > limit.max) nameWarnings.add(`surface ${quotedName(name)}: ${md3OverLimit(n, what, limit)}`);
       return n;
     };
-    const sFrames = sc(72, 'frames', LIMITS.frames);
-    const numShaders = sc(76, 'shaders', LIMITS.shaders);
-    const numVerts = sc(80, 'vertices', LIMITS.verts);
-    const numTris = sc(84, 'triangles', LIMITS.tris);
+    const sFrames = sc(72, 'frames', MD3_LIMITS.frames);
+    const numShaders = sc(76, 'shaders', MD3_LIMITS.shaders);
+    const numVerts = sc(80, 'vertices', MD3_LIMITS.verts);
+    const numTris = sc(84, 'triangles', MD3_LIMITS.tris);
     const ofsTris = s0 + r.i32(s0 + 88);
     const ofsShaders = s0 + r.i32(s0 + 92);
     const ofsSt = s0 + r.i32(s0 + 96);

@@ -35,10 +35,7 @@ import { createPose, sampleFrames } from '../model/sample';
 import { skinVertices, totalVertices } from '../model/skin';
 import { quotedName } from '../names';
 import type { Reporter } from './report';
-import { checkBoundsFrame, controlBytesIn, hasCycle, parentChainChecks, type BoundsCheck } from './shared';
-
-/** Skinned vertex-frames the bounds check looks at (beyond it, evenly spaced frames; a note says so). */
-export const BOUNDS_VERTEX_FRAME_BUDGET = 1_000_000;
+import { boundsFrames, checkBoundsFrame, controlBytesIn, eachDuplicateTriangle, hasCycle, parentChainChecks, type BoundsCheck } from './shared';
 
 interface Block {
   name: string;
@@ -728,52 +725,6 @@ function sharesEdge(view: DataView, at: number, a: number, b: number, position: 
 }
 
 /**
- * Calls `report(t, first)` for each triangle with the vertices of an earlier one (in any order).
- * Triangles are bucketed by their smallest vertex (a counting sort: sequential, unlike a hash
- * table's random access, which was 10x slower on a million triangles); only a bucket's triangles
- * can be the same.
- */
-export function eachDuplicateTriangle(tri: Uint32Array, candidate: Uint8Array, numVerts: number, report: (t: number, first: number) => void): void {
-  const n = candidate.length;
-  const start = new Uint32Array(numVerts + 1);
-  for (let t = 0; t < n; t++) if (candidate[t]) start[Math.min(tri[t * 3], tri[t * 3 + 1], tri[t * 3 + 2]) + 1]++;
-  for (let v = 0; v < numVerts; v++) start[v + 1] += start[v];
-  const fill = start.slice(0, numVerts);
-  const order = new Uint32Array(start[numVerts]);
-  for (let t = 0; t < n; t++) if (candidate[t]) order[fill[Math.min(tri[t * 3], tri[t * 3 + 1], tri[t * 3 + 2])]++] = t;
-  // The other two vertices of a triangle, smaller first.
-  const mid = (t: number, lo: number) => {
-    const a = tri[t * 3], b = tri[t * 3 + 1], c = tri[t * 3 + 2];
-    return a === lo ? Math.min(b, c) : b === lo ? Math.min(a, c) : Math.min(a, b);
-  };
-  const top = (t: number) => Math.max(tri[t * 3], tri[t * 3 + 1], tri[t * 3 + 2]);
-  for (let v = 0; v < numVerts; v++) {
-    const from = start[v], to = start[v + 1];
-    if (to - from < 2) continue;
-    let bucket = Array.from(order.subarray(from, to));
-    // A large fan is sorted by its other vertices (then equal ones are neighbours); a small one compared pairwise.
-    if (bucket.length > 32) {
-      bucket = bucket.sort((x, y) => mid(x, v) - mid(y, v) || top(x) - top(y) || x - y);
-      for (let i = 1; i < bucket.length; i++) {
-        let j = i - 1;
-        while (j >= 0 && mid(bucket[j], v) === mid(bucket[i], v) && top(bucket[j]) === top(bucket[i])) j--;
-        if (j + 1 < i) report(bucket[i], bucket[j + 1]);
-      }
-      continue;
-    }
-    for (let i = 1; i < bucket.length; i++) {
-      const t = bucket[i], m = mid(t, v), h = top(t);
-      for (let j = 0; j < i; j++) {
-        if (mid(bucket[j], v) === m && top(bucket[j]) === h) {
-          report(t, bucket[j]);
-          break;
-        }
-      }
-    }
-  }
-}
-
-/**
  * Stored bounds against the skinned vertices of their frame. Only for a file the reader reads
  * (a broken one is reported above); frames past the budget are sampled evenly, and a note says so.
  */
@@ -789,13 +740,9 @@ function checkIqmBounds(bytes: Uint8Array, stored: Float32Array, numFrames: numb
   if (count === 0) return;
   const out = new Float32Array(count * 3);
   const pose = createPose(model);
-  const frames = Math.min(numFrames, Math.max(1, Math.floor(BOUNDS_VERTEX_FRAME_BUDGET / count)));
-  if (frames < numFrames) rep.note(`bounds compared with the skinned vertices in ${frames} of ${numFrames} frames (evenly spaced; the check's budget is ${BOUNDS_VERTEX_FRAME_BUDGET.toLocaleString('en-US')} vertex-frames)`);
   const check: BoundsCheck = { xyRadius: true };
-  for (let i = 0; i < frames; i++) {
-    const f = frames === numFrames ? i : Math.floor((i * numFrames) / frames);
-    // A frame that decodes to NaN or an infinity is reported as such; its bounds mean nothing.
-    if (badFrames.has(f)) continue;
+  // A frame that decodes to NaN or an infinity is reported as such; its bounds mean nothing.
+  for (const f of boundsFrames(numFrames, count, rep, 'skinned vertices', badFrames)) {
     if (model.animation) sampleFrames(model, f, f, 0, pose);
     skinVertices(model, pose, out);
     checkBoundsFrame(out, stored.subarray(f * 8, f * 8 + 8), check, (what, detail) => {

@@ -1,14 +1,18 @@
 // The info panel: format, counts, meshes and materials (with the texture lookup), the joint tree,
 // animations, vertex arrays, extensions, comment and the reader's warnings; an assembled Quake 3
-// player's three parts first.
+// player's three parts first, and before them the validator's and the engines' findings.
 
 import { UNWEIGHTED_EFFECT, type Model } from '../../core/model/model';
-import type { EngineReport, TextureResult } from '../../core/protocol';
+import type { EngineReport, Highlight, TextureResult } from '../../core/protocol';
+import type { ValidationReport } from '../../core/validate/report';
+import { issueHighlight } from '../../core/validate/target';
 import type { Scene, ViewClip } from '../scene';
 import { clear, h } from './dom';
 
 export interface InfoCallbacks {
   selectJoint(joint: number): void;
+  /** Outlines vertices or triangles in the view (a validator issue clicked). */
+  highlight(target: Highlight): void;
   selectClip(clip: number): void;
 }
 
@@ -45,8 +49,10 @@ export function renderInfo(
   engines?: EngineReport,
   /** An assembled Quake 3 player's parts (lower, upper, head), the opened one among them. */
   player?: readonly PlayerPartInfo[],
+  validation?: ValidationReport,
 ): void {
   clear(root);
+  if (validation) root.append(validationSection(validation, scene.model, cb));
   if (engines) root.append(engineSection(engines));
   if (player) root.append(playerSection(player, fileName));
   const model: Model = scene.model;
@@ -204,4 +210,30 @@ function engineSection(report: EngineReport): HTMLDetailsElement {
   const summary = report.findings.length === 0 ? 'no findings' : `${refused} refused, ${changed} changed, ${report.findings.length - refused - changed} notes`;
   if (report.findings.length === 0 && !report.unknown.length) list.append(h('li', { text: `${report.engines.join(', ')}: nothing refused or changed` }));
   return section(`Engines: ${report.engines.join(', ') || 'none'} (${summary})`, report.findings.some((f) => f.severity !== 'information'), list);
+}
+
+/**
+ * The validator's report (as in the Problems panel): each issue with its code, byte offset and
+ * where; one that names a joint, vertex or triangle of the drawn model is a button that selects
+ * the joint or outlines the vertex or triangle.
+ */
+function validationSection(report: ValidationReport, model: Model, cb: InfoCallbacks): HTMLDetailsElement {
+  const list = h('ul', { class: 'engine-findings validation-issues' });
+  for (const issue of report.issues) {
+    const target = issueHighlight(issue.where, report.format, model);
+    const text = `${issue.message} (byte ${issue.offset}) [${issue.code}]`;
+    const item = h('li', { class: `engine-${issue.severity === 'error' ? 'error' : issue.severity === 'warning' ? 'warning' : 'information'}` }, h('strong', { text: `${issue.severity} ` }));
+    if (target) {
+      const show = h('button', { class: 'link-button', title: `show ${issue.where} in the view`, text });
+      show.addEventListener('click', () => (target.kind === 'joint' ? cb.selectJoint(target.joint) : cb.highlight(target)));
+      item.append(show);
+    } else item.append(text);
+    list.append(item);
+  }
+  for (const [code, n] of Object.entries(report.omitted)) list.append(h('li', { class: 'dim', text: `… and ${n} more [${code}]` }));
+  for (const note of report.notes) list.append(h('li', { class: 'dim', text: note }));
+  const { error, warning, information } = report.counts;
+  if (error + warning + information === 0) list.append(h('li', { text: 'no problem found' }));
+  const count = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
+  return section(`Validation: ${count(error, 'error')}, ${count(warning, 'warning')}, ${count(information, 'note')}`, error + warning > 0, list);
 }

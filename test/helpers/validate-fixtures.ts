@@ -4,6 +4,7 @@
 import type { IqmDocument } from '../../core/iqm/document';
 import { IQM_HEADER as H } from '../../core/iqm/layout';
 import { writeIqmDocument } from './iqm-writer';
+import type { ValidationReport } from '../../core/validate/report';
 
 const SQRT2 = Math.SQRT2;
 const SQRT5 = Math.sqrt(5);
@@ -89,3 +90,8 @@ export function iqmWith(change: (doc: IqmDocument) => void, base: () => IqmDocum
 }
 
 export const SQRTS = { SQRT2, SQRT5 };
+
+/** Every code a report names: the listed issues and the counted ones. */
+export function firedCodes(report: ValidationReport): string[] {
+  return [...new Set([...report.issues.map((i) => i.code), ...Object.keys(report.omitted)])].sort();
+}

@@ -6,16 +6,12 @@ import { CODE_TABLE_END, CODE_TABLE_START, validationCodeTable } from '../../cor
 import assert from 'node:assert/strict';
 import { validateModel } from '../../core/validate/index';
 import { VALIDATION_CODES, type ValidationCode } from '../../core/validate/codes';
-import { parseSeverityOverrides, type ValidationReport } from '../../core/validate/report';
+import { parseSeverityOverrides } from '../../core/validate/report';
 import type { IqmDocument } from '../../core/iqm/document';
 import { IQM_HEADER as H, IQM_RECORD } from '../../core/iqm/layout';
 import { writeIqmDocument } from '../helpers/iqm-writer';
-import { animationOnlyIqm, appendData, cleanIqm, headerField, iqmWith, poke, setHeader } from '../helpers/validate-fixtures';
+import { animationOnlyIqm, appendData, cleanIqm, firedCodes, headerField, iqmWith, poke, setHeader } from '../helpers/validate-fixtures';
 
-/** Every code a report names: the listed issues and the counted ones. */
-export function firedCodes(report: ValidationReport): string[] {
-  return [...new Set([...report.issues.map((i) => i.code), ...Object.keys(report.omitted)])].sort();
-}
 
 const arrayOf = (doc: IqmDocument, type: number) => {
   const a = doc.vertexArrays.find((x) => x.type === type);

@@ -268,6 +268,30 @@ suite('model preview', () => {
     }
   });
 
+  test('an IQM open in the preview gets its validation report in the Problems panel; iqmTools.validation.severities turns a code off', async function () {
+    skipUnlessRegistered(this);
+    // Generated (scripts/make-examples.ts): an animation past the last frame (an error) and frame rate 0 (a warning).
+    const uri = fixtureUri('validation-broken.iqm');
+    const problems = () => vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'iqm-tools validate');
+    try {
+      await vscode.commands.executeCommand('vscode.openWith', uri, MODEL_PREVIEW);
+      const tab = await waitForTab(uri, MODEL_PREVIEW);
+      const found = await waitFor(() => (problems().length > 0 ? problems() : undefined), 'the validation report of validation-broken.iqm', 60000);
+      assert.deepEqual(found.map((d) => [d.code, d.severity]), [['iqm-anim-range', vscode.DiagnosticSeverity.Error], ['iqm-anim-framerate', vscode.DiagnosticSeverity.Warning]]);
+      assert.match(found[0].message, /^byte \d+, animation 0 "idle": frames 0\.\.2 are past num_frames 2: /);
+      assert.equal(found[0].range.start.line, 0);
+      // The info panel lists them too (the screenshot shows its Validation section).
+      await requestScreenshot('preview-validation', { webviewSelector: '#viewer[data-state="ready"]' });
+      await setSetting('validation.severities', { 'iqm-anim-framerate': 'off', 'iqm-anim-range': 'warning' });
+      const relaxed = await waitFor(() => (problems().length === 1 ? problems() : undefined), 'the setting to turn iqm-anim-framerate off', 60000);
+      assert.deepEqual(relaxed.map((d) => [d.code, d.severity]), [['iqm-anim-range', vscode.DiagnosticSeverity.Warning]]);
+      await vscode.window.tabGroups.close(tab);
+      await waitFor(() => (problems().length === 0 ? true : undefined), 'closing the preview to clear the report', 10000);
+    } finally {
+      await setSetting('validation.severities', undefined);
+    }
+  });
+
   test('the model preview reloads when its file changes on disk', async function () {
     skipUnlessRegistered(this);
     const pyramid = await vscode.workspace.fs.readFile(fixtureUri('preview.md3'));

@@ -1,0 +1,49 @@
+// The validator's report on a binary model open in the preview (core/validate; read in
+// core/host/modelRead.ts) as Problems-panel entries, and `iqmTools.validation.severities`, read
+// with the parser `iqm-tools check --config` uses, so a code's severity is the same in both.
+
+import * as vscode from 'vscode';
+import type { Severity } from '../../core/iqe/diagnostic';
+import { parseSeverityOverrides, type SeverityOverrides, type ValidationReport } from '../../core/validate/report';
+
+/** The `source` of the validator's entries in the Problems panel. */
+export const VALIDATION_SOURCE = 'iqm-tools validate';
+
+/** The severities set for this file (resource scope); `log` takes what is wrong with the setting. */
+export function validationOverrides(uri: vscode.Uri, log: (message: string) => void): SeverityOverrides {
+  const value = vscode.workspace.getConfiguration('iqmTools', uri).get<unknown>('validation.severities') ?? {};
+  const { overrides, errors } = parseSeverityOverrides({ codes: value });
+  for (const e of errors) log(`iqmTools.validation.severities: ${e}`);
+  return overrides;
+}
+
+const SEVERITY: Record<Severity, vscode.DiagnosticSeverity> = {
+  error: vscode.DiagnosticSeverity.Error,
+  warning: vscode.DiagnosticSeverity.Warning,
+  information: vscode.DiagnosticSeverity.Information,
+  hint: vscode.DiagnosticSeverity.Hint,
+};
+
+/**
+ * Problems-panel entries for the report: a binary file has no text, so each is on line 0 and its
+ * message says the byte offset (and where, when the message does not start with it). A code with
+ * more issues than the report keeps adds one entry that counts them.
+ */
+export function validationDiagnostics(report: ValidationReport): vscode.Diagnostic[] {
+  const at = new vscode.Range(0, 0, 0, 0);
+  const entries = report.issues.map((issue) => {
+    const text = issue.message.startsWith(issue.where) ? `byte ${issue.offset}, ${issue.message}` : `${issue.where}, byte ${issue.offset}: ${issue.message}`;
+    const d = new vscode.Diagnostic(at, text, SEVERITY[issue.severity]);
+    d.code = issue.code;
+    d.source = VALIDATION_SOURCE;
+    return d;
+  });
+  for (const [code, count] of Object.entries(report.omitted)) {
+    const kept = report.issues.find((i) => i.code === code);
+    const d = new vscode.Diagnostic(at, `… and ${count} more of this problem`, SEVERITY[kept?.severity ?? 'information']);
+    d.code = code;
+    d.source = VALIDATION_SOURCE;
+    entries.push(d);
+  }
+  return entries;
+}
