@@ -195,11 +195,12 @@ export class SidecarDocuments {
   }
 
   /** Completion (MODELDEF: keywords, flags, files under Path, the model's animation or frame names). */
-  async completion(uri: string, position: Position): Promise<CompletionItem[]> {
+  /** `trigger`: the character whose typing asked (none: asked by hand). */
+  async completion(uri: string, position: Position, trigger?: string): Promise<CompletionItem[]> {
     const doc = this.documents.get(uri);
     const split = splitUri(uri);
     if (!doc?.modeldef || !split) return [];
-    return modeldefCompletions(doc.modeldef, doc.text, position, (path) => this.reader.listFolder(split.toUri(path)));
+    return modeldefCompletions(doc.modeldef, doc.text, position, (path) => this.reader.listFolder(split.toUri(path)), trigger);
   }
 
   codeLenses(uri: string): CodeLens[] {

@@ -70,6 +70,44 @@ async function exercise(server: TestServer): Promise<void> {
   });
 }
 
+/** A completion request as VS Code sends it when `trigger` was typed. */
+const typed = (server: TestServer, uri: string, line: number, character: number, trigger: string) =>
+  server.request<CompletionItem[] | CompletionList | null>('textDocument/completion', { textDocument: { uri }, position: { line, character }, context: { triggerKind: 2, triggerCharacter: trigger } });
+
+/** `"` and `/` trigger completion for MODELDEF's file names: typed elsewhere, they complete nothing. */
+async function triggers(server: TestServer): Promise<void> {
+  await withTempDir('iqm-lsp-modeldef-triggers-', async (dir) => {
+    writeMod(dir);
+    const iqe = uriOf(join(dir, 'typed.iqe'));
+    await server.open(iqe, '# Inter-Quake Export\n"\n/\nmesh "a\n', 1, 'iqe');
+    assert.deepEqual(labels(await typed(server, iqe, 1, 1, '"')), [], 'a quote typed at an IQE line start');
+    assert.deepEqual(labels(await typed(server, iqe, 2, 1, '/')), [], 'a slash typed at an IQE line start');
+    assert.deepEqual(labels(await typed(server, iqe, 3, 6, '"')), [], 'a quote typed in an IQE mesh name');
+    // Typed by hand (no trigger character), an IQE line start still completes the commands.
+    const invoked = await server.request<CompletionItem[] | CompletionList | null>('textDocument/completion', { textDocument: { uri: iqe }, position: { line: 1, character: 0 } });
+    assert.ok(labels(invoked).includes('vertexarray'), labels(invoked).join(' '));
+    await server.close(iqe);
+
+    const path = join(dir, 'modeldef.txt');
+    const uri = uriOf(path);
+    const text = readFileSync(path, 'latin1').replace('  AngleOffset 90\n', '  AngleOffset 90\n  //\n  Path "models/\n');
+    await server.open(uri, text, 1, 'gzdoom-modeldef');
+    // Checked first (completion answers from the check of the text).
+    await server.waitForVersion(uri, 1);
+    const lines = text.split('\n');
+    const comment = lines.indexOf('  //');
+    assert.deepEqual(labels(await typed(server, uri, comment, 4, '/')), [], 'a comment typed in a block: no keywords');
+    const closing = lines.findIndex((l) => l.startsWith('  Model 0 "monster.iqm"'));
+    assert.deepEqual(labels(await typed(server, uri, closing, lines[closing].length, '"')), [], 'a closing quote');
+    // In a file name, both still complete.
+    const opening = lines.findIndex((l) => l.startsWith('  Skin 0 "monster.png"'));
+    assert.deepEqual(labels(await typed(server, uri, opening, lines[opening].indexOf('"') + 1, '"')).sort(), ['monster.png']);
+    const folder = lines.indexOf('  Path "models/');
+    assert.deepEqual(labels(await typed(server, uri, folder, lines[folder].length, '/')).sort(), ['barrel', 'monster']);
+    await server.close(uri);
+  });
+}
+
 describe('lsp: MODELDEF on the Node server', () => {
   let server: TestServer;
   before(async () => {
@@ -79,6 +117,7 @@ describe('lsp: MODELDEF on the Node server', () => {
     await server?.stop();
   });
   it('the generated mod folder: the planted problems, hover, definition, completion, ▶ lenses', () => exercise(server));
+  it('the trigger characters " and / complete in MODELDEF file names only (nothing in IQE, nor in a MODELDEF comment)', () => triggers(server));
 });
 
 describe('lsp: MODELDEF on the browser build of the server', () => {
@@ -90,4 +129,5 @@ describe('lsp: MODELDEF on the browser build of the server', () => {
     await server?.stop();
   });
   it('the same, with every file asked of the client', () => exercise(server));
+  it('the trigger characters the same', () => triggers(server));
 });
