@@ -52,7 +52,7 @@ interface SidecarDocument {
   check: SidecarCheck | undefined;
   /** A MODELDEF's newest finished check. */
   modeldef: ModeldefCheck | undefined;
-  /** The URIs of the models it was paired with (watched while it is open). */
+  /** The URIs of the models it was paired with, and of a MODELDEF's included files (watched while it is open). */
   models: string[];
   /** Counts validations: only the newest one started publishes. */
   run: number;
@@ -130,6 +130,8 @@ export class SidecarDocuments {
       doc.timer = setTimeout(() => {
         doc.timer = undefined;
         void this.validate(doc);
+        // A MODELDEF that #includes this file reads it as typed (editorText): checked again too.
+        for (const other of this.documents.values()) if (other !== doc && other.kind === 'modeldef' && other.models.includes(uri)) void this.validate(other);
       }, debounceMs);
     });
   }
@@ -151,7 +153,8 @@ export class SidecarDocuments {
 
   /** A file changed on disk (client file events, or a watch): a model or an image may differ now. */
   changedOnDisk(uri: string): void {
-    if (!DEPENDENCY.test(uri.replace(/[?#].*$/, ''))) return;
+    // A model or an image, or a file an open sidecar depends on by name (a MODELDEF's #include).
+    if (!DEPENDENCY.test(uri.replace(/[?#].*$/, '')) && !this.watches.has(uri)) return;
     this.models.delete(uri);
     this.exists.clear();
     if (/\.shader$/i.test(uri.replace(/[?#].*$/, ''))) this.shaderBytes.clear();
@@ -243,7 +246,7 @@ export class SidecarDocuments {
         if (stale()) return;
         doc.modeldef = checked;
         this.setModels(doc, split ? checked.modelPaths.map(split.toUri) : []);
-        this.publish(doc.uri, doc.version, toLspDiagnostics(doc.uri, applySettings(checked.diagnostics, settings), SIDECAR_SOURCE));
+        this.publish(doc.uri, doc.version, toLspDiagnostics(doc.uri, applySettings(checked.diagnostics, settings), SIDECAR_SOURCE, split?.toUri));
         return;
       }
       const engines = parseEngineList(settings.engines).engines;

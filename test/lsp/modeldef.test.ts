@@ -70,6 +70,33 @@ async function exercise(server: TestServer): Promise<void> {
   });
 }
 
+/** An unsaved edit of an included file reaches the MODELDEF that includes it; the cross-file duplicate points into the included file. */
+async function includes(server: TestServer): Promise<void> {
+  await withTempDir('iqm-lsp-modeldef-include-', async (dir) => {
+    writeMod(dir);
+    const uri = uriOf(join(dir, 'modeldef.txt'));
+    const weapons = uriOf(join(dir, 'modeldef.weapons'));
+    await server.open(uri, readFileSync(join(dir, 'modeldef.txt'), 'latin1'), 1, 'gzdoom-modeldef');
+    const first = await server.waitForVersion(uri, 1);
+    const summary = first.diagnostics.find((d) => d.code === 'modeldef-include-problems');
+    assert.deepEqual(summary?.relatedInformation?.map((r) => [r.location.uri, r.location.range.start.line]), [
+      [weapons, 7],
+      [weapons, 9],
+    ]);
+    const duplicate = first.diagnostics.find((d) => d.code === 'modeldef-duplicate' && d.range.start.line === lineOf('PISG B 0 0'));
+    assert.deepEqual(duplicate?.relatedInformation?.map((r) => [r.location.uri, r.location.range.start.line]), [[weapons, 6]]);
+    // modeldef.weapons opened and its frame past the model fixed, unsaved: modeldef.txt's summary has only the cycle left.
+    const text = readFileSync(join(dir, 'modeldef.weapons'), 'latin1');
+    await server.open(weapons, text, 1, 'gzdoom-modeldef');
+    const mark = server.mark();
+    await server.change(weapons, 2, [{ text: text.replace('PISG C 0 3 // planted: modeldef-frame-index', 'PISG C 0 2') }]);
+    const after = await server.waitForDiagnostics(uri, (p) => p.diagnostics.some((d) => d.code === 'modeldef-include-problems' && /has 1 problem: line 10: #include "modeldef\.txt" includes/.test(d.message)), { since: mark });
+    assert.equal(after.diagnostics.find((d) => d.code === 'modeldef-include-problems')?.relatedInformation?.length, 1);
+    await server.close(weapons);
+    await server.close(uri);
+  });
+}
+
 /** A completion request as VS Code sends it when `trigger` was typed. */
 const typed = (server: TestServer, uri: string, line: number, character: number, trigger: string) =>
   server.request<CompletionItem[] | CompletionList | null>('textDocument/completion', { textDocument: { uri }, position: { line, character }, context: { triggerKind: 2, triggerCharacter: trigger } });
@@ -118,6 +145,7 @@ describe('lsp: MODELDEF on the Node server', () => {
   });
   it('the generated mod folder: the planted problems, hover, definition, completion, ▶ lenses', () => exercise(server));
   it('the trigger characters " and / complete in MODELDEF file names only (nothing in IQE, nor in a MODELDEF comment)', () => triggers(server));
+  it('#include: the included file\'s problems and a duplicate point into it; its unsaved edits reach the includer', () => includes(server));
 });
 
 describe('lsp: MODELDEF on the browser build of the server', () => {
@@ -130,4 +158,5 @@ describe('lsp: MODELDEF on the browser build of the server', () => {
   });
   it('the same, with every file asked of the client', () => exercise(server));
   it('the trigger characters the same', () => triggers(server));
+  it('#include the same', () => includes(server));
 });

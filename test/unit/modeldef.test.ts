@@ -10,7 +10,7 @@ import { md2FrameNames } from '../../core/md2/frames';
 import { isModeldefName, modeldefInteger, parseModeldef, tokenizeModeldef } from '../../core/sidecar/modeldef';
 import { checkModeldef, findFrame, modeldefLinkAt, modRoot, type ModeldefModel } from '../../core/sidecarCheck/modeldef';
 import { diskSidecarIo } from '../../node/sidecarIo';
-import { MODELDEF_LINES, modeldefModFiles, plantedProblems } from '../helpers/modeldef-mod';
+import { MODELDEF_LINES, modeldefModFiles, plantedProblems, WEAPONS_LINES } from '../helpers/modeldef-mod';
 import { withTempDir } from '../helpers/temp-dir';
 
 const CLI = resolve('dist', 'cli.js');
@@ -149,8 +149,9 @@ test('the generated mod folder: exactly the planted problems, each at its line',
     assert.match(messages, /Frame 17 is past "monster\.iqm"'s 17 frames \(0–16\)/);
     assert.match(messages, /Model index 0 has no model at this line \(Model 0 is given on line 34, below\)/);
     assert.match(messages, /"Barrel\.md3" has no frame "explode" \(its frames: "stand", "roll", "burst"\)/);
-    // The model files found (one in another case than written), and links for hover and ▶.
-    assert.deepEqual(result.modelPaths.map((p) => p.slice(dir.length)).sort(), ['/models/barrel/Barrel.md3', '/models/monster/monster.iqm']);
+    // Links for hover and ▶.
+    // The model files found (one in another case than written) and the included file: the server watches them.
+    assert.deepEqual(result.modelPaths.map((p) => p.slice(dir.length)).sort(), ['/modeldef.weapons', '/models/barrel/Barrel.md3', '/models/monster/monster.iqm']);
     const walk = modeldefLinkAt(result, 17, MODELDEF_LINES[17].indexOf('walk:3') + 1);
     assert.ok(walk && walk.kind === 'frame');
     assert.equal(walk.frame, 7);
@@ -158,6 +159,57 @@ test('the generated mod folder: exactly the planted problems, each at its line',
     const skin = modeldefLinkAt(result, 35, MODELDEF_LINES[35].indexOf('barrel_top') + 1);
     assert.ok(skin && skin.kind === 'skin');
     assert.equal(skin.path, join(dir, 'models/barrel/barrel_top.tga'), 'an image found by another extension, as LoadSkin finds it');
+  });
+});
+
+test('#include: the included file checked where it is read (its problems shown at the #include), a definition repeated across files, a cycle reported and not followed', async () => {
+  await withTempDir('iqm-modeldef-include-', async (dir) => {
+    writeMod(dir);
+    const result = await checkModeldef(join(dir, 'modeldef.txt'), MODELDEF_LINES.join('\n'), diskSidecarIo);
+    // The included file's own problems, at its lines (its #include back to modeldef.txt is a cycle).
+    assert.deepEqual(result.included.map((f) => f.path), [join(dir, 'modeldef.weapons')]);
+    assert.deepEqual(
+      result.included[0].diagnostics.map((d) => ({ line: d.range.line + 1, code: d.code })),
+      plantedProblems(WEAPONS_LINES),
+    );
+    const cycle = result.included[0].diagnostics.find((d) => d.code === 'modeldef-include-cycle');
+    assert.match(cycle?.message ?? '', /\(modeldef\.txt → modeldef\.weapons → modeldef\.txt\): GZDoom has no guard/);
+    // At the #include in modeldef.txt: a summary, with a related location for each.
+    const summary = result.diagnostics.find((d) => d.code === 'modeldef-include-problems');
+    assert.equal(summary?.severity, 'error');
+    assert.equal(summary?.range.line, 1);
+    assert.match(summary?.message ?? '', /^"modeldef\.weapons" \(included here, read by GZDoom at this line\) has 2 problems: line 8: Frame 3 is past "Barrel\.md3"'s 3 frames.*; line 10: #include "modeldef\.txt" includes a file/);
+    assert.deepEqual(summary?.related?.map((r) => [r.path, r.range.line]), [
+      [join(dir, 'modeldef.weapons'), 7],
+      [join(dir, 'modeldef.weapons'), 9],
+    ]);
+    // PISG B of Pistol is defined in the included file first (read at line 2), then in modeldef.txt.
+    const duplicate = result.diagnostics.find((d) => d.code === 'modeldef-duplicate' && MODELDEF_LINES[d.range.line].includes('PISG'));
+    assert.match(duplicate?.message ?? '', /^"Pistol PISG B" is already defined in "modeldef\.weapons", line 7: GZDoom uses this later definition/);
+    assert.deepEqual(duplicate?.related?.map((r) => [r.path, r.range.line]), [[join(dir, 'modeldef.weapons'), 6]]);
+    // Within one file, the related location has no path (the same file).
+    const sameFile = result.diagnostics.find((d) => d.code === 'modeldef-duplicate' && MODELDEF_LINES[d.range.line].includes('TROO'));
+    assert.deepEqual(sameFile?.related?.map((r) => [r.path, r.range.line]), [[undefined, 16]]);
+  });
+});
+
+test('#include: a file included twice (two ways) is read once; a file that includes itself is a cycle', async () => {
+  await withTempDir('iqm-modeldef-include2-', async (dir) => {
+    const files = modeldefModFiles();
+    writeMod(dir, {
+      ...files,
+      'modeldef.txt': '#include "a.txt"\n#include "b.txt"\n',
+      'a.txt': '#include "common.txt"\n',
+      'b.txt': '#include "common.txt"\n#include "b.txt"\n',
+      'common.txt': 'Model Pistol\n{\n  Model 0 "models/barrel/barrel.md3"\n  FrameIndex PISG A 0 9\n}\n',
+    });
+    const result = await checkModeldef(join(dir, 'modeldef.txt'), '#include "a.txt"\n#include "b.txt"\n', diskSidecarIo);
+    assert.deepEqual(result.included.map((f) => f.path.slice(dir.length)), ['/a.txt', '/common.txt', '/b.txt']);
+    // common.txt's frame past the model: once (no duplicate of itself), shown through a.txt only.
+    assert.deepEqual(result.included.find((f) => f.path.endsWith('common.txt'))?.diagnostics.map((d) => d.code), ['modeldef-frame-index']);
+    assert.deepEqual(result.included.find((f) => f.path.endsWith('b.txt'))?.diagnostics.map((d) => `${d.range.line + 1} ${d.code}`), ['2 modeldef-include-cycle']);
+    assert.deepEqual(result.diagnostics.map((d) => `${d.range.line + 1} ${d.code}`), ['1 modeldef-include-problems', '2 modeldef-include-problems']);
+    assert.match(result.diagnostics[1].message, /\(b\.txt → b\.txt\)/);
   });
 });
 
