@@ -95,6 +95,12 @@ export interface ModeldefIncluded {
 
 const IMAGE_EXTENSIONS = ['.png', '.jpg', '.tga', '.pcx'];
 
+/** FMD3Model::Load keeps 15 characters of an MD3 frame name (core/engines/gzdoom.ts, frameNameLength). */
+const MD3_FRAME_NAME_KEPT = 15;
+
+/** The MD2 header's num_glcmds (int32 at byte 36): FMD2Model::Load refuses 0 and below (core/engines/gzdoom.ts, glCommands). */
+const MD2_GL_COMMANDS_AT = 36;
+
 function diag(range: Range, severity: Severity, code: string, message: string): IqeDiagnostic {
   return { range, severity, code, message };
 }
@@ -431,7 +437,10 @@ async function readModeldefModel(lookedUp: string, files: ModFiles, io: SidecarI
   const magic = String.fromCharCode(...bytes.subarray(0, 4));
   if (magic === 'IDP2') {
     const md2 = md2FrameNames(bytes);
-    return 'names' in md2 ? { path, lookedUp, md2Frames: md2.names } : { path, lookedUp, error: `${md2.error}: GZDoom's MD2 loader fails and the model is not found.` };
+    if (!('names' in md2)) return { path, lookedUp, error: `${md2.error}: GZDoom's MD2 loader fails ("file too short") and the model is not found.` };
+    const glCommands = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getInt32(MD2_GL_COMMANDS_AT, true);
+    if (glCommands <= 0) return { path, lookedUp, md2Frames: md2.names, error: `the MD2 header's num_glcmds is ${glCommands} (byte ${MD2_GL_COMMANDS_AT}): GZDoom refuses it ("invalid NumGLCommands") and the model is not found.` };
+    return { path, lookedUp, md2Frames: md2.names };
   }
   if (magic === 'DMDM') return { path, lookedUp };
   const read = await io.model(path);
@@ -457,7 +466,7 @@ function frameCountOf(model: ModeldefModel): number | undefined {
  * its first letters only.
  */
 export function findFrame(model: ModeldefModel, name: string): { frame: number; prefixOf?: string } | null | undefined {
-  const names = model.md2Frames ?? (model.summary?.format === 'md3' ? model.summary.frameNames : undefined);
+  const names = model.md2Frames ?? (model.summary?.format === 'md3' ? model.summary.frameNames?.map((n) => n.slice(0, MD3_FRAME_NAME_KEPT)) : undefined);
   if (names) {
     const i = names.findIndex((n) => n.toLowerCase() === name.toLowerCase());
     return i < 0 ? null : { frame: i };

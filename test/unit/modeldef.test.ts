@@ -12,6 +12,8 @@ import { checkModeldef, findFrame, modeldefLinkAt, modRoot, type ModeldefModel }
 import { diskSidecarIo } from '../../node/sidecarIo';
 import { MODELDEF_LINES, modeldefModFiles, plantedProblems, WEAPONS_LINES } from '../helpers/modeldef-mod';
 import { withTempDir } from '../helpers/temp-dir';
+import { md3Spec } from '../helpers/engine-models';
+import { writeMd3 } from '../helpers/model-writers';
 
 const CLI = resolve('dist', 'cli.js');
 const NO_CLI = existsSync(CLI) ? false : `${CLI} is not built (npm run build)`;
@@ -108,6 +110,33 @@ function md2(names: string[], frameSize = 40 + 4): Uint8Array {
   });
   return bytes;
 }
+
+test('GZDoom\'s MD2 refusals in a MODELDEF: num_glcmds 1 loads, 0 is refused; frames past the file end are refused', async () => {
+  await withTempDir('iqm-modeldef-md2-', async (dir) => {
+    const withGl = (count: number) => {
+      const bytes = md2(['stand', 'run1']);
+      new DataView(bytes.buffer).setInt32(36, count, true);
+      return bytes;
+    };
+    writeMod(dir, { ...modeldefModFiles(), 'm/one.md2': withGl(1), 'm/none.md2': withGl(0), 'm/short.md2': withGl(1).subarray(0, 100) });
+    const text = 'Model A\n{\n  Path "m"\n  Model 0 "one.md2"\n  Frame TROO A 0 "run1"\n  Model 1 "none.md2"\n  Model 2 "short.md2"\n}\n';
+    const result = await checkModeldef(join(dir, 'modeldef.txt'), text, diskSidecarIo);
+    assert.deepEqual(result.diagnostics.map((d) => `${d.range.line + 1} ${d.code}`), ['6 modeldef-model-unreadable', '7 modeldef-model-unreadable']);
+    assert.match(result.diagnostics[0].message, /num_glcmds is 0 \(byte 36\): GZDoom refuses it \("invalid NumGLCommands"\)/);
+    assert.match(result.diagnostics[1].message, /run past the file's 100 bytes: GZDoom's MD2 loader fails \("file too short"\)/);
+  });
+});
+
+test('an MD3 frame name of 16 characters is matched by its first 15, as FMD3Model keeps it', async () => {
+  await withTempDir('iqm-modeldef-md3name-', async (dir) => {
+    const spec = md3Spec({ frames: 2, vertices: 3, triangles: 1 });
+    spec.frames[1].name = 'abcdefghijklmnop';
+    writeMod(dir, { ...modeldefModFiles(), 'm/long.md3': writeMd3(spec) });
+    const text = 'Model A\n{\n  Path "m"\n  Model 0 "long.md3"\n  Frame TROO A 0 "abcdefghijklmno"\n  Frame TROO B 0 "abcdefghijklmnop"\n}\n';
+    const result = await checkModeldef(join(dir, 'modeldef.txt'), text, diskSidecarIo);
+    assert.deepEqual(result.diagnostics.map((d) => `${d.range.line + 1} ${d.code}`), ['6 modeldef-frame-unknown']);
+  });
+});
 
 test('MD2 frame names, every count and offset checked against the file', () => {
   assert.deepEqual(md2FrameNames(md2(['stand01', 'run1'])), { names: ['stand01', 'run1'] });
