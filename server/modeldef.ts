@@ -5,7 +5,7 @@
 import { CompletionItemKind, MarkupKind, type CodeLens, type CompletionItem, type Hover, type Location, type Position } from 'vscode-languageserver';
 import type { Range } from '../core/iqe/diagnostic';
 import { PLAY_CLIP_COMMAND, type PlayClipArgs } from '../core/lspMethods';
-import { FLAGS, KEYWORD_SPELLING, tokenizeModeldef, type ModeldefBlock } from '../core/sidecar/modeldef';
+import { KEYWORD_SPELLING, modeldefWords, tokenizeModeldef, type ModeldefBlock } from '../core/sidecar/modeldef';
 import { modeldefLinkAt, type ModeldefCheck, type ModeldefLink, type ModeldefModel } from '../core/sidecarCheck/modeldef';
 import { fileNameOf, joinPath } from '../core/paths';
 
@@ -111,9 +111,10 @@ export async function modeldefCompletions(check: ModeldefCheck, text: string, po
         { label: '#include', kind: CompletionItemKind.Keyword, detail: 'another MODELDEF file, by its full name' },
       ];
     }
+    const { keywords, flags } = modeldefWords(check.dialect);
     return [
-      ...Object.values(KEYWORD_SPELLING).map((label): CompletionItem => ({ label, kind: CompletionItemKind.Keyword })),
-      ...FLAGS.map((flag): CompletionItem => ({ label: flagSpelling(flag), kind: CompletionItemKind.EnumMember, detail: 'flag' })),
+      ...Object.keys(keywords).map((k): CompletionItem => ({ label: KEYWORD_SPELLING[k] ?? k, kind: CompletionItemKind.Keyword })),
+      ...flags.map((flag): CompletionItem => ({ label: flagSpelling(flag), kind: CompletionItemKind.EnumMember, detail: 'flag' })),
     ];
   }
   if (!block) return [];
@@ -159,6 +160,9 @@ function flagSpelling(flag: string): string {
     nointerpolation: 'NoInterpolation',
     dontcullbackfaces: 'DontCullBackfaces',
     userotationcenter: 'UseRotationCenter',
+    baseframe: 'BaseFrame',
+    correctpixelstretch: 'CorrectPixelStretch',
+    forcecullbackfaces: 'ForceCullBackfaces',
   };
   return words[flag] ?? flag;
 }

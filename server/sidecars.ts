@@ -242,7 +242,8 @@ export class SidecarDocuments {
       const io: SidecarIo = split ? this.io(split.toUri) : { isFile: async () => false, listFolder: async () => null, readBytes: async () => null, model: async () => null };
       const path = split?.path ?? '/untitled';
       if (doc.kind === 'modeldef') {
-        const checked = await checkModeldef(path, doc.text, io);
+        // Read as UZDoom's when iqmTools.engine names it (it reads a few more words), else as GZDoom's.
+        const checked = await checkModeldef(path, doc.text, io, parseEngineList(settings.engines).engines.some((e) => e.id === 'uzdoom') ? 'uzdoom' : 'gzdoom');
         if (stale()) return;
         doc.modeldef = checked;
         this.setModels(doc, split ? checked.modelPaths.map(split.toUri) : []);

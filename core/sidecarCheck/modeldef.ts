@@ -37,7 +37,7 @@ import { FolderListings, readText, searchFolders } from '../lookup/folders';
 import { MAX_TEXTURE_PATH } from '../lookup/textures';
 import { fileNameOf, folderOf, joinPath } from '../paths';
 import { quotedName } from '../names';
-import { isModeldefName, MD3_MAX_SURFACES, MIN_MODELS, parseModeldef, modeldefTokenRange, type ModeldefBlock, type ModeldefFile, type ModeldefInclude, type ModeldefStatement } from '../sidecar/modeldef';
+import { isModeldefName, MD3_MAX_SURFACES, MIN_MODELS, parseModeldef, modeldefTokenRange, type ModeldefBlock, type ModeldefDialect, type ModeldefFile, type ModeldefInclude, type ModeldefStatement } from '../sidecar/modeldef';
 import type { SidecarIo } from './check';
 import type { ModelSummary } from './lint';
 
@@ -77,6 +77,8 @@ export type ModeldefLink =
 
 export interface ModeldefCheck {
   file: ModeldefFile;
+  /** The engine the text was read as (iqmTools.engine: uzdoom, else gzdoom). */
+  dialect: ModeldefDialect;
   /** The mod's root folder the names are resolved from. */
   root: string;
   diagnostics: IqeDiagnostic[];
@@ -159,11 +161,11 @@ class ModFiles {
 /** FixPathSeperator: `\` to `/`. */
 const fixSeparators = (s: string): string => s.replace(/\\/g, '/');
 
-/** Checks the MODELDEF at `path` whose text is `text`, with the files it `#include`s. */
-export async function checkModeldef(path: string, text: string, io: SidecarIo): Promise<ModeldefCheck> {
-  const file = parseModeldef(text);
+/** Checks the MODELDEF at `path` whose text is `text`, with the files it `#include`s, as `dialect`'s engine reads it. */
+export async function checkModeldef(path: string, text: string, io: SidecarIo, dialect: ModeldefDialect = 'gzdoom'): Promise<ModeldefCheck> {
+  const file = parseModeldef(text, dialect);
   const root = await modRoot(path, io);
-  const mod = new ModCheck(root, io);
+  const mod = new ModCheck(root, io, dialect);
   const links: ModeldefLink[] = [];
   const diagnostics = await mod.checkFile(path, file, [path], links);
   const modelPaths: string[] = [];
@@ -171,7 +173,7 @@ export async function checkModeldef(path: string, text: string, io: SidecarIo): 
     const read = await m;
     if (read.path !== undefined) modelPaths.push(read.path);
   }
-  return { file, root, diagnostics, links, modelPaths: [...modelPaths, ...mod.included.keys()], included: [...mod.included.values()] };
+  return { file, root, dialect, diagnostics, links, modelPaths: [...modelPaths, ...mod.included.keys()], included: [...mod.included.values()] };
 }
 
 /** A definition of an actor's sprite frame: where it is. */
@@ -191,10 +193,15 @@ class ModCheck {
   private readonly defined = new Map<string, Definition>();
   private readonly where: string;
 
+  /** The engine's name, for messages. */
+  private readonly engine: string;
+
   constructor(
     readonly root: string,
     private readonly io: SidecarIo,
+    private readonly dialect: ModeldefDialect,
   ) {
+    this.engine = dialect === 'uzdoom' ? 'UZDoom' : 'GZDoom';
     this.files = new ModFiles(root, io);
     this.where = root === '/' ? 'the mod folder' : `the mod folder ${quotedName(fileNameOf(root))}`;
   }
@@ -250,7 +257,7 @@ class ModCheck {
       out.push(diag(range, 'error', 'modeldef-include-not-found', `#include ${quotedName(inc.path.text)}: ${quotedName(this.relative(found))} cannot be read.`));
       return;
     }
-    entry.diagnostics = await this.checkFile(found, parseModeldef(text), [...chain, found]);
+    entry.diagnostics = await this.checkFile(found, parseModeldef(text, this.dialect), [...chain, found]);
     const shown = entry.diagnostics.filter((d) => d.severity === 'error' || d.severity === 'warning');
     if (shown.length === 0) return;
     const worst = shown.some((d) => d.severity === 'error') ? 'error' : 'warning';
@@ -274,6 +281,8 @@ class ModCheck {
     // The model (and animation) file of each slot as the statements so far set it.
     const slots = new Map<number, { model: ModeldefModel; line: number }>();
     const failedSlots = new Set<number>();
+    // The Animation file of each slot (UZDoom finds Frame names in it).
+    const animations = new Map<number, ModeldefModel>();
     for (const st of block.statements) {
       if (st.kind !== 'keyword') continue;
       const kw = st.tokens[0];
@@ -306,6 +315,10 @@ class ModCheck {
           out.push(diag(modeldefTokenRange(nameToken), 'error', 'modeldef-file-not-found', `${quotedName(lookedUp)} is not in ${this.where} (Path ${quotedName(folder)} + ${quotedName(String(st.values[1]))}, looked up as a full name, any case): GZDoom prints "${st.keyword === 'model' ? 'model' : 'animation model'} not found" and draws nothing for index ${index}.`));
         } else if (model.error !== undefined) {
           out.push(diag(modeldefTokenRange(nameToken), 'error', 'modeldef-model-unreadable', `${quotedName(fileNameOf(model.path))}: ${model.error}`));
+        }
+        if (st.keyword === 'animation') {
+          if (model.path === undefined || model.error !== undefined) animations.delete(index);
+          else animations.set(index, model);
         }
         if (st.keyword === 'model') {
           if (model.path === undefined || model.error !== undefined) {
@@ -368,18 +381,20 @@ class ModCheck {
             out.push(diag(argRange(3), 'warning', 'modeldef-model-unset', `Model index ${index} has no model at this line${modelLineAfter(block.statements, st, index)}: GZDoom draws nothing for it in ${spriteFrame} (a frame keeps the models given above it).`));
           }
         } else {
-          const resolved = st.keyword === 'frame' ? findFrame(slot.model, String(st.values[3])) : { frame: Number(st.values[3]) };
-          const count = frameCountOf(slot.model);
-          const name = quotedName(fileNameOf(slot.model.path ?? ''));
+          // UZDoom looks a Frame's name up in the index's Animation file where one is given (ParseModelDefLump: `if (smf.animationIDs[index] >= 0) model = Models[smf.animationIDs[index]]`).
+          const source = st.keyword === 'frame' && this.dialect === 'uzdoom' ? (animations.get(index) ?? slot.model) : slot.model;
+          const resolved = st.keyword === 'frame' ? findFrame(source, String(st.values[3])) : { frame: Number(st.values[3]) };
+          const count = frameCountOf(source);
+          const name = quotedName(fileNameOf(source.path ?? ''));
           if (resolved === null) {
-            out.push(diag(modeldefTokenRange(frameToken), 'error', 'modeldef-frame-unknown', `${name} has no frame ${quotedName(String(st.values[3]))} (${frameNamesHint(slot.model)}): GZDoom stops with "Unknown frame" for ${quotedName(actor)}.`));
+            out.push(diag(modeldefTokenRange(frameToken), 'error', 'modeldef-frame-unknown', `${name} has no frame ${quotedName(String(st.values[3]))} (${frameNamesHint(source)}): ${this.engine} stops with "Unknown frame" for ${quotedName(actor)}.`));
           } else if (resolved !== undefined && count !== undefined && (resolved.frame < 0 || resolved.frame >= count)) {
-            const engine = slot.model.summary?.format === 'iqm' ? `GZDoom shows its last frame instead for ${spriteFrame} (IQMModel::CalculateBones clamps it)` : `GZDoom draws no model for ${spriteFrame}`;
+            const engine = source.summary?.format === 'iqm' ? `${this.engine} shows its last frame instead for ${spriteFrame} (IQMModel::CalculateBones clamps it)` : `${this.engine} draws no model for ${spriteFrame}`;
             out.push(diag(modeldefTokenRange(frameToken), 'error', 'modeldef-frame-index', `Frame ${resolved.frame} is past ${name}'s ${count} frame${count === 1 ? '' : 's'} (0–${count - 1}): ${engine}.`));
           } else if (resolved !== undefined) {
-            links?.push({ kind: 'frame', range: modeldefTokenRange(kw, st.tokens[st.tokens.length - 1]), frameRange: modeldefTokenRange(frameToken), sprite, letters, index, model: slot.model, frame: resolved.frame, clip: clipOf(slot.model, resolved.frame) });
+            links?.push({ kind: 'frame', range: modeldefTokenRange(kw, st.tokens[st.tokens.length - 1]), frameRange: modeldefTokenRange(frameToken), sprite, letters, index, model: source, frame: resolved.frame, clip: clipOf(source, resolved.frame) });
             if (resolved.prefixOf !== undefined) {
-              out.push(diag(modeldefTokenRange(frameToken), 'information', 'modeldef-frame-prefix', `${quotedName(String(st.values[3]).split(':')[0])} is matched to the animation ${quotedName(resolved.prefixOf)} by its first letters (GZDoom takes the first animation whose name begins so).`));
+              out.push(diag(modeldefTokenRange(frameToken), 'information', 'modeldef-frame-prefix', `${quotedName(String(st.values[3]).split(':')[0])} is matched to the animation ${quotedName(resolved.prefixOf)} by its first letters (${this.engine} takes the first animation whose name begins so).`));
             }
           }
         }

@@ -97,6 +97,31 @@ async function includes(server: TestServer): Promise<void> {
   });
 }
 
+/** iqmTools.engine uzdoom: UZDoom's words are read, and completed; back to GZDoom's without it. */
+async function uzdoom(server: TestServer): Promise<void> {
+  await withTempDir('iqm-lsp-modeldef-uzdoom-', async (dir) => {
+    writeMod(dir);
+    const uri = uriOf(join(dir, 'modeldef.txt'));
+    const text = 'Model ZombieMonster\n{\n  Model 0 "models/monster/monster.iqm"\n  ViewModelFOV 90\n  BaseFrame\n  \n}\n';
+    try {
+      await server.setSettings({ debounceMs: 0 }, 'uzdoom');
+      await server.open(uri, text, 1, 'gzdoom-modeldef');
+      assert.deepEqual((await server.waitForVersion(uri, 1)).diagnostics.map((d) => d.code), []);
+      const words = await server.request<CompletionItem[] | CompletionList>('textDocument/completion', { textDocument: { uri }, position: { line: 5, character: 2 } });
+      assert.ok(labels(words).includes('ViewModelFOV') && labels(words).includes('BaseFrame'), labels(words).join(' '));
+      await server.close(uri);
+      await server.setSettings({ debounceMs: 0 }, 'gzdoom');
+      await server.open(uri, text, 2, 'gzdoom-modeldef');
+      assert.deepEqual((await server.waitForVersion(uri, 2)).diagnostics.map((d) => `${d.range.start.line} ${String(d.code)}`), ['3 modeldef-unknown-keyword', '3 modeldef-unknown-keyword', '4 modeldef-unknown-keyword']);
+      const gzWords = await server.request<CompletionItem[] | CompletionList>('textDocument/completion', { textDocument: { uri }, position: { line: 5, character: 2 } });
+      assert.ok(labels(gzWords).includes('SurfaceSkin') && !labels(gzWords).includes('ViewModelFOV'), labels(gzWords).join(' '));
+      await server.close(uri);
+    } finally {
+      await server.setSettings({ debounceMs: 0 });
+    }
+  });
+}
+
 /** A completion request as VS Code sends it when `trigger` was typed. */
 const typed = (server: TestServer, uri: string, line: number, character: number, trigger: string) =>
   server.request<CompletionItem[] | CompletionList | null>('textDocument/completion', { textDocument: { uri }, position: { line, character }, context: { triggerKind: 2, triggerCharacter: trigger } });
@@ -146,6 +171,7 @@ describe('lsp: MODELDEF on the Node server', () => {
   it('the generated mod folder: the planted problems, hover, definition, completion, ▶ lenses', () => exercise(server));
   it('the trigger characters " and / complete in MODELDEF file names only (nothing in IQE, nor in a MODELDEF comment)', () => triggers(server));
   it('#include: the included file\'s problems and a duplicate point into it; its unsaved edits reach the includer', () => includes(server));
+  it('iqmTools.engine uzdoom: UZDoom\'s MODELDEF words read and completed', () => uzdoom(server));
 });
 
 describe('lsp: MODELDEF on the browser build of the server', () => {

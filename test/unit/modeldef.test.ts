@@ -127,6 +127,39 @@ test('GZDoom\'s MD2 refusals in a MODELDEF: num_glcmds 1 loads, 0 is refused; fr
   });
 });
 
+test('UZDoom\'s MODELDEF (iqmTools.engine uzdoom): ViewModelFOV, BaseFrame, CorrectPixelStretch, ForceCullBackfaces read; a Frame name found in the Animation file', async () => {
+  await withTempDir('iqm-modeldef-uzdoom-', async (dir) => {
+    writeMod(dir);
+    const text = [
+      'Model ZombieMonster',
+      '{',
+      '  Path "models"',
+      '  Model 0 "monster/monster.iqm"',
+      '  Animation 0 "barrel/barrel.md3"',
+      '  ViewModelFOV 90',
+      '  BaseFrame',
+      '  CorrectPixelStretch',
+      '  ForceCullBackfaces',
+      '  Frame TROO A 0 "roll"',
+      '  Frame TROO B 0 "walk:3"',
+      '}',
+      '',
+    ].join('\n');
+    const as = async (dialect: 'gzdoom' | 'uzdoom') => (await checkModeldef(join(dir, 'modeldef.txt'), text, diskSidecarIo, dialect)).diagnostics;
+    // GZDoom: the four words are unknown (and ViewModelFOV's number too), "roll" is not monster.iqm's; "walk:3" is.
+    const gz = await as('gzdoom');
+    assert.deepEqual(gz.map((d) => `${d.range.line + 1} ${d.code}`), ['6 modeldef-unknown-keyword', '6 modeldef-unknown-keyword', '7 modeldef-unknown-keyword', '8 modeldef-unknown-keyword', '9 modeldef-unknown-keyword', '10 modeldef-frame-unknown']);
+    assert.match(gz[0].message, /^"ViewModelFOV" is UZDoom's, not GZDoom's: .*set iqmTools\.engine to uzdoom/);
+    // UZDoom: all read; "roll" is found in the Animation file (barrel.md3), and "walk:3" then is not.
+    const uz = await as('uzdoom');
+    assert.deepEqual(uz.map((d) => `${d.range.line + 1} ${d.code}`), ['11 modeldef-frame-unknown']);
+    assert.match(uz[0].message, /"Barrel\.md3" has no frame "walk:3" .*UZDoom stops with "Unknown frame"/);
+    // Its argument is a number, as for UZDoom's MustGetFloat.
+    const bad = await checkModeldef(join(dir, 'modeldef.txt'), text.replace('ViewModelFOV 90', 'ViewModelFOV wide'), diskSidecarIo, 'uzdoom');
+    assert.deepEqual(bad.diagnostics.map((d) => `${d.range.line + 1} ${d.code}`), ['6 modeldef-syntax', '11 modeldef-frame-unknown']);
+  });
+});
+
 test('an MD3 frame name of 16 characters is matched by its first 15, as FMD3Model keeps it', async () => {
   await withTempDir('iqm-modeldef-md3name-', async (dir) => {
     const spec = md3Spec({ frames: 2, vertices: 3, triangles: 1 });
