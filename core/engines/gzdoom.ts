@@ -1,17 +1,18 @@
 // GZDoom and its 2025 fork UZDoom: the model loaders under src/common/models/ (FindModel in
 // model.cpp picks the loader by the file's first bytes; IQMModel in models_iqm.cpp, FMD3Model in
-// models_md3.cpp, FMD2Model in models_md2.cpp). Read at the commits below; the MD3 and MD2 places
-// are 1-based lines counted in the text read, the IQM and model.cpp ones function and character
-// offset (not counted yet). An unsupported IQM vertex array format is I_FatalError: the game stops.
+// models_md3.cpp, FMD2Model in models_md2.cpp). Read at the commits below; the model.cpp, MD3 and
+// MD2 places are 1-based lines counted in the text read, the IQM ones function and character offset
+// (models_iqm.cpp's lines not counted yet). An unsupported IQM vertex array format is I_FatalError:
+// the game stops.
 
 import { fact as f, type EngineProfile, type IqmRules, type Md2Rules, type Md3Rules, type SourceRef } from './types';
 
 const GZ = 'ZDoom/gzdoom';
 const GZ_IQM = (at: string): SourceRef => ({ repo: GZ, path: 'src/common/models/models_iqm.cpp', commit: '5de178b4a815bd244916eee6fe5ec2e2f7489a97', at });
-const GZ_MODEL = (at: string): SourceRef => ({ repo: GZ, path: 'src/common/models/model.cpp', commit: '941c0850ba7c98663c55fa7b3b4a9d2b5657aeb3', at });
+const GZ_MODEL = (lines: string): SourceRef => ({ repo: GZ, path: 'src/common/models/model.cpp', commit: '941c0850ba7c98663c55fa7b3b4a9d2b5657aeb3', lines });
 const UZ = 'UZDoom/UZDoom';
 const UZ_IQM = (at: string): SourceRef => ({ repo: UZ, path: 'src/common/models/models_iqm.cpp', commit: '96640d73f612b274a33bbf11646a3e92366b5d6b', at });
-const UZ_MODEL = (at: string): SourceRef => ({ repo: UZ, path: 'src/common/models/model.cpp', commit: '50c4e2cc08b200c41cb55d0ca9358f3db669dcf6', at });
+const UZ_MODEL = (lines: string): SourceRef => ({ repo: UZ, path: 'src/common/models/model.cpp', commit: '50c4e2cc08b200c41cb55d0ca9358f3db669dcf6', lines });
 const GZ_MD3 = (lines: string): SourceRef => ({ repo: GZ, path: 'src/common/models/models_md3.cpp', commit: '9875850c195012b50d52ae16b2a4df7720084cdc', lines });
 const UZ_MD3 = (lines: string): SourceRef => ({ repo: UZ, path: 'src/common/models/models_md3.cpp', commit: '50c4e2cc08b200c41cb55d0ca9358f3db669dcf6', lines });
 const GZ_MD2 = (lines: string): SourceRef => ({ repo: GZ, path: 'src/common/models/models_md2.cpp', commit: '8cd321bf61d818d0bed29be6550c64db2f5eb8f1', lines });
@@ -70,8 +71,8 @@ export const GZDOOM: EngineProfile = {
   name: 'GZDoom',
   aliases: ['zdoom'],
   scope: 'The IQM loader (IQMModel in models_iqm.cpp), the MD3 loader (FMD3Model in models_md3.cpp: it checks no count), the MD2 loader\'s two refusals (FMD2Model::Load; applied to the MD2 files a MODELDEF names) and which formats FindModel loads. MODELDEF itself is checked by the MODELDEF language support (core/sidecarCheck/modeldef.ts).',
-  formats: f(FORMATS_TEXT, GZ_MODEL('FindModel, offset ≈3500')),
-  md3: md3Rules(f('MD3 is loaded by FMD3Model when the file starts with IDP3', GZ_MODEL('FindModel, offset ≈4800')), GZ_MD3, { name: '144', load: '130-180', scale: '227-229', axes: '280-281', shaders: '171-175', unskinned: '357-372', frame: '348' }),
+  formats: f(FORMATS_TEXT, GZ_MODEL('178-238')),
+  md3: md3Rules(f('MD3 is loaded by FMD3Model when the file starts with IDP3', GZ_MODEL('208-211')), GZ_MD3, { name: '144', load: '130-180', scale: '227-229', axes: '280-281', shaders: '171-175', unskinned: '357-372', frame: '348' }),
   md2: GZ_MD2_RULES,
   iqm: iqmRules(GZ_IQM),
 };
@@ -81,8 +82,8 @@ export const UZDOOM: EngineProfile = {
   name: 'UZDoom',
   aliases: [],
   scope: 'UZDoom (the 2025 fork of GZDoom): the IQM loader (IQMModel in models_iqm.cpp), which also refuses joints listed before their parent, the MD3 loader (FMD3Model in models_md3.cpp: it checks no count) and which formats FindModel loads. Its MD2 loader was not read; FindModel\'s 2 GB file limit is not checked here.',
-  formats: f(FORMATS_TEXT, UZ_MODEL('FindModel, offset ≈4800')),
-  md3: md3Rules(f('MD3 is loaded by FMD3Model when the file starts with IDP3', UZ_MODEL('FindModel, offset ≈5300')), UZ_MD3, { name: '152', load: '137-188', scale: '235-237', axes: '288-289', shaders: '179-183', unskinned: '365-380', frame: '356' }),
+  formats: f(FORMATS_TEXT, UZ_MODEL('175-235')),
+  md3: md3Rules(f('MD3 is loaded by FMD3Model when the file starts with IDP3', UZ_MODEL('205-208')), UZ_MD3, { name: '152', load: '137-188', scale: '235-237', axes: '288-289', shaders: '179-183', unskinned: '365-380', frame: '356' }),
   iqm: {
     ...iqmRules(UZ_IQM),
     parentsFirst: { effect: 'refuse', fact: f('a joint whose parent is not listed before it stops the game: I_FatalError("Joint child comes before parent in IQM Model")', UZ_IQM('IQMModel::Load, the joints loop, offset ≈4800')) },

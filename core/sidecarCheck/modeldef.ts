@@ -18,10 +18,10 @@
 //   a missing one is a script error; a found one is parsed there and then (ParseModelDefLump calls
 //   itself, with no guard against a file that includes itself, directly or round a cycle), so its
 //   definitions come before the includer's later ones.
-// - ZDoom/gzdoom src/common/models/model.cpp @941c0850ba7c98663c55fa7b3b4a9d2b5657aeb3: FindModel
+// - ZDoom/gzdoom src/common/models/model.cpp @941c0850ba7c98663c55fa7b3b4a9d2b5657aeb3: FindModel (154-238)
 //   looks up path+file by full name (no extension is tried) and picks the loader by the bytes:
 //   IDP2 (MD2), IDP3 (MD3), INTERQUAKEMODEL (IQM), DMDM, `.obj`, `_d.3d`/`_a.3d`, else a KVX voxel,
-//   else "Unknown model format"; LoadSkin/FindGFXFile try path+file as written, then with the
+//   else "Unknown model format"; LoadSkin/FindGFXFile (116-125, 89-107) try path+file as written, then with the
 //   extension replaced by .png, .jpg, .tga, .pcx, then the bare name as a texture name.
 // - IQM: IQMModel::Load refuses any version but 2; IQMModel::FindFrame takes `name` or
 //   `name:offset`, matches the first animation whose name begins with `name` (strnicmp over the
