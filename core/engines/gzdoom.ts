@@ -16,6 +16,7 @@ const UZ_MODEL = (lines: string): SourceRef => ({ repo: UZ, path: 'src/common/mo
 const GZ_MD3 = (lines: string): SourceRef => ({ repo: GZ, path: 'src/common/models/models_md3.cpp', commit: '9875850c195012b50d52ae16b2a4df7720084cdc', lines });
 const UZ_MD3 = (lines: string): SourceRef => ({ repo: UZ, path: 'src/common/models/models_md3.cpp', commit: '50c4e2cc08b200c41cb55d0ca9358f3db669dcf6', lines });
 const GZ_MD2 = (lines: string): SourceRef => ({ repo: GZ, path: 'src/common/models/models_md2.cpp', commit: '8cd321bf61d818d0bed29be6550c64db2f5eb8f1', lines });
+const UZ_MD2 = (lines: string): SourceRef => ({ repo: UZ, path: 'src/common/models/models_md2.cpp', commit: '50c4e2cc08b200c41cb55d0ca9358f3db669dcf6', lines });
 
 /** The MD3 loader both share (UZDoom's file is GZDoom's with a longer licence header and one line more in Load): each fact at its lines in the engine `md3` is read from. */
 function md3Rules(loader: Md3Rules['loader'], md3: (lines: string) => SourceRef, at: { name: string; load: string; scale: string; axes: string; shaders: string; unskinned: string; frame: string }): Md3Rules {
@@ -52,17 +53,23 @@ function iqmRules(iqm: (at: string) => SourceRef): IqmRules {
   };
 }
 
-/** GZDoom's MD2 loader (UZDoom's models_md2.cpp was not read: its profile has no MD2 rules). */
-const GZ_MD2_RULES: Md2Rules = {
-  loader: f('MD2 is loaded by FMD2Model::Load, which converts the header to DMD\'s', GZ_MD2('431-458')),
-  framesInFile: { effect: 'refuse', fact: f('an MD2 whose frames (ofs_frames + framesize × num_frames) end past the file is refused: "LoadModel: Model \'…\' file too short"', GZ_MD2('460-464')) },
-  glCommands: { effect: 'refuse', fact: f('an MD2 whose num_glcmds is 0 or below is refused: "LoadModel: Model \'…\' invalid NumGLCommands"', GZ_MD2('465-469')) },
-  notes: {
-    frameNames: f('a frame\'s name is its 16 name bytes (FMD2Model::Load); FDMDModel::FindFrame compares names case-insensitively', GZ_MD2('486, 355')),
-    vertices: f('a vertex is its byte × the frame\'s scale + translate, per axis, with y and z swapped into the renderer\'s Y-up (axis = { VX, VY, VZ } over enum { VX, VZ, VY })', GZ_MD2('39, 501, 528-531')),
-    unskinned: f('without a MODELDEF Skin the model is drawn with its first skin, and not at all where it has none or that image is not found', GZ_MD2('370-375')),
-  },
-};
+/**
+ * The MD2 loader both share (UZDoom's models_md2.cpp is GZDoom's with a licence header 2 lines
+ * longer): each fact at its lines in the engine `md2` is read from; `d` is that file's offset.
+ */
+function md2Rules(md2: (lines: string) => SourceRef, d: number): Md2Rules {
+  const at = (...lines: number[][]) => md2(lines.map((l) => l.map((n) => n + d).join('-')).join(', '));
+  return {
+    loader: f('MD2 is loaded by FMD2Model::Load, which converts the header to DMD\'s', at([431, 458])),
+    framesInFile: { effect: 'refuse', fact: f('an MD2 whose frames (ofs_frames + framesize × num_frames) end past the file is refused: "LoadModel: Model \'…\' file too short"', at([460, 464])) },
+    glCommands: { effect: 'refuse', fact: f('an MD2 whose num_glcmds is 0 or below is refused: "LoadModel: Model \'…\' invalid NumGLCommands"', at([465, 469])) },
+    notes: {
+      frameNames: f('a frame\'s name is its 16 name bytes (FMD2Model::Load); FDMDModel::FindFrame compares names case-insensitively', at([486], [355])),
+      vertices: f('a vertex is its byte × the frame\'s scale + translate, per axis, with y and z swapped into the renderer\'s Y-up (axis = { VX, VY, VZ } over enum { VX, VZ, VY })', at([39], [501], [528, 531])),
+      unskinned: f('without a MODELDEF Skin the model is drawn with its first skin, and not at all where it has none or that image is not found', at([370, 375])),
+    },
+  };
+}
 
 const FORMATS_TEXT = 'FindModel picks the loader by the file: MD2 (IDP2), MD3 (IDP3), IQM (INTERQUAKEMODEL), DMD, OBJ, Unreal 3D, else a KVX voxel, else "Unknown model format": no DPM loader';
 
@@ -73,7 +80,7 @@ export const GZDOOM: EngineProfile = {
   scope: 'The IQM loader (IQMModel in models_iqm.cpp), the MD3 loader (FMD3Model in models_md3.cpp: it checks no count), the MD2 loader\'s two refusals (FMD2Model::Load; applied to the MD2 files a MODELDEF names) and which formats FindModel loads. MODELDEF itself is checked by the MODELDEF language support (core/sidecarCheck/modeldef.ts).',
   formats: f(FORMATS_TEXT, GZ_MODEL('178-238')),
   md3: md3Rules(f('MD3 is loaded by FMD3Model when the file starts with IDP3', GZ_MODEL('208-211')), GZ_MD3, { name: '144', load: '130-180', scale: '227-229', axes: '280-281', shaders: '171-175', unskinned: '357-372', frame: '348' }),
-  md2: GZ_MD2_RULES,
+  md2: md2Rules(GZ_MD2, 0),
   iqm: iqmRules(GZ_IQM),
 };
 
@@ -81,9 +88,10 @@ export const UZDOOM: EngineProfile = {
   id: 'uzdoom',
   name: 'UZDoom',
   aliases: [],
-  scope: 'UZDoom (the 2025 fork of GZDoom): the IQM loader (IQMModel in models_iqm.cpp), which also refuses joints listed before their parent, the MD3 loader (FMD3Model in models_md3.cpp: it checks no count) and which formats FindModel loads. Its MD2 loader was not read; FindModel\'s 2 GB file limit is not checked here.',
+  scope: 'UZDoom (the 2025 fork of GZDoom): the IQM loader (IQMModel in models_iqm.cpp), which also refuses joints listed before their parent, the MD3 loader (FMD3Model in models_md3.cpp: it checks no count), the MD2 loader\'s two refusals (FMD2Model::Load; applied to the MD2 files a MODELDEF names) and which formats FindModel loads. FindModel\'s 2 GB file limit is not checked here.',
   formats: f(FORMATS_TEXT, UZ_MODEL('175-235')),
   md3: md3Rules(f('MD3 is loaded by FMD3Model when the file starts with IDP3', UZ_MODEL('205-208')), UZ_MD3, { name: '152', load: '137-188', scale: '235-237', axes: '288-289', shaders: '179-183', unskinned: '365-380', frame: '356' }),
+  md2: md2Rules(UZ_MD2, 2),
   iqm: {
     ...iqmRules(UZ_IQM),
     parentsFirst: { effect: 'refuse', fact: f('a joint whose parent is not listed before it stops the game: I_FatalError("Joint child comes before parent in IQM Model")', UZ_IQM('IQMModel::Load, the joints loop, offset ≈4800')) },

@@ -71,6 +71,14 @@ for (const engine of ['gzdoom', 'uzdoom']) {
     for (const fact of Object.values(notes)) assert.match(fact.source.lines ?? '', /^\d+(-\d+)?$/, fact.text);
   });
 
+  test(`${engine}: the MD2 refusals (applied in MODELDEF) are cited by line in the engine's own models_md2.cpp`, () => {
+    const md2 = findEngine(engine)!.md2!;
+    assert.equal(md2.glCommands?.fact.source.repo, engine === 'gzdoom' ? 'ZDoom/gzdoom' : 'UZDoom/UZDoom');
+    assert.equal(md2.glCommands?.fact.source.lines, engine === 'gzdoom' ? '465-469' : '467-471');
+    assert.equal(md2.framesInFile?.fact.source.lines, engine === 'gzdoom' ? '460-464' : '462-466');
+    assert.equal(md2.notes?.vertices.source.lines, engine === 'gzdoom' ? '39, 501, 528-531' : '41, 503, 530-533');
+  });
+
   test(`${engine}: MD3 loads, DPM has no loader`, () => {
     assert.deepEqual(codes(check(md3({ frames: 3 }), engine)), []);
     assert.deepEqual(codes(check(writeDpm(DPM), engine)), ['format-unsupported error']);
