@@ -210,6 +210,8 @@ export interface ClipStateMessage {
   /** The selected clip's name, or null (the bind pose). */
   clip: string | null;
   playing: boolean;
+  /** Paused on a clip: the frame shown (0-based within the clip); null while playing or without a clip. */
+  frame: number | null;
 }
 
 /** webview -> host: what was rendered (tests, status). */
@@ -308,7 +310,7 @@ export function isWebviewToHost(value: unknown): value is WebviewToHost {
       return typeof (value as Partial<RenderedMessage>).ok === 'boolean';
     case 'clipState': {
       const c = value as Partial<ClipStateMessage>;
-      return Array.isArray(c.clips) && c.clips.every((n) => typeof n === 'string') && (c.clip === null || typeof c.clip === 'string') && typeof c.playing === 'boolean';
+      return Array.isArray(c.clips) && c.clips.every((n) => typeof n === 'string') && (c.clip === null || typeof c.clip === 'string') && typeof c.playing === 'boolean' && (c.frame === null || (Number.isInteger(c.frame) && (c.frame as number) >= 0));
     }
     case 'log': {
       const l = value as Partial<LogMessage>;

@@ -101,6 +101,7 @@ export class Controls {
         if (!view.playback.clip) return;
         this.setPlaying(false);
         view.playback.scrub(frame);
+        this.reportClips();
         act.changed();
         act.shareView();
       },
@@ -163,6 +164,7 @@ export class Controls {
     if (!this.view.playback.clip) return;
     this.setPlaying(false);
     this.view.playback.step(d);
+    this.reportClips();
     this.act.changed();
   }
 
@@ -257,8 +259,8 @@ export class Controls {
     this.view.root.dataset.skins = String(usable.length);
   }
 
-  /** Tells the host the listed clips and the selected one, when they changed. */
-  private reportClips(): void {
+  /** Tells the host the listed clips, the selected one and the paused frame, when they changed. */
+  reportClips(): void {
     const m = this.view.playback.report();
     if (m) this.act.post(m);
   }

@@ -126,9 +126,11 @@ export class Playback {
     this.state.clip = same >= 0 ? same : typeof fallback === 'number' ? fallback : clips.findIndex((c) => c.name === fallback);
   }
 
-  /** The clipState message for the host when the listed clips or the selected one changed since the last one, else null. */
+  /** The clipState message for the host when the listed clips, the selected one, playing or the paused frame changed since the last one, else null. */
   report(): ClipStateMessage | null {
-    const m: ClipStateMessage = { type: 'clipState', clips: this.clips.map((c) => c.name), clip: this.clip?.name ?? null, playing: this.state.playing };
+    const clip = this.clip;
+    const frame = clip && !this.state.playing ? Math.min(Math.round(this.state.time * Scene.fps(clip)), clip.frameCount - 1) : null;
+    const m: ClipStateMessage = { type: 'clipState', clips: this.clips.map((c) => c.name), clip: clip?.name ?? null, playing: this.state.playing, frame };
     const key = JSON.stringify(m);
     if (key === this.lastReport) return null;
     this.lastReport = key;

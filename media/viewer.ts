@@ -269,6 +269,7 @@ export class Viewer {
       // One frame of the clip, paused (a MODELDEF Frame line's model frame).
       this.setPlaying(false);
       this.playback.scrub(Math.min(m.frame, (this.playback.clip?.frameCount ?? 1) - 1));
+      this.controls.reportClips();
       this.changed();
     }
     return true;

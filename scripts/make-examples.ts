@@ -5,12 +5,14 @@
 //   node out/scripts/make-examples.cjs OUTDIR --fixtures preview.md3, preview-box.md3, preview.dpm,
 //                                                        preview.glb, preview-broken.glb (a joint index past the skin),
 //                                                        validation-broken.iqm (two problems for the validator)
+//                                                        gzdoom-mod/ (test/helpers/modeldef-mod.ts: a MODELDEF with planted problems)
 // Everything is generated (no third-party content) and deterministic.
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { writeDpm, writeMd3, type DpmSpec, type Md3Spec } from '../test/helpers/model-writers';
 import { makeGltf } from '../test/helpers/gltf-writer';
 import { iqmWith } from '../test/helpers/validate-fixtures';
+import { modeldefModFiles } from '../test/helpers/modeldef-mod';
 
 type Vec3 = [number, number, number];
 
@@ -229,7 +231,7 @@ function main(argv: string[]): void {
   const out = argv[0] ?? 'examples';
   const fixtures = argv.includes('--fixtures');
   mkdirSync(out, { recursive: true });
-  const files: [string, Uint8Array][] = fixtures
+  const files: [string, Uint8Array | string][] = fixtures
     ? [
         ['preview.md3', writeMd3(pyramidMd3Spec())],
         ['preview-box.md3', writeMd3(boxMd3Spec())],
@@ -238,13 +240,17 @@ function main(argv: string[]): void {
         ['preview-broken.glb', makeGltf({ vertices: 64, around: 8, joints: 3, broken: 'joint-index' }).bytes],
         // The validator's clean model with an animation past the last frame (an error) and frame rate 0 (a warning).
         ['validation-broken.iqm', iqmWith((d) => { d.anims[0].frameCount = 3; d.anims[0].framerate = 0; })],
+        ...Object.entries(modeldefModFiles()).map(([name, content]): [string, Uint8Array | string] => [`gzdoom-mod/${name}`, content]),
       ]
     : [
         ['bending-pyramid.md3', writeMd3(pyramidMd3Spec())],
         ['skinned-column.dpm', writeDpm(columnDpmSpec())],
         ['bending-tube.glb', makeGltf({ vertices: 640, joints: 8, prop: true, animations: [{ name: 'Bend', interpolation: 'LINEAR' }, { name: 'Sway', interpolation: 'CUBICSPLINE' }] }).bytes],
       ];
-  for (const [name, bytes] of files) writeFileSync(join(out, name), bytes);
+  for (const [name, content] of files) {
+    mkdirSync(dirname(join(out, name)), { recursive: true });
+    writeFileSync(join(out, name), content);
+  }
   console.log(`${files.map(([name]) => name).join(', ')} written to ${out}/`);
 }
 

@@ -21,6 +21,9 @@ const SNIPPETS: Readonly<Record<string, string>> = {
   vertexarray: 'vertexarray ${1:blendindexes} ${2:ushort} ${3:4}',
 };
 
+/** The characters whose typing asks for IQE completion: a space (a vertexarray's type and format). */
+export const IQE_TRIGGER_CHARACTERS: readonly string[] = [' '];
+
 export function completions(doc: IqeDocument, position: Position): CompletionItem[] {
   const comment = commentLine(doc);
   if (comment >= 0 && position.line > comment) return [];

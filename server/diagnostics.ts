@@ -19,7 +19,8 @@ function toLspRange(range: Range): LspRange {
   };
 }
 
-export function toLspDiagnostic(uri: string, diagnostic: IqeDiagnostic, source = SOURCE): Diagnostic {
+/** `toUri`: the URI of a related location's `path` in another file (MODELDEF includes); without it those are left out. */
+export function toLspDiagnostic(uri: string, diagnostic: IqeDiagnostic, source = SOURCE, toUri?: (path: string) => string): Diagnostic {
   const result: Diagnostic = {
     range: toLspRange(diagnostic.range),
     severity: SEVERITY[diagnostic.severity] ?? DiagnosticSeverity.Error,
@@ -27,18 +28,19 @@ export function toLspDiagnostic(uri: string, diagnostic: IqeDiagnostic, source =
     source,
     message: diagnostic.message,
   };
-  if (diagnostic.related && diagnostic.related.length > 0) {
-    result.relatedInformation = diagnostic.related.map((related) => ({
-      location: { uri, range: toLspRange(related.range) },
-      message: related.message,
+  const related = diagnostic.related?.filter((r) => r.path === undefined || toUri !== undefined);
+  if (related && related.length > 0) {
+    result.relatedInformation = related.map((r) => ({
+      location: { uri: r.path !== undefined && toUri ? toUri(r.path) : uri, range: toLspRange(r.range) },
+      message: r.message,
     }));
   }
   return result;
 }
 
-export function toLspDiagnostics(uri: string, diagnostics: readonly IqeDiagnostic[], source = SOURCE): Diagnostic[] {
+export function toLspDiagnostics(uri: string, diagnostics: readonly IqeDiagnostic[], source = SOURCE, toUri?: (path: string) => string): Diagnostic[] {
   const result = new Array<Diagnostic>(diagnostics.length);
-  for (let i = 0; i < diagnostics.length; i++) result[i] = toLspDiagnostic(uri, diagnostics[i], source);
+  for (let i = 0; i < diagnostics.length; i++) result[i] = toLspDiagnostic(uri, diagnostics[i], source, toUri);
   return result;
 }
 

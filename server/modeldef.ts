@@ -5,7 +5,7 @@
 import { CompletionItemKind, MarkupKind, type CodeLens, type CompletionItem, type Hover, type Location, type Position } from 'vscode-languageserver';
 import type { Range } from '../core/iqe/diagnostic';
 import { PLAY_CLIP_COMMAND, type PlayClipArgs } from '../core/lspMethods';
-import { FLAGS, KEYWORD_SPELLING, tokenizeModeldef, type ModeldefBlock } from '../core/sidecar/modeldef';
+import { KEYWORD_SPELLING, modeldefWords, tokenizeModeldef, type ModeldefBlock } from '../core/sidecar/modeldef';
 import { modeldefLinkAt, type ModeldefCheck, type ModeldefLink, type ModeldefModel } from '../core/sidecarCheck/modeldef';
 import { fileNameOf, joinPath } from '../core/paths';
 
@@ -85,18 +85,23 @@ function blockAt(check: ModeldefCheck, line: number): ModeldefBlock | undefined 
   return check.file.blocks.find((b) => b.keyword.line <= line && (b.close === undefined || line <= b.close.line));
 }
 
+/** The characters whose typing asks for MODELDEF completion: a file name's opening quote and its folders' `/`. */
+export const MODELDEF_TRIGGER_CHARACTERS: readonly string[] = ['"', '/'];
+
 /**
  * Completion at a position: keywords and flags at a statement's start inside a block (`Model` and
  * `#include` outside one); inside the quotes of a file name, the files under the block's Path (a
  * Path's own string: folders from the mod's root); in a Frame's name, the model's animation names
  * (IQM) or frame names (MD3, MD2).
  */
-export async function modeldefCompletions(check: ModeldefCheck, text: string, position: Position, listFolder: (path: string) => Promise<readonly string[] | null>): Promise<CompletionItem[]> {
+export async function modeldefCompletions(check: ModeldefCheck, text: string, position: Position, listFolder: (path: string) => Promise<readonly string[] | null>, trigger?: string): Promise<CompletionItem[]> {
   const lineText = text.split(/\r\n|\r|\n/)[position.line] ?? '';
   const before = lineText.slice(0, position.character);
   const words = tokenizeModeldef(before);
   const inString = (before.match(/"/g)?.length ?? 0) % 2 === 1;
   const block = blockAt(check, position.line);
+  // Typed, `"` and `/` complete only inside a file name: not a closing quote, not a `//` comment.
+  if (trigger !== undefined && (!MODELDEF_TRIGGER_CHARACTERS.includes(trigger) || !inString)) return [];
   if (!inString) {
     const atStart = words.length === 0 || (words.length === 1 && !/\s$/.test(before) && !words[0].quoted) || (words.length === 1 && words[0].text === '{');
     if (!atStart) return [];
@@ -106,16 +111,18 @@ export async function modeldefCompletions(check: ModeldefCheck, text: string, po
         { label: '#include', kind: CompletionItemKind.Keyword, detail: 'another MODELDEF file, by its full name' },
       ];
     }
+    const { keywords, flags } = modeldefWords(check.dialect);
     return [
-      ...Object.values(KEYWORD_SPELLING).map((label): CompletionItem => ({ label, kind: CompletionItemKind.Keyword })),
-      ...FLAGS.map((flag): CompletionItem => ({ label: flagSpelling(flag), kind: CompletionItemKind.EnumMember, detail: 'flag' })),
+      ...Object.keys(keywords).map((k): CompletionItem => ({ label: KEYWORD_SPELLING[k] ?? k, kind: CompletionItemKind.Keyword })),
+      ...flags.map((flag): CompletionItem => ({ label: flagSpelling(flag), kind: CompletionItemKind.EnumMember, detail: 'flag' })),
     ];
   }
   if (!block) return [];
   const keyword = words[0]?.text.toLowerCase();
   const statementsBefore = block.statements.filter((s) => s.tokens[0].line < position.line || (s.tokens[0].line === position.line && s.tokens[0].column < position.character));
   const pathStatement = [...statementsBefore].reverse().find((s) => s.keyword === 'path' && s.complete && s.tokens[0].line !== position.line);
-  const folder = pathStatement ? String(pathStatement.values[0]).replace(/\\/g, '/') : '';
+  // As the engine: Path ends in `/` (one is added where it does not).
+  const folder = pathStatement ? String(pathStatement.values[0]).replace(/\\/g, '/').replace(/([^/])$/, '$1/') : '';
   if (keyword === 'path' || keyword === 'model' || keyword === 'animation' || keyword === 'skin' || keyword === 'surfaceskin') {
     // The part typed after the opening quote: folders in it are walked, the last part is completed.
     const typed = before.slice(before.lastIndexOf('"') + 1).replace(/\\/g, '/');
@@ -153,6 +160,9 @@ function flagSpelling(flag: string): string {
     nointerpolation: 'NoInterpolation',
     dontcullbackfaces: 'DontCullBackfaces',
     userotationcenter: 'UseRotationCenter',
+    baseframe: 'BaseFrame',
+    correctpixelstretch: 'CorrectPixelStretch',
+    forcecullbackfaces: 'ForceCullBackfaces',
   };
   return words[flag] ?? flag;
 }

@@ -3,7 +3,7 @@
 // Worker) make the connection and say how the host reads large files and reports its memory.
 import { CodeActionKind, TextDocumentSyncKind, type Connection, type Diagnostic, type InitializeResult } from 'vscode-languageserver';
 import { codeActions } from './codeActions';
-import { completions } from './completion';
+import { completions, IQE_TRIGGER_CHARACTERS } from './completion';
 import { DocumentStore } from './documents';
 import { foldingRanges } from './folding';
 import { hover } from './hover';
@@ -15,6 +15,7 @@ import { LargeFiles, type LargeFileReader } from './largeFiles';
 import { ValidationScheduler } from './scheduler';
 import { SettingsStore } from './settings';
 import { kindOf, SidecarDocuments } from './sidecars';
+import { MODELDEF_TRIGGER_CHARACTERS } from './modeldef';
 
 /** What differs between the hosts. */
 export interface ServerHost {
@@ -57,7 +58,8 @@ export function startServer(connection: Connection, host: ServerHost): void {
         hoverProvider: true,
         definitionProvider: true,
         referencesProvider: true,
-        completionProvider: { triggerCharacters: [' ', '"', '/'] },
+        // One list for every language: each language's completion ignores the others' characters.
+        completionProvider: { triggerCharacters: [...new Set([...IQE_TRIGGER_CHARACTERS, ...MODELDEF_TRIGGER_CHARACTERS])] },
         codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
         codeLensProvider: { resolveProvider: false },
       },
@@ -159,9 +161,11 @@ export function startServer(connection: Connection, host: ServerHost): void {
   connection.onReferences(({ textDocument, position, context }) =>
     answer(textDocument.uri, [], (doc) => references(doc, textDocument.uri, position, context.includeDeclaration)),
   );
-  connection.onCompletion(({ textDocument, position }) =>
-    sidecars.has(textDocument.uri) ? sidecars.completion(textDocument.uri, position).catch((error: unknown) => (logUnexpected(`A request on ${textDocument.uri} failed`, error), [])) : answer(textDocument.uri, [], (doc) => completions(doc, position)),
-  );
+  connection.onCompletion(({ textDocument, position, context }) => {
+    const trigger = context?.triggerCharacter;
+    if (sidecars.has(textDocument.uri)) return sidecars.completion(textDocument.uri, position, trigger).catch((error: unknown) => (logUnexpected(`A request on ${textDocument.uri} failed`, error), []));
+    return trigger !== undefined && !IQE_TRIGGER_CHARACTERS.includes(trigger) ? [] : answer(textDocument.uri, [], (doc) => completions(doc, position));
+  });
   connection.onCodeAction(({ textDocument, context }) => answer(textDocument.uri, [], (doc) => codeActions(doc, textDocument.uri, context.diagnostics)));
 
   const memory = host.memory?.bind(host);

@@ -52,7 +52,7 @@ interface SidecarDocument {
   check: SidecarCheck | undefined;
   /** A MODELDEF's newest finished check. */
   modeldef: ModeldefCheck | undefined;
-  /** The URIs of the models it was paired with (watched while it is open). */
+  /** The URIs of the models it was paired with, and of a MODELDEF's included files (watched while it is open). */
   models: string[];
   /** Counts validations: only the newest one started publishes. */
   run: number;
@@ -130,6 +130,8 @@ export class SidecarDocuments {
       doc.timer = setTimeout(() => {
         doc.timer = undefined;
         void this.validate(doc);
+        // A MODELDEF that #includes this file reads it as typed (editorText): checked again too.
+        for (const other of this.documents.values()) if (other !== doc && other.kind === 'modeldef' && other.models.includes(uri)) void this.validate(other);
       }, debounceMs);
     });
   }
@@ -151,7 +153,8 @@ export class SidecarDocuments {
 
   /** A file changed on disk (client file events, or a watch): a model or an image may differ now. */
   changedOnDisk(uri: string): void {
-    if (!DEPENDENCY.test(uri.replace(/[?#].*$/, ''))) return;
+    // A model or an image, or a file an open sidecar depends on by name (a MODELDEF's #include).
+    if (!DEPENDENCY.test(uri.replace(/[?#].*$/, '')) && !this.watches.has(uri)) return;
     this.models.delete(uri);
     this.exists.clear();
     if (/\.shader$/i.test(uri.replace(/[?#].*$/, ''))) this.shaderBytes.clear();
@@ -195,11 +198,12 @@ export class SidecarDocuments {
   }
 
   /** Completion (MODELDEF: keywords, flags, files under Path, the model's animation or frame names). */
-  async completion(uri: string, position: Position): Promise<CompletionItem[]> {
+  /** `trigger`: the character whose typing asked (none: asked by hand). */
+  async completion(uri: string, position: Position, trigger?: string): Promise<CompletionItem[]> {
     const doc = this.documents.get(uri);
     const split = splitUri(uri);
     if (!doc?.modeldef || !split) return [];
-    return modeldefCompletions(doc.modeldef, doc.text, position, (path) => this.reader.listFolder(split.toUri(path)));
+    return modeldefCompletions(doc.modeldef, doc.text, position, (path) => this.reader.listFolder(split.toUri(path)), trigger);
   }
 
   codeLenses(uri: string): CodeLens[] {
@@ -238,11 +242,12 @@ export class SidecarDocuments {
       const io: SidecarIo = split ? this.io(split.toUri) : { isFile: async () => false, listFolder: async () => null, readBytes: async () => null, model: async () => null };
       const path = split?.path ?? '/untitled';
       if (doc.kind === 'modeldef') {
-        const checked = await checkModeldef(path, doc.text, io);
+        // Read as UZDoom's when iqmTools.engine names it (it reads a few more words), else as GZDoom's.
+        const checked = await checkModeldef(path, doc.text, io, parseEngineList(settings.engines).engines.some((e) => e.id === 'uzdoom') ? 'uzdoom' : 'gzdoom');
         if (stale()) return;
         doc.modeldef = checked;
         this.setModels(doc, split ? checked.modelPaths.map(split.toUri) : []);
-        this.publish(doc.uri, doc.version, toLspDiagnostics(doc.uri, applySettings(checked.diagnostics, settings), SIDECAR_SOURCE));
+        this.publish(doc.uri, doc.version, toLspDiagnostics(doc.uri, applySettings(checked.diagnostics, settings), SIDECAR_SOURCE, split?.toUri));
         return;
       }
       const engines = parseEngineList(settings.engines).engines;

@@ -42,7 +42,7 @@ export function registerPreview(context: vscode.ExtensionContext, platform: Plat
       const link = panels.map((p) => p.linkStatus).find((l) => l !== null) ?? null;
       // The newest panel's (a file can be previewed in several editors).
       const timeline = panels.length ? panels[panels.length - 1].firstLoad : null;
-      return { ...rendered, compiles: provider.compiles.get(uri) ?? null, clips: clips ? { names: clips.clips, clip: clips.clip, playing: clips.playing } : null, link, timeline };
+      return { ...rendered, compiles: provider.compiles.get(uri) ?? null, clips: clips ? { names: clips.clips, clip: clips.clip, playing: clips.playing, frame: clips.frame } : null, link, timeline };
     }),
   );
 }

@@ -180,6 +180,11 @@ function checkMd3(facts: ModelFacts, r: Md3Rules, push: Push): void {
       push('md3-surface-name', r.surfaceNameSuffix, `${m.where.what} is matched in .skin files as ${quotedName(m.name.slice(0, -2).toLowerCase())}`, m.where);
     }
   }
+  if (r.frameNameLength) {
+    const max = r.frameNameLength.max;
+    const long = (facts.frameNames ?? []).findIndex((n) => n.length > max);
+    if (long >= 0) push('md3-frame-name', r.frameNameLength, `frame ${long} ${quotedName(facts.frameNames![long])} has ${facts.frameNames![long].length} characters: it is kept as ${quotedName(facts.frameNames![long].slice(0, max))}`, { what: `frame ${long}`, frame: long });
+  }
   if (r.shadersIgnored) {
     const named = facts.meshes.filter((m) => m.material);
     if (named.length > 0) push('md3-shaders-ignored', r.shadersIgnored, `${named.length} surface(s) name a shader (e.g. ${quotedName(named[0].material)}) that is not used`, named[0].where);

@@ -40,12 +40,13 @@ export function engineTables(): string {
     out.push(`### ${e.name} (\`${e.id}\`${aliases})`, '', e.scope, '', '| rule | limit / accepted | effect | fact | source |', '|---|---|---|---|---|');
     const row = (name: string, limit: string, effect: string, f: Fact) => out.push(`| ${name} | ${cell(limit)} | ${effect} | ${cell(f.text)} | ${cell(citeSource(f.source))} |`);
     row('formats', '', '', e.formats);
-    const groups: [string, object | undefined, readonly number[] | undefined][] = [['IQM', e.iqm, e.iqm?.versions], ['MD3', e.md3, undefined], ['DPM', e.dpm, undefined], ['player', e.player, undefined], ['textures', e.textures, undefined]];
+    const groups: [string, object | undefined, readonly number[] | undefined][] = [['IQM', e.iqm, e.iqm?.versions], ['MD3', e.md3, undefined], ['MD2', e.md2, undefined], ['DPM', e.dpm, undefined], ['player', e.player, undefined], ['textures', e.textures, undefined]];
     for (const [label, rules, versions] of groups) {
       if (!rules) continue;
       for (const [key, value] of Object.entries(rules)) {
         if (key === 'versions' || key === 'skinNaming' || key === 'extensions') continue;
         if (key === 'loader') row(`${label} loader`, '', '', value as Fact);
+        else if (key === 'notes') for (const [name, fact] of Object.entries(value as Record<string, Fact>)) row(`${label} ${name}`, '', 'note', fact);
         else if (key === 'lookup') row(`${label} lookup`, e.textures?.extensions.join(', ') ?? '', '', value as Fact);
         else if (key === 'arrays') {
           for (const [type, a] of Object.entries(value as Record<string, RuleLike & { accepts: { format: string; size: number }[]; otherwise: string }>)) {

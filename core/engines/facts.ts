@@ -84,6 +84,8 @@ export interface ModelFacts {
   animations: AnimationFacts[];
   /** MD3 header counts. */
   tags: string[];
+  /** MD3 frame names, as stored (16 bytes each). */
+  frameNames?: readonly string[];
   /** The largest blend index used by a weighted influence (-1: none or unknown). */
   maxBlendIndex: number;
   /** Textures looked up by the caller (absent: not looked up). */
@@ -226,6 +228,7 @@ export function factsFromModel(model: Model, bytes?: Uint8Array): ModelFacts {
     frames: model.frameCount,
     animations,
     tags: model.tags?.names ?? [],
+    frameNames: format === 'md3' ? model.frameNames : undefined,
     maxBlendIndex: maxBlendIndex(model),
     ...poseScales(model),
     header: { what: 'header', byteOffset: 0 },

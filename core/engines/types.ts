@@ -115,6 +115,20 @@ export interface Md3Rules {
   maxIndexedVertices?: LimitRule;
   /** The shader names in the file are not used to find textures. */
   shadersIgnored?: Rule;
+  /** Characters of a frame name kept (longer names are cut; a MODELDEF `Frame` matches the cut name). */
+  frameNameLength?: LimitRule;
+  /** Facts the checker has nothing to test against (the units and axes, what is not checked, where skins come from). */
+  notes?: Readonly<Record<string, Fact>>;
+}
+
+/** MD2 (Quake 2) models: iqm-tools reads only their frame names (core/md2/frames.ts), for MODELDEF. */
+export interface Md2Rules {
+  loader: Fact;
+  /** The header's GL command count must be above 0 (`max` is the count refused: 0 and below). */
+  glCommands?: Rule;
+  /** The frames (ofs_frames + framesize × num_frames) must end inside the file. */
+  framesInFile?: Rule;
+  notes?: Readonly<Record<string, Fact>>;
 }
 
 export interface DpmRules {
@@ -158,6 +172,7 @@ export interface EngineProfile {
   formats: Fact;
   iqm?: IqmRules;
   md3?: Md3Rules;
+  md2?: Md2Rules;
   dpm?: DpmRules;
   player?: PlayerRules;
   textures?: TextureRules;

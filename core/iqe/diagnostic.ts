@@ -12,6 +12,8 @@ export interface Range {
 }
 
 export interface RelatedInformation {
+  /** The file the range is in, where it is another than the diagnostic's (an absolute POSIX path). */
+  path?: string;
   range: Range;
   message: string;
 }

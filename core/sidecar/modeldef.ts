@@ -12,6 +12,11 @@
 //   (sc.Compare); the table KEYWORDS below is that function's, argument by argument.
 // - Limits: ZDoom/gzdoom src/common/models/model.h (MD3_MAX_SURFACES 32, MIN_MODELS 4,
 //   `uint8_t modelsAmount`).
+// - UZDoom's ParseModelDefLump: UZDoom/UZDoom src/r_data/models.cpp
+//   @1841de043410c7de09278a3875798055f72f8735 (from character 26,000; lines not counted): GZDoom's
+//   statements, and `viewmodelfov F` (a float; above 0 it is capped at 175), `baseframe` (the
+//   definition so far becomes the actor's base frame, which decoupled animations use),
+//   `correctpixelstretch` and `forcecullbackfaces` (flags). The dialect `uzdoom` reads those too.
 
 import type { Range } from '../iqe/diagnostic';
 import { quotedName } from '../names';
@@ -121,6 +126,18 @@ export const KEYWORDS: Readonly<Record<string, readonly Arg[]>> = {
   frame: ['string', 'string', 'int', 'string'],
 };
 
+/** The engine whose ParseModelDefLump the text is read as: UZDoom reads a few more words. */
+export type ModeldefDialect = 'gzdoom' | 'uzdoom';
+
+/** What UZDoom's ParseModelDefLump reads besides GZDoom's statements (keywords with arguments, and words without). */
+export const UZDOOM_KEYWORDS: Readonly<Record<string, readonly Arg[]>> = { viewmodelfov: ['float'] };
+export const UZDOOM_FLAGS: readonly string[] = ['baseframe', 'correctpixelstretch', 'forcecullbackfaces'];
+
+/** The keywords (with their arguments) and the flags of a dialect. */
+export function modeldefWords(dialect: ModeldefDialect): { keywords: Readonly<Record<string, readonly Arg[]>>; flags: readonly string[] } {
+  return dialect === 'uzdoom' ? { keywords: { ...KEYWORDS, ...UZDOOM_KEYWORDS }, flags: [...FLAGS, ...UZDOOM_FLAGS] } : { keywords: KEYWORDS, flags: FLAGS };
+}
+
 /** The flags ParseModelDefLump knows (each sets an MDL_* bit). */
 export const FLAGS: readonly string[] = [
   'ignoretranslation',
@@ -157,6 +174,7 @@ export const KEYWORD_SPELLING: Readonly<Record<string, string>> = {
   surfaceskin: 'SurfaceSkin',
   frameindex: 'FrameIndex',
   frame: 'Frame',
+  viewmodelfov: 'ViewModelFOV',
 };
 
 /** The highest surface index + 1 a SurfaceSkin may name (model.h MD3_MAX_SURFACES). */
@@ -221,8 +239,8 @@ export function modeldefFloat(text: string): number {
 
 const lower = (t: ModeldefToken | undefined): string => (t ? t.text.toLowerCase() : '');
 
-/** Reads a MODELDEF text: its `Model` blocks and `#include`s, with the problems of the text alone. */
-export function parseModeldef(text: string): ModeldefFile {
+/** Reads a MODELDEF text (as `dialect`'s engine does): its `Model` blocks and `#include`s, with the problems of the text alone. */
+export function parseModeldef(text: string, dialect: ModeldefDialect = 'gzdoom'): ModeldefFile {
   const tokens = tokenizeModeldef(text);
   const file: ModeldefFile = { blocks: [], includes: [], problems: [] };
   const problem = (range: Range, severity: ModeldefProblem['severity'], code: string, message: string): void => {
@@ -275,16 +293,18 @@ export function parseModeldef(text: string): ModeldefFile {
       }
     }
     block.modelsAmount = Math.max(amount, MIN_MODELS);
-    i = readBlock(tokens, i, block, problem);
+    i = readBlock(tokens, i, block, problem, dialect);
     if (block.close === undefined) problem(endOfFile(), 'error', 'modeldef-syntax', `The block of Model ${quotedName(block.actor.text)} (line ${t.line + 1}) has no closing "}": GZDoom stops at the end of the file with a script error.`);
   }
   return file;
 }
 
 /** Reads the statements of a block from token `i` (after its `{`); returns the index after its `}`. */
-function readBlock(tokens: ModeldefToken[], start: number, block: ModeldefBlock, problem: (range: Range, severity: ModeldefProblem['severity'], code: string, message: string) => void): number {
+function readBlock(tokens: ModeldefToken[], start: number, block: ModeldefBlock, problem: (range: Range, severity: ModeldefProblem['severity'], code: string, message: string) => void, dialect: ModeldefDialect): number {
   let i = start;
-  const isStatementStart = (t: ModeldefToken | undefined): boolean => t !== undefined && !t.quoted && (t.text === '}' || lower(t) in KEYWORDS || FLAGS.includes(lower(t)));
+  const { keywords, flags } = modeldefWords(dialect);
+  const engine = dialect === 'uzdoom' ? 'UZDoom' : 'GZDoom';
+  const isStatementStart = (t: ModeldefToken | undefined): boolean => t !== undefined && !t.quoted && (t.text === '}' || Object.hasOwn(keywords, lower(t)) || flags.includes(lower(t)));
   while (i < tokens.length) {
     const t = tokens[i++];
     if (t.text === '}' && !t.quoted) {
@@ -292,14 +312,24 @@ function readBlock(tokens: ModeldefToken[], start: number, block: ModeldefBlock,
       return i;
     }
     const word = lower(t);
-    if (FLAGS.includes(word) && !t.quoted) {
+    if (flags.includes(word) && !t.quoted) {
       block.statements.push({ keyword: word, kind: 'flag', tokens: [t], values: [], complete: true });
       continue;
     }
-    const args = KEYWORDS[word];
+    const args = Object.hasOwn(keywords, word) ? keywords[word] : undefined;
     if (args === undefined || t.quoted) {
       block.statements.push({ keyword: t.text, kind: 'unknown', tokens: [t], values: [], complete: false });
-      problem(modeldefTokenRange(t), 'warning', 'modeldef-unknown-keyword', `Unknown keyword ${quotedName(t.text)}: GZDoom prints 'Unrecognized string' and reads on (known: ${Object.values(KEYWORD_SPELLING).join(', ')} and the flags ${FLAGS.join(', ')}).`);
+      // A word only UZDoom reads: say so (the engine setting picks the dialect).
+      const uzdoomOnly = dialect === 'gzdoom' && !t.quoted && (Object.hasOwn(UZDOOM_KEYWORDS, word) || UZDOOM_FLAGS.includes(word));
+      const known = Object.keys(keywords).map((k) => KEYWORD_SPELLING[k] ?? k);
+      problem(
+        modeldefTokenRange(t),
+        'warning',
+        'modeldef-unknown-keyword',
+        uzdoomOnly
+          ? `${quotedName(t.text)} is UZDoom's, not GZDoom's: GZDoom prints 'Unrecognized string' and reads on${Object.hasOwn(UZDOOM_KEYWORDS, word) ? ' (its number then is an unknown word too)' : ''}. For UZDoom, set iqmTools.engine to uzdoom.`
+          : `Unknown keyword ${quotedName(t.text)}: ${engine} prints 'Unrecognized string' and reads on (known: ${known.join(', ')} and the flags ${flags.join(', ')}).`,
+      );
       continue;
     }
     const statement: ModeldefStatement = { keyword: word, kind: 'keyword', tokens: [t], values: [], complete: true };

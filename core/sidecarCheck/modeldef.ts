@@ -15,11 +15,13 @@
 //   not reach it); the sprite is matched on its first 4 characters (strnicmp(..., 4)) and an unknown
 //   one is a script error; frame letters are A..Z and the three after Z ([ \ ]), else a script error;
 //   `#include` takes a full lump name (CheckNumForFullName(name, true): also a short lump name) and
-//   a missing one is a script error.
-// - ZDoom/gzdoom src/common/models/model.cpp @941c0850ba7c98663c55fa7b3b4a9d2b5657aeb3: FindModel
+//   a missing one is a script error; a found one is parsed there and then (ParseModelDefLump calls
+//   itself, with no guard against a file that includes itself, directly or round a cycle), so its
+//   definitions come before the includer's later ones.
+// - ZDoom/gzdoom src/common/models/model.cpp @941c0850ba7c98663c55fa7b3b4a9d2b5657aeb3: FindModel (154-238)
 //   looks up path+file by full name (no extension is tried) and picks the loader by the bytes:
 //   IDP2 (MD2), IDP3 (MD3), INTERQUAKEMODEL (IQM), DMDM, `.obj`, `_d.3d`/`_a.3d`, else a KVX voxel,
-//   else "Unknown model format"; LoadSkin/FindGFXFile try path+file as written, then with the
+//   else "Unknown model format"; LoadSkin/FindGFXFile (116-125, 89-107) try path+file as written, then with the
 //   extension replaced by .png, .jpg, .tga, .pcx, then the bare name as a texture name.
 // - IQM: IQMModel::Load refuses any version but 2; IQMModel::FindFrame takes `name` or
 //   `name:offset`, matches the first animation whose name begins with `name` (strnicmp over the
@@ -31,11 +33,11 @@
 
 import type { IqeDiagnostic, Range, Severity } from '../iqe/diagnostic';
 import { md2FrameNames } from '../md2/frames';
-import { FolderListings, searchFolders } from '../lookup/folders';
+import { FolderListings, readText, searchFolders } from '../lookup/folders';
 import { MAX_TEXTURE_PATH } from '../lookup/textures';
 import { fileNameOf, folderOf, joinPath } from '../paths';
 import { quotedName } from '../names';
-import { isModeldefName, MD3_MAX_SURFACES, MIN_MODELS, parseModeldef, modeldefTokenRange, type ModeldefFile, type ModeldefStatement } from '../sidecar/modeldef';
+import { isModeldefName, MD3_MAX_SURFACES, MIN_MODELS, parseModeldef, modeldefTokenRange, type ModeldefBlock, type ModeldefDialect, type ModeldefFile, type ModeldefInclude, type ModeldefStatement } from '../sidecar/modeldef';
 import type { SidecarIo } from './check';
 import type { ModelSummary } from './lint';
 
@@ -75,15 +77,31 @@ export type ModeldefLink =
 
 export interface ModeldefCheck {
   file: ModeldefFile;
+  /** The engine the text was read as (iqmTools.engine: uzdoom, else gzdoom). */
+  dialect: ModeldefDialect;
   /** The mod's root folder the names are resolved from. */
   root: string;
   diagnostics: IqeDiagnostic[];
   links: ModeldefLink[];
-  /** Every model file found (the server watches them). */
+  /** Every model file found, then every file included (the server watches them). */
   modelPaths: string[];
+  /** The files `#include`d (also through other included files), each checked once, with its own problems. */
+  included: ModeldefIncluded[];
+}
+
+/** An included MODELDEF file and its problems (positions in that file). */
+export interface ModeldefIncluded {
+  path: string;
+  diagnostics: IqeDiagnostic[];
 }
 
 const IMAGE_EXTENSIONS = ['.png', '.jpg', '.tga', '.pcx'];
+
+/** FMD3Model::Load keeps 15 characters of an MD3 frame name (core/engines/gzdoom.ts, frameNameLength). */
+const MD3_FRAME_NAME_KEPT = 15;
+
+/** The MD2 header's num_glcmds (int32 at byte 36): FMD2Model::Load refuses 0 and below (core/engines/gzdoom.ts, glCommands). */
+const MD2_GL_COMMANDS_AT = 36;
 
 function diag(range: Range, severity: Severity, code: string, message: string): IqeDiagnostic {
   return { range, severity, code, message };
@@ -143,43 +161,128 @@ class ModFiles {
 /** FixPathSeperator: `\` to `/`. */
 const fixSeparators = (s: string): string => s.replace(/\\/g, '/');
 
-/** Checks the MODELDEF at `path` whose text is `text`. */
-export async function checkModeldef(path: string, text: string, io: SidecarIo): Promise<ModeldefCheck> {
-  const file = parseModeldef(text);
+/** Checks the MODELDEF at `path` whose text is `text`, with the files it `#include`s, as `dialect`'s engine reads it. */
+export async function checkModeldef(path: string, text: string, io: SidecarIo, dialect: ModeldefDialect = 'gzdoom'): Promise<ModeldefCheck> {
+  const file = parseModeldef(text, dialect);
   const root = await modRoot(path, io);
-  const files = new ModFiles(root, io);
-  const out: IqeDiagnostic[] = file.problems.map((p) => diag(p.range, p.severity, p.code, p.message));
+  const mod = new ModCheck(root, io, dialect);
   const links: ModeldefLink[] = [];
-  const models = new Map<string, Promise<ModeldefModel>>();
-  const where = root === '/' ? 'the mod folder' : `the mod folder ${quotedName(fileNameOf(root))}`;
+  const diagnostics = await mod.checkFile(path, file, [path], links);
+  const modelPaths: string[] = [];
+  for (const m of mod.models.values()) {
+    const read = await m;
+    if (read.path !== undefined) modelPaths.push(read.path);
+  }
+  return { file, root, dialect, diagnostics, links, modelPaths: [...modelPaths, ...mod.included.keys()], included: [...mod.included.values()] };
+}
 
-  const loadModel = (lookedUp: string): Promise<ModeldefModel> => {
-    const key = lookedUp.toLowerCase();
-    let m = models.get(key);
-    if (!m) {
-      m = readModeldefModel(lookedUp, files, io);
-      models.set(key, m);
-    }
-    return m;
-  };
+/** A definition of an actor's sprite frame: where it is. */
+interface Definition {
+  path: string;
+  line: number;
+}
 
-  for (const inc of file.includes) {
-    if (!inc.path) continue;
-    const name = fixSeparators(inc.path.text);
-    const found = (await files.find(name)) ?? (await files.findShort(name));
-    links.push({ kind: 'include', range: modeldefTokenRange(inc.path), lookedUp: name, path: found });
-    // The engine's one exception (models.cpp: the Gene Tech mod's broken #include).
-    if (!found && inc.path.text !== 'sentinel.modl') out.push(diag(modeldefTokenRange(inc.path), 'error', 'modeldef-include-not-found', `#include ${quotedName(inc.path.text)}: no such file in ${where} (names are full paths from the mod's root): GZDoom stops with "Lump not found".`));
+/** One MODELDEF's check with the files it includes: the mod's files, the models read, the frames defined so far. */
+class ModCheck {
+  readonly files: ModFiles;
+  /** Models by their looked-up name (lower case), read once. */
+  readonly models = new Map<string, Promise<ModeldefModel>>();
+  /** The included files checked so far (each once), by path. */
+  readonly included = new Map<string, ModeldefIncluded>();
+  /** Sprite frames defined so far, in the engine's order: "actor|SPRT|letter" → the first definition. */
+  private readonly defined = new Map<string, Definition>();
+  private readonly where: string;
+
+  /** The engine's name, for messages. */
+  private readonly engine: string;
+
+  constructor(
+    readonly root: string,
+    private readonly io: SidecarIo,
+    private readonly dialect: ModeldefDialect,
+  ) {
+    this.engine = dialect === 'uzdoom' ? 'UZDoom' : 'GZDoom';
+    this.files = new ModFiles(root, io);
+    this.where = root === '/' ? 'the mod folder' : `the mod folder ${quotedName(fileNameOf(root))}`;
   }
 
-  // Sprite frames defined so far: "actor|SPRT|letter" → the line of the first definition.
-  const defined = new Map<string, number>();
-  for (const block of file.blocks) {
+  private loadModel(lookedUp: string): Promise<ModeldefModel> {
+    const key = lookedUp.toLowerCase();
+    let m = this.models.get(key);
+    if (!m) {
+      m = readModeldefModel(lookedUp, this.files, this.io);
+      this.models.set(key, m);
+    }
+    return m;
+  }
+
+  /**
+   * The problems of one file (`chain`: the files being read, the first the one opened, this one
+   * last): its `Model` blocks and `#include`s in the engine's order (an included file is read where
+   * its `#include` is). `links` (hover, lenses) are collected for the opened file only.
+   */
+  async checkFile(path: string, file: ModeldefFile, chain: readonly string[], links?: ModeldefLink[]): Promise<IqeDiagnostic[]> {
+    const out: IqeDiagnostic[] = file.problems.map((p) => diag(p.range, p.severity, p.code, p.message));
+    const items = [...file.includes.map((inc) => ({ at: inc.keyword, inc })), ...file.blocks.map((block) => ({ at: block.keyword, block }))].sort((a, b) => a.at.line - b.at.line || a.at.column - b.at.column);
+    for (const item of items) {
+      if ('inc' in item) await this.checkInclude(item.inc, chain, out, links);
+      else await this.checkBlock(path, item.block, out, links);
+    }
+    return out.sort((a, b) => a.range.line - b.range.line || a.range.column - b.range.column);
+  }
+
+  /** An `#include`: the file found as the engine finds it, then read and checked in place (once; never round a cycle). */
+  private async checkInclude(inc: ModeldefInclude, chain: readonly string[], out: IqeDiagnostic[], links?: ModeldefLink[]): Promise<void> {
+    if (!inc.path) return;
+    const range = modeldefTokenRange(inc.path);
+    const name = fixSeparators(inc.path.text);
+    const found = (await this.files.find(name)) ?? (await this.files.findShort(name));
+    links?.push({ kind: 'include', range, lookedUp: name, path: found });
+    if (!found) {
+      // The engine's one exception (models.cpp: the Gene Tech mod's broken #include).
+      if (inc.path.text !== 'sentinel.modl') out.push(diag(range, 'error', 'modeldef-include-not-found', `#include ${quotedName(inc.path.text)}: no such file in ${this.where} (names are full paths from the mod's root): GZDoom stops with "Lump not found".`));
+      return;
+    }
+    const cycle = chain.findIndex((p) => p.toLowerCase() === found.toLowerCase());
+    if (cycle >= 0) {
+      const round = [...chain.slice(cycle), found].map((p) => this.relative(p)).join(' → ');
+      out.push(diag(range, 'error', 'modeldef-include-cycle', `#include ${quotedName(inc.path.text)} includes a file that is being read already (${round}): GZDoom has no guard against this and includes it again and again until it runs out of stack.`));
+      return;
+    }
+    if (this.included.has(found)) return;
+    const text = await readText(this.io, found);
+    const entry: ModeldefIncluded = { path: found, diagnostics: [] };
+    this.included.set(found, entry);
+    if (text === null) {
+      out.push(diag(range, 'error', 'modeldef-include-not-found', `#include ${quotedName(inc.path.text)}: ${quotedName(this.relative(found))} cannot be read.`));
+      return;
+    }
+    entry.diagnostics = await this.checkFile(found, parseModeldef(text, this.dialect), [...chain, found]);
+    const shown = entry.diagnostics.filter((d) => d.severity === 'error' || d.severity === 'warning');
+    if (shown.length === 0) return;
+    const worst = shown.some((d) => d.severity === 'error') ? 'error' : 'warning';
+    const list = shown.slice(0, 3).map((d) => `line ${d.range.line + 1}: ${d.message.replace(/\.$/, '')}`).join('; ');
+    out.push({
+      ...diag(range, worst, 'modeldef-include-problems', `${quotedName(this.relative(found))} (included here, read by GZDoom at this line) has ${shown.length} problem${shown.length === 1 ? '' : 's'}: ${list}${shown.length > 3 ? `; and ${shown.length - 3} more` : ''}`),
+      related: shown.slice(0, 20).map((d) => ({ path: found, range: d.range, message: d.message })),
+    });
+  }
+
+  /** A path for messages: from the mod's root. */
+  private relative(path: string): string {
+    const prefix = this.root === '/' ? '/' : `${this.root}/`;
+    return path.startsWith(prefix) ? path.slice(prefix.length) : path;
+  }
+
+  /** One `Model Actor { ... }` block of the file at `path`. */
+  private async checkBlock(path: string, block: ModeldefBlock, out: IqeDiagnostic[], links?: ModeldefLink[]): Promise<void> {
     const actor = block.actor?.text ?? '';
     let folder = '';
     // The model (and animation) file of each slot as the statements so far set it.
     const slots = new Map<number, { model: ModeldefModel; line: number }>();
     const failedSlots = new Set<number>();
+    // The Animation file of each slot (UZDoom finds Frame names in it).
+    const animations = new Map<number, ModeldefModel>();
     for (const st of block.statements) {
       if (st.kind !== 'keyword') continue;
       const kw = st.tokens[0];
@@ -206,12 +309,16 @@ export async function checkModeldef(path: string, text: string, io: SidecarIo): 
         if (indexProblem(index, 1)) continue;
         const nameToken = st.tokens[2];
         const lookedUp = normalizeLump(folder + fixSeparators(String(st.values[1])));
-        const model = await loadModel(lookedUp);
-        links.push({ kind: st.keyword, range: modeldefTokenRange(nameToken), index, model });
+        const model = await this.loadModel(lookedUp);
+        links?.push({ kind: st.keyword, range: modeldefTokenRange(nameToken), index, model });
         if (model.path === undefined) {
-          out.push(diag(modeldefTokenRange(nameToken), 'error', 'modeldef-file-not-found', `${quotedName(lookedUp)} is not in ${where} (Path ${quotedName(folder)} + ${quotedName(String(st.values[1]))}, looked up as a full name, any case): GZDoom prints "${st.keyword === 'model' ? 'model' : 'animation model'} not found" and draws nothing for index ${index}.`));
+          out.push(diag(modeldefTokenRange(nameToken), 'error', 'modeldef-file-not-found', `${quotedName(lookedUp)} is not in ${this.where} (Path ${quotedName(folder)} + ${quotedName(String(st.values[1]))}, looked up as a full name, any case): GZDoom prints "${st.keyword === 'model' ? 'model' : 'animation model'} not found" and draws nothing for index ${index}.`));
         } else if (model.error !== undefined) {
           out.push(diag(modeldefTokenRange(nameToken), 'error', 'modeldef-model-unreadable', `${quotedName(fileNameOf(model.path))}: ${model.error}`));
+        }
+        if (st.keyword === 'animation') {
+          if (model.path === undefined || model.error !== undefined) animations.delete(index);
+          else animations.set(index, model);
         }
         if (st.keyword === 'model') {
           if (model.path === undefined || model.error !== undefined) {
@@ -244,10 +351,10 @@ export async function checkModeldef(path: string, text: string, io: SidecarIo): 
         const raw = String(st.values[nameAt - 1]);
         if (raw === '') continue; // an empty name clears the skin
         const lookedUp = normalizeLump(folder + fixSeparators(raw));
-        const found = await findSkin(lookedUp, files);
-        links.push({ kind: 'skin', range: modeldefTokenRange(st.tokens[nameAt]), lookedUp, path: found });
+        const found = await findSkin(lookedUp, this.files);
+        links?.push({ kind: 'skin', range: modeldefTokenRange(st.tokens[nameAt]), lookedUp, path: found });
         if (found === undefined) {
-          out.push(diag(modeldefTokenRange(st.tokens[nameAt]), 'warning', 'modeldef-skin-not-found', `No image ${quotedName(lookedUp)} in ${where} (nor with .png, .jpg, .tga or .pcx for its extension): GZDoom then takes a texture named ${quotedName(raw)} if the mod defines one, else prints "${st.keyword === 'skin' ? 'Skin' : 'Surface Skin'} … not found" and the model is drawn without it.`));
+          out.push(diag(modeldefTokenRange(st.tokens[nameAt]), 'warning', 'modeldef-skin-not-found', `No image ${quotedName(lookedUp)} in ${this.where} (nor with .png, .jpg, .tga or .pcx for its extension): GZDoom then takes a texture named ${quotedName(raw)} if the mod defines one, else prints "${st.keyword === 'skin' ? 'Skin' : 'Surface Skin'} … not found" and the model is drawn without it.`));
         }
         continue;
       }
@@ -274,37 +381,38 @@ export async function checkModeldef(path: string, text: string, io: SidecarIo): 
             out.push(diag(argRange(3), 'warning', 'modeldef-model-unset', `Model index ${index} has no model at this line${modelLineAfter(block.statements, st, index)}: GZDoom draws nothing for it in ${spriteFrame} (a frame keeps the models given above it).`));
           }
         } else {
-          const resolved = st.keyword === 'frame' ? findFrame(slot.model, String(st.values[3])) : { frame: Number(st.values[3]) };
-          const count = frameCountOf(slot.model);
-          const name = quotedName(fileNameOf(slot.model.path ?? ''));
+          // UZDoom looks a Frame's name up in the index's Animation file where one is given (ParseModelDefLump: `if (smf.animationIDs[index] >= 0) model = Models[smf.animationIDs[index]]`).
+          const source = st.keyword === 'frame' && this.dialect === 'uzdoom' ? (animations.get(index) ?? slot.model) : slot.model;
+          const resolved = st.keyword === 'frame' ? findFrame(source, String(st.values[3])) : { frame: Number(st.values[3]) };
+          const count = frameCountOf(source);
+          const name = quotedName(fileNameOf(source.path ?? ''));
           if (resolved === null) {
-            out.push(diag(modeldefTokenRange(frameToken), 'error', 'modeldef-frame-unknown', `${name} has no frame ${quotedName(String(st.values[3]))} (${frameNamesHint(slot.model)}): GZDoom stops with "Unknown frame" for ${quotedName(actor)}.`));
+            out.push(diag(modeldefTokenRange(frameToken), 'error', 'modeldef-frame-unknown', `${name} has no frame ${quotedName(String(st.values[3]))} (${frameNamesHint(source)}): ${this.engine} stops with "Unknown frame" for ${quotedName(actor)}.`));
           } else if (resolved !== undefined && count !== undefined && (resolved.frame < 0 || resolved.frame >= count)) {
-            const engine = slot.model.summary?.format === 'iqm' ? `GZDoom shows its last frame instead for ${spriteFrame} (IQMModel::CalculateBones clamps it)` : `GZDoom draws no model for ${spriteFrame}`;
+            const engine = source.summary?.format === 'iqm' ? `${this.engine} shows its last frame instead for ${spriteFrame} (IQMModel::CalculateBones clamps it)` : `${this.engine} draws no model for ${spriteFrame}`;
             out.push(diag(modeldefTokenRange(frameToken), 'error', 'modeldef-frame-index', `Frame ${resolved.frame} is past ${name}'s ${count} frame${count === 1 ? '' : 's'} (0–${count - 1}): ${engine}.`));
           } else if (resolved !== undefined) {
-            links.push({ kind: 'frame', range: modeldefTokenRange(kw, st.tokens[st.tokens.length - 1]), frameRange: modeldefTokenRange(frameToken), sprite, letters, index, model: slot.model, frame: resolved.frame, clip: clipOf(slot.model, resolved.frame) });
+            links?.push({ kind: 'frame', range: modeldefTokenRange(kw, st.tokens[st.tokens.length - 1]), frameRange: modeldefTokenRange(frameToken), sprite, letters, index, model: source, frame: resolved.frame, clip: clipOf(source, resolved.frame) });
             if (resolved.prefixOf !== undefined) {
-              out.push(diag(modeldefTokenRange(frameToken), 'information', 'modeldef-frame-prefix', `${quotedName(String(st.values[3]).split(':')[0])} is matched to the animation ${quotedName(resolved.prefixOf)} by its first letters (GZDoom takes the first animation whose name begins so).`));
+              out.push(diag(modeldefTokenRange(frameToken), 'information', 'modeldef-frame-prefix', `${quotedName(String(st.values[3]).split(':')[0])} is matched to the animation ${quotedName(resolved.prefixOf)} by its first letters (${this.engine} takes the first animation whose name begins so).`));
             }
           }
         }
         for (const c of new Set(letters.toUpperCase())) {
           const key = `${actor.toLowerCase()}|${sprite.slice(0, 4).toUpperCase()}|${c}`;
-          const first = defined.get(key);
-          if (first !== undefined && first !== kw.line) {
-            out.push(diag(argRange(2), 'warning', 'modeldef-duplicate', `${quotedName(`${actor} ${sprite.slice(0, 4).toUpperCase()} ${c}`)} is already defined on line ${first + 1}: GZDoom uses this later definition and ignores that one.`));
-          } else if (first === undefined) defined.set(key, kw.line);
+          const first = this.defined.get(key);
+          if (first === undefined) this.defined.set(key, { path, line: kw.line });
+          else if (first.path !== path || first.line !== kw.line) {
+            const there = first.path === path ? `on line ${first.line + 1}` : `in ${quotedName(this.relative(first.path))}, line ${first.line + 1}`;
+            out.push({
+              ...diag(argRange(2), 'warning', 'modeldef-duplicate', `${quotedName(`${actor} ${sprite.slice(0, 4).toUpperCase()} ${c}`)} is already defined ${there}: GZDoom uses this later definition and ignores that one.`),
+              related: [{ ...(first.path === path ? {} : { path: first.path }), range: { line: first.line, column: 0, endLine: first.line, endColumn: 0 }, message: 'the earlier definition' }],
+            });
+          }
         }
       }
     }
   }
-  const modelPaths: string[] = [];
-  for (const m of models.values()) {
-    const read = await m;
-    if (read.path !== undefined) modelPaths.push(read.path);
-  }
-  return { file, root, diagnostics: out.sort((a, b) => a.range.line - b.range.line || a.range.column - b.range.column), links, modelPaths };
 }
 
 const cap = (s: string): string => s[0].toUpperCase() + s.slice(1);
@@ -344,7 +452,10 @@ async function readModeldefModel(lookedUp: string, files: ModFiles, io: SidecarI
   const magic = String.fromCharCode(...bytes.subarray(0, 4));
   if (magic === 'IDP2') {
     const md2 = md2FrameNames(bytes);
-    return 'names' in md2 ? { path, lookedUp, md2Frames: md2.names } : { path, lookedUp, error: `${md2.error}: GZDoom's MD2 loader fails and the model is not found.` };
+    if (!('names' in md2)) return { path, lookedUp, error: `${md2.error}: GZDoom's MD2 loader fails ("file too short") and the model is not found.` };
+    const glCommands = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getInt32(MD2_GL_COMMANDS_AT, true);
+    if (glCommands <= 0) return { path, lookedUp, md2Frames: md2.names, error: `the MD2 header's num_glcmds is ${glCommands} (byte ${MD2_GL_COMMANDS_AT}): GZDoom refuses it ("invalid NumGLCommands") and the model is not found.` };
+    return { path, lookedUp, md2Frames: md2.names };
   }
   if (magic === 'DMDM') return { path, lookedUp };
   const read = await io.model(path);
@@ -370,7 +481,7 @@ function frameCountOf(model: ModeldefModel): number | undefined {
  * its first letters only.
  */
 export function findFrame(model: ModeldefModel, name: string): { frame: number; prefixOf?: string } | null | undefined {
-  const names = model.md2Frames ?? (model.summary?.format === 'md3' ? model.summary.frameNames : undefined);
+  const names = model.md2Frames ?? (model.summary?.format === 'md3' ? model.summary.frameNames?.map((n) => n.slice(0, MD3_FRAME_NAME_KEPT)) : undefined);
   if (names) {
     const i = names.findIndex((n) => n.toLowerCase() === name.toLowerCase());
     return i < 0 ? null : { frame: i };

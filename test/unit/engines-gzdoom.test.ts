@@ -8,9 +8,9 @@ import { findEngine, parseEngineList } from '../../core/engines/index';
 import type { EngineFinding } from '../../core/engines/types';
 import { readModel } from '../../core/formats/models';
 import { IQM_BLENDINDEXES, IQM_BLENDWEIGHTS, IQM_FLOAT, IQM_HALF, IQM_INT, IQM_POSITION, IQM_SHORT, IQM_TEXCOORD, IQM_UBYTE } from '../../core/iqm/layout';
-import { iqm, iqmDocument, md3, type IqmOptions } from '../helpers/engine-models';
+import { iqm, iqmDocument, md3, md3Spec, type IqmOptions } from '../helpers/engine-models';
 import { writeIqmDocument } from '../helpers/iqm-writer';
-import { writeDpm, type DpmSpec } from '../helpers/model-writers';
+import { writeDpm, writeMd3, type DpmSpec } from '../helpers/model-writers';
 
 function check(bytes: Uint8Array, engine: string): EngineFinding[] {
   const profile = findEngine(engine);
@@ -49,6 +49,34 @@ for (const engine of ['gzdoom', 'uzdoom']) {
     assert.match(f.fact.text, /I_FatalError/);
     assert.match(f.fact.source.commit, /^[0-9a-f]{40}$/);
     assert.equal(f.fact.source.repo, engine === 'gzdoom' ? 'ZDoom/gzdoom' : 'UZDoom/UZDoom');
+  });
+
+  test(`${engine}: an MD3 frame name of 15 characters is kept, one of 16 is cut to 15 (FMD3Model::Load, cited by line)`, () => {
+    const named = (name: string) => {
+      const spec = md3Spec({ frames: 2 });
+      spec.frames[1].name = name;
+      return writeMd3(spec);
+    };
+    assert.deepEqual(codes(check(named('abcdefghijklmno'), engine)), []);
+    const over = check(named('abcdefghijklmnop'), engine).filter((x) => x.code === 'md3-frame-name');
+    assert.deepEqual(codes(over), ['md3-frame-name warning']);
+    assert.match(over[0].message, /frame 1 "abcdefghijklmnop" has 16 characters: it is kept as "abcdefghijklmno"/);
+    assert.equal(over[0].fact.source.path, 'src/common/models/models_md3.cpp');
+    assert.equal(over[0].fact.source.lines, engine === 'gzdoom' ? '144' : '152');
+  });
+
+  test(`${engine}: the MD3 facts without a limit (units, axes, shaders, unchecked counts) are cited by line`, () => {
+    const notes = findEngine(engine)!.md3!.notes!;
+    assert.deepEqual(Object.keys(notes).sort(), ['axes', 'frameRange', 'shaders', 'unchecked', 'units', 'unskinned']);
+    for (const fact of Object.values(notes)) assert.match(fact.source.lines ?? '', /^\d+(-\d+)?$/, fact.text);
+  });
+
+  test(`${engine}: the MD2 refusals (applied in MODELDEF) are cited by line in the engine's own models_md2.cpp`, () => {
+    const md2 = findEngine(engine)!.md2!;
+    assert.equal(md2.glCommands?.fact.source.repo, engine === 'gzdoom' ? 'ZDoom/gzdoom' : 'UZDoom/UZDoom');
+    assert.equal(md2.glCommands?.fact.source.lines, engine === 'gzdoom' ? '465-469' : '467-471');
+    assert.equal(md2.framesInFile?.fact.source.lines, engine === 'gzdoom' ? '460-464' : '462-466');
+    assert.equal(md2.notes?.vertices.source.lines, engine === 'gzdoom' ? '39, 501, 528-531' : '41, 503, 530-533');
   });
 
   test(`${engine}: MD3 loads, DPM has no loader`, () => {

@@ -10,8 +10,10 @@ import { md2FrameNames } from '../../core/md2/frames';
 import { isModeldefName, modeldefInteger, parseModeldef, tokenizeModeldef } from '../../core/sidecar/modeldef';
 import { checkModeldef, findFrame, modeldefLinkAt, modRoot, type ModeldefModel } from '../../core/sidecarCheck/modeldef';
 import { diskSidecarIo } from '../../node/sidecarIo';
-import { MODELDEF_LINES, modeldefModFiles, plantedProblems } from '../helpers/modeldef-mod';
+import { MODELDEF_LINES, modeldefModFiles, plantedProblems, WEAPONS_LINES } from '../helpers/modeldef-mod';
 import { withTempDir } from '../helpers/temp-dir';
+import { md3Spec } from '../helpers/engine-models';
+import { writeMd3 } from '../helpers/model-writers';
 
 const CLI = resolve('dist', 'cli.js');
 const NO_CLI = existsSync(CLI) ? false : `${CLI} is not built (npm run build)`;
@@ -109,6 +111,66 @@ function md2(names: string[], frameSize = 40 + 4): Uint8Array {
   return bytes;
 }
 
+test('GZDoom\'s MD2 refusals in a MODELDEF: num_glcmds 1 loads, 0 is refused; frames past the file end are refused', async () => {
+  await withTempDir('iqm-modeldef-md2-', async (dir) => {
+    const withGl = (count: number) => {
+      const bytes = md2(['stand', 'run1']);
+      new DataView(bytes.buffer).setInt32(36, count, true);
+      return bytes;
+    };
+    writeMod(dir, { ...modeldefModFiles(), 'm/one.md2': withGl(1), 'm/none.md2': withGl(0), 'm/short.md2': withGl(1).subarray(0, 100) });
+    const text = 'Model A\n{\n  Path "m"\n  Model 0 "one.md2"\n  Frame TROO A 0 "run1"\n  Model 1 "none.md2"\n  Model 2 "short.md2"\n}\n';
+    const result = await checkModeldef(join(dir, 'modeldef.txt'), text, diskSidecarIo);
+    assert.deepEqual(result.diagnostics.map((d) => `${d.range.line + 1} ${d.code}`), ['6 modeldef-model-unreadable', '7 modeldef-model-unreadable']);
+    assert.match(result.diagnostics[0].message, /num_glcmds is 0 \(byte 36\): GZDoom refuses it \("invalid NumGLCommands"\)/);
+    assert.match(result.diagnostics[1].message, /run past the file's 100 bytes: GZDoom's MD2 loader fails \("file too short"\)/);
+  });
+});
+
+test('UZDoom\'s MODELDEF (iqmTools.engine uzdoom): ViewModelFOV, BaseFrame, CorrectPixelStretch, ForceCullBackfaces read; a Frame name found in the Animation file', async () => {
+  await withTempDir('iqm-modeldef-uzdoom-', async (dir) => {
+    writeMod(dir);
+    const text = [
+      'Model ZombieMonster',
+      '{',
+      '  Path "models"',
+      '  Model 0 "monster/monster.iqm"',
+      '  Animation 0 "barrel/barrel.md3"',
+      '  ViewModelFOV 90',
+      '  BaseFrame',
+      '  CorrectPixelStretch',
+      '  ForceCullBackfaces',
+      '  Frame TROO A 0 "roll"',
+      '  Frame TROO B 0 "walk:3"',
+      '}',
+      '',
+    ].join('\n');
+    const as = async (dialect: 'gzdoom' | 'uzdoom') => (await checkModeldef(join(dir, 'modeldef.txt'), text, diskSidecarIo, dialect)).diagnostics;
+    // GZDoom: the four words are unknown (and ViewModelFOV's number too), "roll" is not monster.iqm's; "walk:3" is.
+    const gz = await as('gzdoom');
+    assert.deepEqual(gz.map((d) => `${d.range.line + 1} ${d.code}`), ['6 modeldef-unknown-keyword', '6 modeldef-unknown-keyword', '7 modeldef-unknown-keyword', '8 modeldef-unknown-keyword', '9 modeldef-unknown-keyword', '10 modeldef-frame-unknown']);
+    assert.match(gz[0].message, /^"ViewModelFOV" is UZDoom's, not GZDoom's: .*set iqmTools\.engine to uzdoom/);
+    // UZDoom: all read; "roll" is found in the Animation file (barrel.md3), and "walk:3" then is not.
+    const uz = await as('uzdoom');
+    assert.deepEqual(uz.map((d) => `${d.range.line + 1} ${d.code}`), ['11 modeldef-frame-unknown']);
+    assert.match(uz[0].message, /"Barrel\.md3" has no frame "walk:3" .*UZDoom stops with "Unknown frame"/);
+    // Its argument is a number, as for UZDoom's MustGetFloat.
+    const bad = await checkModeldef(join(dir, 'modeldef.txt'), text.replace('ViewModelFOV 90', 'ViewModelFOV wide'), diskSidecarIo, 'uzdoom');
+    assert.deepEqual(bad.diagnostics.map((d) => `${d.range.line + 1} ${d.code}`), ['6 modeldef-syntax', '11 modeldef-frame-unknown']);
+  });
+});
+
+test('an MD3 frame name of 16 characters is matched by its first 15, as FMD3Model keeps it', async () => {
+  await withTempDir('iqm-modeldef-md3name-', async (dir) => {
+    const spec = md3Spec({ frames: 2, vertices: 3, triangles: 1 });
+    spec.frames[1].name = 'abcdefghijklmnop';
+    writeMod(dir, { ...modeldefModFiles(), 'm/long.md3': writeMd3(spec) });
+    const text = 'Model A\n{\n  Path "m"\n  Model 0 "long.md3"\n  Frame TROO A 0 "abcdefghijklmno"\n  Frame TROO B 0 "abcdefghijklmnop"\n}\n';
+    const result = await checkModeldef(join(dir, 'modeldef.txt'), text, diskSidecarIo);
+    assert.deepEqual(result.diagnostics.map((d) => `${d.range.line + 1} ${d.code}`), ['6 modeldef-frame-unknown']);
+  });
+});
+
 test('MD2 frame names, every count and offset checked against the file', () => {
   assert.deepEqual(md2FrameNames(md2(['stand01', 'run1'])), { names: ['stand01', 'run1'] });
   const short = md2(['a', 'b']).subarray(0, 100);
@@ -149,8 +211,9 @@ test('the generated mod folder: exactly the planted problems, each at its line',
     assert.match(messages, /Frame 17 is past "monster\.iqm"'s 17 frames \(0–16\)/);
     assert.match(messages, /Model index 0 has no model at this line \(Model 0 is given on line 34, below\)/);
     assert.match(messages, /"Barrel\.md3" has no frame "explode" \(its frames: "stand", "roll", "burst"\)/);
-    // The model files found (one in another case than written), and links for hover and ▶.
-    assert.deepEqual(result.modelPaths.map((p) => p.slice(dir.length)).sort(), ['/models/barrel/Barrel.md3', '/models/monster/monster.iqm']);
+    // Links for hover and ▶.
+    // The model files found (one in another case than written) and the included file: the server watches them.
+    assert.deepEqual(result.modelPaths.map((p) => p.slice(dir.length)).sort(), ['/modeldef.weapons', '/models/barrel/Barrel.md3', '/models/monster/monster.iqm']);
     const walk = modeldefLinkAt(result, 17, MODELDEF_LINES[17].indexOf('walk:3') + 1);
     assert.ok(walk && walk.kind === 'frame');
     assert.equal(walk.frame, 7);
@@ -158,6 +221,57 @@ test('the generated mod folder: exactly the planted problems, each at its line',
     const skin = modeldefLinkAt(result, 35, MODELDEF_LINES[35].indexOf('barrel_top') + 1);
     assert.ok(skin && skin.kind === 'skin');
     assert.equal(skin.path, join(dir, 'models/barrel/barrel_top.tga'), 'an image found by another extension, as LoadSkin finds it');
+  });
+});
+
+test('#include: the included file checked where it is read (its problems shown at the #include), a definition repeated across files, a cycle reported and not followed', async () => {
+  await withTempDir('iqm-modeldef-include-', async (dir) => {
+    writeMod(dir);
+    const result = await checkModeldef(join(dir, 'modeldef.txt'), MODELDEF_LINES.join('\n'), diskSidecarIo);
+    // The included file's own problems, at its lines (its #include back to modeldef.txt is a cycle).
+    assert.deepEqual(result.included.map((f) => f.path), [join(dir, 'modeldef.weapons')]);
+    assert.deepEqual(
+      result.included[0].diagnostics.map((d) => ({ line: d.range.line + 1, code: d.code })),
+      plantedProblems(WEAPONS_LINES),
+    );
+    const cycle = result.included[0].diagnostics.find((d) => d.code === 'modeldef-include-cycle');
+    assert.match(cycle?.message ?? '', /\(modeldef\.txt → modeldef\.weapons → modeldef\.txt\): GZDoom has no guard/);
+    // At the #include in modeldef.txt: a summary, with a related location for each.
+    const summary = result.diagnostics.find((d) => d.code === 'modeldef-include-problems');
+    assert.equal(summary?.severity, 'error');
+    assert.equal(summary?.range.line, 1);
+    assert.match(summary?.message ?? '', /^"modeldef\.weapons" \(included here, read by GZDoom at this line\) has 2 problems: line 8: Frame 3 is past "Barrel\.md3"'s 3 frames.*; line 10: #include "modeldef\.txt" includes a file/);
+    assert.deepEqual(summary?.related?.map((r) => [r.path, r.range.line]), [
+      [join(dir, 'modeldef.weapons'), 7],
+      [join(dir, 'modeldef.weapons'), 9],
+    ]);
+    // PISG B of Pistol is defined in the included file first (read at line 2), then in modeldef.txt.
+    const duplicate = result.diagnostics.find((d) => d.code === 'modeldef-duplicate' && MODELDEF_LINES[d.range.line].includes('PISG'));
+    assert.match(duplicate?.message ?? '', /^"Pistol PISG B" is already defined in "modeldef\.weapons", line 7: GZDoom uses this later definition/);
+    assert.deepEqual(duplicate?.related?.map((r) => [r.path, r.range.line]), [[join(dir, 'modeldef.weapons'), 6]]);
+    // Within one file, the related location has no path (the same file).
+    const sameFile = result.diagnostics.find((d) => d.code === 'modeldef-duplicate' && MODELDEF_LINES[d.range.line].includes('TROO'));
+    assert.deepEqual(sameFile?.related?.map((r) => [r.path, r.range.line]), [[undefined, 16]]);
+  });
+});
+
+test('#include: a file included twice (two ways) is read once; a file that includes itself is a cycle', async () => {
+  await withTempDir('iqm-modeldef-include2-', async (dir) => {
+    const files = modeldefModFiles();
+    writeMod(dir, {
+      ...files,
+      'modeldef.txt': '#include "a.txt"\n#include "b.txt"\n',
+      'a.txt': '#include "common.txt"\n',
+      'b.txt': '#include "common.txt"\n#include "b.txt"\n',
+      'common.txt': 'Model Pistol\n{\n  Model 0 "models/barrel/barrel.md3"\n  FrameIndex PISG A 0 9\n}\n',
+    });
+    const result = await checkModeldef(join(dir, 'modeldef.txt'), '#include "a.txt"\n#include "b.txt"\n', diskSidecarIo);
+    assert.deepEqual(result.included.map((f) => f.path.slice(dir.length)), ['/a.txt', '/common.txt', '/b.txt']);
+    // common.txt's frame past the model: once (no duplicate of itself), shown through a.txt only.
+    assert.deepEqual(result.included.find((f) => f.path.endsWith('common.txt'))?.diagnostics.map((d) => d.code), ['modeldef-frame-index']);
+    assert.deepEqual(result.included.find((f) => f.path.endsWith('b.txt'))?.diagnostics.map((d) => `${d.range.line + 1} ${d.code}`), ['2 modeldef-include-cycle']);
+    assert.deepEqual(result.diagnostics.map((d) => `${d.range.line + 1} ${d.code}`), ['1 modeldef-include-problems', '2 modeldef-include-problems']);
+    assert.match(result.diagnostics[1].message, /\(b\.txt → b\.txt\)/);
   });
 });
 

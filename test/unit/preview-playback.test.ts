@@ -134,13 +134,17 @@ test('replaceClips keeps the selected clip by name, else selects the fallback (b
   assert.equal(s.clip, -1, 'no fallback of that name: the bind pose');
 });
 
-test('report: the clipState message only when the clips, the selected one or playing changed', () => {
+test('report: the clipState message only when the clips, the selected one, playing or the paused frame changed', () => {
   const s = state();
   const p = playback(s);
-  assert.deepEqual(p.report(), { type: 'clipState', clips: ['walk', 'die'], clip: 'walk', playing: false });
+  assert.deepEqual(p.report(), { type: 'clipState', clips: ['walk', 'die'], clip: 'walk', playing: false, frame: 0 });
   assert.equal(p.report(), null);
+  assert.ok(p.scrub(3));
+  assert.deepEqual(p.report(), { type: 'clipState', clips: ['walk', 'die'], clip: 'walk', playing: false, frame: 3 });
+  assert.ok(p.step(-4));
+  assert.equal(p.report()?.frame, 9, 'a step back from frame 3 by 4 wraps round the 10 frames');
   s.playing = true;
-  assert.deepEqual(p.report(), { type: 'clipState', clips: ['walk', 'die'], clip: 'walk', playing: true });
+  assert.deepEqual(p.report(), { type: 'clipState', clips: ['walk', 'die'], clip: 'walk', playing: true, frame: null });
   s.clip = -1;
   assert.equal(p.report()?.clip, null);
   p.clips = [clip('run', 2, 10, true)];

@@ -25,6 +25,7 @@ export async function run(): Promise<void> {
   await import('../preview.test');
   await import('../palette.test');
   await import('../sidecars.test');
+  await import('../modeldef.test');
   await import('../packaged.test');
   await import('../compileNotes.test');
   const failures = await new Promise<number>((resolve) => mocha.run(resolve));
