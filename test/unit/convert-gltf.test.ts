@@ -18,20 +18,10 @@ import { writeIqmDocument } from '../helpers/iqm-writer';
 import { ASSETS, NO_ASSETS } from '../helpers/model-assets';
 import { smallIqmDocument } from '../helpers/model-writers';
 import { withTempDir } from '../helpers/temp-dir';
-// The validator is a compiled Dart program without types.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const validator = require('gltf-validator') as { validateBytes(bytes: Uint8Array, options: object): Promise<{ issues: { numErrors: number; numWarnings: number; messages: { code: string; message: string; pointer?: string; severity: number }[] } }> };
-
+import { validateGltf as validate } from '../helpers/gltf-validator';
 function cli(...args: string[]): { status: number | null; stdout: string; stderr: string } {
   const r = spawnSync(process.execPath, ['dist/cli.js', ...args], { encoding: 'utf8' });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-}
-
-/** Errors and warnings of Khronos' validator, one line each (infos, e.g. tangents without a normal map, are not counted). */
-async function validate(bytes: Uint8Array, folder?: string): Promise<string[]> {
-  const external = folder === undefined ? {} : { uri: 'x.gltf', externalResourceFunction: (uri: string) => Promise.resolve(new Uint8Array(readFileSync(join(folder, decodeURIComponent(uri))))) };
-  const report = await validator.validateBytes(bytes, { maxIssues: 50, ...external });
-  return report.issues.messages.filter((m) => m.severity <= 1).map((m) => `${m.severity === 0 ? 'error' : 'warning'} ${m.code} ${m.pointer ?? ''}: ${m.message}`);
 }
 
 /** Every model and source file the CLI reads among the shared assets (the invalid/ folder is the error tests'). */
