@@ -15,28 +15,13 @@ import { NEAR_UNIT } from '../../core/gltf/math';
 import { fallbackTangent } from '../../core/math/tangent';
 import type { Model } from '../../core/model/model';
 import { writeIqmDocument } from '../helpers/iqm-writer';
-import { ASSETS, NO_ASSETS } from '../helpers/model-assets';
+import { ASSETS, NO_ASSETS, sharedModels } from '../helpers/model-assets';
 import { smallIqmDocument } from '../helpers/model-writers';
 import { withTempDir } from '../helpers/temp-dir';
 import { validateGltf as validate } from '../helpers/gltf-validator';
 function cli(...args: string[]): { status: number | null; stdout: string; stderr: string } {
   const r = spawnSync(process.execPath, ['dist/cli.js', ...args], { encoding: 'utf8' });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-}
-
-/** Every model and source file the CLI reads among the shared assets (the invalid/ folder is the error tests'). */
-function sharedModels(): string[] {
-  const out: string[] = [];
-  const walk = (dir: string): void => {
-    for (const e of readdirSync(dir, { withFileTypes: true })) {
-      const p = join(dir, e.name);
-      if (e.isDirectory()) {
-        if (e.name !== 'invalid') walk(p);
-      } else if (/\.(iqm|iqe|md3|dpm|md5mesh|smd|obj|glb|gltf)$/i.test(e.name)) out.push(p);
-    }
-  };
-  if (existsSync(ASSETS)) walk(ASSETS);
-  return out.sort();
 }
 
 /**
