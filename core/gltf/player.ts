@@ -7,9 +7,11 @@
 // animCfgClips), so a BOTH_* clip becomes one animation over both parts; the head shows its first
 // frame, as in the preview. Pure: the parts' models (with their clips) and images in, bytes out.
 import type { GltfJson } from './container';
-import type { PlayerPart } from '../lookup/player';
 import type { Model } from '../model/model';
 import { gltfDocument, GltfWriteError, packGltf, type GltfDocument, type GltfMaterialOut, type GltfWriteOptions, type GltfWriteResult } from './writer';
+
+/** A Quake 3 player's parts (as core/lookup/player.ts's PlayerPart, which sits above gltf). */
+type PartName = 'lower' | 'upper' | 'head';
 
 export interface PlayerPartIn {
   /** The part's model with the clips it plays (animation.cfg's, for that part). */
@@ -20,7 +22,7 @@ export interface PlayerPartIn {
 }
 
 /** Which tag of which part each part hangs from (the preview's chain). */
-const HANGS_FROM: Record<Exclude<PlayerPart, 'lower'>, { parent: PlayerPart; tag: string }> = {
+const HANGS_FROM: Record<Exclude<PartName, 'lower'>, { parent: PartName; tag: string }> = {
   upper: { parent: 'lower', tag: 'tag_torso' },
   head: { parent: 'upper', tag: 'tag_head' },
 };
@@ -97,10 +99,10 @@ function append(into: GltfJson, bins: Uint8Array[], part: GltfJson, bin: Uint8Ar
  * The three parts as one scene. Throws GltfWriteError (input 0 lower, 1 upper, 2 head) when a
  * part has no tag the next hangs from, or cannot be written.
  */
-export function writeGltfPlayer(parts: Record<PlayerPart, PlayerPartIn>, options: Pick<GltfWriteOptions, 'container' | 'stem' | 'label' | 'comments'>): GltfWriteResult {
-  const order: PlayerPart[] = ['lower', 'upper', 'head'];
+export function writeGltfPlayer(parts: Record<PartName, PlayerPartIn>, options: Pick<GltfWriteOptions, 'container' | 'stem' | 'label' | 'comments'>): GltfWriteResult {
+  const order: PartName[] = ['lower', 'upper', 'head'];
   const warnings: string[] = [];
-  const documents = new Map<PlayerPart, GltfDocument>();
+  const documents = new Map<PartName, GltfDocument>();
   for (const [i, name] of order.entries()) {
     const part = parts[name];
     const model = name === 'head' ? firstFrame(part.model) : part.model;
@@ -128,8 +130,8 @@ export function writeGltfPlayer(parts: Record<PlayerPart, PlayerPartIn>, options
   // One node per part (named after it) holding the part's own root nodes.
   const json: GltfJson = { asset: { version: '2.0', generator: 'iqm-tools' }, scene: 0 };
   const bins: Uint8Array[] = [];
-  const partNode = new Map<PlayerPart, number>();
-  const nodeBase = new Map<PlayerPart, number>();
+  const partNode = new Map<PartName, number>();
+  const nodeBase = new Map<PartName, number>();
   for (const name of order) {
     const document = documents.get(name)!;
     const own = document.json as GltfJson;
