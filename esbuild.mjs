@@ -5,6 +5,7 @@
 //   node esbuild.mjs --tests       also bundle test/ and bench/ entry files into out/
 import * as esbuild from 'esbuild';
 import { assemblyScriptPlugin } from './scripts/assemblyscript-plugin.mjs';
+import { noNodeBuiltins } from './scripts/no-node-builtins.mjs';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,22 +25,6 @@ const common = {
   minify: production,
   logLevel: 'warning',
   target: 'es2022',
-};
-
-/**
- * For the browser bundles: the glTF library (@gltf-transform/core) carries a Node reader, NodeIO,
- * that imports node:fs and node:path when it is used; nothing here uses it (core/gltf hands the
- * library every file's bytes), so in a browser bundle those imports become a module that says so.
- */
-const noNodeBuiltins = {
-  name: 'no-node-builtins',
-  setup(build) {
-    build.onResolve({ filter: /^node:/ }, (args) => ({ path: args.path, namespace: 'no-node' }));
-    build.onLoad({ filter: /.*/, namespace: 'no-node' }, (args) => ({
-      contents: `throw new Error(${JSON.stringify(`${args.path} is not available in the browser`)});`,
-      loader: 'js',
-    }));
-  },
 };
 
 /**
@@ -98,7 +83,7 @@ const testBuilds = withTests
     ]
   : [];
 
-const builds = [...products.map((p) => ({ ...common, ...p, ...(p.platform === 'browser' ? { plugins: [...common.plugins, noNodeBuiltins] } : {}) })), ...testBuilds.map((t) => ({ ...common, ...t, minify: false }))];
+const builds = [...products.map((p) => ({ ...common, ...p, ...(p.platform === 'browser' ? { plugins: [...common.plugins, noNodeBuiltins()] } : {}) })), ...testBuilds.map((t) => ({ ...common, ...t, minify: false }))];
 
 if (watch) {
   for (const options of builds) {

@@ -10,9 +10,11 @@
 // `file: what is wrong (at byte N)` and exit 2; the output is written atomically and never over
 // an input.
 import { basename, dirname, join, resolve } from 'node:path';
-import { deflateSync } from 'node:zlib';
 import { textureExtensions } from '../core/engines/textures';
-import { GltfWriteError, writeGltf } from '../core/gltf/writer';
+import { GltfWriteError, writeGltf, type GltfWriteResult } from '../core/gltf/writer';
+import { writeGltfPlayer, type PlayerPartIn } from '../core/gltf/player';
+import { PLAYER_PARTS, playerPart, readPlayerSet, type PlayerPart } from '../core/lookup/player';
+import { statSync } from 'node:fs';
 import { IqeWriteError, writeIqe } from '../core/iqe/writer';
 import { gltfMaterials } from '../core/lookup/gltfTextures';
 import { extensionOf } from '../core/paths';
@@ -23,14 +25,17 @@ import { loadModel } from './info';
 import { outputName } from '../core/formats/registry';
 import { nodeFileAccess } from '../node/files';
 import { outputExtensionProblem } from '../core/formats/outputName';
+import { nodeDeflate } from '../node/deflate';
 import { outputInFolder } from './output';
 import { writeStderr, writeStdout } from './write';
 
 export const CONVERT_USAGE = [
   'usage: iqm-tools convert IN [ANIM ...] [-o OUT.iqe|OUT.glb|OUT.gltf|FOLDER/] [--json]',
+  '       iqm-tools convert PLAYER-FOLDER|lower.md3 upper.md3 head.md3 -o OUT.glb|OUT.gltf',
   '  IN: an IQM (v1, v2), MD3, DPM or IQE model, or a source the compiler reads (MD5, SMD, OBJ, glTF/GLB: as the IQM it compiles to); each ANIM: a model whose animations are added (its poses must match IN\'s joints).',
   '  OUT.iqe (the default: IN with .iqe): IQE text that `iqm-tools compile` turns back into the same model (MD3: frame 0).',
   '  OUT.glb / OUT.gltf: glTF 2.0 (Y-up) with the skeleton, one animation per clip, MD3 frames as morph targets and tags as nodes, each material\'s texture as the preview finds it (TGA made PNG); a .gltf writes OUT.bin and its images beside it.',
+  '  A Quake 3 player (its folder, or its three parts): one glTF scene, upper on lower\'s tag_torso, head on upper\'s tag_head, animation.cfg\'s LEGS_* clips on lower, TORSO_* on upper, BOTH_* on both (as the preview assembles it).',
   '  What the output cannot carry is printed as a warning on stderr.',
   '  --json: one JSON object on stdout: {output, warnings, stats}.',
 ].join('\n');
@@ -69,6 +74,12 @@ export async function runConvert(args: string[]): Promise<number> {
     else inputs.push(a);
   }
   if (inputs.length === 0) return usageError('no input file');
+  const player = await playerInputs(inputs);
+  if (typeof player === 'string') {
+    process.stderr.write(`convert: ${player}\n`);
+    return 2;
+  }
+  if (player) return convertPlayer(player, output, json);
   const out = output === undefined ? defaultOutput(inputs[0]) : outputInFolder(output, defaultOutput(inputs[0]));
   // `convert model.iqe` (or -o naming an input) must not replace a source with its own conversion.
   const overwritten = inputs.find((path) => sameFile(path, out));
@@ -116,7 +127,7 @@ export async function runConvert(args: string[]): Promise<number> {
     process.stderr.write(`${out}: cannot write: ${(error as NodeJS.ErrnoException).code ?? String(error)}\n`);
     return 2;
   }
-  const stats = { ...modelCounts(models[0]), animations: result.animations, bytes: bytes.byteLength };
+  const stats = { ...modelCounts([models[0]]), animations: result.animations, bytes: bytes.byteLength };
   if (json) writeStdout(JSON.stringify({ output: out, warnings: notes, stats }) + '\n');
   else {
     if (notes.length) writeStderr(notes.join('\n') + '\n');
@@ -128,8 +139,7 @@ export async function runConvert(args: string[]): Promise<number> {
 /** The glTF branch: textures found and made PNG, the writer, its files beside a .gltf first, each atomically. */
 async function writeGltfOutput(inputs: string[], models: Model[], out: string, container: 'glb' | 'gltf', notes: string[], json: boolean): Promise<number> {
   const model = models[0];
-  const deflate = (data: Uint8Array): Promise<Uint8Array> => Promise.resolve(new Uint8Array(deflateSync(data)));
-  const found = await gltfMaterials(model, nodeFileAccess, resolve(inputs[0]), textureExtensions([]), deflate);
+  const found = await gltfMaterials(model, nodeFileAccess, resolve(inputs[0]), textureExtensions([]), nodeDeflate);
   for (const w of found.warnings) notes.push(`${inputs[0]}: ${w}`);
   const stem = basename(out).slice(0, basename(out).length - extensionOf(out).length);
   let result;
@@ -148,6 +158,11 @@ async function writeGltfOutput(inputs: string[], models: Model[], out: string, c
     return 2;
   }
   for (const w of result.warnings) notes.push(`${inputs[0]}: warning: ${w}`);
+  return writeGltfFiles(inputs, out, result, modelCounts([model]), found.materials.filter((m) => m?.image).length, notes, json);
+}
+
+/** The glTF's files (those beside a .gltf first), each atomically, and what `convert` prints of them. */
+function writeGltfFiles(inputs: string[], out: string, result: GltfWriteResult, counts: ReturnType<typeof modelCounts>, textures: number, notes: string[], json: boolean): number {
   const files = [...result.resources.map((r) => ({ path: join(dirname(out), r.name), bytes: r.bytes })), { path: out, bytes: result.bytes }];
   const overwritten = files.find((f) => inputs.some((i) => sameFile(i, f.path)));
   if (overwritten) {
@@ -162,12 +177,7 @@ async function writeGltfOutput(inputs: string[], models: Model[], out: string, c
       return 2;
     }
   }
-  const stats = {
-    ...modelCounts(model),
-    animations: result.animations,
-    textures: found.materials.filter((m) => m?.image).length,
-    bytes: files.reduce((n, f) => n + f.bytes.byteLength, 0),
-  };
+  const stats = { ...counts, animations: result.animations, textures, bytes: files.reduce((n, f) => n + f.bytes.byteLength, 0) };
   if (json) writeStdout(JSON.stringify({ output: out, files: files.map((f) => f.path), warnings: notes, stats }) + '\n');
   else {
     if (notes.length) writeStderr(notes.join('\n') + '\n');
@@ -177,16 +187,84 @@ async function writeGltfOutput(inputs: string[], models: Model[], out: string, c
 }
 
 /** What `convert` prints of the model it wrote (both outputs, text and --json). */
-function modelCounts(model: Model): { meshes: number; vertices: number; triangles: number; joints: number } {
+function modelCounts(models: readonly Model[]): { meshes: number; vertices: number; triangles: number; joints: number } {
+  const sum = (f: (m: Model) => number): number => models.reduce((n, m) => n + f(m), 0);
   return {
-    meshes: model.meshes.length,
-    vertices: model.meshes.reduce((n, m) => n + m.vertexCount, 0),
-    triangles: model.meshes.reduce((n, m) => n + m.triangleCount, 0),
-    joints: model.skeleton?.names.length ?? 0,
+    meshes: sum((m) => m.meshes.length),
+    vertices: sum((m) => m.meshes.reduce((n, mesh) => n + mesh.vertexCount, 0)),
+    triangles: sum((m) => m.meshes.reduce((n, mesh) => n + mesh.triangleCount, 0)),
+    joints: sum((m) => m.skeleton?.names.length ?? 0),
   };
 }
 
 function usageError(message: string): number {
   process.stderr.write(`convert: ${message} (see iqm-tools convert --help)\n`);
   return 2;
+}
+
+/**
+ * The parts of a Quake 3 player when the inputs are one (its folder, holding lower, upper and
+ * head.md3) or its three parts (any order); null for any other input; a string: what is missing.
+ */
+async function playerInputs(inputs: string[]): Promise<{ parts: Record<PlayerPart, string>; label: string } | string | null> {
+  const isFolder = (path: string): boolean => {
+    try {
+      return statSync(path).isDirectory();
+    } catch {
+      return false;
+    }
+  };
+  if (inputs.length === 1 && isFolder(inputs[0])) {
+    const set = await readPlayerSet(nodeFileAccess, resolve(inputs[0]));
+    const missing = PLAYER_PARTS.filter((p) => !set?.parts[p]);
+    if (!set || missing.length) return `${inputs[0]}: a folder converts as a Quake 3 player, which needs lower.md3, upper.md3 and head.md3; ${missing.map((p) => `${p}.md3`).join(', ')} not found there`;
+    return { parts: set.parts as Record<PlayerPart, string>, label: basename(resolve(inputs[0])) };
+  }
+  if (inputs.length !== 3) return null;
+  const named = inputs.map((file) => ({ file, part: playerPart(basename(file)) }));
+  if (!PLAYER_PARTS.every((p) => named.filter((n) => n.part === p).length === 1)) return null;
+  const parts = Object.fromEntries(named.map((n) => [n.part, n.file])) as Record<PlayerPart, string>;
+  return { parts, label: basename(dirname(resolve(parts.lower))) };
+}
+
+/** A Quake 3 player as one glTF scene (core/gltf/player.ts): each part read with its clips (animation.cfg) and textures (its skin). */
+async function convertPlayer(player: { parts: Record<PlayerPart, string>; label: string }, output: string | undefined, json: boolean): Promise<number> {
+  const out = output === undefined ? undefined : outputInFolder(output, `${player.label}.glb`);
+  const ext = out === undefined ? '' : extensionOf(out);
+  if (out === undefined || (ext !== '.glb' && ext !== '.gltf')) {
+    process.stderr.write(`convert: a Quake 3 player converts to glTF only (one scene of its three parts): name the output with -o NAME.glb or NAME.gltf\n`);
+    return 2;
+  }
+  const inputs = PLAYER_PARTS.map((p) => player.parts[p]);
+  const overwritten = inputs.find((path) => sameFile(path, out));
+  if (overwritten) {
+    process.stderr.write(`convert: the output ${out} is the input ${overwritten} (the same file); name another output with -o\n`);
+    return 2;
+  }
+  const notes: string[] = [];
+  const parts = {} as Record<PlayerPart, PlayerPartIn>;
+  const models: Model[] = [];
+  for (const part of PLAYER_PARTS) {
+    const file = player.parts[part];
+    const model = await load(file, notes, false);
+    if (typeof model === 'string') {
+      process.stderr.write(model + '\n');
+      return 2;
+    }
+    const found = await gltfMaterials(model, nodeFileAccess, resolve(file), textureExtensions([]), nodeDeflate);
+    for (const w of found.warnings) notes.push(`${file}: ${w}`);
+    parts[part] = { model, label: basename(file), materials: found.materials };
+    models.push(model);
+  }
+  const stem = basename(out).slice(0, basename(out).length - ext.length);
+  let result: GltfWriteResult;
+  try {
+    result = writeGltfPlayer(parts, { container: ext === '.glb' ? 'glb' : 'gltf', stem, label: player.label, comments: [`converted by iqm-tools from the Quake 3 player ${player.label} (${inputs.map((f) => basename(f)).join(', ')})`] });
+  } catch (error) {
+    if (!(error instanceof GltfWriteError)) throw error;
+    process.stderr.write(`${inputs[error.input]}: ${error.message}\n`);
+    return 2;
+  }
+  for (const w of result.warnings) notes.push(`warning: ${w}`);
+  return writeGltfFiles(inputs, out, result, modelCounts(models), PLAYER_PARTS.reduce((n, p) => n + (parts[p].materials?.filter((m) => m?.image).length ?? 0), 0), notes, json);
 }

@@ -8,6 +8,8 @@ import { LargeFileTracker } from './largeFiles';
 import type { Platform } from './platform';
 import { registerPreview } from './preview/index';
 import { registerConvert } from './convert/command';
+import { registerExportGltf } from './convert/exportGltf';
+import { lazyChannel } from './convert/conversion';
 import { registerSidecarCommands } from './sidecars';
 import { registerCompare } from './compare/command';
 import { Comparisons } from './compare/comparisons';
@@ -28,7 +30,9 @@ export async function activateOn(platform: Platform, context: vscode.ExtensionCo
   context.subscriptions.push({ dispose: () => platform.endWorkers() });
   registerPreview(context, platform, comparisons);
   registerCompile(context, platform);
-  registerConvert(context, platform);
+  const convertLog = lazyChannel(context, 'IQM Tools Convert');
+  registerConvert(context, platform, convertLog);
+  registerExportGltf(context, platform, convertLog);
   registerSidecarCommands(context);
   registerCompare(context, comparisons);
   // A server that cannot start (e.g. a browser without workers inside workers) costs the IQE

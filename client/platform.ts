@@ -5,6 +5,7 @@
 import type * as vscode from 'vscode';
 import type { BaseLanguageClient, LanguageClientOptions } from 'vscode-languageclient';
 import type { CompileReply, CompileRequest } from '../core/host/compileProtocol';
+import type { Deflate } from '../core/image/png';
 
 export interface Platform {
   /** Which extension host runs this build. */
@@ -18,6 +19,8 @@ export interface Platform {
   /** How many compile workers were started, and whether one is kept now (ExtensionApi, for tests). */
   compileWorkers(): { started: number; kept: boolean };
   files: ModelFiles;
+  /** zlib-format compression for the PNGs of a glTF export: node:zlib, or CompressionStream('deflate') in the web worker host. */
+  deflate: Deflate;
 }
 
 /** The compile's access to its input and output files, beyond what vscode.workspace.fs does alike everywhere. */

@@ -241,6 +241,11 @@ export interface ConvertToIqeMessage {
   type: 'convertToIqe';
 }
 
+/** webview -> host: the toolbar's "Export to glTF" (the host runs iqmTools.exportGltf on the panel's file). */
+export interface ExportGltfMessage {
+  type: 'exportGltf';
+}
+
 /** webview -> host: show the IQE source at a line (the link of a compile error). */
 export interface OpenSourceMessage {
   type: 'openSource';
@@ -279,7 +284,7 @@ export interface TimelineMessage {
   stamps: Stamps;
 }
 
-export type WebviewToHost = ReadyMessage | TextureRequestMessage | RenderedMessage | ClipStateMessage | LogMessage | OpenSourceMessage | SaveImageMessage | ConvertToIqeMessage | PickedMessage | ChoosePartnerMessage | TimelineMessage | LinkToHost;
+export type WebviewToHost = ReadyMessage | TextureRequestMessage | RenderedMessage | ClipStateMessage | LogMessage | OpenSourceMessage | SaveImageMessage | ConvertToIqeMessage | ExportGltfMessage | PickedMessage | ChoosePartnerMessage | TimelineMessage | LinkToHost;
 
 export function assertNever(value: never, what = 'message'): never {
   throw new Error(`unexpected ${what}: ${JSON.stringify(value)}`);
@@ -297,6 +302,7 @@ export function isWebviewToHost(value: unknown): value is WebviewToHost {
   switch (m.type) {
     case 'ready':
     case 'convertToIqe':
+    case 'exportGltf':
       return true;
     case 'textureRequest': {
       const r = value as Partial<TextureRequestMessage>;

@@ -87,6 +87,7 @@ export class Controls {
       },
       exportImage: () => this.exportImage(),
       convertToIqe: () => act.post({ type: 'convertToIqe' }),
+      exportGltf: () => act.post({ type: 'exportGltf' }),
       setBackground: (colour) => {
         s.background = colour;
         this.applyBackground();

@@ -13,6 +13,7 @@
 // deletes at every run: the two can run side by side.
 import * as esbuild from 'esbuild';
 import { assemblyScriptPlugin } from './assemblyscript-plugin.mjs';
+import { noNodeBuiltins } from './no-node-builtins.mjs';
 import { spawnSync } from 'node:child_process';
 import { readdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -48,6 +49,8 @@ await esbuild.build({
   platform: 'browser',
   target: 'es2022',
   external: ['vscode'],
+  // The glTF library's Node reader (exportGltf.test.ts reads the export back with our reader).
+  plugins: [...common.plugins, noNodeBuiltins(/^node:(fs|path)$/)],
   alias: { 'node:assert/strict': resolve(SOURCE, 'web', 'assert-strict.mjs') },
   inject: [resolve(SOURCE, 'web', 'process-shim.mjs')],
   define: { IQM_TEST_HOST: '"web"', IQM_VSCODE_GREP: JSON.stringify(process.env.IQM_VSCODE_GREP ?? '') },

@@ -83,6 +83,7 @@ export class ViewSession {
       case 'clipState':
       case 'saveImage':
       case 'convertToIqe':
+      case 'exportGltf':
       case 'openSource':
       case 'picked':
       case 'timeline':

@@ -9,6 +9,7 @@ import type { ModelFiles, Platform } from '../platform';
 import { writeReplacing } from '../compile/write';
 import { startWorker } from './worker';
 import { WarmWorker } from '../compile/warmWorker';
+import { streamDeflate } from './deflate';
 
 async function startLanguageClient(context: vscode.ExtensionContext, options: LanguageClientOptions): Promise<LanguageClient> {
   // The id 'iqmTools' makes the client honour the iqmTools.trace.server setting.
@@ -76,4 +77,4 @@ const files: ModelFiles = {
   writeAtomically: (output, bytes) => writeReplacing(output, bytes),
 };
 
-export const browserPlatform: Platform = { host: 'web', startLanguageClient, compile, endWorkers: () => warm.dispose(), compileWorkers: () => ({ started, kept: warm.holding }), files };
+export const browserPlatform: Platform = { host: 'web', startLanguageClient, compile, endWorkers: () => warm.dispose(), compileWorkers: () => ({ started, kept: warm.holding }), files, deflate: streamDeflate };

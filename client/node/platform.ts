@@ -13,6 +13,7 @@ import { startNodeLanguageClient } from './languageClient';
 import { compileWorkerOptions } from './workerOptions';
 import { LARGE_INPUT } from '../../node/heap';
 import { WarmWorker } from '../compile/warmWorker';
+import { nodeDeflate } from '../../node/deflate';
 
 /** The compile worker kept for the next compile (client/compile/warmWorker.ts). */
 const warm = new WarmWorker<Worker>((worker) => void worker.terminate());
@@ -78,5 +79,6 @@ export const nodePlatform: Platform = {
   compile: runWorker,
   endWorkers: () => warm.dispose(),
   compileWorkers: () => ({ started, kept: warm.holding }),
+  deflate: nodeDeflate,
   files,
 };

@@ -463,6 +463,9 @@ export class PreviewPanel implements ComparablePreview {
       case 'convertToIqe':
         void vscode.commands.executeCommand('iqmTools.convertToIqe', this.uri);
         break;
+      case 'exportGltf':
+        void vscode.commands.executeCommand('iqmTools.exportGltf', this.uri);
+        break;
       case 'openSource':
         void showSource(this.uri, m.line, m.column);
         break;

@@ -177,6 +177,33 @@ function finite(x: number, fallback: number): number {
 // The writer
 
 export function writeGltf(model: Model, options: GltfWriteOptions): GltfWriteResult {
+  const document = gltfDocument(model, options);
+  return { ...packGltf(document, options), warnings: document.warnings, animations: document.animations };
+}
+
+/** A glTF document before packing: its JSON, its binary buffer, and (for 'gltf') its image files. */
+export interface GltfDocument {
+  json: Json;
+  bin: Uint8Array;
+  resources: { name: string; bytes: Uint8Array }[];
+  warnings: string[];
+  animations: number;
+}
+
+/** The document as a .glb, or as a .gltf's JSON text with its files (`<stem>.bin` first, then `resources`). */
+export function packGltf(document: Pick<GltfDocument, 'json' | 'bin' | 'resources'>, options: Pick<GltfWriteOptions, 'container' | 'stem'>): Pick<GltfWriteResult, 'bytes' | 'resources'> {
+  const { json, bin } = document;
+  const resources = [...document.resources];
+  if (bin.byteLength > 0) json.buffers = [options.container === 'glb' ? { byteLength: bin.byteLength } : { byteLength: bin.byteLength, uri: encodeURI(`${options.stem ?? 'model'}.bin`) }];
+  if (options.container === 'gltf') {
+    if (bin.byteLength > 0) resources.unshift({ name: `${options.stem ?? 'model'}.bin`, bytes: bin });
+    return { bytes: encodeUtf8(JSON.stringify(json, null, 1) + '\n'), resources };
+  }
+  return { bytes: glb(json, bin), resources: [] };
+}
+
+/** The model's glTF document (what writeGltf packs); `options.container` decides where images go (the buffer, or files). */
+export function gltfDocument(model: Model, options: GltfWriteOptions): GltfDocument {
   const warnings: string[] = [];
   const warn = (m: string): void => {
     warnings.push(m);
@@ -356,13 +383,7 @@ export function writeGltf(model: Model, options: GltfWriteOptions): GltfWriteRes
   put('animations', animations);
   put('accessors', buffer.accessors);
   put('bufferViews', buffer.views);
-  const bin = buffer.bytes();
-  if (bin.byteLength > 0) json.buffers = [options.container === 'glb' ? { byteLength: bin.byteLength } : { byteLength: bin.byteLength, uri: encodeURI(`${options.stem ?? 'model'}.bin`) }];
-  if (options.container === 'gltf') {
-    if (bin.byteLength > 0) resources.unshift({ name: `${options.stem ?? 'model'}.bin`, bytes: bin });
-    return { bytes: encodeUtf8(JSON.stringify(json, null, 1) + '\n'), resources, warnings, animations: animations.length };
-  }
-  return { bytes: glb(json, bin), resources: [], warnings, animations: animations.length };
+  return { json, bin: buffer.bytes(), resources, warnings, animations: animations.length };
 }
 
 /** The GLB container: 12-byte header, JSON chunk (space padded), BIN chunk (zero padded). */

@@ -53,6 +53,10 @@ function toHost(m: WebviewToHost): void {
     window.alert('Convert to IQE writes the IQE text in VS Code. Here, in a terminal:\n\n  iqm-tools convert MODEL -o MODEL.iqe');
     return;
   }
+  if (m.type === 'exportGltf') {
+    window.alert('Export to glTF writes the .glb in VS Code. Here, in a terminal:\n\n  iqm-tools convert MODEL -o MODEL.glb');
+    return;
+  }
   const body = JSON.stringify(m);
   sending = sending.then(() => fetch(`post?${query}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body }).catch(() => undefined));
 }

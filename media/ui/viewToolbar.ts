@@ -33,6 +33,7 @@ export interface ToolbarActions {
   toggleWinding(): void;
   exportImage(): void;
   convertToIqe(): void;
+  exportGltf(): void;
   /** '' for the editor theme's background, else #rrggbb. */
   setBackground(colour: string): void;
   /** '' for the engines' choice, else a .skin file name. */
@@ -82,6 +83,7 @@ export class ViewToolbar {
     menuToggle('winding', 'mirror', 'Flip winding', 'Flip the front-face winding (what an engine with the other convention shows)', () => actions.toggleWinding());
     menuAction('screenshot', 'device-camera', 'Export image…', 'Save the view as a PNG', () => actions.exportImage());
     menuAction('convert-iqe', 'file-code', 'Convert to IQE…', 'Write this model as IQE text beside it and open it (iqmTools.convertToIqe)', () => actions.convertToIqe());
+    menuAction('export-gltf', 'export', 'Export to glTF…', 'Write this model as NAME.glb beside it, with its skeleton, animations and textures, for Blender and other glTF tools (iqmTools.exportGltf)', () => actions.exportGltf());
     this.backgroundInput = h('input', { id: 'background', type: 'color', title: 'Background colour' });
     const themeBackground = h('button', { class: 'link-button', title: 'The editor theme\'s background', text: 'theme' });
     themeBackground.addEventListener('click', (e) => {

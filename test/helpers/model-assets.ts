@@ -31,3 +31,18 @@ export function modelAssets(): string[] {
   walk(ASSETS);
   return out.sort();
 }
+
+/** Every model and source file the CLI reads among the shared assets, absolute paths, sorted (the invalid/ folder is the error tests'). */
+export function sharedModels(): string[] {
+  const out: string[] = [];
+  const walk = (dir: string): void => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const p = join(dir, e.name);
+      if (e.isDirectory()) {
+        if (e.name !== 'invalid') walk(p);
+      } else if (/\.(iqm|iqe|md3|dpm|md5mesh|smd|obj|glb|gltf)$/i.test(e.name)) out.push(p);
+    }
+  };
+  if (HAVE_ASSETS) walk(ASSETS);
+  return out.sort();
+}

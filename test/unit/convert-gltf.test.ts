@@ -15,38 +15,13 @@ import { NEAR_UNIT } from '../../core/gltf/math';
 import { fallbackTangent } from '../../core/math/tangent';
 import type { Model } from '../../core/model/model';
 import { writeIqmDocument } from '../helpers/iqm-writer';
-import { ASSETS, NO_ASSETS } from '../helpers/model-assets';
+import { ASSETS, NO_ASSETS, sharedModels } from '../helpers/model-assets';
 import { smallIqmDocument } from '../helpers/model-writers';
 import { withTempDir } from '../helpers/temp-dir';
-// The validator is a compiled Dart program without types.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const validator = require('gltf-validator') as { validateBytes(bytes: Uint8Array, options: object): Promise<{ issues: { numErrors: number; numWarnings: number; messages: { code: string; message: string; pointer?: string; severity: number }[] } }> };
-
+import { validateGltf as validate } from '../helpers/gltf-validator';
 function cli(...args: string[]): { status: number | null; stdout: string; stderr: string } {
   const r = spawnSync(process.execPath, ['dist/cli.js', ...args], { encoding: 'utf8' });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-}
-
-/** Errors and warnings of Khronos' validator, one line each (infos, e.g. tangents without a normal map, are not counted). */
-async function validate(bytes: Uint8Array, folder?: string): Promise<string[]> {
-  const external = folder === undefined ? {} : { uri: 'x.gltf', externalResourceFunction: (uri: string) => Promise.resolve(new Uint8Array(readFileSync(join(folder, decodeURIComponent(uri))))) };
-  const report = await validator.validateBytes(bytes, { maxIssues: 50, ...external });
-  return report.issues.messages.filter((m) => m.severity <= 1).map((m) => `${m.severity === 0 ? 'error' : 'warning'} ${m.code} ${m.pointer ?? ''}: ${m.message}`);
-}
-
-/** Every model and source file the CLI reads among the shared assets (the invalid/ folder is the error tests'). */
-function sharedModels(): string[] {
-  const out: string[] = [];
-  const walk = (dir: string): void => {
-    for (const e of readdirSync(dir, { withFileTypes: true })) {
-      const p = join(dir, e.name);
-      if (e.isDirectory()) {
-        if (e.name !== 'invalid') walk(p);
-      } else if (/\.(iqm|iqe|md3|dpm|md5mesh|smd|obj|glb|gltf)$/i.test(e.name)) out.push(p);
-    }
-  };
-  if (existsSync(ASSETS)) walk(ASSETS);
-  return out.sort();
 }
 
 /**

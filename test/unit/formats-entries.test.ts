@@ -129,7 +129,7 @@ test('registry: one output name rule, one message per unusable format, extension
   assert.match(extensionWarning('x.iqm', 'md3') ?? '', /named \.iqm but its content is MD3/);
 });
 
-test('package.json: the compile and convert menus offer exactly the registry\'s sources (and models), .md5anim included', () => {
+test('package.json: the compile, convert and glTF export menus offer exactly the registry\'s sources (and models), .md5anim included', () => {
   const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { contributes: { menus: Record<string, { command: string; when?: string }[]> } };
   const listed = (command: string): string[][] =>
     Object.values(pkg.contributes.menus)
@@ -140,7 +140,11 @@ test('package.json: the compile and convert menus offer exactly the registry\'s 
   const compile = listed('iqmTools.compile');
   assert.ok(compile.length >= 3);
   for (const l of compile) assert.deepEqual(l, sources);
-  for (const l of listed('iqmTools.convertToIqe')) assert.deepEqual(l, [...extensionsOf('model'), ...extensionsOf('source')].sort());
+  for (const command of ['iqmTools.convertToIqe', 'iqmTools.exportGltf']) {
+    const convert = listed(command);
+    assert.equal(convert.length, 1, `${command}: one explorer menu entry`);
+    for (const l of convert) assert.deepEqual(l, [...extensionsOf('model'), ...extensionsOf('source')].sort(), command);
+  }
 });
 
 test('companions: an OBJ names its .mtl, a glTF its buffers, an .md5mesh its animations, through any file access', { skip: NO_ASSETS }, async () => {

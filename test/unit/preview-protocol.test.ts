@@ -63,6 +63,7 @@ test('every webview message kind is recognised; malformed ones are rejected', ()
     { type: 'rendered', ok: true, format: 'iqm', error: null, vertices: 3, triangles: 1, joints: 0, firstFrameMs: 12 },
     { type: 'log', level: 'warn', message: 'x' },
     { type: 'convertToIqe' },
+    { type: 'exportGltf' },
     { type: 'openSource', line: 4, column: 0 },
     { type: 'saveImage', png: new ArrayBuffer(4), name: 'a.png' },
     { type: 'picked', mesh: 1, triangle: 40, vertices: [3, 4, 5] },
@@ -109,6 +110,7 @@ test('dispatch over the unions is exhaustive (assertNever throws on anything unh
       case 'rendered':
       case 'log':
       case 'convertToIqe':
+      case 'exportGltf':
       case 'openSource':
       case 'saveImage':
       case 'picked':

@@ -28,6 +28,7 @@ export async function run(): Promise<void> {
   await import('../modeldef.test');
   await import('../packaged.test');
   await import('../compileNotes.test');
+  await import('../exportGltf.test');
   const failures = await new Promise<number>((resolve) => mocha.run(resolve));
   await mochaOutputWritten();
   if (failures > 0) throw new Error(`${failures} test(s) failed`);
