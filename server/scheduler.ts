@@ -40,6 +40,13 @@ interface Run {
 interface State {
   /** performance.now() when the latest validation began (or of the open). */
   lastStart: number;
+  /**
+   * performance.now() before which no validation begins on a change: the end of the last one plus
+   * the length of its analysis (what every keystroke repeats; a first parse is not), so that
+   * validating (stale runs included) takes at most about half of the server's time and requests are
+   * still answered when the machine is too slow to validate every keystroke.
+   */
+  restUntil: number;
   timer: ReturnType<typeof setTimeout> | undefined;
   running: Run | undefined;
   /** What was last published (version and options): asking for it again publishes nothing. */
@@ -124,7 +131,7 @@ export class ValidationScheduler {
     void this.settings.get(target.uri).then(({ debounceMs }) => {
       if (target.closed || this.states.get(target.uri) !== state) return;
       if (state.timer !== undefined) return; // a validation is due already, and takes the newest version
-      const wait = state.lastStart + debounceMs - performance.now();
+      const wait = Math.max(state.lastStart + debounceMs, state.restUntil) - performance.now();
       if (wait <= 0) {
         void this.run(target, state);
       } else {
@@ -158,7 +165,7 @@ export class ValidationScheduler {
   private state(uri: string): State {
     let state = this.states.get(uri);
     if (!state) {
-      state = { lastStart: -Infinity, timer: undefined, running: undefined, published: undefined };
+      state = { lastStart: -Infinity, restUntil: -Infinity, timer: undefined, running: undefined, published: undefined };
       this.states.set(uri, state);
     }
     return state;
@@ -167,6 +174,7 @@ export class ValidationScheduler {
   private async run(target: ValidationTarget, state: State): Promise<void> {
     const version = target.version;
     state.lastStart = performance.now();
+    let analysisStart: number | undefined;
     const stale = () => target.closed || target.version !== version || this.states.get(target.uri) !== state;
     let run: Run | undefined;
     try {
@@ -181,6 +189,7 @@ export class ValidationScheduler {
       if (faults.validate !== undefined && iqe.text.includes(faults.validate)) throw new Error('injected fault (IQM_TOOLS_LSP_FAULT)');
       // Parse in time-boxed slices; between slices newer changes get their turn.
       if (!(await parseInSlices(iqe, () => stale() || state.running !== current || target.iqe !== iqe))) return;
+      analysisStart = performance.now();
       // The analysis and the diagnostics in slices too: requests are answered between them.
       const superseded = () => stale() || state.running !== current || target.iqe !== iqe;
       if (!(await stepInSlices(iqe.analyseInSteps(), () => {}, superseded))) return;
@@ -202,6 +211,10 @@ export class ValidationScheduler {
       this.publish(target.uri, target.publishVersion, [internalErrorDiagnostic(error)]);
     } finally {
       if (run !== undefined && state.running === run) state.running = undefined;
+      if (analysisStart !== undefined) {
+        const ended = performance.now();
+        state.restUntil = Math.max(state.restUntil, ended + (ended - analysisStart));
+      }
     }
   }
 }
