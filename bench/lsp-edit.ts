@@ -126,7 +126,7 @@ async function session(serverPath: string, doc: Doc): Promise<Result> {
       }
     }
   });
-  // The user's settings: the defaults (debounceMs 150, maxProblems 1000).
+  // The user's settings: the defaults (server/settings.ts DEFAULT_SETTINGS: debounce and maxProblems).
   connection.onRequest('workspace/configuration', (params: { items: unknown[] }) => params.items.map(() => ({})));
   connection.listen();
   const published = (version: number, timeoutMs: number) =>
