@@ -13,7 +13,7 @@ import type { IqeDocument } from '../core/iqe/document';
 import { partialView, type ParsedLines } from '../core/iqe/navigation';
 import { CloseLargeFileNotification, DebugMemoryRequest, type DebugMemoryResult, ValidateLargeFileNotification } from '../core/lspMethods';
 import { LargeFiles, type LargeFileReader } from './largeFiles';
-import { parseInSlices, ValidationScheduler } from './scheduler';
+import { parseInSlices, SLICE_MS, ValidationScheduler } from './scheduler';
 import { SettingsStore } from './settings';
 import { kindOf, SidecarDocuments } from './sidecars';
 
@@ -139,14 +139,16 @@ export function startServer(connection: Connection, host: ServerHost): void {
   }
 
   /**
-   * As answer(), from the lines parsed up to `line`: while a large document's first parse runs in
-   * slices, a hover is answered at once from the part up to it (issue 35: requests waited for the
-   * whole parse).
+   * As answer(), from the lines parsed so far: while a large document's first parse runs in slices,
+   * a hover is answered at once from the parsed part (issue 35: requests waited for the whole
+   * parse), after parsing on towards its `line` for at most one slice's time (a line far into the
+   * file gets no answer until the parse reaches it).
    */
   function answerNow<T>(uri: string, line: number, empty: T, feature: (doc: ParsedLines) => T): T {
     return answer(uri, empty, (iqe) => {
       if (iqe.fullyParsed) return feature(iqe);
-      iqe.parseThrough(line);
+      const deadline = performance.now() + SLICE_MS;
+      while (iqe.lineCount <= line && !iqe.parseSome(1) && performance.now() < deadline);
       return feature(partialView(iqe));
     });
   }
