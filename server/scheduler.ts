@@ -23,7 +23,7 @@ import { optionsKey, validateOptions, type SettingsStore } from './settings';
 
 /** Characters handed to IqeDocument.parseSome per call, and how long a slice may run before yielding. */
 const SLICE_CHARS = 1 << 17;
-export const SLICE_MS = 8;
+export const SLICE_MS = 4;
 
 export type Publish = (uri: string, version: number | undefined, diagnostics: Diagnostic[]) => void;
 
