@@ -1,202 +1,259 @@
-// Benchmark: the language server on a ~20 MB IQE document over a real LSP connection (stdio).
-//   1. open: time until the first publishDiagnostics (full parse + validate + transfer)
-//   2. one-line incremental edits: time from didChange until publishDiagnostics for that version
-//      (target <= 50 ms), ~10 edits spread over the file; median and max
-//   3. server memory (iqmTools/debugMemory, a request meant for tests and benchmarks): peak while
-//      opening and retained after GC, per document, relative to its text size (target <= 3x)
-// Prints figures; never fails on slowness.
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+// Benchmark: the language server (the real dist/server.js process, over stdio) while a user types
+// into an IQE document (issue 35). Per document and server:
+//   1. open: time from sending didOpen until the first publishDiagnostics (the message's transfer
+//      and decoding included), and the latency of hovers sent every 25 ms meanwhile (the editor's
+//      other requests must not queue behind a whole parse; goal: first diagnostics of 24 MB <= 0.5 s)
+//   2. typing: one character every 50 ms near the middle of the document (a face line typed out
+//      after a face line, then deleted again, over and over), with a hover, a definition, a
+//      references and an outline (documentSymbol) request 5, 15, 25 and 35 ms after each keystroke;
+//      p50/p95/max of each kind (goals: hover, definition, references <= 16 ms p95, outline <= 50 ms)
+//      and of "diagnostics reflecting a keystroke": from sending it to the first publishDiagnostics
+//      whose version is at least its version (goal <= 100 ms p95, the default debounce included)
+//   3. memory retained by the server after a full collection, relative to the text
+// Documents: a 0.6 MB real IQE (the baseline in the same run), gen_big_iqe's 24 MB file of issue 35
+// (--grid 64 --frames-per-anim 250) and a 95 MB one. Servers: LSP_BENCH_SERVER (default
+// dist/server.js) and, with LSP_BENCH_BASELINE=other/dist/server.js, another build, alternating run
+// by run. LSP_BENCH_RUNS=N runs each pair N times (default 1); LSP_BENCH_DOCS=a,b keeps the documents
+// whose label contains a or b; LSP_BENCH_KEYSTROKES=N (default 80); LSP_BENCH_NODE_ARGS adds node
+// flags for the server, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof". Prints figures; never fails on slowness.
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createMessageConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node';
-import { DebugMemoryRequest, type DebugMemoryResult } from '../core/lspMethods';
+import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
+import { DebugMemoryRequest } from '../core/lspMethods';
+import { assetsDir, syntheticIqe } from './helpers/data';
 
 interface Published {
   uri: string;
   version?: number;
-  diagnostics: { code?: string | number; severity?: number }[];
+  diagnostics: unknown[];
 }
 
-function repoRoot(): string {
-  let dir = __dirname;
-  while (!existsSync(join(dir, 'package.json'))) {
-    const parent = dirname(dir);
-    if (parent === dir) throw new Error('no package.json found');
-    dir = parent;
-  }
-  return dir;
+interface Doc {
+  label: string;
+  path: string;
+  text: string;
 }
 
-const root = repoRoot();
-const serverPath = process.env.LSP_BENCH_SERVER ?? join(root, 'dist', 'server.js');
-const dataPath = join(root, 'bench', '.data', 'lsp-edit-20mb.iqe');
-const GENERATOR = '/work/shared/tools/gen_big_iqe.py';
-const GENERATOR_ARGS = ['--grid', '72', '--anims', '2', '--frames-per-anim', '200']; // ~19.8 MB
+const KEYSTROKE_MS = 50;
+/** When each request is sent after a keystroke (ms), so that they land in different phases of the server's work. */
+const REQUEST_OFFSETS: [Kind, number][] = [
+  ['hover', 5],
+  ['definition', 15],
+  ['references', 25],
+  ['outline', 35],
+];
+type Kind = 'hover' | 'definition' | 'references' | 'outline';
+const GOALS: Record<Kind | 'diagnostics', number> = { hover: 16, definition: 16, references: 16, outline: 50, diagnostics: 100 };
+/** Typed after a face line and deleted again, one character a keystroke. */
+const TYPED = '\nfm 0 1 2';
 
-const MB = 1024 * 1024;
-const fmt = (ms: number) => `${ms.toFixed(1)} ms`;
-const mb = (bytes: number) => `${(bytes / MB).toFixed(1)} MB`;
+const MB = 1e6;
+const servers = [
+  { name: 'this build', path: resolve(process.env.LSP_BENCH_SERVER ?? join('dist', 'server.js')) },
+  ...(process.env.LSP_BENCH_BASELINE ? [{ name: 'baseline', path: resolve(process.env.LSP_BENCH_BASELINE) }] : []),
+];
+const runs = Math.max(1, Number(process.env.LSP_BENCH_RUNS ?? 1));
+const keystrokes = Math.max(4, Number(process.env.LSP_BENCH_KEYSTROKES ?? 80));
+const docFilters = (process.env.LSP_BENCH_DOCS ?? '').split(',').filter((s) => s !== '');
 
-/** A valid ~20 MB document made here, when the generator is not available. */
-function synthesise(bytes: number): string {
-  const parts = ['# Inter-Quake Export\njoint "root" -1\n\tpq 0 0 0 0 0 0 1\n'];
-  let size = parts[0].length;
-  for (let m = 0; size < bytes; m++) {
-    const chunk = [`mesh "m${m}"\n\tmaterial "mat.tga"\n`];
-    for (let i = 0; i < 2000; i++) chunk.push(`vp ${(i * 0.001).toFixed(6)} ${(m * 0.01).toFixed(6)} 0.000000\n\tvt 0.5 0.5\n\tvn 0 0 1\n`);
-    for (let i = 0; i < 1998; i++) chunk.push(`fm ${i} ${i + 1} ${i + 2}\n`);
-    const text = chunk.join('');
-    parts.push(text);
-    size += text.length;
-  }
-  return parts.join('');
-}
-
-function loadDocument(): { text: string; origin: string } {
-  if (!existsSync(dataPath) && existsSync(GENERATOR)) {
-    mkdirSync(dirname(dataPath), { recursive: true });
-    const run = spawnSync('python3', [GENERATOR, dataPath, ...GENERATOR_ARGS], { stdio: ['ignore', 'ignore', 'inherit'] });
-    if (run.status !== 0) console.log('generator failed; synthesising instead');
-  }
-  if (existsSync(dataPath)) return { text: readFileSync(dataPath, 'utf8'), origin: `${dataPath} (gen_big_iqe.py ${GENERATOR_ARGS.join(' ')})` };
-  return { text: synthesise(20 * MB), origin: 'synthesised in memory' };
-}
-
-/** "[code x count, ...]" of the errors and warnings. */
-function summary(diagnostics: Published['diagnostics'] | number): string {
-  if (typeof diagnostics === 'number') return `${diagnostics} publishes`;
-  const counts = new Map<string, number>();
-  for (const d of diagnostics) counts.set(String(d.code), (counts.get(String(d.code)) ?? 0) + 1);
-  return `[${[...counts].map(([code, n]) => (n > 1 ? `${code} x${n}` : code)).join(', ')}]`;
-}
-
-function median(values: number[]): number {
+function percentile(values: number[], p: number): number {
+  if (values.length === 0) return NaN;
   const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
-async function main(): Promise<void> {
-  if (!existsSync(serverPath)) throw new Error(`${serverPath} missing: npm run build`);
-  const { text, origin } = loadDocument();
-  const lines = text.split('\n');
-  console.log(`document: ${mb(text.length)} (${text.length} chars, ${lines.length} lines), ${origin}`);
+const ms = (value: number) => (Number.isFinite(value) ? value.toFixed(1) : '-');
+const stats = (values: number[]) => `${ms(percentile(values, 50))} / ${ms(percentile(values, 95))} / ${ms(Math.max(...values))}`;
 
-  // LSP_BENCH_NODE_ARGS adds node flags for the server, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
+function documents(): Doc[] {
+  const out: Doc[] = [];
+  const add = (label: string, path: string | undefined) => {
+    if (docFilters.length > 0 && !docFilters.some((f) => label.includes(f))) return;
+    if (path === undefined || !existsSync(path)) {
+      console.log(`${label}: skipped (${path ?? 'no generator'} is absent)`);
+      return;
+    }
+    out.push({ label, path, text: readFileSync(path, 'utf8') });
+  };
+  add('real medistat.iqe 0.6 MB', join(assetsDir, 'iqe', 'unvanquished', 'medistat.iqe'));
+  add('g64-f250 24 MB', syntheticIqe('lsp-g64-f250.iqe', ['--grid', '64', '--frames-per-anim', '250']));
+  add('g150-f600 95 MB', syntheticIqe('lsp-g150-f600.iqe', ['--grid', '150', '--frames-per-anim', '600']));
+  return out;
+}
+
+/** Where the user types and points: lines near the middle of the document's faces. */
+function places(lines: string[]) {
+  const faces: number[] = [];
+  for (let i = 0; i < lines.length; i++) if (/^\s*f[am]\s/.test(lines[i])) faces.push(i);
+  if (faces.length < 4) throw new Error('the document has too few face lines to type after');
+  const typeAfter = faces[faces.length >> 1];
+  // A face line before the typing (its line number does not move), and a vp line before that.
+  const face = faces[(faces.length >> 1) - 2];
+  let vertex = face;
+  while (vertex > 0 && !/^\s*vp\s/.test(lines[vertex])) vertex--;
+  const faceLine = lines[face];
+  const index = faceLine.search(/\d/); // the first index of the face
+  return { typeAfter, typeColumn: lines[typeAfter].replace(/\r$/, '').length, face, faceIndexColumn: index, vertex, vertexColumn: lines[vertex].search(/vp/) + 1 };
+}
+
+interface Result {
+  firstDiagnostics: number;
+  duringOpen: number[];
+  requests: Record<Kind, number[]>;
+  reflect: number[];
+  missed: number;
+  retainedPerText: number;
+}
+
+async function session(serverPath: string, doc: Doc): Promise<Result> {
   const extra = (process.env.LSP_BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const child = spawn(process.execPath, ['--expose-gc', ...extra, serverPath, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
-  const connection = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
-  const waiters: { version: number; resolve: (p: Published) => void }[] = [];
-  const uri = pathToFileURL(dataPath).href;
+  const connection: MessageConnection = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
+  const uri = pathToFileURL(doc.path).href;
+  const publishes: { at: number; version: number }[] = [];
+  const versionWaiters: { version: number; resolve: () => void }[] = [];
   connection.onNotification('textDocument/publishDiagnostics', (params: Published) => {
-    if (params.uri !== uri) return;
-    published++;
-    for (let i = waiters.length - 1; i >= 0; i--) {
-      if (waiters[i].version === params.version) {
-        waiters[i].resolve(params);
-        waiters.splice(i, 1);
+    if (params.uri !== uri || params.version === undefined) return;
+    const version = params.version;
+    publishes.push({ at: performance.now(), version });
+    for (let i = versionWaiters.length - 1; i >= 0; i--) {
+      if (version >= versionWaiters[i].version) {
+        versionWaiters[i].resolve();
+        versionWaiters.splice(i, 1);
       }
     }
   });
-  let settings: Record<string, unknown> = { debounceMs: 0, maxProblems: 1000 };
-  let published = 0;
-  connection.onRequest('workspace/configuration', (params: { items: unknown[] }) => params.items.map(() => ({ diagnostics: settings })));
+  // The user's settings: the defaults (server/settings.ts DEFAULT_SETTINGS: debounce and maxProblems).
+  connection.onRequest('workspace/configuration', (params: { items: unknown[] }) => params.items.map(() => ({})));
   connection.listen();
-  const waitFor = (version: number, timeoutMs = 120_000) =>
-    new Promise<Published>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no diagnostics for version ${version} within ${timeoutMs} ms`)), timeoutMs);
-      waiters.push({ version, resolve: (p) => (clearTimeout(timer), resolve(p)) });
+  const published = (version: number, timeoutMs: number) =>
+    new Promise<boolean>((resolve) => {
+      if (publishes.some((p) => p.version >= version)) return resolve(true);
+      const timer = setTimeout(() => resolve(false), timeoutMs);
+      versionWaiters.push({ version, resolve: () => (clearTimeout(timer), resolve(true)) });
     });
-  const memory = (gc = false) => connection.sendRequest(DebugMemoryRequest, { gc });
-  const used = (m: DebugMemoryResult) => m.heapUsed + m.external; // external includes arrayBuffers
+  const timedRequest = async (method: string, params: unknown): Promise<number> => {
+    const start = performance.now();
+    await connection.sendRequest(method, params);
+    return performance.now() - start;
+  };
+  const sleepUntil = (at: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, at - performance.now())));
 
   try {
     await connection.sendRequest('initialize', { processId: process.pid, rootUri: null, capabilities: { workspace: { configuration: true } } });
     await connection.sendNotification('initialized', {});
-    const baseline = await memory(true);
+    const before = await connection.sendRequest(DebugMemoryRequest, { gc: true });
+    const lines = doc.text.split('\n');
+    const at = places(lines);
+    const textDocument = { uri };
+    const hoverParams = { textDocument, position: { line: at.face, character: at.faceIndexColumn } };
 
-    // 1. Open and wait for the first diagnostics, sampling memory meanwhile (the server answers between slices).
-    let peak = baseline;
-    let sampling = true;
-    const sampler = (async () => {
-      while (sampling) {
-        const m = await memory();
-        if (used(m) > used(peak)) peak = { ...m, rss: Math.max(m.rss, peak.rss) };
-        else if (m.rss > peak.rss) peak = { ...peak, rss: m.rss };
-        await new Promise((resolve) => setTimeout(resolve, 5));
-      }
-    })();
+    // 1. Open, with a hover every 25 ms until the first diagnostics.
     const openStart = performance.now();
-    await connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'iqe', version: 1, text } });
-    const first = await waitFor(1);
-    const openMs = performance.now() - openStart;
-    sampling = false;
-    await sampler;
-    console.log(`open -> first diagnostics: ${fmt(openMs)} (${first.diagnostics.length} diagnostics; full parse + validate + transfer over LSP)`);
-    const afterOpen = await memory(true);
-
-    // 2. One-line edits spread over the file, alternately breaking and fixing a face or a number.
-    const faceLines: number[] = [];
-    const vertexLines: number[] = [];
-    for (let i = 0; i < lines.length; i++) {
-      if (lines[i].startsWith('fm ') || lines[i].startsWith('fa ')) faceLines.push(i);
-      else if (lines[i].startsWith('vp ')) vertexLines.push(i);
+    await connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'iqe', version: 1, text: doc.text } });
+    let opened = false;
+    const firstPublish = published(1, 120_000).then((ok) => {
+      opened = true;
+      if (!ok) throw new Error('no diagnostics within 120 s of the open');
+      return performance.now() - openStart;
+    });
+    const duringOpen: Promise<number>[] = [];
+    while (!opened) {
+      duringOpen.push(timedRequest('textDocument/hover', hoverParams));
+      await Promise.race([firstPublish, new Promise((resolve) => setTimeout(resolve, 25))]);
     }
-    let version = 1;
-    const EDITS = 12;
-    const runEdits = async (label: string) => {
-      const times: number[] = [];
-      let lastBroken = '';
-      for (let k = 0; k < EDITS; k++) {
-        const pool = k % 4 < 2 ? faceLines : vertexLines;
-        if (pool.length === 0) continue;
-        const line = pool[Math.floor(((k >> 1) + 0.5) * (pool.length / (EDITS / 2 + 1))) % pool.length];
-        const original = lines[line];
-        // Break (even k): a huge face index or a letter in a number; fix (odd k): restore the line.
-        const breakIt = k % 2 === 0;
-        const replacement = breakIt ? (pool === faceLines ? `${original.replace(/\s+\S+$/, '')} 99999999` : original.replace(/\d/, 'x')) : original;
-        const current = breakIt ? original : lastBroken;
-        lastBroken = replacement;
-        version++;
-        const start = performance.now();
-        await connection.sendNotification('textDocument/didChange', {
-          textDocument: { uri, version },
-          contentChanges: [{ range: { start: { line, character: 0 }, end: { line, character: current.length } }, text: replacement }],
-        });
-        const published = await waitFor(version);
-        const ms = performance.now() - start;
-        times.push(ms);
-        console.log(`  edit ${k + 1} (line ${line + 1}, ${breakIt ? 'break' : 'fix'}): ${fmt(ms)}  ${summary(published.diagnostics)}`);
-      }
-      console.log(`edit -> diagnostics, ${label}: median ${fmt(median(times))}, max ${fmt(Math.max(...times))}   (target <= 50 ms)`);
+    const firstDiagnostics = await firstPublish;
+    const openHovers = await Promise.all(duringOpen);
+    await new Promise((resolve) => setTimeout(resolve, 500)); // let the open's garbage settle
+
+    // 2. Typing, with the four requests after each keystroke.
+    const requests: Record<Kind, Promise<number>[]> = { hover: [], definition: [], references: [], outline: [] };
+    const params: Record<Kind, [string, unknown]> = {
+      hover: ['textDocument/hover', hoverParams],
+      definition: ['textDocument/definition', hoverParams],
+      references: ['textDocument/references', { textDocument, position: { line: at.vertex, character: at.vertexColumn }, context: { includeDeclaration: true } }],
+      outline: ['textDocument/documentSymbol', { textDocument }],
     };
-    await runEdits(`${first.diagnostics.length} diagnostics per publish`);
-
-    // The generated file has thousands of weights-invalid warnings (zero vb weights); without them
-    // the figure shows the cost of an edit in a clean document.
-    settings = { debounceMs: 0, maxProblems: 1000, ignore: ['weights-invalid'] };
-    const before = published;
-    await connection.sendNotification('workspace/didChangeConfiguration', { settings: { iqmTools: { diagnostics: settings } } });
-    while (published === before) await new Promise((resolve) => setTimeout(resolve, 5));
-    await runEdits('weights-invalid ignored');
-
-    const afterEdits = await memory(true);
-    // 3. Memory per document relative to its text size (UTF-16 strings of ASCII are stored 1 byte per char).
-    const size = text.length;
-    console.log(`server memory, baseline: heap ${mb(baseline.heapUsed)}, external ${mb(baseline.external)}, rss ${mb(baseline.rss)}`);
-    console.log(
-      `  peak while opening:  +${mb(used(peak) - used(baseline))} heap+external = ${((used(peak) - used(baseline)) / size).toFixed(2)}x text` +
-        ` (includes the 20 MB JSON message being decoded); rss +${mb(peak.rss - baseline.rss)}`,
-    );
-    console.log(`  retained after open: +${mb(used(afterOpen) - used(baseline))} = ${((used(afterOpen) - used(baseline)) / size).toFixed(2)}x text   (target <= 3x); heap +${mb(afterOpen.heapUsed - baseline.heapUsed)}, external +${mb(afterOpen.external - baseline.external)}`);
-    console.log(`  retained after edits: +${mb(used(afterEdits) - used(baseline))} = ${((used(afterEdits) - used(baseline)) / size).toFixed(2)}x text; rss ${mb(afterEdits.rss)}`);
-
+    const sent: { at: number; version: number }[] = [];
+    let typed = 0; // characters of TYPED now in the document
+    const start = performance.now() + 20;
+    for (let k = 0; k < keystrokes; k++) {
+      const t = start + k * KEYSTROKE_MS;
+      await sleepUntil(t);
+      // Type TYPED out, then delete it character by character (backspace), then again.
+      const deleting = Math.floor(k / TYPED.length) % 2 === 1;
+      const version = k + 2;
+      // The end of what is typed: (line, character) after `typed` characters of TYPED.
+      const typedText = TYPED.slice(0, typed);
+      const newlines = typedText.split('\n').length - 1;
+      const endLine = at.typeAfter + newlines;
+      const endCharacter = newlines > 0 ? typedText.length - typedText.lastIndexOf('\n') - 1 : at.typeColumn + typed;
+      let change: { range: { start: { line: number; character: number }; end: { line: number; character: number } }; text: string };
+      if (!deleting) {
+        const position = { line: endLine, character: endCharacter };
+        change = { range: { start: position, end: position }, text: TYPED[typed] };
+        typed++;
+      } else {
+        const previous = TYPED.slice(0, typed - 1);
+        const prevNewlines = previous.split('\n').length - 1;
+        const startPos = { line: at.typeAfter + prevNewlines, character: prevNewlines > 0 ? previous.length - previous.lastIndexOf('\n') - 1 : at.typeColumn + typed - 1 };
+        change = { range: { start: startPos, end: { line: endLine, character: endCharacter } }, text: '' };
+        typed--;
+      }
+      sent.push({ at: performance.now(), version });
+      void connection.sendNotification('textDocument/didChange', { textDocument: { uri, version }, contentChanges: [change] });
+      for (const [kind, offset] of REQUEST_OFFSETS) {
+        setTimeout(() => requests[kind].push(timedRequest(params[kind][0], params[kind][1])), Math.max(0, t + offset - performance.now()));
+      }
+    }
+    await sleepUntil(start + keystrokes * KEYSTROKE_MS + 50);
+    const lastVersion = keystrokes + 1;
+    await published(lastVersion, 10_000);
+    const requestTimes = {} as Record<Kind, number[]>;
+    for (const [kind] of REQUEST_OFFSETS) requestTimes[kind] = await Promise.all(requests[kind]);
+    const reflect: number[] = [];
+    let missed = 0;
+    for (const keystroke of sent) {
+      const publish = publishes.find((p) => p.version >= keystroke.version && p.at >= keystroke.at);
+      if (publish) reflect.push(publish.at - keystroke.at);
+      else missed++;
+    }
+    const after = await connection.sendRequest(DebugMemoryRequest, { gc: true });
+    const retained = after.heapUsed + after.external - (before.heapUsed + before.external);
     await connection.sendRequest('shutdown');
     await connection.sendNotification('exit');
+    return { firstDiagnostics, duringOpen: openHovers, requests: requestTimes, reflect, missed, retainedPerText: retained / doc.text.length };
   } finally {
     setTimeout(() => child.kill('SIGKILL'), 2_000).unref();
     child.once('exit', () => connection.dispose());
+  }
+}
+
+function report(doc: Doc, server: string, r: Result): void {
+  const flag = (values: number[], goal: number) => (percentile(values, 95) <= goal ? 'met' : 'NOT met');
+  console.log(`${doc.label}, ${server}:`);
+  console.log(`  first diagnostics after didOpen was sent: ${ms(r.firstDiagnostics)} ms; ${r.duringOpen.length} hovers meanwhile, p50/p95/max ${stats(r.duringOpen)} ms`);
+  for (const [kind] of REQUEST_OFFSETS) {
+    console.log(`  ${kind.padEnd(11)} p50/p95/max ${stats(r.requests[kind])} ms   (goal p95 <= ${GOALS[kind]} ms: ${flag(r.requests[kind], GOALS[kind])})`);
+  }
+  console.log(
+    `  diagnostics reflecting a keystroke p50/p95/max ${stats(r.reflect)} ms over ${r.reflect.length} keystrokes${r.missed ? `, ${r.missed} never reflected` : ''}   (goal p95 <= ${GOALS.diagnostics} ms: ${r.missed ? 'NOT met' : flag(r.reflect, GOALS.diagnostics)})`,
+  );
+  console.log(`  retained by the server after typing: ${r.retainedPerText.toFixed(2)}x the text`);
+}
+
+async function main(): Promise<void> {
+  for (const server of servers) if (!existsSync(server.path)) throw new Error(`${server.path} missing: npm run build`);
+  const docs = documents();
+  console.log(`servers: ${servers.map((s) => `${s.name} = ${s.path}`).join('; ')}; ${keystrokes} keystrokes every ${KEYSTROKE_MS} ms, ${runs} run(s) each, alternating`);
+  for (const doc of docs) {
+    console.log(`\n${doc.label}: ${(doc.text.length / MB).toFixed(1)} MB, ${doc.path}; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+    for (let run = 0; run < runs; run++) {
+      for (const server of servers) report(doc, `${server.name}, run ${run + 1}`, await session(server.path, doc));
+    }
   }
 }
 

@@ -1,8 +1,7 @@
 // Completion: command names at the start of a line; vertexarray TYPE and FORMAT words after it.
 import { type CompletionItem, CompletionItemKind, InsertTextFormat, MarkupKind, type Position } from 'vscode-languageserver';
 import { VERTEXARRAY_FORMATS, VERTEXARRAY_TYPES } from '../core/iqe/commands';
-import type { IqeDocument } from '../core/iqe/document';
-import { commentLine, lineText } from '../core/iqe/navigation';
+import { commentLine, lineText, type ParsedLines } from '../core/iqe/navigation';
 import { COMMAND_DOCS, VERTEXARRAY_FORMAT_DOCS, VERTEXARRAY_TYPE_DOCS } from './commandDocs';
 
 /** Snippets with placeholders for the commands whose arguments are worth prompting. */
@@ -24,7 +23,7 @@ const SNIPPETS: Readonly<Record<string, string>> = {
 /** The characters whose typing asks for IQE completion: a space (a vertexarray's type and format). */
 export const IQE_TRIGGER_CHARACTERS: readonly string[] = [' '];
 
-export function completions(doc: IqeDocument, position: Position): CompletionItem[] {
+export function completions(doc: ParsedLines, position: Position): CompletionItem[] {
   const comment = commentLine(doc);
   if (comment >= 0 && position.line > comment) return [];
   const before = lineText(doc, position.line).slice(0, position.character);

@@ -1,17 +1,18 @@
 // Hover: what a command does, which vertex a face index resolves to, which joint an index names.
 import { type Hover, MarkupKind, type Position } from 'vscode-languageserver';
 import { Cmd, COMMAND_NAMES, VERTEXARRAY_FORMATS, VERTEXARRAY_TYPES } from '../core/iqe/commands';
-import type { IqeDocument } from '../core/iqe/document';
-import { faceVertex, joints, lineText, tokenAt, verticesBefore, vertexLine } from '../core/iqe/navigation';
+import { type ParsedLines, faceVertex, joints, lineText, tokenAt, verticesBefore, vertexLine } from '../core/iqe/navigation';
 import { COMMAND_DOCS, VERTEXARRAY_FORMAT_DOCS, VERTEXARRAY_TYPE_DOCS } from './commandDocs';
 
-function jointLabel(doc: IqeDocument, index: number): string {
+/** undefined while the document is partly parsed and the joint is not among the parsed lines (it may come later). */
+function jointLabel(doc: ParsedLines, index: number): string | undefined {
   const list = joints(doc);
   const j = list[index];
+  if (!j && index >= 0 && !doc.fullyParsed) return undefined;
   return j ? `joint ${index} \`${j.name}\` (line ${j.line + 1})` : `joint ${index} (no such joint: the file has ${list.length})`;
 }
 
-export function hover(doc: IqeDocument, position: Position): Hover | null {
+export function hover(doc: ParsedLines, position: Position): Hover | null {
   const token = tokenAt(doc, position.line, position.character);
   if (!token) return null;
   const range = { start: { line: token.line, character: token.start }, end: { line: token.line, character: token.end } };
@@ -32,13 +33,16 @@ export function hover(doc: IqeDocument, position: Position): Hover | null {
     case 'value': {
       if (token.kind === Cmd.Fa || token.kind === Cmd.Fm) {
         const vertex = faceVertex(doc, token.line, token.valueIndex);
-        if (vertex < 0) return md(`Index ${token.values[token.valueIndex]} resolves to no vertex.`);
+        // A partly parsed document may hold the vertex further on: say nothing rather than something wrong.
+        if (vertex < 0) return doc.fullyParsed ? md(`Index ${token.values[token.valueIndex]} resolves to no vertex.`) : null;
         const line = vertexLine(doc, vertex);
         return md(`Vertex **${vertex}**, line ${line + 1}:\n\n\`\`\`iqe\n${lineText(doc, line).trim()}\n\`\`\``);
       }
-      if (token.kind === Cmd.Joint && token.valueIndex === 0) return md(`Parent: ${jointLabel(doc, token.values[0])}`);
-      if (token.kind === Cmd.Vb && token.valueIndex % 2 === 0) return md(jointLabel(doc, token.values[token.valueIndex]));
-      return null;
+      const parent = token.kind === Cmd.Joint && token.valueIndex === 0;
+      if (!parent && !(token.kind === Cmd.Vb && token.valueIndex % 2 === 0)) return null;
+      const label = jointLabel(doc, token.values[token.valueIndex]);
+      if (label === undefined) return null;
+      return md(parent ? `Parent: ${label}` : label);
     }
     case 'type': {
       const name = VERTEXARRAY_TYPES[token.values[0]];

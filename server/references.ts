@@ -2,17 +2,16 @@
 // references (a vp → the faces using it, a joint → its children and the vb lines using it).
 import type { Location, Position } from 'vscode-languageserver';
 import { Cmd } from '../core/iqe/commands';
-import type { IqeDocument } from '../core/iqe/document';
-import { faceVertex, facesUsingVertex, jointReferences, joints, lineText, tokenAt, verticesBefore, vertexLine } from '../core/iqe/navigation';
+import { type ParsedLines, faceVertex, facesUsingVertex, jointReferences, joints, lineText, tokenAt, verticesBefore, vertexLine } from '../core/iqe/navigation';
 
 /** At most this many references are listed (a vertex or root joint can be used a million times). */
 const MAX_REFERENCES = 2000;
 
-function lineLocation(doc: IqeDocument, uri: string, line: number): Location {
+function lineLocation(doc: ParsedLines, uri: string, line: number): Location {
   return { uri, range: { start: { line, character: 0 }, end: { line, character: lineText(doc, line).length } } };
 }
 
-export function definition(doc: IqeDocument, uri: string, position: Position): Location[] {
+export function definition(doc: ParsedLines, uri: string, position: Position): Location[] {
   const token = tokenAt(doc, position.line, position.character);
   if (!token || token.role !== 'value') return [];
   if (token.kind === Cmd.Fa || token.kind === Cmd.Fm) {
@@ -25,7 +24,7 @@ export function definition(doc: IqeDocument, uri: string, position: Position): L
   return joint ? [lineLocation(doc, uri, joint.line)] : [];
 }
 
-export function references(doc: IqeDocument, uri: string, position: Position, includeDeclaration: boolean): Location[] {
+export function references(doc: ParsedLines, uri: string, position: Position, includeDeclaration: boolean): Location[] {
   const token = tokenAt(doc, position.line, position.character);
   if (!token) return [];
   const out: Location[] = [];

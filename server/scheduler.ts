@@ -1,8 +1,10 @@
 // When to validate, and making sure only the newest version's diagnostics are published.
 //
-// Timing is a leading-edge throttle with a trailing debounce: a change to a document that has been
-// quiet for `debounceMs` is validated at once (so a single keystroke shows its result with no delay);
-// changes that follow within `debounceMs` of one another are a burst, validated once typing pauses.
+// Timing is a throttle: a change to a document whose last validation began `debounceMs` or more ago
+// is validated at once (so a single keystroke shows its result with no delay); while the user keeps
+// typing, validations begin at most every `debounceMs`, each taking the newest version, so what a
+// keystroke did shows within debounceMs plus one validation (issue 35: a trailing debounce showed
+// nothing until typing paused).
 //
 // Cancellation: a validation remembers the version it started with. Large documents are parsed in
 // slices of a few milliseconds with a turn of the event loop between slices, so that a newer
@@ -11,6 +13,8 @@
 // Cache: the per-document IqeDocument keeps its parse; the result published for (version, options)
 // is remembered, and asking again for the same pair publishes nothing new.
 import type { Diagnostic } from 'vscode-languageserver';
+import type { IqeDiagnostic } from '../core/iqe/diagnostic';
+import type { IqeDocument } from '../core/iqe/document';
 import type { ValidationTarget } from './documents';
 import { internalErrorDiagnostic, toLspDiagnostics } from './diagnostics';
 import { engineDiagnostics } from './engineDiagnostics';
@@ -18,8 +22,8 @@ import { faults } from './faults';
 import { optionsKey, validateOptions, type SettingsStore } from './settings';
 
 /** Characters handed to IqeDocument.parseSome per call, and how long a slice may run before yielding. */
-const SLICE_CHARS = 1 << 18;
-const SLICE_MS = 12;
+const SLICE_CHARS = 1 << 17;
+export const SLICE_MS = 4;
 
 export type Publish = (uri: string, version: number | undefined, diagnostics: Diagnostic[]) => void;
 
@@ -34,8 +38,15 @@ interface Run {
 }
 
 interface State {
-  /** performance.now() of the latest change (or of the open). */
-  lastActivity: number;
+  /** performance.now() when the latest validation began (or of the open). */
+  lastStart: number;
+  /**
+   * performance.now() before which no validation begins on a change: the end of the last one plus
+   * the length of its analysis (what every keystroke repeats; a first parse is not), so that
+   * validating (stale runs included) takes at most about half of the server's time and requests are
+   * still answered when the machine is too slow to validate every keystroke.
+   */
+  restUntil: number;
   timer: ReturnType<typeof setTimeout> | undefined;
   running: Run | undefined;
   /** What was last published (version and options): asking for it again publishes nothing. */
@@ -64,6 +75,36 @@ export function yieldToEventLoop(): Promise<void> {
   });
 }
 
+/**
+ * Parses what is left of `iqe` in time-boxed slices, yielding to the event loop between them (so
+ * that requests and newer changes are handled meanwhile). Resolves true when it is all parsed, false
+ * as soon as `stop()` says the work is no longer wanted.
+ */
+export function parseInSlices(iqe: IqeDocument, stop: () => boolean): Promise<boolean> {
+  function* steps(): Generator<void, void, undefined> {
+    while (!iqe.parseSome(SLICE_CHARS)) yield;
+  }
+  return stepInSlices(steps(), () => {}, stop);
+}
+
+/**
+ * Runs `steps` to their end in time-boxed slices, handing each value to `each` and yielding to the
+ * event loop between slices. Resolves true when done, false as soon as `stop()` says the work is no
+ * longer wanted.
+ */
+async function stepInSlices<T>(steps: Iterator<T, unknown, undefined>, each: (value: T) => void, stop: () => boolean): Promise<boolean> {
+  for (;;) {
+    const sliceStart = performance.now();
+    do {
+      const step = steps.next();
+      if (step.done) return true;
+      each(step.value);
+    } while (performance.now() - sliceStart < SLICE_MS);
+    await yieldToEventLoop();
+    if (stop()) return false;
+  }
+}
+
 function describe(error: unknown): string {
   return error instanceof Error ? (error.stack ?? error.message) : String(error);
 }
@@ -81,28 +122,23 @@ export class ValidationScheduler {
   opened(target: ValidationTarget): void {
     this.forget(target.uri);
     const state = this.state(target.uri);
-    state.lastActivity = performance.now();
     void this.run(target, state);
   }
 
-  /** The document changed: validate now if it had been quiet for debounceMs, else once the burst pauses. */
+  /** The document changed: validate now if the last validation began debounceMs ago or more, else when that much time has passed. */
   changed(target: ValidationTarget): void {
     const state = this.state(target.uri);
-    const now = performance.now();
-    const previous = state.lastActivity;
-    state.lastActivity = now;
     void this.settings.get(target.uri).then(({ debounceMs }) => {
       if (target.closed || this.states.get(target.uri) !== state) return;
-      const quiet = state.timer === undefined && now - previous >= debounceMs;
-      if (state.timer !== undefined) clearTimeout(state.timer);
-      state.timer = undefined;
-      if (debounceMs <= 0 || quiet) {
+      if (state.timer !== undefined) return; // a validation is due already, and takes the newest version
+      const wait = Math.max(state.lastStart + debounceMs, state.restUntil) - performance.now();
+      if (wait <= 0) {
         void this.run(target, state);
       } else {
         state.timer = setTimeout(() => {
           state.timer = undefined;
           void this.run(target, state);
-        }, debounceMs);
+        }, wait);
       }
     });
   }
@@ -129,7 +165,7 @@ export class ValidationScheduler {
   private state(uri: string): State {
     let state = this.states.get(uri);
     if (!state) {
-      state = { lastActivity: -Infinity, timer: undefined, running: undefined, published: undefined };
+      state = { lastStart: -Infinity, restUntil: -Infinity, timer: undefined, running: undefined, published: undefined };
       this.states.set(uri, state);
     }
     return state;
@@ -137,6 +173,8 @@ export class ValidationScheduler {
 
   private async run(target: ValidationTarget, state: State): Promise<void> {
     const version = target.version;
+    state.lastStart = performance.now();
+    let analysisStart: number | undefined;
     const stale = () => target.closed || target.version !== version || this.states.get(target.uri) !== state;
     let run: Run | undefined;
     try {
@@ -150,15 +188,14 @@ export class ValidationScheduler {
       const iqe = target.iqe;
       if (faults.validate !== undefined && iqe.text.includes(faults.validate)) throw new Error('injected fault (IQM_TOOLS_LSP_FAULT)');
       // Parse in time-boxed slices; between slices newer changes get their turn.
-      for (;;) {
-        const sliceStart = performance.now();
-        let done = iqe.parseSome(SLICE_CHARS);
-        while (!done && performance.now() - sliceStart < SLICE_MS) done = iqe.parseSome(SLICE_CHARS);
-        if (done) break;
-        await yieldToEventLoop();
-        if (stale() || state.running !== current || target.iqe !== iqe) return;
-      }
-      const diagnostics = toLspDiagnostics(target.uri, [...iqe.diagnostics(validateOptions(settings)), ...engineDiagnostics(iqe, settings)]);
+      if (!(await parseInSlices(iqe, () => stale() || state.running !== current || target.iqe !== iqe))) return;
+      analysisStart = performance.now();
+      // The analysis and the diagnostics in slices too: requests are answered between them.
+      const superseded = () => stale() || state.running !== current || target.iqe !== iqe;
+      if (!(await stepInSlices(iqe.analyseInSteps(), () => {}, superseded))) return;
+      const found: IqeDiagnostic[] = [];
+      if (!(await stepInSlices(iqe.eachDiagnostic(validateOptions(settings)), (d) => found.push(d), superseded))) return;
+      const diagnostics = toLspDiagnostics(target.uri, [...found, ...engineDiagnostics(iqe, settings)]);
       if (stale() || state.running !== current) return;
       state.published = current;
       this.publish(target.uri, target.publishVersion, diagnostics);
@@ -174,6 +211,10 @@ export class ValidationScheduler {
       this.publish(target.uri, target.publishVersion, [internalErrorDiagnostic(error)]);
     } finally {
       if (run !== undefined && state.running === run) state.running = undefined;
+      if (analysisStart !== undefined) {
+        const ended = performance.now();
+        state.restUntil = Math.max(state.restUntil, ended + (ended - analysisStart));
+      }
     }
   }
 }

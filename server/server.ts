@@ -10,9 +10,10 @@ import { hover } from './hover';
 import { definition, references } from './references';
 import { documentSymbols } from './symbols';
 import type { IqeDocument } from '../core/iqe/document';
+import { partialView, type ParsedLines } from '../core/iqe/navigation';
 import { CloseLargeFileNotification, DebugMemoryRequest, type DebugMemoryResult, ValidateLargeFileNotification } from '../core/lspMethods';
 import { LargeFiles, type LargeFileReader } from './largeFiles';
-import { ValidationScheduler } from './scheduler';
+import { parseInSlices, SLICE_MS, ValidationScheduler } from './scheduler';
 import { SettingsStore } from './settings';
 import { kindOf, SidecarDocuments } from './sidecars';
 import { MODELDEF_TRIGGER_CHARACTERS } from './modeldef';
@@ -139,6 +140,33 @@ export function startServer(connection: Connection, host: ServerHost): void {
     }
   }
 
+  /**
+   * As answer(), from the lines parsed so far: while a large document's first parse runs in slices,
+   * a hover is answered at once from the parsed part (issue 35: requests waited for the whole
+   * parse), after parsing on towards its `line` for at most one slice's time (a line far into the
+   * file gets no answer until the parse reaches it).
+   */
+  function answerNow<T>(uri: string, line: number, empty: T, feature: (doc: ParsedLines) => T): T {
+    return answer(uri, empty, (iqe) => {
+      if (iqe.fullyParsed) return feature(iqe);
+      const deadline = performance.now() + SLICE_MS;
+      while (iqe.lineCount <= line && !iqe.parseSome(1) && performance.now() < deadline);
+      return feature(partialView(iqe));
+    });
+  }
+
+  /**
+   * As answer(), once the document is parsed whole (an outline or a list of references of a part
+   * would be wrong); the parse goes on in slices meanwhile, so other requests are answered.
+   */
+  async function answerParsed<T>(uri: string, empty: T, feature: (doc: IqeDocument) => T): Promise<T> {
+    const document = documents.get(uri);
+    if (!document) return empty;
+    const iqe = document.iqe;
+    if (!iqe.fullyParsed) await parseInSlices(iqe, () => document.closed || document.iqe !== iqe);
+    return answer(uri, empty, feature); // replaced or closed meanwhile: from whatever is open now
+  }
+
   /** A sidecar feature, answering `empty` (and logging) when it throws. */
   function guard<T>(uri: string, empty: T, feature: () => T): T {
     try {
@@ -149,24 +177,24 @@ export function startServer(connection: Connection, host: ServerHost): void {
     }
   }
 
-  connection.onDocumentSymbol(({ textDocument }) => answer(textDocument.uri, [], documentSymbols));
-  connection.onFoldingRanges(({ textDocument }) => answer(textDocument.uri, [], foldingRanges));
+  connection.onDocumentSymbol(({ textDocument }) => answerParsed(textDocument.uri, [], documentSymbols));
+  connection.onFoldingRanges(({ textDocument }) => answerParsed(textDocument.uri, [], foldingRanges));
   connection.onHover(({ textDocument, position }) =>
-    sidecars.has(textDocument.uri) ? guard(textDocument.uri, null, () => sidecars.hover(textDocument.uri, position)) : answer(textDocument.uri, null, (doc) => hover(doc, position)),
+    sidecars.has(textDocument.uri) ? guard(textDocument.uri, null, () => sidecars.hover(textDocument.uri, position)) : answerNow(textDocument.uri, position.line, null, (doc) => hover(doc, position)),
   );
   connection.onCodeLens(({ textDocument }) => guard(textDocument.uri, [], () => sidecars.codeLenses(textDocument.uri)));
   connection.onDefinition(({ textDocument, position }) =>
-    sidecars.has(textDocument.uri) ? guard(textDocument.uri, [], () => sidecars.definition(textDocument.uri, position)) : answer(textDocument.uri, [], (doc) => definition(doc, textDocument.uri, position)),
+    sidecars.has(textDocument.uri) ? guard(textDocument.uri, [], () => sidecars.definition(textDocument.uri, position)) : answerNow(textDocument.uri, position.line, [], (doc) => definition(doc, textDocument.uri, position)),
   );
   connection.onReferences(({ textDocument, position, context }) =>
-    answer(textDocument.uri, [], (doc) => references(doc, textDocument.uri, position, context.includeDeclaration)),
+    answerParsed(textDocument.uri, [], (doc) => references(doc, textDocument.uri, position, context.includeDeclaration)),
   );
   connection.onCompletion(({ textDocument, position, context }) => {
     const trigger = context?.triggerCharacter;
     if (sidecars.has(textDocument.uri)) return sidecars.completion(textDocument.uri, position, trigger).catch((error: unknown) => (logUnexpected(`A request on ${textDocument.uri} failed`, error), []));
-    return trigger !== undefined && !IQE_TRIGGER_CHARACTERS.includes(trigger) ? [] : answer(textDocument.uri, [], (doc) => completions(doc, position));
+    return trigger !== undefined && !IQE_TRIGGER_CHARACTERS.includes(trigger) ? [] : answerNow(textDocument.uri, position.line, [], (doc) => completions(doc, position));
   });
-  connection.onCodeAction(({ textDocument, context }) => answer(textDocument.uri, [], (doc) => codeActions(doc, textDocument.uri, context.diagnostics)));
+  connection.onCodeAction(({ textDocument, context }) => answerParsed(textDocument.uri, [], (doc) => codeActions(doc, textDocument.uri, context.diagnostics)));
 
   const memory = host.memory?.bind(host);
   if (memory) connection.onRequest(DebugMemoryRequest, (params) => memory(params?.gc === true));

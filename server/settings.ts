@@ -16,7 +16,7 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
   maxProblems: 1000,
   ignore: [],
   severity: {},
-  debounceMs: 150,
+  debounceMs: 50,
   engines: [],
 });
 

@@ -6,7 +6,7 @@
 // can yield and cancel between them.
 import { type Chunk, chunkIndexOfLine, lineStartOf, LineScanner, parseChunk, parseChunks } from './chunk';
 import type { IqeDiagnostic, ValidateOptions } from './diagnostic';
-import { analyse, type Analysis } from './validate';
+import { analyseInSteps, type Analysis } from './validate';
 import { eachDiagnostic, materialize } from './report';
 import { releaseNumberKernel } from './line';
 
@@ -23,6 +23,8 @@ export class IqeDocument {
   /** The current text when it is known as one string (undefined after edits, until asked for). */
   private joined: string | undefined;
   private analysis: Analysis | undefined;
+  /** Grows with every change of the text: an analysis begun before a change is not cached. */
+  private generation = 0;
 
   constructor(text: string) {
     this.initial = text;
@@ -39,6 +41,19 @@ export class IqeDocument {
     return this.joined;
   }
 
+  /** Whether the whole text is parsed (parseSome has nothing left to do). */
+  get fullyParsed(): boolean {
+    return this.complete;
+  }
+
+  /**
+   * The chunks parsed so far, in order, without parsing more: the language server answers a hover
+   * from them while the rest of a large document is still being parsed in slices.
+   */
+  get chunksSoFar(): readonly Chunk[] {
+    return this.chunks;
+  }
+
   /** Number of lines parsed so far (all of them once parsing is complete). */
   get lineCount(): number {
     const last = this.chunks[this.chunks.length - 1];
@@ -51,12 +66,12 @@ export class IqeDocument {
    * chunks holding those lines are re-parsed.
    */
   edit(startLine: number, startCharacter: number, endLine: number, endCharacter: number, newText: string): void {
-    this.analysis = undefined;
+    this.invalidateAnalysis();
     // An edit reaching into the unparsed tail has the text parsed up to its last line, no further
     // (the tail still parses from `initial`). It used to parse the whole text and start again, so
     // a burst of edits just after a file was opened parsed it whole once per edit (issue 17:
     // requests waited seconds behind them).
-    while (!this.complete && this.chunkIndexOf(Math.max(startLine, endLine)) < 0) this.parseSome(1);
+    this.parseThrough(Math.max(startLine, endLine));
     this.joined = undefined;
     let first = this.chunkIndexOf(startLine);
     let last = this.chunkIndexOf(endLine);
@@ -97,7 +112,7 @@ export class IqeDocument {
    * is cheaper: this one reads the new text of those chunks out of the whole new string.)
    */
   update(text: string, startLine: number, oldEndLine: number, newEndLine: number): void {
-    this.analysis = undefined;
+    this.invalidateAnalysis();
     this.joined = undefined;
     const first = this.chunkIndexOf(startLine);
     const last = this.chunkIndexOf(oldEndLine);
@@ -110,6 +125,11 @@ export class IqeDocument {
     const regionEnd = last === this.chunks.length - 1 ? text.length : this.chunks[last].end + delta;
     this.replace(first, last, text.slice(this.chunks[first].start, regionEnd), newEndLine - oldEndLine);
     this.joined = text;
+  }
+
+  /** Parses on until line `lineNumber` (0-based) is parsed, or the text ends; no further. */
+  parseThrough(lineNumber: number): void {
+    while (!this.complete && this.chunkIndexOf(lineNumber) < 0) this.parseSome(1);
   }
 
   /** Parses up to about maxChars not-yet-parsed characters; true when nothing is left. */
@@ -147,9 +167,30 @@ export class IqeDocument {
 
   /** The cross-line analysis (cached until the next edit). */
   analyse(): Analysis {
+    const steps = this.analyseInSteps();
+    for (;;) {
+      const step = steps.next();
+      if (step.done) return step.value;
+    }
+  }
+
+  /**
+   * analyse() a step at a time (about a chunk of lines a step; validate.ts analyseInSteps), for a
+   * caller that yields between steps. The result is cached only when no edit came meanwhile (a
+   * caller should stop stepping after an edit: the steps read the chunks of before it).
+   */
+  *analyseInSteps(): Generator<void, Analysis, undefined> {
     this.parseSome(Infinity);
-    this.analysis ??= analyse(this.chunks);
-    return this.analysis;
+    if (this.analysis) return this.analysis;
+    const generation = this.generation;
+    const analysis = yield* analyseInSteps(this.chunks);
+    if (this.generation === generation) this.analysis = analysis;
+    return analysis;
+  }
+
+  private invalidateAnalysis(): void {
+    this.analysis = undefined;
+    this.generation++;
   }
 
   /** All chunks, in order (parses what is left). */
@@ -219,7 +260,7 @@ export class IqeDocument {
     this.parsedEnd = 0;
     this.complete = false;
     this.tailShift = 0;
-    this.analysis = undefined;
+    this.invalidateAnalysis();
   }
 
   /** Index of the chunk holding `lineNumber`, or -1 when that line is not parsed yet. */

@@ -4,9 +4,25 @@
 // plus a scan of one or two chunks, not a walk over the whole document.
 import type { Chunk } from './chunk';
 import { attributeSlot, Cmd } from './commands';
-import type { IqeDocument } from './document';
 import { line as parsed, parseLine } from './line';
 import { chunkIndexOfLine, lineContentEnd, lineStartOf } from './chunk';
+
+/**
+ * What the queries read: the parsed chunks in order and the lines they hold. An IqeDocument is one
+ * (it parses whatever is left when its chunks are asked for); `partialView` is a document's parsed
+ * part only, for answers that must not wait for a whole parse.
+ */
+export interface ParsedLines {
+  readonly parsedChunks: readonly Chunk[];
+  readonly lineCount: number;
+  /** False while lines at the end are not parsed yet: a count or a lookup may then fall short. */
+  readonly fullyParsed: boolean;
+}
+
+/** The parsed part of `doc`, without parsing more. */
+export function partialView(doc: { readonly chunksSoFar: readonly Chunk[]; readonly lineCount: number; readonly fullyParsed: boolean }): ParsedLines {
+  return { parsedChunks: doc.chunksSoFar, lineCount: doc.lineCount, fullyParsed: doc.fullyParsed };
+}
 
 /** A line's place: its chunk and its index in the chunk. */
 interface LineRef {
@@ -20,19 +36,19 @@ function findLine(chunks: readonly Chunk[], lineNumber: number): LineRef | undef
 }
 
 /** Line of the first `comment` command (-1: none); later lines are comment text. */
-export function commentLine(doc: IqeDocument): number {
+export function commentLine(doc: ParsedLines): number {
   // From the chunks' summaries: a request after an edit need not wait for the whole analysis.
   for (const chunk of doc.parsedChunks) if (chunk.summary.commentLine >= 0) return chunk.firstLine + chunk.summary.commentLine;
   return -1;
 }
 
-function isCommandLine(doc: IqeDocument, lineNumber: number): boolean {
+function isCommandLine(doc: ParsedLines, lineNumber: number): boolean {
   const comment = commentLine(doc);
   return comment < 0 || lineNumber <= comment;
 }
 
 /** The text of a line without its terminator ('' past the end). */
-export function lineText(doc: IqeDocument, lineNumber: number): string {
+export function lineText(doc: ParsedLines, lineNumber: number): string {
   const at = findLine(doc.parsedChunks, lineNumber);
   if (!at) return '';
   const { chunk, index } = at;
@@ -58,7 +74,7 @@ export interface TokenAt {
 }
 
 /** What is at (line, character): the command word, a name, the k-th number, a vertexarray word. */
-export function tokenAt(doc: IqeDocument, lineNumber: number, character: number): TokenAt | undefined {
+export function tokenAt(doc: ParsedLines, lineNumber: number, character: number): TokenAt | undefined {
   if (!isCommandLine(doc, lineNumber)) return undefined;
   const text = lineText(doc, lineNumber);
   const kind = parseLine(text, 0, text.length, lineNumber === 0);
@@ -81,7 +97,7 @@ export function tokenAt(doc: IqeDocument, lineNumber: number, character: number)
 }
 
 /** Number of `vp` lines before `lineNumber` (the vertex index of a `vp` on that line). */
-export function verticesBefore(doc: IqeDocument, lineNumber: number): number {
+export function verticesBefore(doc: ParsedLines, lineNumber: number): number {
   let count = 0;
   for (const chunk of doc.parsedChunks) {
     if (chunk.firstLine + chunk.lineCount <= lineNumber) {
@@ -95,7 +111,7 @@ export function verticesBefore(doc: IqeDocument, lineNumber: number): number {
 }
 
 /** The line of vertex `index` (its `vp`), or -1. */
-export function vertexLine(doc: IqeDocument, index: number): number {
+export function vertexLine(doc: ParsedLines, index: number): number {
   if (index < 0) return -1;
   const comment = commentLine(doc);
   let seen = 0;
@@ -115,7 +131,7 @@ export function vertexLine(doc: IqeDocument, index: number): number {
 }
 
 /** The `vp` count at the last `mesh` command before `lineNumber` (the base of `fm` indices there). */
-function meshVertexBase(doc: IqeDocument, lineNumber: number): number {
+function meshVertexBase(doc: ParsedLines, lineNumber: number): number {
   let vertices = 0;
   let base = 0;
   for (const chunk of doc.parsedChunks) {
@@ -135,7 +151,7 @@ function meshVertexBase(doc: IqeDocument, lineNumber: number): number {
 }
 
 /** The vertex a face line's k-th index resolves to (§3.2), or -1 when it is out of range. */
-export function faceVertex(doc: IqeDocument, lineNumber: number, valueIndex: number): number {
+export function faceVertex(doc: ParsedLines, lineNumber: number, valueIndex: number): number {
   const token = tokenAt(doc, lineNumber, 0);
   if (!token || (token.kind !== Cmd.Fa && token.kind !== Cmd.Fm) || valueIndex >= token.values.length) return -1;
   const raw = token.values[valueIndex];
@@ -156,7 +172,7 @@ export interface JointInfo {
 }
 
 /** The joints in file order. */
-export function joints(doc: IqeDocument): JointInfo[] {
+export function joints(doc: ParsedLines): JointInfo[] {
   const out: JointInfo[] = [];
   const comment = commentLine(doc);
   for (const chunk of doc.parsedChunks) {
@@ -189,7 +205,7 @@ export interface OutlineSection {
 }
 
 /** Meshes, animations and the comment section, in file order, each with its line range. */
-export function sections(doc: IqeDocument): OutlineSection[] {
+export function sections(doc: ParsedLines): OutlineSection[] {
   const out: OutlineSection[] = [];
   const chunks = doc.parsedChunks;
   const comment = commentLine(doc);
@@ -264,7 +280,7 @@ export function sections(doc: IqeDocument): OutlineSection[] {
 }
 
 /** Lines that use vertex `index` in a face (up to `limit` of them). */
-export function facesUsingVertex(doc: IqeDocument, index: number, limit = 1000): number[] {
+export function facesUsingVertex(doc: ParsedLines, index: number, limit = 1000): number[] {
   const out: number[] = [];
   const comment = commentLine(doc);
   let verticesSoFar = 0;
@@ -297,7 +313,7 @@ export function facesUsingVertex(doc: IqeDocument, index: number, limit = 1000):
 }
 
 /** Lines that refer to joint `index`: children's `joint` lines and `vb` lines (up to `limit`). */
-export function jointReferences(doc: IqeDocument, index: number, limit = 1000): { line: number; valueIndex: number }[] {
+export function jointReferences(doc: ParsedLines, index: number, limit = 1000): { line: number; valueIndex: number }[] {
   const out: { line: number; valueIndex: number }[] = [];
   const comment = commentLine(doc);
   for (const chunk of doc.parsedChunks) {

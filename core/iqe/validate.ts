@@ -179,7 +179,21 @@ function describeCycle(parents: readonly number[], j: number, length: number): s
  * every position; it is a warning, so a caller that only wants to know about errors skips it).
  */
 export function analyse(chunks: readonly Chunk[], zeroAreas = true): Analysis {
+  const steps = analyseInSteps(chunks, zeroAreas);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/**
+ * analyse() a step at a time: each next() does the work of about one chunk of lines, so that the
+ * language server can answer requests between steps (issue 35: a keystroke's validation of a large
+ * document held hovers back for its whole length). The chunks must not change meanwhile.
+ */
+export function* analyseInSteps(chunks: readonly Chunk[], zeroAreas = true): Generator<void, Analysis, undefined> {
   const t = gatherTotals(chunks, zeroAreas);
+  yield;
   const problems = new ProblemList();
   const { vertexCount, positions } = t;
   const jointCount = t.jointLines.length;
@@ -387,10 +401,12 @@ export function analyse(chunks: readonly Chunk[], zeroAreas = true): Analysis {
         }
       }
     }
+    yield;
   }
   closeAnimation();
 
   checkBlends(t, jointCount, problems);
+  yield;
   checkAttributeCounts(t, problems);
 
   // Explicit tangents: the forms must not mix; the reference mishandles them all (B2).

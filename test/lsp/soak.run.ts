@@ -9,6 +9,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Diagnostic, TextDocumentContentChangeEvent } from 'vscode-languageserver-protocol';
 import { validateIqe } from '../../core/iqe/document';
+import { DEFAULT_SETTINGS } from '../../server/settings';
 import { prng } from '../helpers/iqe-fixtures';
 import { DebugMemoryRequest, type DebugMemoryResult } from '../../core/lspMethods';
 import { TestServer, withTimeout } from './helpers/server';
@@ -159,8 +160,8 @@ async function main(): Promise<number> {
     return 0;
   }
   const files = readdirSync(ASSETS).flatMap((dir) => readdirSync(join(ASSETS, dir)).filter((f) => f.endsWith('.iqe')).map((f) => join(ASSETS, dir, f))).sort();
-  // The editor's default debounce (150 ms), as a real client validates while typing.
-  const server = await TestServer.start({ diagnostics: { debounceMs: 150 } });
+  // The editor's default debounce, as a real client validates while typing.
+  const server = await TestServer.start({ diagnostics: { debounceMs: DEFAULT_SETTINGS.debounceMs } });
   let failures = 0;
   let total = 0;
   try {

@@ -394,3 +394,17 @@ test('edit: an LF inserted at a chunk start after a lone CR joins the line break
     compare(doc, text, `CRLF back to CR at line ${previous}`);
   }
 });
+
+test('analyseInSteps: an edit between steps is not cached over (the next analysis sees it)', () => {
+  const random = prng(7);
+  const lines = bigDocument(random, 200 * 1024);
+  const doc = new IqeDocument(lines.join('\n'));
+  const steps = doc.analyseInSteps();
+  for (let k = 0; k < 3; k++) assert.equal(steps.next().done, false, 'a document of several chunks takes several steps');
+  const at = Math.floor(lines.length / 2);
+  doc.edit(at, 0, at, 0, 'fa 0 0 99999999\n');
+  lines.splice(at, 0, 'fa 0 0 99999999');
+  while (!steps.next().done);
+  compare(doc, lines.join('\n'), 'after an edit between analysis steps');
+  assert.ok(doc.diagnostics().some((d) => d.code === 'face-index-range' && d.range.line === at), 'the edit is reported');
+});

@@ -33,6 +33,6 @@ suite('activation', () => {
     assert.equal(config.get('diagnostics.maxProblems'), 1000);
     assert.deepEqual(config.get('diagnostics.ignore'), []);
     assert.deepEqual(config.get('diagnostics.severity'), {});
-    assert.equal(config.get('diagnostics.debounceMs'), 150);
+    assert.equal(config.get('diagnostics.debounceMs'), 50);
   });
 });
