@@ -699,7 +699,7 @@ export function iqmToModel(doc: IqmDocument, warnings: string[]): Model {
     let first = an.firstFrame;
     let count = an.frameCount;
     if (first + count > doc.frameCount) {
-      warnings.push(`animation ${i} ${quotedName(an.name)}: frames ${first}..${first + count} exceed num_frames ${doc.frameCount}; clamped`);
+      warnings.push(`animation ${i} ${quotedName(an.name)}: frames ${first}..${first + count - 1} run past num_frames ${doc.frameCount} (${doc.frameCount > 0 ? `frames 0..${doc.frameCount - 1}` : 'no frames'}); clamped`);
       first = Math.min(first, doc.frameCount);
       count = doc.frameCount - first;
     }

@@ -464,7 +464,7 @@ export function validateIqm(bytes: Uint8Array, rep: Reporter): void {
       const nm = name(u(o), o, () => `animation ${i}`) ?? '';
       const label = `animation ${i} ${quotedName(nm)}`;
       const first = u(o + 4), count = u(o + 8), rate = view.getFloat32(o + 12, true), flags = u(o + 16);
-      if (first + count > numFrames) rep.add('iqm-anim-range', o + 4, label, `${label}: frames ${first}..${first + count - 1} are past num_frames ${numFrames}: engines play frames from past the frame data (garbage or a crash)`);
+      if (first + count > numFrames) rep.add('iqm-anim-range', o + 4, label, `${label}: frames ${first}..${first + count - 1} run past num_frames ${numFrames} (${numFrames > 0 ? `frames 0..${numFrames - 1}` : 'no frames'}): engines play frames from past the frame data (garbage or a crash)`);
       if (count === 0) rep.add('iqm-anim-empty', o + 8, label, `${label} has no frames: engines cannot play it (some divide by its length)`);
       if (!(rate > 0) || !Number.isFinite(rate)) rep.add('iqm-anim-framerate', o + 12, label, `${label}: frame rate ${rate}: engines that play by the file's rate freeze on its first frame or divide by zero`);
       if ((flags & ~IQM_LOOP) !== 0) rep.add('iqm-anim-flags', o + 16, label, `${label}: flags 0x${flags.toString(16)} set bits other than IQM_LOOP (1): engines ignore them`);

@@ -19,7 +19,7 @@ test('check of an IQM prints each problem with its byte offset and code, and exi
     assert.equal(lines.status, 1, lines.stderr);
     const out = lines.stdout.trim().split('\n');
     assert.equal(out.length, 2);
-    assert.match(out[0], /broken\.iqm: byte \d+: error: animation 0 "idle": frames 0\.\.2 are past num_frames 2: .* \[iqm-anim-range\]$/);
+    assert.match(out[0], /broken\.iqm: byte \d+: error: animation 0 "idle": frames 0\.\.2 run past num_frames 2 \(frames 0\.\.1\): .* \[iqm-anim-range\]$/);
     assert.match(out[1], /broken\.iqm: byte \d+: warning: animation 0 "idle": frame rate 0: .* \[iqm-anim-framerate\]$/);
 
     const json = JSON.parse(cli(file, '--json').stdout);

@@ -278,7 +278,7 @@ suite('model preview', () => {
       const tab = await waitForTab(uri, MODEL_PREVIEW);
       const found = await waitFor(() => (problems().length > 0 ? problems() : undefined), 'the validation report of validation-broken.iqm', 60000);
       assert.deepEqual(found.map((d) => [d.code, d.severity]), [['iqm-anim-range', vscode.DiagnosticSeverity.Error], ['iqm-anim-framerate', vscode.DiagnosticSeverity.Warning]]);
-      assert.match(found[0].message, /^byte \d+, animation 0 "idle": frames 0\.\.2 are past num_frames 2: /);
+      assert.match(found[0].message, /^byte \d+, animation 0 "idle": frames 0\.\.2 run past num_frames 2 \(frames 0\.\.1\): /);
       assert.equal(found[0].range.start.line, 0);
       // The info panel lists them too (the screenshot shows its Validation section).
       await requestScreenshot('preview-validation', { webviewSelector: '#viewer[data-state="ready"]' });
