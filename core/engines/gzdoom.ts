@@ -1,17 +1,16 @@
 // GZDoom and its 2025 fork UZDoom: the model loaders under src/common/models/ (FindModel in
 // model.cpp picks the loader by the file's first bytes; IQMModel in models_iqm.cpp, FMD3Model in
-// models_md3.cpp, FMD2Model in models_md2.cpp). Read at the commits below; the model.cpp, MD3 and
-// MD2 places are 1-based lines counted in the text read, the IQM ones function and character offset
-// (models_iqm.cpp's lines not counted yet). An unsupported IQM vertex array format is I_FatalError:
+// models_md3.cpp, FMD2Model in models_md2.cpp). Read at the commits below; every place is a 1-based
+// line (or range) counted in the text read. An unsupported IQM vertex array format is I_FatalError:
 // the game stops.
 
 import { fact as f, type EngineProfile, type IqmRules, type Md2Rules, type Md3Rules, type SourceRef } from './types';
 
 const GZ = 'ZDoom/gzdoom';
-const GZ_IQM = (at: string): SourceRef => ({ repo: GZ, path: 'src/common/models/models_iqm.cpp', commit: '5de178b4a815bd244916eee6fe5ec2e2f7489a97', at });
+const GZ_IQM = (lines: string): SourceRef => ({ repo: GZ, path: 'src/common/models/models_iqm.cpp', commit: '5de178b4a815bd244916eee6fe5ec2e2f7489a97', lines });
 const GZ_MODEL = (lines: string): SourceRef => ({ repo: GZ, path: 'src/common/models/model.cpp', commit: '941c0850ba7c98663c55fa7b3b4a9d2b5657aeb3', lines });
 const UZ = 'UZDoom/UZDoom';
-const UZ_IQM = (at: string): SourceRef => ({ repo: UZ, path: 'src/common/models/models_iqm.cpp', commit: '96640d73f612b274a33bbf11646a3e92366b5d6b', at });
+const UZ_IQM = (lines: string): SourceRef => ({ repo: UZ, path: 'src/common/models/models_iqm.cpp', commit: '96640d73f612b274a33bbf11646a3e92366b5d6b', lines });
 const UZ_MODEL = (lines: string): SourceRef => ({ repo: UZ, path: 'src/common/models/model.cpp', commit: '50c4e2cc08b200c41cb55d0ca9358f3db669dcf6', lines });
 const GZ_MD3 = (lines: string): SourceRef => ({ repo: GZ, path: 'src/common/models/models_md3.cpp', commit: '9875850c195012b50d52ae16b2a4df7720084cdc', lines });
 const UZ_MD3 = (lines: string): SourceRef => ({ repo: UZ, path: 'src/common/models/models_md3.cpp', commit: '50c4e2cc08b200c41cb55d0ca9358f3db669dcf6', lines });
@@ -34,21 +33,33 @@ function md3Rules(loader: Md3Rules['loader'], md3: (lines: string) => SourceRef,
   };
 }
 
-/** The IQM rules both share, each cited in the engine `iqm` is read from. */
-function iqmRules(iqm: (at: string) => SourceRef): IqmRules {
+/** Where each IQM fact is in an engine's models_iqm.cpp (1-based lines). */
+interface IqmPlaces {
+  magic: string;
+  version: string;
+  geometry: string;
+  position: string;
+  texcoord: string;
+  normal: string;
+  blendindexes: string;
+  blendweights: string;
+}
+
+/** The IQM rules both share, each cited at its lines in the engine `iqm` is read from. */
+function iqmRules(iqm: (lines: string) => SourceRef, at: IqmPlaces): IqmRules {
   return {
-    loader: f('IQM is loaded by IQMModel::Load when the file starts with INTERQUAKEMODEL', iqm('IQMModel::Load, offset ≈600')),
+    loader: f('IQM is loaded by IQMModel::Load when the file starts with INTERQUAKEMODEL', iqm(at.magic)),
     versions: [2],
-    version: { effect: 'refuse', fact: f('only IQM version 2 is loaded (Load returns false: "model not found")', iqm('IQMModel::Load, `if (version != 2) return false`')) },
+    version: { effect: 'refuse', fact: f('only IQM version 2 is loaded (Load returns false: "model not found")', iqm(at.version)) },
     arrays: {
-      position: { effect: 'refuse', otherwise: 'refused', accepts: [{ format: 'float', size: 3 }], fact: f('position must be float × 3, else I_FatalError("Unsupported IQM_POSITION vertex format")', iqm('IQMModel::LoadPosition')) },
-      texcoord: { effect: 'refuse', otherwise: 'refused', accepts: [{ format: 'float', size: 2 }], fact: f('texcoord must be float × 2, else I_FatalError("Unsupported IQM_TEXCOORD vertex format")', iqm('IQMModel::LoadTexcoord')) },
-      normal: { effect: 'refuse', otherwise: 'refused', accepts: [{ format: 'float', size: 3 }], fact: f('normal must be float × 3, else I_FatalError("Unsupported IQM_NORMAL vertex format")', iqm('IQMModel::LoadNormal')) },
-      blendindexes: { effect: 'refuse', otherwise: 'refused', accepts: [{ format: 'ubyte', size: 4 }, { format: 'int', size: 4 }], fact: f('blendindexes must be ubyte × 4 or int × 4, else I_FatalError("Unsupported IQM_BLENDINDEXES vertex format")', iqm('IQMModel::LoadBlendIndexes')) },
-      blendweights: { effect: 'refuse', otherwise: 'refused', accepts: [{ format: 'ubyte', size: 4 }, { format: 'float', size: 4 }], fact: f('blendweights must be ubyte × 4 or float × 4, else I_FatalError("Unsupported IQM_BLENDWEIGHTS vertex format")', iqm('IQMModel::LoadBlendWeights')) },
-      tangent: { effect: 'note', otherwise: 'ignored', accepts: [], fact: f('tangent arrays are not read (LoadGeometry reads position, texcoord, normal, blendindexes, blendweights)', iqm('IQMModel::LoadGeometry')) },
-      color: { effect: 'note', otherwise: 'ignored', accepts: [], fact: f('color arrays are not read (LoadGeometry reads position, texcoord, normal, blendindexes, blendweights)', iqm('IQMModel::LoadGeometry')) },
-      custom: { effect: 'note', otherwise: 'ignored', accepts: [], fact: f('custom arrays are not read', iqm('IQMModel::LoadGeometry')) },
+      position: { effect: 'refuse', otherwise: 'refused', accepts: [{ format: 'float', size: 3 }], fact: f('position must be float × 3, else I_FatalError("Unsupported IQM_POSITION vertex format")', iqm(at.position)) },
+      texcoord: { effect: 'refuse', otherwise: 'refused', accepts: [{ format: 'float', size: 2 }], fact: f('texcoord must be float × 2, else I_FatalError("Unsupported IQM_TEXCOORD vertex format")', iqm(at.texcoord)) },
+      normal: { effect: 'refuse', otherwise: 'refused', accepts: [{ format: 'float', size: 3 }], fact: f('normal must be float × 3, else I_FatalError("Unsupported IQM_NORMAL vertex format")', iqm(at.normal)) },
+      blendindexes: { effect: 'refuse', otherwise: 'refused', accepts: [{ format: 'ubyte', size: 4 }, { format: 'int', size: 4 }], fact: f('blendindexes must be ubyte × 4 or int × 4, else I_FatalError("Unsupported IQM_BLENDINDEXES vertex format")', iqm(at.blendindexes)) },
+      blendweights: { effect: 'refuse', otherwise: 'refused', accepts: [{ format: 'ubyte', size: 4 }, { format: 'float', size: 4 }], fact: f('blendweights must be ubyte × 4 or float × 4, else I_FatalError("Unsupported IQM_BLENDWEIGHTS vertex format")', iqm(at.blendweights)) },
+      tangent: { effect: 'note', otherwise: 'ignored', accepts: [], fact: f('tangent arrays are not read (LoadGeometry reads position, texcoord, normal, blendindexes, blendweights)', iqm(at.geometry)) },
+      color: { effect: 'note', otherwise: 'ignored', accepts: [], fact: f('color arrays are not read (LoadGeometry reads position, texcoord, normal, blendindexes, blendweights)', iqm(at.geometry)) },
+      custom: { effect: 'note', otherwise: 'ignored', accepts: [], fact: f('custom arrays are not read', iqm(at.geometry)) },
     },
   };
 }
@@ -81,7 +92,8 @@ export const GZDOOM: EngineProfile = {
   formats: f(FORMATS_TEXT, GZ_MODEL('178-238')),
   md3: md3Rules(f('MD3 is loaded by FMD3Model when the file starts with IDP3', GZ_MODEL('208-211')), GZ_MD3, { name: '144', load: '130-180', scale: '227-229', axes: '280-281', shaders: '171-175', unskinned: '357-372', frame: '348' }),
   md2: md2Rules(GZ_MD2, 0),
-  iqm: iqmRules(GZ_IQM),
+  // Counted in models_iqm.cpp @5de178b (its first line is empty; Load starts at 22).
+  iqm: iqmRules(GZ_IQM, { magic: '32-33', version: '36-37', geometry: '272-308', position: '313-329', texcoord: '334-345', normal: '350-364', blendindexes: '369-394', blendweights: '399-424' }),
 };
 
 export const UZDOOM: EngineProfile = {
@@ -93,7 +105,8 @@ export const UZDOOM: EngineProfile = {
   md3: md3Rules(f('MD3 is loaded by FMD3Model when the file starts with IDP3', UZ_MODEL('205-208')), UZ_MD3, { name: '152', load: '137-188', scale: '235-237', axes: '288-289', shaders: '179-183', unskinned: '365-380', frame: '356' }),
   md2: md2Rules(UZ_MD2, 2),
   iqm: {
-    ...iqmRules(UZ_IQM),
-    parentsFirst: { effect: 'refuse', fact: f('a joint whose parent is not listed before it stops the game: I_FatalError("Joint child comes before parent in IQM Model")', UZ_IQM('IQMModel::Load, the joints loop, offset ≈4800')) },
+    // Counted in models_iqm.cpp @96640d7 (a 27-line licence header; Load starts at 48): GZDoom's lines + 26 up to the joints loop, + 37 after Load.
+    ...iqmRules(UZ_IQM, { magic: '58-59', version: '62-63', geometry: '309-345', position: '350-366', texcoord: '371-382', normal: '387-401', blendindexes: '406-431', blendweights: '436-461' }),
+    parentsFirst: { effect: 'refuse', fact: f('a joint whose parent is not listed before it stops the game: I_FatalError("Joint child comes before parent in IQM Model")', UZ_IQM('173-176')) },
   },
 };
