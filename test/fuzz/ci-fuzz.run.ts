@@ -1,7 +1,8 @@
-// `npm run fuzz:ci` (.ci/run): the fuzz of every format (IQM, MD3, DPM readers; the IQE paths; the
-// MD5, SMD, OBJ and glTF readers and their compile, source-fuzz.ts; the files beside a model and
-// the TGA, PNG and JPEG images, sidecar-fuzz.ts) for
-// a fixed wall-clock budget, with a watchdog per input. Each format runs in child processes (two
+// `npm run fuzz:ci` (.ci/run): the fuzz of every format (IQM, MD3, DPM readers, one input in
+// CONVERT_EVERY also converted to IQE that must compile; the validator of those three
+// (core/validate), a target of its own; the IQE paths; the MD5, SMD, OBJ and glTF readers and
+// their compile, source-fuzz.ts; the files beside a model and the TGA, PNG and JPEG images,
+// sidecar-fuzz.ts) for a fixed wall-clock budget, with a watchdog per input. Each format runs in child processes (two
 // at a time: the CI's 2 cores), each for its share of the budget, after replaying the corpus of
 // inputs that ever failed (test/fuzz/corpus/FORMAT/). An input fails the run when reading it
 // throws what the reader should not, takes more than 1 s, or leaves a result holding more than 4x
@@ -16,7 +17,7 @@ import { createHash, randomInt } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { asset, HAVE_ASSETS, modelAssets } from '../helpers/model-assets';
-import { exercise, generatedSeeds, lastOwnedBytes, mutate, sectionBoundaries } from '../helpers/model-fuzz';
+import { exercise, exerciseValidator, generatedSeeds, lastOwnedBytes, mutate, sectionBoundaries } from '../helpers/model-fuzz';
 import { cpuMs, exerciseIqe, generatedIqeSeeds, mutateIqe } from '../helpers/iqe-fuzz';
 import { prng } from '../helpers/iqe-fixtures';
 import { skinnedModel } from '../helpers/skinned-model';
@@ -24,8 +25,22 @@ import { detectFormat } from '../../core/formats/registry';
 import { exerciseSource, generatedSourceSeeds, mutateGltf, mutateSource, SOURCE_EXTENSIONS, type FuzzSourceFormat } from '../helpers/source-fuzz';
 import { exerciseImage, exerciseSidecar, fuzzKind, generatedImageSeeds, generatedSidecarSeeds, mutateSidecar } from '../helpers/sidecar-fuzz';
 
-const FORMATS = ['iqm', 'md3', 'dpm', 'iqe', 'md5', 'smd', 'obj', 'gltf', 'sidecar', 'image'] as const;
+const FORMATS = ['iqm', 'md3', 'dpm', 'validator', 'iqe', 'md5', 'smd', 'obj', 'gltf', 'sidecar', 'image'] as const;
 type Format = (typeof FORMATS)[number];
+/**
+ * The validator's inputs: the IQM, MD3 and DPM seeds and corpus, mutated as the readers' are. A
+ * target of its own, not a step of every reader input: it checks everything a file holds (all
+ * frames skinned for the bounds, every triangle) where a reader gives up at the first bad count,
+ * so run on each reader input it took ~50x the reader's time and cut the readers' inputs from
+ * ~98,000 to ~700 in a run (IQM).
+ */
+const VALIDATED: readonly Format[] = ['iqm', 'md3', 'dpm'];
+/**
+ * A binary reader's input is converted to IQE and compiled (convert's promise) one time in this
+ * many, and every corpus input: the convert and compile take ~70x the read and pose (13.5 against
+ * 0.19 ms an IQM input), so on every input they left the readers a seventh of the inputs.
+ */
+const CONVERT_EVERY = 8;
 /** The text formats read by the compile's source readers (their inputs are read as files of their name). */
 const isSource = (format: Format): format is FuzzSourceFormat => format === 'md5' || format === 'smd' || format === 'obj' || format === 'gltf';
 const CORPUS = resolve('test', 'fuzz', 'corpus');
@@ -112,6 +127,7 @@ function seedsOf(format: Format): Seed[] {
     }
     return seeds;
   }
+  if (format === 'validator') return VALIDATED.flatMap((f) => seedsOf(f));
   const seeds = generatedSeeds().filter((s) => detectFormat(s.bytes) === format);
   if (HAVE_ASSETS) {
     for (const f of modelAssets()) {
@@ -152,8 +168,8 @@ function makeInput(format: Format, seeds: Seed[], bounds: number[][], seed: numb
   return { bytes, what: `${seeds[k].name}: ${what}`, name };
 }
 
-/** Runs one input (a source read as the file `name`); the failure's message, or null. */
-async function runInput(format: Format, bytes: Uint8Array, name: string): Promise<{ error: string | null; ms: number; ratio: number; owned: number }> {
+/** Runs one input (a source read as the file `name`; `convert`: a binary model's IQE compiled too); the failure's message, or null. */
+async function runInput(format: Format, bytes: Uint8Array, name: string, convert: boolean): Promise<{ error: string | null; ms: number; ratio: number; owned: number }> {
   // CPU time (the watchdog's hang is work, not a wait for a CPU: a 20 ms read took 1047 ms of wall
   // time at a load average of 12 and failed a run).
   const start = cpuMs();
@@ -175,9 +191,12 @@ async function runInput(format: Format, bytes: Uint8Array, name: string): Promis
       owned = r.owned;
       if ('copies' in r && typeof r.copies === 'number') copies = r.copies;
       slowest = { path: r.slowestPath, ms: r.slowestMs };
+    } else if (format === 'validator') {
+      slowest.path = 'validate';
+      exerciseValidator(bytes);
     } else {
-      // Read, posed, skinned, and converted to IQE that must compile.
-      exercise(bytes, true);
+      // Read, posed, skinned, and (`convert`) converted to IQE that must compile.
+      exercise(bytes, convert);
       owned = lastOwnedBytes;
     }
   } catch (e) {
@@ -210,7 +229,7 @@ function saveFailure(format: Format, bytes: Uint8Array, inputName: string, what:
   mkdirSync(FAILURES, { recursive: true });
   const name = `${format}-${createHash('sha1').update(bytes).digest('hex').slice(0, 12)}`;
   // A sidecar keeps its whole name (animation.cfg is one by name); a source or an image its extension.
-  const file = format === 'sidecar' ? `${name}-${inputName}` : `${name}.${isSource(format) || format === 'image' ? inputName.slice(inputName.lastIndexOf('.') + 1) : format}`;
+  const file = format === 'sidecar' ? `${name}-${inputName}` : `${name}.${isSource(format) || format === 'image' || format === 'validator' ? inputName.slice(inputName.lastIndexOf('.') + 1) : format}`;
   writeFileSync(join(FAILURES, file), bytes);
   writeFileSync(join(FAILURES, `${name}.txt`), `${what}\n${error}\n`);
   return join(FAILURES, file);
@@ -227,7 +246,7 @@ async function child(format: Format, seed: number, seconds: number, corpus: bool
   const report: Report = { inputs: 0, slowestMs: 0, slowest: '', ratio: 0, ratioInput: '', smallOwned: 0, peakRssBytes: 0, failures: [] };
   const one = async (bytes: Uint8Array, name: string, what: string, index: number): Promise<void> => {
     process.stdout.write(`start ${index}\n`);
-    const r = await runInput(format, bytes, name);
+    const r = await runInput(format, bytes, name, corpus || index % CONVERT_EVERY === 0);
     report.inputs++;
     if (r.ms > report.slowestMs) {
       report.slowestMs = r.ms;
@@ -241,9 +260,13 @@ async function child(format: Format, seed: number, seconds: number, corpus: bool
     if (r.error) report.failures.push({ what, error: r.error, file: saveFailure(format, bytes, name, what, r.error) });
   };
   if (corpus) {
-    const dir = join(CORPUS, format);
-    const files = existsSync(dir) ? readdirSync(dir).filter((f) => !f.endsWith('.txt')).sort() : [];
-    for (const [i, f] of files.entries()) await one(readFileSync(join(dir, f)), f, `corpus ${format}/${f}`, i);
+    // The validator replays the readers' corpus too: each input there once broke a reader.
+    const folders = format === 'validator' ? [...VALIDATED, format] : [format];
+    const files = folders.flatMap((folder) => {
+      const dir = join(CORPUS, folder);
+      return existsSync(dir) ? readdirSync(dir).filter((f) => !f.endsWith('.txt')).sort().map((f) => join(folder, f)) : [];
+    });
+    for (const [i, f] of files.entries()) await one(readFileSync(join(CORPUS, f)), f.slice(f.indexOf('/') + 1), `corpus ${f}`, i);
   } else {
     const seeds = seedsOf(format);
     const bounds = seeds.map((s) => boundariesOf(format, s.bytes));
@@ -363,7 +386,9 @@ async function parent(): Promise<number> {
     const worst = reports.reduce((a, r) => (r.slowestMs > a.slowestMs ? r : a), reports[0]);
     const big = reports.reduce((a, r) => (r.ratio > a.ratio ? r : a), reports[0]);
     const small = Math.max(...reports.map((r) => r.smallOwned));
-    console.log(`${format}: ${inputs} inputs (${corpusInputs} from the corpus); slowest ${worst.slowestMs.toFixed(0)} ms (${worst.slowest.slice(0, 160)}); largest result ${big.ratio.toFixed(2)}x its input${format === 'gltf' ? ' (times the copies its scene draws)' : ''} (${big.ratioInput.slice(0, 120)}), inputs under ${FLOOR / RATIO / 1024} KiB: at most ${(small / 1024).toFixed(1)} KiB; peak RSS of a child ${(rss / 2 ** 20).toFixed(0)} MiB`);
+    // The validator keeps no model: its inputs have no result to weigh.
+    const held = format === 'validator' ? '' : `largest result ${big.ratio.toFixed(2)}x its input${format === 'gltf' ? ' (times the copies its scene draws)' : ''} (${big.ratioInput.slice(0, 120)}), inputs under ${FLOOR / RATIO / 1024} KiB: at most ${(small / 1024).toFixed(1)} KiB; `;
+    console.log(`${format}: ${inputs} inputs (${corpusInputs} from the corpus); slowest ${worst.slowestMs.toFixed(0)} ms (${worst.slowest.slice(0, 160)}); ${held}peak RSS of a child ${(rss / 2 ** 20).toFixed(0)} MiB`);
     counts.push(`${format} ${inputs}`);
     if (worst.slowestMs > slowest.ms) slowest = { ms: worst.slowestMs, what: `${format}: ${worst.slowest.slice(0, 100)}` };
     if (big.ratio > ratio.value) ratio = { value: big.ratio, what: `${format}` };

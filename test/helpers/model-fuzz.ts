@@ -5,7 +5,8 @@
 // a returned model can be posed, skinned and morphed without throwing, in bounded time, and what
 // it allocated is a small multiple of the input size; with `convert`, the IQE `convert` writes of
 // it compiles without errors (or the writer refuses the model with an IqeWriteError).
-// The validator (core/validate) runs on every input first: it never throws and its report is well formed.
+// The validator (core/validate, exerciseValidator) runs on the same inputs in fuzz() and in the
+// CI fuzz's own `validator` target: it never throws and its report is well formed.
 
 import { FormatError } from '../../core/binary';
 import { compile } from '../../core/compile/index';
@@ -246,7 +247,6 @@ export function exerciseValidator(input: Uint8Array): void {
 /** Reads and exercises one input (`convert`: also what convert writes of it); throws (anything but FormatError) to signal a failure. */
 export function exercise(input: Uint8Array, convert = false): 'parsed' | 'rejected' {
   lastOwnedBytes = 0;
-  exerciseValidator(input);
   let model: Model;
   try {
     model = readModel(input);
@@ -295,6 +295,7 @@ export function fuzz(seeds: { name: string; bytes: Uint8Array }[], iterations: n
   const run = (seedName: string, mutation: string, input: Uint8Array) => {
     const t0 = performance.now();
     try {
+      exerciseValidator(input);
       stats[exercise(input)]++;
     } catch (e) {
       stats.failures.push({ seedName, mutation, error: e instanceof Error ? (e.stack ?? e.message) : String(e), input });

@@ -18,7 +18,7 @@ import { iqeModel, loadModel } from '../../cli/info';
 import { sampleModel } from '../../cli/sample';
 import { exerciseIqe } from '../helpers/iqe-fuzz';
 import { exerciseSidecar } from '../helpers/sidecar-fuzz';
-import { exercise } from '../helpers/model-fuzz';
+import { exercise, exerciseValidator } from '../helpers/model-fuzz';
 import { ProblemList, Target } from '../../core/iqe/problems';
 import { CODES } from '../../core/iqe/codes';
 
@@ -269,12 +269,16 @@ test('the fuzz corpus: every sidecar that once failed passes the check, hover an
   t.diagnostic(`${files.length} inputs`);
 });
 
-test('the fuzz corpus: every IQM, MD3 and DPM input that once failed reads, poses, and converts to IQE that compiles now', (t) => {
+test('the fuzz corpus: every IQM, MD3 and DPM input that once failed reads, poses, converts to IQE that compiles, and validates now', (t) => {
   let count = 0;
-  for (const format of ['iqm', 'md3', 'dpm']) {
+  for (const format of ['iqm', 'md3', 'dpm', 'validator']) {
     const dir = resolve('test', 'fuzz', 'corpus', format);
     const files = existsSync(dir) ? readdirSync(dir).filter((f) => !f.endsWith('.txt')) : [];
-    for (const f of files) assert.doesNotThrow(() => exercise(new Uint8Array(readFileSync(join(dir, f))), true), `${format}/${f}`);
+    for (const f of files) {
+      const bytes = new Uint8Array(readFileSync(join(dir, f)));
+      assert.doesNotThrow(() => exerciseValidator(bytes), `${format}/${f}: the validator`);
+      if (format !== 'validator') assert.doesNotThrow(() => exercise(bytes, true), `${format}/${f}`);
+    }
     count += files.length;
   }
   if (count === 0) return t.skip('the corpus has no binary model inputs');
