@@ -225,7 +225,8 @@ function validationSection(report: ValidationReport, model: Model, cb: InfoCallb
     const item = h('li', { class: `engine-${issue.severity === 'error' ? 'error' : issue.severity === 'warning' ? 'warning' : 'information'}` }, h('strong', { text: `${issue.severity} ` }));
     if (target) {
       const show = h('button', { class: 'link-button', title: `show ${issue.where} in the view`, text });
-      show.addEventListener('click', () => (target.kind === 'joint' ? cb.selectJoint(target.joint) : cb.highlight(target)));
+      // As the host's highlight: a joint is selected, and an earlier issue's outline goes.
+      show.addEventListener('click', () => cb.highlight(target));
       item.append(show);
     } else item.append(text);
     list.append(item);

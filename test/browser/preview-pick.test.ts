@@ -3,7 +3,8 @@
 // `picked` message whose triangle, projected with the view's own matrix from the positions the GPU
 // draws (transform feedback, not the CPU skinning the picking uses), covers that pixel and is the
 // nearest front face there (checked by brute force over every triangle); a click beside the model
-// picks nothing. The host's highlight of vertices and triangles draws outlines in their colour.
+// picks nothing. The host's highlight of vertices and triangles draws outlines in their colour, and
+// so does a click on an issue of the validator's report in the info panel (a joint's selects it).
 
 import { after, before, test } from 'node:test';
 import { spawnSync } from 'node:child_process';
@@ -12,6 +13,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readModel } from '../../core/formats/models';
+import { validateModel } from '../../core/validate/index';
+import { iqmWith } from '../helpers/validate-fixtures';
 import { loadGenerated, openSession, type PageGlobals, screenshotPath, settle, skipReason, type Session } from './harness';
 
 const skip = skipReason();
@@ -29,6 +32,22 @@ after(async () => {
   if (s) await s.close();
   if (examples) rmSync(examples, { recursive: true, force: true });
 });
+
+/** Pixels near the highlight colour (0.2, 0.95, 1): cyan, which neither the tube's texture nor the untextured grey has. */
+function cyanPixels(): Promise<number> {
+  return s.page.evaluate(() => {
+    const g = globalThis as unknown as PageGlobals;
+    g.iqmPreview.renderFrame();
+    const canvas = g.document.getElementById('view') as unknown as { getContext(k: 'webgl2'): { drawingBufferWidth: number; drawingBufferHeight: number; readPixels(x: number, y: number, w: number, h: number, f: number, t: number, out: Uint8Array): void; RGBA: number; UNSIGNED_BYTE: number } };
+    const gl = canvas.getContext('webgl2');
+    const w = gl.drawingBufferWidth, h = gl.drawingBufferHeight;
+    const px = new Uint8Array(w * h * 4);
+    gl.readPixels(0, 0, w, h, gl.RGBA, gl.UNSIGNED_BYTE, px);
+    let n = 0;
+    for (let i = 0; i < px.length; i += 4) if (px[i] < 110 && px[i + 1] > 190 && px[i + 2] > 200) n++;
+    return n;
+  });
+}
 
 interface ViewerInternals {
   setPlaying(p: boolean): void;
@@ -139,35 +158,21 @@ test('highlighted vertices and triangles are outlined over the model in the high
     v.changed();
   });
   await settle(s.page);
-  /** Pixels near the highlight colour (0.2, 0.95, 1): cyan, which the tube's texture has none of. */
-  const cyan = () =>
-    s.page.evaluate(() => {
-      const g = globalThis as unknown as PageGlobals;
-      g.iqmPreview.renderFrame();
-      const canvas = g.document.getElementById('view') as unknown as { getContext(k: 'webgl2'): { drawingBufferWidth: number; drawingBufferHeight: number; readPixels(x: number, y: number, w: number, h: number, f: number, t: number, out: Uint8Array): void; RGBA: number; UNSIGNED_BYTE: number } };
-      const gl = canvas.getContext('webgl2');
-      const w = gl.drawingBufferWidth, h = gl.drawingBufferHeight;
-      const px = new Uint8Array(w * h * 4);
-      gl.readPixels(0, 0, w, h, gl.RGBA, gl.UNSIGNED_BYTE, px);
-      let n = 0;
-      for (let i = 0; i < px.length; i += 4) if (px[i] < 110 && px[i + 1] > 190 && px[i + 2] > 200) n++;
-      return n;
-    });
-  const none = await cyan();
+  const none = await cyanPixels();
   const post = (m: unknown) => s.page.evaluate((msg) => (globalThis as unknown as PageGlobals).postMessage(msg, '*'), m);
   await post({ type: 'highlight', target: { kind: 'triangles', indices: [0, 1, 2, 3] } });
   await s.page.waitForSelector('#viewer[data-highlight="triangles:0,1,2,3"]');
   await settle(s.page);
-  const faces = await cyan();
+  const faces = await cyanPixels();
   await s.page.screenshot({ path: screenshotPath('highlight-triangles') });
   await post({ type: 'highlight', target: { kind: 'vertices', indices: [10, 20] } });
   await s.page.waitForSelector('#viewer[data-highlight="vertices:10,20"]');
   await settle(s.page);
-  const vertices = await cyan();
+  const vertices = await cyanPixels();
   await post({ type: 'highlight', target: null });
   await s.page.waitForSelector('#viewer[data-highlight=""]');
   await settle(s.page);
-  const cleared = await cyan();
+  const cleared = await cyanPixels();
   assert.ok(faces > none + 20, `triangle outlines: ${faces} cyan pixels, ${none} without`);
   assert.ok(vertices > none + 5, `vertex crosses: ${vertices} cyan pixels, ${none} without`);
   assert.ok(cleared <= none + 2, `cleared: ${cleared} cyan pixels, ${none} before`);
@@ -204,4 +209,43 @@ test('a comparison: only the left side sends its view when paired; both follow a
   await s.page.waitForSelector('#viewer[data-camera="0.750,0.500,6.000"]');
   await s.page.waitForTimeout(300);
   assert.equal(await shared(), afterLeft, 'the left side sent its view although the pair had one');
+});
+
+test('a validator issue clicked in the info panel outlines its vertex or triangle, or selects its joint', { skip }, async () => {
+  // The validator's quad with three problems: vertex 2's tangent has length 0, triangle 2 repeats
+  // triangle 0 and joint 1's rotation is not a unit quaternion.
+  const bytes = iqmWith((d) => {
+    d.joints[1].trs[6] = 2;
+    (d.vertexArrays.find((a) => a.type === 3)!.data as Float32Array).set([0, 0, 0, 1], 8);
+    d.triangles = new Uint32Array([...d.triangles, 2, 0, 1]);
+    d.adjacency = new Uint32Array([...d.adjacency!, 0xffffffff, 0xffffffff, 0xffffffff]);
+    d.meshes[0].triangleCount = 3;
+  });
+  const report = validateModel(bytes)!;
+  assert.deepEqual(report.issues.map((i) => i.code).sort(), ['iqm-joint-quat', 'iqm-tangent-unit', 'iqm-triangle-duplicate']);
+  assert.equal(await loadGenerated(s, 'validation-quad.iqm', bytes, undefined, undefined, report), 'ready');
+  await s.page.evaluate(() => {
+    const g = globalThis as unknown as PageGlobals;
+    g.iqmPreview.setPlaying(false);
+    const doc = g.document as unknown as { querySelector(s: string): { closest(s: string): { open: boolean } } | null };
+    const list = doc.querySelector('.validation-issues');
+    if (list) list.closest('details').open = true;
+  });
+  await settle(s.page);
+  const none = await cyanPixels();
+  const issue = (code: string) => s.page.locator('.validation-issues button', { hasText: `[${code}]` });
+  await issue('iqm-tangent-unit').click();
+  await s.page.waitForSelector('#viewer[data-highlight="vertices:2"]');
+  await settle(s.page);
+  const vertex = await cyanPixels();
+  await s.page.screenshot({ path: screenshotPath('validation-click-vertex') });
+  await issue('iqm-triangle-duplicate').click();
+  await s.page.waitForSelector('#viewer[data-highlight="triangles:2"]');
+  await settle(s.page);
+  const triangle = await cyanPixels();
+  await issue('iqm-joint-quat').click();
+  await s.page.waitForFunction(() => ((globalThis as unknown as PageGlobals).iqmPreview.state.selectedJoint as number) === 1);
+  assert.equal(await s.page.getAttribute('#viewer', 'data-highlight'), 'joint:1');
+  assert.ok(vertex > none + 5, `vertex 2's cross: ${vertex} cyan pixels, ${none} before the click`);
+  assert.ok(triangle > none + 20, `triangle 2's outline: ${triangle} cyan pixels, ${none} before the click`);
 });
