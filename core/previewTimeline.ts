@@ -30,6 +30,7 @@ export const TIMELINE_EVENTS = [
   ['readyReceived', 'host', '`ready` arrives'],
   ['loadPosted', 'host', '`load` is posted'],
   ['loadReceived', 'webview', '`load` arrives'],
+  ['validated', 'host', "the validator's report is made (after `load`, which does not wait for it)"],
   ['parsed', 'webview', 'the model is read from the bytes'],
   ['gpuBuilt', 'webview', "the scene and its GPU buffers are built"],
   ['firstFrame', 'webview', 'the first frame is drawn (draw calls issued)'],

@@ -43,8 +43,6 @@ export interface LoadMessage {
   partner?: PartnerOffer;
   /** What the engines of `iqmTools.engine` would refuse or change (absent: no engine set). */
   engines?: EngineReport;
-  /** The validator's report on the file (absent: a format it does not read; core/validate). */
-  validation?: ValidationReport;
   /**
    * IQE text: `bytes` is the IQM the host compiled from it (in the compile worker), and this says
    * from which text. Absent for model files.
@@ -178,7 +176,17 @@ export interface HighlightMessage {
   target: Highlight | null;
 }
 
-export type HostToWebview = LoadMessage | HostErrorMessage | TexturesMessage | CompileStateMessage | PlayClipMessage | HighlightMessage | LinkToWebview;
+/**
+ * host -> webview: the validator's report on the model of the last `load` (core/validate), sent
+ * after it: the check reads every frame and triangle (0.5 s and more on a 100 MB file), so the
+ * model is drawn first. Not sent for a format the validator does not read.
+ */
+export interface ValidationMessage {
+  type: 'validation';
+  report: ValidationReport;
+}
+
+export type HostToWebview = LoadMessage | HostErrorMessage | TexturesMessage | CompileStateMessage | PlayClipMessage | HighlightMessage | ValidationMessage | LinkToWebview;
 
 /** What to look up for one mesh. */
 export interface TextureRequest {
@@ -375,6 +383,10 @@ export function isHostToWebview(value: unknown): value is HostToWebview {
     case 'comparisonEnded':
     case 'syncView':
       return isLinkToWebview(value);
+    case 'validation': {
+      const r = (value as Partial<ValidationMessage>).report;
+      return typeof r === 'object' && r !== null && Array.isArray(r.issues) && Array.isArray(r.notes) && typeof r.counts === 'object' && r.counts !== null && typeof r.omitted === 'object' && r.omitted !== null;
+    }
     case 'highlight': {
       const t = (value as Partial<HighlightMessage>).target;
       if (t === null) return true;

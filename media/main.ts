@@ -44,6 +44,9 @@ function dispatch(message: HostToWebview): void {
     case 'highlight':
       viewer.highlight(message.target);
       break;
+    case 'validation':
+      viewer.validated(message.report);
+      break;
     case 'pickedSource':
       viewer.pickedSource(message);
       break;

@@ -10,6 +10,7 @@
 import type { CompileStateMessage, Highlight, LoadMessage, PlayClipMessage, SourceProblem, TextureResult, WebviewToHost } from '../core/protocol';
 import type { ComparisonMessage, PickedSourceMessage, SharedView } from '../core/viewLink';
 import { restoreViewState, type ViewState } from '../core/viewState';
+import type { ValidationReport } from '../core/validate/report';
 import { Comparison } from './compare';
 import { CompileState } from './compileState';
 import { Controls } from './controls';
@@ -65,6 +66,8 @@ export class Viewer {
   protected readonly loading: ModelLoading;
   /** Which IQE text the drawn model is compiled from, and whether a newer one compiles or failed. */
   private readonly compile: CompileState;
+  /** The validator's report on the loaded model (null until the host sends it; core/validate). */
+  private validation: ValidationReport | null = null;
   state: ViewState;
   private frameRequested = false;
   private dirty = true;
@@ -166,6 +169,8 @@ export class Viewer {
 
   load(msg: LoadMessage): void {
     const loading = this.loading;
+    // The report of the earlier load is not this model's; the host sends this one's after the load.
+    this.validation = null;
     let scene: Scene;
     try {
       scene = loading.open(msg);
@@ -251,6 +256,12 @@ export class Viewer {
   }
 
   // ---------------------------------------------------------------- host requests
+
+  /** The validator's report on the model of the last load (it follows the load: the model is drawn first). */
+  validated(report: ValidationReport): void {
+    this.validation = report;
+    if (this.scene) this.renderInfo();
+  }
 
   /**
    * The host asks for a clip (a code lens on a sidecar line, a synced comparison): the listed clip
@@ -351,7 +362,7 @@ export class Viewer {
       selectJoint: (j) => this.selectJoint(j),
       selectClip: (c) => this.selectClip(c),
       highlight: (t) => this.highlight(t),
-    }, l.load?.engines, this.assembly.player?.parts, l.load?.validation);
+    }, l.load?.engines, this.assembly.player?.parts, this.validation ?? undefined);
     this.work.attach(this.info);
   }
 

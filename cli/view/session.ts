@@ -157,7 +157,13 @@ export class ViewSession {
         this.colors = [];
         this.loads++;
         this.post({ ...read.message, reload, ...(partner ? { partner } : {}) });
-        return this.outcome(bytes, read.message.sidecars, null);
+        this.outcome(bytes, read.message.sidecars, null);
+        // The validator after the load has gone (it reads every frame and triangle): the first frame does not wait for it.
+        await new Promise<void>((resolve) => setTimeout(resolve, 0));
+        if (stale()) return;
+        const report = read.validate();
+        if (report && !stale()) this.post({ type: 'validation', report });
+        return;
       }
       case 'iqe': {
         this.post({ type: 'compileState', state: 'compiling', version: null, unsaved: false, problem: null });

@@ -263,9 +263,10 @@ export class PreviewPanel implements ComparablePreview {
     }
     if (read.kind === 'iqe') return this.compileAndLoad();
     if (read.kind === 'source') return this.compileSourceAndLoad(read);
-    // The engines' findings and the validator's report on the document's own bytes (not on a model shown in its place).
-    const validation = read.validation && this.source === this.uri ? validationDiagnostics(read.validation) : [];
-    if (!this.disposed) this.host.problems().set(this.uri, [...(read.engines ? toDiagnostics(read.engines) : []), ...validation]);
+    // The engines' findings on the document's own bytes (not on a model shown in its place); the validator's report follows the load.
+    const ownBytes = this.source === this.uri;
+    const engineProblems = read.engines && ownBytes ? toDiagnostics(read.engines) : [];
+    if (!this.disposed) this.host.problems().set(this.uri, engineProblems);
     // An animation file borrows a mesh of the folder, a mesh the clips of an animation file.
     const bytes = new Uint8Array(read.message.bytes);
     const partner = this.source === this.uri ? await findPartners(this.uri, bytes, rememberedPartner(this.host.context.workspaceState, this.uri), (m) => this.host.log(m)) : undefined;
@@ -277,6 +278,15 @@ export class PreviewPanel implements ComparablePreview {
     this.timeline.mark('loadPosted');
     this.post({ ...read.message, reload, ...(partner ? { partner } : {}) });
     this.loaded(model, read.message.sidecars);
+    // The validator after the load has gone: it reads every frame and triangle (0.5 s and more on a
+    // 100 MB file), which the first frame need not wait for.
+    await new Promise<void>((resolve) => setTimeout(resolve, 0));
+    if (stale()) return;
+    const report = read.validate();
+    if (!report || stale()) return;
+    this.timeline.mark('validated');
+    if (ownBytes) this.host.problems().set(this.uri, [...engineProblems, ...validationDiagnostics(report)]);
+    this.post({ type: 'validation', report });
   }
 
   /**

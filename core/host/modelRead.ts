@@ -1,8 +1,9 @@
 // What a preview host sends for a model file, for any host (the VS Code panel: client/preview/modelLoad.ts; the
 // `iqm-tools view` server): its bytes, sniffed (IQE text in a file named otherwise is compiled like
 // an .iqe; a compile source, MD5, SMD, OBJ or glTF, is compiled by the caller), with its sidecar
-// texts, the other parts of a Quake 3 player, the engine findings and the validator's report. I/O through the host's file
-// access only; the webview parses. No vscode here.
+// texts, the other parts of a Quake 3 player and the engine findings; the validator's report is
+// made on demand (`validate`), once the model is posted: it reads every frame and triangle. I/O
+// through the host's file access only; the webview parses. No vscode here.
 
 import type { LoadMessage } from '../protocol';
 import { detectFormat, FORMATS, type FormatId, unusableMessage } from '../formats/registry';
@@ -17,7 +18,13 @@ import { validateModel } from '../validate/index';
 import type { SeverityOverrides, ValidationReport } from '../validate/report';
 
 export type PreviewRead =
-  | { kind: 'model'; message: Omit<LoadMessage, 'reload'>; engines: EngineResult | undefined; validation: ValidationReport | null }
+  | {
+      kind: 'model';
+      message: Omit<LoadMessage, 'reload'>;
+      engines: EngineResult | undefined;
+      /** Every problem of the IQM, MD3 or DPM file (core/validate), with the user's severities; null for the formats it does not read. */
+      validate(): ValidationReport | null;
+    }
   /** A compile source (MD5, SMD, OBJ, glTF): the caller compiles it with its companions (sourceCompile.ts). */
   | { kind: 'source'; format: FormatId; bytes: Uint8Array; sidecars: LoadMessage['sidecars'] }
   /** IQE text (by its content): the caller compiles it. */
@@ -66,12 +73,11 @@ export async function readPreviewModel(path: string, bytes: Uint8Array, host: Pr
     return undefined;
   });
   host.mark?.('enginesChecked');
-  // Every problem of an IQM, MD3 or DPM file (core/validate); null for the formats it does not read.
-  const validation = validateModel(bytes, { overrides: host.validationOverrides });
+  const overrides = host.validationOverrides;
   return {
     kind: 'model',
     engines,
-    validation,
-    message: { type: 'load', fileName: basename(path), path: host.display, bytes: toArrayBuffer(bytes), sidecars, playerParts, engines: engines?.report, ...(validation ? { validation } : {}) },
+    validate: () => validateModel(bytes, { overrides }),
+    message: { type: 'load', fileName: basename(path), path: host.display, bytes: toArrayBuffer(bytes), sidecars, playerParts, engines: engines?.report },
   };
 }

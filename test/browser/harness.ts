@@ -333,7 +333,9 @@ export async function loadGenerated(s: Session, fileName: string, bytes: Uint8Ar
         delete root.dataset.textures;
       }
       const bytes = new Uint8Array(data).buffer;
-      g.postMessage({ type: 'load', fileName, path: fileName, bytes, sidecars, playerParts: [], reload: false, engines, ...(validation ? { validation } : {}) }, '*');
+      g.postMessage({ type: 'load', fileName, path: fileName, bytes, sidecars, playerParts: [], reload: false, engines }, '*');
+      // As the hosts do: the validator's report after the load.
+      if (validation) g.postMessage({ type: 'validation', report: validation }, '*');
     },
     { fileName, data: Array.from(bytes), engines, sidecars, validation },
   );

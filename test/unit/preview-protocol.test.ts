@@ -32,6 +32,7 @@ test('every host message kind is recognised; malformed ones are rejected', () =>
     { type: 'highlight', target: { kind: 'joint', joint: 3 } },
     { type: 'highlight', target: { kind: 'vertices', indices: [0, 7, 9] } },
     { type: 'highlight', target: { kind: 'triangles', indices: [12] } },
+    { type: 'validation', report: { format: 'iqm', issues: [], omitted: {}, counts: { error: 0, warning: 0, information: 0, hint: 0 }, notes: [] } },
   ];
   for (const m of good) assert.ok(isHostToWebview(m), m.type);
   const bad: unknown[] = [
@@ -52,6 +53,8 @@ test('every host message kind is recognised; malformed ones are rejected', () =>
     { type: 'highlight', target: { kind: 'joint', joint: 1.5 } },
     { type: 'highlight', target: { kind: 'vertices', indices: [0, -1] } },
     { type: 'highlight', target: { kind: 'edges', indices: [0] } },
+    { type: 'validation' },
+    { type: 'validation', report: { format: 'iqm', issues: 'none', omitted: {}, counts: {}, notes: [] } },
   ];
   for (const m of bad) assert.ok(!isHostToWebview(m), JSON.stringify(m));
 });
