@@ -8,11 +8,17 @@
 // first frame with the model's textures. Phases may overlap (the host reads and compiles while the
 // webview starts), so they need not add up to the totals. Never fails on slowness: the machine is
 // shared, compare medians and say how loaded it was (the load average is printed).
-//   npm run bench -- preview-first-frame          IQM_BENCH_RUNS=N (default 5), IQM_BENCH_HOSTS=node,web, IQM_BENCH_MODELS=dpm,iqm
-import { cpSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+// Issue 35's rows: a generated 100 MB IQM (label iqm-100mb) and the largest model of
+// ../shared/assets (label largest), each beside the time node takes to read and parse the file
+// (readFileSync + the core reader the webview runs, median of 3: the baseline; goal: the first
+// frame within twice it).
+//   npm run bench -- preview-first-frame          IQM_BENCH_RUNS=N (default 5), IQM_BENCH_HOSTS=node,web, IQM_BENCH_MODELS=dpm,iqm,iqm-100mb,largest
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { assetsDir, median } from './helpers/data';
+import { bigIqm } from './helpers/bigIqm';
+import { readModel } from '../core/formats/models';
 import { benchInVsCode, harnessMissing } from './helpers/vscodeHarness';
 
 const RUNS = Number(process.env.IQM_BENCH_RUNS ?? 5);
@@ -27,8 +33,38 @@ const ALL_MODELS: { label: string; asset: string; viewType: string }[] = [
   { label: 'smd', asset: 'smd/assimp/WusonSMD.smd', viewType: 'iqmTools.preview' },
   { label: 'obj', asset: 'obj/assimp/spider.obj', viewType: 'iqmTools.objPreview' },
 ];
+/** The largest IQM, MD3 or DPM of ../shared/assets (issue 35: "the largest shared model"). */
+function largestModel(): string | null {
+  let best: { rel: string; size: number } | null = null;
+  const walk = (dir: string, rel: string): void => {
+    for (const name of readdirSync(dir)) {
+      const path = join(dir, name);
+      if (statSync(path).isDirectory()) walk(path, `${rel}${name}/`);
+      else if (/\.(iqm|md3|dpm)$/i.test(name) && (!best || statSync(path).size > best.size)) best = { rel: `${rel}${name}`, size: statSync(path).size };
+    }
+  };
+  if (existsSync(assetsDir)) walk(assetsDir, '');
+  return best === null ? null : (best as { rel: string }).rel;
+}
+const largest = largestModel();
+if (largest) ALL_MODELS.push({ label: 'largest', asset: largest, viewType: 'iqmTools.preview' });
+/** The generated 100 MB IQM (written into the workspace, not an asset). */
+const GENERATED = { label: 'iqm-100mb', file: 'grid-100mb.iqm', side: 1120 };
+
 /** IQM_BENCH_MODELS=dpm,iqm: only those labels. */
-const MODELS = process.env.IQM_BENCH_MODELS ? ALL_MODELS.filter((m) => process.env.IQM_BENCH_MODELS!.split(',').includes(m.label)) : ALL_MODELS;
+const chosen = (label: string) => !process.env.IQM_BENCH_MODELS || process.env.IQM_BENCH_MODELS.split(',').includes(label);
+const MODELS = ALL_MODELS.filter((m) => chosen(m.label));
+
+/** Milliseconds node takes to read `path` and parse it with the core reader (the webview's), median of 3: the baseline of the 2x goal. */
+function readAndParseMs(path: string): number {
+  const times: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    const t0 = performance.now();
+    readModel(new Uint8Array(readFileSync(path)));
+    times.push(performance.now() - t0);
+  }
+  return median(times);
+}
 
 interface Line {
   host: string;
@@ -89,7 +125,7 @@ function cell(values: (number | undefined)[]): string {
   return `${Math.round(median(known))} (${Math.round(Math.max(...known))})`;
 }
 
-function printTable(lines: Line[], files: string[]): void {
+function printTable(lines: Line[], files: string[], baselines: Map<string, number>): void {
   const byFile = files.map((f) => lines.filter((l) => l.file === f));
   const row = (label: string, values: (l: Line) => number | undefined) => console.log(`| ${label} | ${byFile.map((runs) => cell(runs.map(values))).join(' | ')} |`);
   console.log(`| phase, ms: median (worst) of ${RUNS} | ${files.map((f) => basename(f)).join(' | ')} |`);
@@ -107,6 +143,13 @@ function printTable(lines: Line[], files: string[]): void {
   row('**open → first frame**', (l) => l.stamps.firstFrame - l.stamps.open);
   row('**open → final frame (with textures)**', final);
   row('first open of the session → final frame', (l) => (l.run === 0 ? final(l) : undefined));
+  for (const [i, f] of files.entries()) {
+    const base = baselines.get(f);
+    const first = byFile[i].map((l) => l.stamps.firstFrame - l.stamps.open).filter((v) => Number.isFinite(v));
+    if (base === undefined || first.length === 0) continue;
+    const m = median(first), worst = Math.max(...first);
+    console.log(`${basename(f)}: open → first frame ${Math.round(m)} ms median (${Math.round(worst)} worst) against ${Math.round(base)} ms for node to read and parse it: ${(m / base).toFixed(2)}x (${(worst / base).toFixed(2)}x worst; goal 2x)`);
+  }
   const unanswered = byFile.flatMap((runs, i) => (runs.some((l) => l.unanswered) ? [files[i]] : []));
   if (unanswered.length) console.log(`textures never answered (within 20 s of the first frame) in some opens of: ${unanswered.join(', ')}`);
 }
@@ -124,15 +167,25 @@ async function main(): Promise<void> {
       cpSync(join(assetsDir, dirname(m.asset)), join(workspace, m.label), { recursive: true });
       return { path: `${m.label}/${basename(m.asset)}`, viewType: m.viewType };
     });
+    if (chosen(GENERATED.label)) {
+      mkdirSync(join(workspace, GENERATED.label));
+      const bytes = bigIqm(GENERATED.side);
+      writeFileSync(join(workspace, GENERATED.label, GENERATED.file), bytes);
+      console.log(`generated: ${GENERATED.label}/${GENERATED.file}, ${(bytes.length / 1e6).toFixed(1)} MB (${GENERATED.side * GENERATED.side} skinned vertices, 100 frames)`);
+      files.push({ path: `${GENERATED.label}/${GENERATED.file}`, viewType: 'iqmTools.preview' });
+    }
+    // The baselines of the files issue 35 names: node reading and parsing each.
+    const baselines = new Map<string, number>();
+    for (const f of files) if (f.path.startsWith('largest/') || f.path.startsWith(`${GENERATED.label}/`)) baselines.set(f.path, readAndParseMs(join(workspace, f.path)));
     writeFileSync(join(workspace, 'bench-files.json'), JSON.stringify({ runs: RUNS, files }));
-    console.log(`models: ${MODELS.map((m) => m.asset).join(', ')} (../shared/assets); ${RUNS} opens each, interleaved`);
+    console.log(`models: ${MODELS.map((m) => m.asset).join(', ')} (../shared/assets)${chosen(GENERATED.label) ? ` and the generated ${GENERATED.label}` : ''}; ${RUNS} opens each, interleaved`);
     for (const host of HOSTS) {
       const before = loadavg()[0];
       const lines = await benchInVsCode<Line>(host, 'bench/vscode/previewFirstFrameHost.ts', workspace, `bench-first-frame-${host}`, 900_000);
       console.log(`\n${host === 'node' ? 'Node extension host (desktop)' : 'web worker extension host'}: load average ${before.toFixed(1)} at start, ${loadavg()[0].toFixed(1)} at the end, ${availableParallelism()} CPUs`);
       if (!lines) continue;
       if (lines.some((l) => l.host !== host)) throw new Error(`ran in the ${lines[0].host} host, not the ${host} one`);
-      printTable(lines, files.map((f) => f.path));
+      printTable(lines, files.map((f) => f.path), baselines);
     }
   } finally {
     rmSync(workspace, { recursive: true, force: true });

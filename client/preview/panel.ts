@@ -81,7 +81,7 @@ export class PreviewPanel implements ComparablePreview {
    * Messages posted before the new webview's first `ready` (its script not listening yet), sent
    * then in order; null once it is ready.
    */
-  private beforeReady: HostToWebview[] | null = [];
+  private beforeReady: { message: HostToWebview; delivered?: () => void }[] | null = [];
   private disposed = false;
   private compiling: vscode.CancellationTokenSource | null = null;
   /** The images inside a previewed glTF (its materials find them: textureLookup.ts). */
@@ -241,9 +241,23 @@ export class PreviewPanel implements ComparablePreview {
   }
 
   post(m: HostToWebview): void {
-    if (this.disposed) return;
-    if (this.beforeReady) this.beforeReady.push(m);
-    else void this.webviewPanel.webview.postMessage(m);
+    void this.postDelivered(m);
+  }
+
+  /**
+   * Posts `m`; resolves once VS Code has handed it to the webview (for a message posted before
+   * `ready`, once it was sent then), or at once when the panel is gone.
+   */
+  private postDelivered(m: HostToWebview): Promise<void> {
+    if (this.disposed) return Promise.resolve();
+    if (this.beforeReady) {
+      const queue = this.beforeReady;
+      return new Promise((delivered) => queue.push({ message: m, delivered }));
+    }
+    return Promise.resolve(this.webviewPanel.webview.postMessage(m)).then(
+      () => undefined,
+      () => undefined,
+    );
   }
 
   // ---------------------------------------------------------------- loading
@@ -276,11 +290,11 @@ export class PreviewPanel implements ComparablePreview {
     this.loads++;
     const model = new Uint8Array(read.message.bytes);
     this.timeline.mark('loadPosted');
-    this.post({ ...read.message, reload, ...(partner ? { partner } : {}) });
+    const delivered = this.postDelivered({ ...read.message, reload, ...(partner ? { partner } : {}) });
     this.loaded(model, read.message.sidecars);
-    // The validator after the load has gone: it reads every frame and triangle (0.5 s and more on a
-    // 100 MB file), which the first frame need not wait for.
-    await new Promise<void>((resolve) => setTimeout(resolve, 0));
+    // The validator once the load has gone to the webview: it reads every frame and triangle (0.5 s
+    // and more on a 100 MB file, all of it on this thread), which the first frame need not wait for.
+    await delivered;
     if (stale()) return;
     const report = read.validate();
     if (!report || stale()) return;
@@ -441,7 +455,7 @@ export class PreviewPanel implements ComparablePreview {
           break;
         }
         this.beforeReady = null;
-        for (const queued of waiting) this.post(queued);
+        for (const queued of waiting) void this.postDelivered(queued.message).then(queued.delivered);
         break;
       }
       case 'textureRequest': {
