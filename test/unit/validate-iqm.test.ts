@@ -10,7 +10,7 @@ import { parseSeverityOverrides } from '../../core/validate/report';
 import type { IqmDocument } from '../../core/iqm/document';
 import { IQM_HEADER as H, IQM_RECORD } from '../../core/iqm/layout';
 import { writeIqmDocument } from '../helpers/iqm-writer';
-import { animationOnlyIqm, appendData, cleanIqm, firedCodes, headerField, iqmWith, poke, setHeader } from '../helpers/validate-fixtures';
+import { animationOnlyIqm, appendData, cleanIqm, firedCodes, headerField, iqmWith, poke, setHeader, unitGrid } from '../helpers/validate-fixtures';
 
 
 const arrayOf = (doc: IqmDocument, type: number) => {
@@ -68,6 +68,26 @@ const TRIGGERS: Partial<Record<ValidationCode, () => Uint8Array>> = {
   'iqm-mesh-vertex-overlap': () => iqmWith((d) => { d.meshes = [{ ...d.meshes[0], triangleCount: 1 }, { ...d.meshes[0], name: 'second', firstTriangle: 1, triangleCount: 1 }]; }),
   'iqm-mesh-triangle-overlap': () => iqmWith((d) => { d.meshes.push({ name: 'second', material: 'body.tga', firstVertex: 4, vertexCount: 0, firstTriangle: 1, triangleCount: 1 }); }),
   'iqm-mesh-empty': () => iqmWith((d) => { d.meshes.push({ name: 'empty', material: 'body.tga', firstVertex: 4, vertexCount: 0, firstTriangle: 2, triangleCount: 0 }); }),
+  // 32 × 32 = 1024 vertices (ioquake3 takes 999) over the clean quad's square; the upper half on "tip", as the quad's.
+  'iqm-mesh-renderer-limit': () => iqmWith((d) => {
+    const { xy, triangles } = unitGrid(32);
+    const count = xy.length / 2;
+    const each = (values: number[]) => Array.from({ length: count }, () => values).flat();
+    const upper = (v: number) => xy[v * 2 + 1] > 0.5;
+    const data = [
+      new Float32Array(xy.flatMap((x, k) => (k % 2 === 1 ? [x, 0] : [x]))),
+      new Float32Array(xy),
+      new Float32Array(each([0, 0, 1])),
+      new Float32Array(each([1, 0, 0, 1])),
+      new Uint8Array(Array.from({ length: count }, (_, v) => [upper(v) ? 1 : 0, 0, 0, 0]).flat()),
+      new Uint8Array(each([255, 0, 0, 0])),
+    ];
+    d.vertexArrays.forEach((a, i) => { a.data = data[i]; });
+    d.vertexCount = count;
+    d.triangles = new Uint32Array(triangles);
+    d.adjacency = null;
+    Object.assign(d.meshes[0], { vertexCount: count, triangleCount: triangles.length / 3 });
+  }),
   'iqm-mesh-material-empty': () => iqmWith((d) => { d.meshes[0].material = ''; }),
   'iqm-triangle-index': () => iqmWith((d) => { addTriangle(d, [0, 2, 99]); }),
   'iqm-triangle-outside-mesh': () => iqmWith((d) => { d.meshes[0].vertexCount = 3; }),
