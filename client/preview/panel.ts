@@ -28,7 +28,7 @@ import { compileOptionsOf } from '../compile/settings';
 import { compileSource, settingsFor } from '../compile/source';
 import type { Platform } from '../platform';
 import { engineFindings, toDiagnostics } from './engines';
-import { validationDiagnostics } from './validation';
+import { validationDiagnostics, validationDocLinks } from './validation';
 import { errorText, toArrayBuffer } from '../../core/host/transfer';
 import { saveImage, showSource } from './userFiles';
 import { watchCompanionFiles, watchModelFiles } from './watchers';
@@ -264,7 +264,9 @@ export class PreviewPanel implements ComparablePreview {
     if (read.kind === 'iqe') return this.compileAndLoad();
     if (read.kind === 'source') return this.compileSourceAndLoad(read);
     // The engines' findings and the validator's report on the document's own bytes (not on a model shown in its place).
-    const validation = read.validation && this.source === this.uri ? validationDiagnostics(read.validation) : [];
+    const links = read.validation && this.source === this.uri ? await validationDocLinks(this.host.context.extensionUri, (m) => this.host.log(m)) : undefined;
+    if (stale()) return;
+    const validation = read.validation && links ? validationDiagnostics(read.validation, links) : [];
     if (!this.disposed) this.host.problems().set(this.uri, [...(read.engines ? toDiagnostics(read.engines) : []), ...validation]);
     // An animation file borrows a mesh of the folder, a mesh the clips of an animation file.
     const bytes = new Uint8Array(read.message.bytes);

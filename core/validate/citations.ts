@@ -33,6 +33,9 @@ const Q3_IQM = (lines: string): SourceRef => ({ repo: IOQ3_REPO, path: 'code/ren
 const Q3_MD3 = (lines: string): SourceRef => ({ repo: IOQ3_REPO, path: 'code/renderergl1/tr_model.c', commit: IOQ3_COMMIT, lines });
 const DP_IQM_AT = (at: string): SourceRef => ({ repo: 'DarkPlacesEngine/DarkPlaces', path: 'model_alias.c', commit: '016f413cd468dd26b7f03b423f8bbc6854aa3b80', at });
 const DP_MD3_AT = (at: string): SourceRef => ({ repo: 'DarkPlacesEngine/DarkPlaces', path: 'model_alias.c', commit: '7307693429905d86565b4a0ddcc4d0d04a6f0e51', at });
+/** The IQM SDK's demo loader (lsalzman/iqm demo/demo.cpp): the reference reader many engines' loaders follow. */
+const SDK = 'IQM SDK demo';
+const SDK_DEMO = (lines: string): SourceRef => ({ repo: 'lsalzman/iqm', path: 'demo/demo.cpp', commit: '18cd687eb320f5138070fcd7cd4bda629d03b08f', lines });
 const DPM_AT = DP_MD3_AT('Mod_DARKPLACESMODEL_Load (from offset 87524)');
 
 const c = (codes: ValidationCode | readonly ValidationCode[], engine: string, does: string, source: SourceRef): CodeCitation => ({ codes: typeof codes === 'string' ? [codes] : codes, engine, does, source });
@@ -81,7 +84,17 @@ export const CODE_CITATIONS: readonly CodeCitation[] = [
   c('iqm-joint-scale-zero', IOQ3, 'the inverse bind matrix divides by each row\'s squared length: a zero scale divides by zero and the joint\'s vertices become infinite or NaN', Q3_IQM('95-97, 861')),
   c('iqm-bounds-contain', IOQ3, 'the model is culled by the union of the boxes of the two frames it blends: vertices outside the box vanish while the box is off screen', Q3_IQM('979-988')),
   c('iqm-bounds-radius', IOQ3, 'only the box of each frame is copied; the radius is not read', Q3_IQM('933-949')),
-  c(['iqm-anim-range', 'iqm-anim-empty', 'iqm-anim-framerate'], IOQ3, 'the renderer does not read the animations (num_anims and ofs_anims are only byte-swapped): the game picks frame numbers, and a frame at or past num_frames is drawn as frame 0', Q3_IQM('233-234, 1085-1094')),
+  c(['iqm-anim-range', 'iqm-anim-empty', 'iqm-anim-framerate', 'iqm-anim-flags', 'iqm-anim-name-duplicate', 'iqm-frames-no-anims'], IOQ3, 'the renderer does not read the animations (num_anims and ofs_anims are only byte-swapped): the game picks frame numbers, and a frame at or past num_frames is drawn as frame 0', Q3_IQM('233-234, 1085-1094')),
+  c('iqm-header-flags', IOQ3, 'the flags are byte-swapped and never used', Q3_IQM('218')),
+  c(['iqm-comment-unterminated', 'iqm-extension-loop', 'iqm-extension-count', 'iqm-fte-mesh-size'], IOQ3, 'the comment and the extensions are not read (their header fields are only byte-swapped)', Q3_IQM('239-242')),
+  c('iqm-vertex-nonfinite', IOQ3, 'positions, normals, texture coordinates and colours are copied as stored, unchecked', Q3_IQM('737-766')),
+  c('iqm-normal-unit', IOQ3, 'each normal is multiplied by the skinning matrix (or copied, unskinned) as stored, not renormalised', Q3_IQM('1409-1420, 1434-1436')),
+  c(['iqm-tangent-unit', 'iqm-tangent-w'], IOQ3, 'the OpenGL 1 renderer drops the tangent array', Q3_IQM('377-378')),
+  c('iqm-joint-nonfinite', IOQ3, 'the bind pose is made into a matrix and inverted as stored, unchecked', Q3_IQM('858-861')),
+  c('iqm-pose-nonfinite', IOQ3, 'each pose\'s channel offsets and scales are used as stored to decode every frame, unchecked', Q3_IQM('892-923')),
+  c(['iqm-bounds-nonfinite', 'iqm-bounds-inverted'], IOQ3, 'the boxes are copied as stored and cull the model unchecked: the result of culling against them is the only use', Q3_IQM('933-949, 979-988')),
+  c('iqm-triangle-unowned', IOQ3, 'each surface draws only the triangles of its mesh\'s range: a triangle in no mesh is never drawn', Q3_IQM('1446-1454')),
+  c('iqm-vertex-unused', IOQ3, 'every vertex of a mesh\'s range is skinned each frame, used by a triangle or not', Q3_IQM('1383-1421')),
   c('iqm-frames-without-poses', IOQ3, 'frames are decoded only through the poses: without poses the model stays in its bind pose', Q3_IQM('880-930')),
   c('iqm-mesh-material-empty', IOQ3, 'each mesh\'s material is looked up as a shader; a name with no shader or image gets the default shader', Q3_IQM('706-708')),
 
@@ -102,6 +115,23 @@ export const CODE_CITATIONS: readonly CodeCitation[] = [
   p('iqm-blend-incomplete', DARKPLACES.name, DARKPLACES.iqm?.requiredWhenSkinned?.fact),
   p('iqm-anim-empty', DAEMON.name, DAEMON.iqm?.emptyAnimation?.fact),
 
+  // --- IQM: the SDK's demo loader (demo.cpp, loadiqm, loadiqmmeshes, loadiqmanims, animateiqm) ---
+  c('iqm-version', SDK, 'only IQM_VERSION (2) is loaded ("error while loading")', SDK_DEMO('199-200')),
+  c('iqm-filesize', SDK, 'the file is read up to the header\'s filesize: fewer bytes fail the load, more are ignored', SDK_DEMO('203-205')),
+  c(['iqm-block-out-of-file', 'iqm-block-in-header'], SDK, 'no offset or count is checked: arrays, triangles, meshes, joints, poses, animations and frames are read at their offsets in a buffer of filesize bytes', SDK_DEMO('55-59, 74-93, 135-149')),
+  c(['iqm-array-components', 'iqm-array-format-unusual'], SDK, 'position and normal must be float × 3, tangent float × 4, texcoord float × 2, blendindexes, blendweights and color ubyte × 4, or the load fails (float weights too)', SDK_DEMO('81-87')),
+  c('iqm-text-offset', SDK, 'mesh names and materials are read at their text offsets unchecked', SDK_DEMO('112-113')),
+  c(['iqm-joint-parent-range', 'iqm-joint-parent-order', 'iqm-joint-cycle'], SDK, 'a joint\'s bind matrix is multiplied by its parent\'s, unchecked: a parent past the table reads past the array, one listed later is not computed yet', SDK_DEMO('102-106')),
+  c('iqm-pose-count', SDK, 'with animations, num_poses must equal num_joints or the load fails', SDK_DEMO('122, 208')),
+  c('iqm-pose-parent-mismatch', SDK, 'frames are composed with the pose\'s parent, the animated skeleton with the joint\'s: a pose whose parent differs mixes two hierarchies', SDK_DEMO('175, 239')),
+  c('iqm-pose-mask-reserved', SDK, 'only mask bits 0x01 to 0x200 read a channel', SDK_DEMO('158-167')),
+  c(['iqm-framechannels-short', 'iqm-framechannels-extra'], SDK, 'num_framechannels only sizes the byte swap: the frames are read as one stream, each pose taking one value per set mask bit, so a different count shifts or overruns the frames', SDK_DEMO('137, 151-167')),
+  c(['iqm-joint-quat', 'iqm-frame-quat'], SDK, 'bind and frame rotations are normalised before use', SDK_DEMO('100, 174')),
+  c('iqm-blend-index-range', SDK, 'skinning reads the joint matrix at each blend index unchecked', SDK_DEMO('257-259')),
+  c(['iqm-weights-sum', 'iqm-weight-index-unweighted'], SDK, 'weights are taken to sum to 255 (its comment) and used as stored / 255; the slots end at the first weight of 0', SDK_DEMO('249-259')),
+  c('iqm-anim-range', SDK, 'animations are only listed by name: frames are played by number, wrapped modulo num_frames', SDK_DEMO('180-184, 229-230')),
+  c(['iqm-adjacency-index', 'iqm-adjacency-mismatch'], SDK, 'the adjacency is byte-swapped and kept, not used', SDK_DEMO('59, 93')),
+
   // --- MD3: ioquake3 (tr_model.c) ---
   c('md3-version', IOQ3, 'a version other than 15: "R_LoadMD3: … has wrong version (… should be 15)", the model is not loaded', Q3_MD3('388-393')),
   c('md3-eof', IOQ3, 'OFS_EOF bytes are allocated and copied from the file\'s buffer with no check against the file\'s size (R_LoadMD3 is not given it): larger than the file, it reads past the buffer; smaller, the blocks after it are read from past the copy', Q3_MD3('396-399')),
@@ -109,7 +139,8 @@ export const CODE_CITATIONS: readonly CodeCitation[] = [
   c('md3-surface-renderer-limit', IOQ3, 'a surface with SHADER_MAX_VERTEXES (1000) or more vertices, or whose triangles × 3 reach SHADER_MAX_INDEXES (6000): "R_LoadMD3: … has more than 999 verts on …" (or "… 1999 triangles on …"), the whole model is not loaded', Q3_MD3('454-465')),
   c('md3-count-negative', IOQ3, 'only numFrames is checked (below 1: not loaded); a negative tag or surface count makes its loop read nothing', Q3_MD3('411, 429, 440')),
   p('md3-count-limit', IOQ3, IOQUAKE3.md3?.formatLimits?.fact),
-  c('md3-block-out-of-file', IOQ3, 'frames, tags and surfaces are found at their offsets inside the OFS_EOF bytes copied, with no check', Q3_MD3('417, 428, 439')),
+  c(['md3-block-out-of-file', 'md3-block-in-header'], IOQ3, 'frames, tags and surfaces are found at their offsets inside the OFS_EOF bytes copied, with no check', Q3_MD3('417, 428, 439')),
+  c('md3-nonfinite', IOQ3, 'frames (bounds, origin, radius), tags and texture coordinates are byte-swapped as stored, unchecked', Q3_MD3('416-436, 501-506')),
   c('md3-surface-ident', IOQ3, 'a surface\'s ident is overwritten (SF_MD3), never checked: a wrong one alone changes nothing; it shows the walk by OFS_END went astray', Q3_MD3('468')),
   c('md3-surface-end', IOQ3, 'the next surface is found at this one\'s start + OFS_END, unchecked', Q3_MD3('521')),
   c('md3-surface-frames', IOQ3, 'a surface\'s own frame count only sizes the byte swap of its vertices; R_LoadMD3 does not compare it with the header\'s', Q3_MD3('510')),

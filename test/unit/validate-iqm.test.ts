@@ -2,7 +2,7 @@
 // generated file that triggers it and nothing else.
 import { test } from 'node:test';
 import { readFileSync } from 'node:fs';
-import { CODE_TABLE_END, CODE_TABLE_START, validationCodeTable } from '../../core/validate/doc';
+import { CODE_TABLE_END, CODE_TABLE_START, codeSectionLines, validationCodeTable } from '../../core/validate/doc';
 import assert from 'node:assert/strict';
 import { validateModel } from '../../core/validate/index';
 import { VALIDATION_CODES, type ValidationCode } from '../../core/validate/codes';
@@ -229,4 +229,19 @@ test('docs/VALIDATION.md lists every code with its kind and severity, as codes.t
   assert.ok(start >= 0 && end > start, 'the doc has the table markers');
   assert.equal(doc.slice(start, end + CODE_TABLE_END.length), validationCodeTable());
   assert.ok(Object.keys(VALIDATION_CODES).length >= 60);
+});
+
+test('every code has a section in docs/VALIDATION.md, found by the line the Problems panel links to', () => {
+  const doc = readFileSync('docs/VALIDATION.md', 'utf8');
+  const lines = doc.split('\n');
+  const sections = codeSectionLines(doc);
+  assert.deepEqual([...sections.keys()].sort(), Object.keys(VALIDATION_CODES).sort());
+  for (const [code, line] of sections) {
+    assert.equal(lines[line - 1], `### \`${code}\``);
+    // The table links each code to its section (GitHub's anchor of the heading).
+    assert.ok(doc.includes(`| [\`${code}\`](#${code}) |`), `${code} is linked from the table`);
+  }
+  // The section says what ioquake3 does, with the lines read: a code cited from R_LoadIQM.
+  const triangle = lines.slice(sections.get('iqm-triangle-index')!, sections.get('iqm-triangle-outside-mesh')! - 1).join('\n');
+  assert.match(triangle, /\*\*ioquake3\*\*: .* \(ioquake\/ioq3 code\/renderergl1\/tr_model_iqm\.c:391-395 @2ca05943\)/);
 });

@@ -273,18 +273,26 @@ suite('model preview', () => {
     // Generated (scripts/make-examples.ts): an animation past the last frame (an error) and frame rate 0 (a warning).
     const uri = fixtureUri('validation-broken.iqm');
     const problems = () => vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'iqm-tools validate');
+    const codeOf = (d: vscode.Diagnostic) => (typeof d.code === 'object' ? d.code.value : d.code);
     try {
       await vscode.commands.executeCommand('vscode.openWith', uri, MODEL_PREVIEW);
       const tab = await waitForTab(uri, MODEL_PREVIEW);
       const found = await waitFor(() => (problems().length > 0 ? problems() : undefined), 'the validation report of validation-broken.iqm', 60000);
-      assert.deepEqual(found.map((d) => [d.code, d.severity]), [['iqm-anim-range', vscode.DiagnosticSeverity.Error], ['iqm-anim-framerate', vscode.DiagnosticSeverity.Warning]]);
+      assert.deepEqual(found.map((d) => [codeOf(d), d.severity]), [['iqm-anim-range', vscode.DiagnosticSeverity.Error], ['iqm-anim-framerate', vscode.DiagnosticSeverity.Warning]]);
       assert.match(found[0].message, /^byte \d+, animation 0 "idle": frames 0\.\.2 run past num_frames 2 \(frames 0\.\.1\): /);
       assert.equal(found[0].range.start.line, 0);
+      // Each code links to its section of the packaged docs/VALIDATION.md, at the heading's line.
+      const code = found[0].code as { value: string; target: vscode.Uri };
+      assert.equal(code.value, 'iqm-anim-range');
+      assert.match(code.target.path, /\/docs\/VALIDATION\.md$/);
+      const line = Number(/^L(\d+)$/.exec(code.target.fragment)?.[1]);
+      const doc = new TextDecoder().decode(await vscode.workspace.fs.readFile(code.target.with({ fragment: '' })));
+      assert.equal(doc.split('\n')[line - 1], '### `iqm-anim-range`');
       // The info panel lists them too (the screenshot shows its Validation section).
       await requestScreenshot('preview-validation', { webviewSelector: '#viewer[data-state="ready"]' });
       await setSetting('validation.severities', { 'iqm-anim-framerate': 'off', 'iqm-anim-range': 'warning' });
       const relaxed = await waitFor(() => (problems().length === 1 ? problems() : undefined), 'the setting to turn iqm-anim-framerate off', 60000);
-      assert.deepEqual(relaxed.map((d) => [d.code, d.severity]), [['iqm-anim-range', vscode.DiagnosticSeverity.Warning]]);
+      assert.deepEqual(relaxed.map((d) => [codeOf(d), d.severity]), [['iqm-anim-range', vscode.DiagnosticSeverity.Warning]]);
       await vscode.window.tabGroups.close(tab);
       await waitFor(() => (problems().length === 0 ? true : undefined), 'closing the preview to clear the report', 10000);
     } finally {
