@@ -36,6 +36,8 @@ const DP_MD3_AT = (at: string): SourceRef => ({ repo: 'DarkPlacesEngine/DarkPlac
 /** The IQM SDK's demo loader (lsalzman/iqm demo/demo.cpp): the reference reader many engines' loaders follow. */
 const SDK = 'IQM SDK demo';
 const SDK_DEMO = (lines: string): SourceRef => ({ repo: 'lsalzman/iqm', path: 'demo/demo.cpp', commit: '18cd687eb320f5138070fcd7cd4bda629d03b08f', lines });
+/** GZDoom's IQM loader (IQMModel::Load, LoadGeometry, FindFrame, RenderFrame, BuildVertexBuffer), the version the GZDoom profile cites. */
+const GZ_IQM = (lines: string): SourceRef => ({ repo: 'ZDoom/gzdoom', path: 'src/common/models/models_iqm.cpp', commit: '5de178b4a815bd244916eee6fe5ec2e2f7489a97', lines });
 const DPM_AT = DP_MD3_AT('Mod_DARKPLACESMODEL_Load (from offset 87524)');
 
 const c = (codes: ValidationCode | readonly ValidationCode[], engine: string, does: string, source: SourceRef): CodeCitation => ({ codes: typeof codes === 'string' ? [codes] : codes, engine, does, source });
@@ -131,6 +133,22 @@ export const CODE_CITATIONS: readonly CodeCitation[] = [
   c(['iqm-weights-sum', 'iqm-weight-index-unweighted'], SDK, 'weights are taken to sum to 255 (its comment) and used as stored / 255; the slots end at the first weight of 0', SDK_DEMO('249-259')),
   c('iqm-anim-range', SDK, 'animations are only listed by name: frames are played by number, wrapped modulo num_frames', SDK_DEMO('180-184, 229-230')),
   c(['iqm-adjacency-index', 'iqm-adjacency-mismatch'], SDK, 'the adjacency is byte-swapped and kept, not used', SDK_DEMO('59, 93')),
+
+  // --- IQM: GZDoom (models_iqm.cpp, counted from its first, empty, line) ---
+  c(['iqm-block-out-of-file', 'iqm-block-in-header'], GZDOOM.name, 'every table is read through IQMFileReader from its offset (SeekTo); a read error (IQMReadErrorException) makes Load return false: the model is not loaded (the reader\'s own bounds check, in model_iqm.h, was not read)', GZ_IQM('84, 266-269')),
+  c('iqm-filesize', GZDOOM.name, 'the header\'s filesize is read and not used', GZ_IQM('39')),
+  c('iqm-text-unterminated', GZDOOM.name, 'the text table\'s last byte is overwritten with a NUL (a table of 0 bytes: the model is not loaded), so a last name without one loses its last character', GZ_IQM('66-72')),
+  c('iqm-joint-quat', GZDOOM.name, 'the bind rotation is made unit (MakeUnit)', GZ_IQM('124')),
+  c('iqm-frame-quat', GZDOOM.name, 'each frame\'s rotation is made unit (MakeUnit)', GZ_IQM('197')),
+  c(['iqm-joint-parent-range', 'iqm-joint-parent-order', 'iqm-joint-cycle'], GZDOOM.name, 'the bind matrix starts from the parent\'s, unchecked: a parent listed later is not computed yet, one past the table is read past the array', GZ_IQM('165-171')),
+  c(['iqm-pose-parent-range', 'iqm-pose-parent-order', 'iqm-pose-cycle', 'iqm-pose-parent-mismatch'], GZDOOM.name, 'a pose\'s parent is read and not used by Load', GZ_IQM('133')),
+  c(['iqm-framechannels-short', 'iqm-framechannels-extra'], GZDOOM.name, 'num_framechannels is read and never used: frames are read as one stream, each pose taking one value per set mask bit, so a different count shifts the frames (or runs past the file: not loaded)', GZ_IQM('58, 179-208')),
+  c('iqm-pose-mask-reserved', GZDOOM.name, 'only mask bits 0x01 to 0x200 read a channel', GZ_IQM('188-202')),
+  c('iqm-frames-without-poses', GZDOOM.name, 'with no frames, the joints\' bind pose is made the one frame', GZ_IQM('211-239')),
+  c(['iqm-anim-name-duplicate', 'iqm-anim-range'], GZDOOM.name, 'a MODELDEF frame name finds the first animation whose name starts with it (strnicmp over the name\'s length) and returns its first frame plus the offset, without checking the animation\'s range against num_frames: a second animation of the same name is never found', GZ_IQM('431-448')),
+  c('iqm-mesh-material-empty', GZDOOM.name, 'a mesh with no MODELDEF skin or SurfaceSkin and no texture found for its material is not drawn', GZ_IQM('480-494')),
+  c(['iqm-mesh-triangle-range', 'iqm-triangle-unowned'], GZDOOM.name, 'each mesh draws its own triangle range from the index buffer, unchecked; a triangle in no mesh is not drawn', GZ_IQM('503')),
+  c('iqm-triangle-index', GZDOOM.name, 'the triangles are copied into the index buffer as stored, unchecked', GZ_IQM('521-522')),
 
   // --- MD3: ioquake3 (tr_model.c) ---
   c('md3-version', IOQ3, 'a version other than 15: "R_LoadMD3: … has wrong version (… should be 15)", the model is not loaded', Q3_MD3('388-393')),
