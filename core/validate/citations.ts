@@ -12,6 +12,7 @@ import { DARKPLACES } from '../engines/darkplaces';
 import { FTE } from '../engines/fte';
 import { GZDOOM, UZDOOM } from '../engines/gzdoom';
 import { IOQUAKE3 } from '../engines/ioquake3';
+import { REDECLIPSE } from '../engines/redeclipse';
 import type { Fact, SourceRef } from '../engines/types';
 import type { ValidationCode } from './codes';
 
@@ -38,6 +39,9 @@ const SDK = 'IQM SDK demo';
 const SDK_DEMO = (lines: string): SourceRef => ({ repo: 'lsalzman/iqm', path: 'demo/demo.cpp', commit: '18cd687eb320f5138070fcd7cd4bda629d03b08f', lines });
 /** GZDoom's IQM loader (IQMModel::Load, LoadGeometry, FindFrame, RenderFrame, BuildVertexBuffer), the version the GZDoom profile cites. */
 const GZ_IQM = (lines: string): SourceRef => ({ repo: 'ZDoom/gzdoom', path: 'src/common/models/models_iqm.cpp', commit: '5de178b4a815bd244916eee6fe5ec2e2f7489a97', lines });
+/** Red Eclipse's (Tesseract's) IQM loader (iqm.h: loadiqmmeshes, loadiqmanims, loadiqm), the version its profile cites. */
+const RE_IQM = (lines: string): SourceRef => ({ repo: 'redeclipse/base', path: 'src/engine/iqm.h', commit: '01fcd3bcf98ad27434ba8eeefca5653fa7c24475', lines });
+const RE = REDECLIPSE.name;
 const DPM_AT = DP_MD3_AT('Mod_DARKPLACESMODEL_Load (from offset 87524)');
 
 const c = (codes: ValidationCode | readonly ValidationCode[], engine: string, does: string, source: SourceRef): CodeCitation => ({ codes: typeof codes === 'string' ? [codes] : codes, engine, does, source });
@@ -149,6 +153,21 @@ export const CODE_CITATIONS: readonly CodeCitation[] = [
   c('iqm-mesh-material-empty', GZDOOM.name, 'a mesh with no MODELDEF skin or SurfaceSkin and no texture found for its material is not drawn', GZ_IQM('480-494')),
   c(['iqm-mesh-triangle-range', 'iqm-triangle-unowned'], GZDOOM.name, 'each mesh draws its own triangle range from the index buffer, unchecked; a triangle in no mesh is not drawn', GZ_IQM('503')),
   c('iqm-triangle-index', GZDOOM.name, 'the triangles are copied into the index buffer as stored, unchecked', GZ_IQM('521-522')),
+
+  // --- IQM: Red Eclipse (iqm.h) ---
+  c('iqm-filesize', RE, 'the file is read up to the header\'s filesize: fewer bytes fail the load, more are ignored', RE_IQM('344-345')),
+  c(['iqm-block-out-of-file', 'iqm-block-in-header'], RE, 'the tables are found at their offsets in a buffer of filesize bytes, unchecked', RE_IQM('137-139, 270-273')),
+  c(['iqm-mesh-vertex-range', 'iqm-mesh-triangle-range'], RE, 'a mesh\'s vertices and triangles are read from its first_vertex and first_triangle on, unchecked', RE_IQM('191-199, 240-241')),
+  c('iqm-triangle-outside-mesh', RE, 'triangle corners are rebased by the mesh\'s first_vertex, unchecked: a corner outside the mesh indexes outside the mesh\'s own vertices', RE_IQM('244-246')),
+  c('iqm-mesh-empty', RE, 'a mesh with no triangles or no vertices is dropped ("Empty mesh in …")', RE_IQM('249-255')),
+  c('iqm-text-offset', RE, 'joint, mesh and animation names are read at their text offsets, unchecked', RE_IQM('151, 176, 280')),
+  c(['iqm-joint-parent-range', 'iqm-joint-parent-order', 'iqm-joint-cycle'], RE, 'a joint\'s bind pose is multiplied by its parent\'s, unchecked: a parent listed later is not computed yet, one past the table reads past the bones', RE_IQM('160')),
+  c('iqm-joint-quat', RE, 'the bind rotation is normalised', RE_IQM('158')),
+  c('iqm-frame-quat', RE, 'each frame\'s rotation is normalised', RE_IQM('311')),
+  c(['iqm-pose-parent-range', 'iqm-pose-parent-mismatch'], RE, 'a frame is composed with the bind pose of the pose\'s parent (unchecked), while the skeleton\'s bones link by the joints\' parents', RE_IQM('152, 323-324')),
+  c('iqm-pose-count', RE, 'frames are decoded for every joint with the pose of the same number: fewer poses than joints reads past the poses', RE_IQM('299-301')),
+  c(['iqm-anim-range', 'iqm-framechannels-short', 'iqm-framechannels-extra'], RE, 'an animation\'s frames are read from first_frame × num_framechannels on, unchecked against num_frames, and then one value per set mask bit, frame after frame: a num_framechannels other than the masks\' count reads every frame after an animation\'s first from the wrong place', RE_IQM('295-317')),
+  c('iqm-anim-name-duplicate', RE, 'an animation whose name (file:name) is already loaded is skipped', RE_IQM('281-282')),
 
   // --- MD3: ioquake3 (tr_model.c) ---
   c('md3-version', IOQ3, 'a version other than 15: "R_LoadMD3: … has wrong version (… should be 15)", the model is not loaded', Q3_MD3('388-393')),

@@ -11,7 +11,7 @@ import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../client/extension';
 import type { RenderedMessage } from '../../core/protocol';
 import { requestScreenshot, waitFor } from './harnessClient';
-import { activeExtension, assertPreviewDrawn, fixtureUri, lineOf, openFixture, revertAndClose, scratchFolder, setSetting, utf8, waitForTab, writeMd5Pair } from './helpers';
+import { activeExtension, assertPreviewDrawn, codeOf, fixtureUri, lineOf, openFixture, revertAndClose, scratchFolder, setSetting, utf8, waitForTab, writeMd5Pair } from './helpers';
 
 const IQE_PREVIEW = 'iqmTools.iqePreview';
 const MODEL_PREVIEW = 'iqmTools.preview';
@@ -273,7 +273,6 @@ suite('model preview', () => {
     // Generated (scripts/make-examples.ts): an animation past the last frame (an error) and frame rate 0 (a warning).
     const uri = fixtureUri('validation-broken.iqm');
     const problems = () => vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'iqm-tools validate');
-    const codeOf = (d: vscode.Diagnostic) => (typeof d.code === 'object' ? d.code.value : d.code);
     try {
       await vscode.commands.executeCommand('vscode.openWith', uri, MODEL_PREVIEW);
       const tab = await waitForTab(uri, MODEL_PREVIEW);
@@ -288,6 +287,9 @@ suite('model preview', () => {
       const line = Number(/^L(\d+)$/.exec(code.target.fragment)?.[1]);
       const doc = new TextDecoder().decode(await vscode.workspace.fs.readFile(code.target.with({ fragment: '' })));
       assert.equal(doc.split('\n')[line - 1], '### `iqm-anim-range`');
+      // The Problems panel shows each code as a link (the screenshot).
+      await vscode.commands.executeCommand('workbench.actions.view.problems');
+      await requestScreenshot('preview-validation-problems');
       // The info panel lists them too (the screenshot shows its Validation section).
       await requestScreenshot('preview-validation', { webviewSelector: '#viewer[data-state="ready"]' });
       await setSetting('validation.severities', { 'iqm-anim-framerate': 'off', 'iqm-anim-range': 'warning' });
