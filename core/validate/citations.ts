@@ -42,6 +42,8 @@ const GZ_IQM = (lines: string): SourceRef => ({ repo: 'ZDoom/gzdoom', path: 'src
 /** Red Eclipse's (Tesseract's) IQM loader (iqm.h: loadiqmmeshes, loadiqmanims, loadiqm), the version its profile cites. */
 const RE_IQM = (lines: string): SourceRef => ({ repo: 'redeclipse/base', path: 'src/engine/iqm.h', commit: '01fcd3bcf98ad27434ba8eeefca5653fa7c24475', lines });
 const RE = REDECLIPSE.name;
+/** Red Eclipse's MD3 loader (md3.h: md3meshgroup::load), the version its profile cites. */
+const RE_MD3 = (lines: string): SourceRef => ({ repo: 'redeclipse/base', path: 'src/engine/md3.h', commit: '2df3fd7037429700c2710a27924b32a2deda69dc', lines });
 const DPM_AT = DP_MD3_AT('Mod_DARKPLACESMODEL_Load (from offset 87524)');
 
 const c = (codes: ValidationCode | readonly ValidationCode[], engine: string, does: string, source: SourceRef): CodeCitation => ({ codes: typeof codes === 'string' ? [codes] : codes, engine, does, source });
@@ -190,6 +192,19 @@ export const CODE_CITATIONS: readonly CodeCitation[] = [
   p('md3-surface-frames', DARKPLACES.name, DARKPLACES.md3?.surfaceFrames?.fact),
   p(['md3-version', 'md3-count-negative', 'md3-count-limit', 'md3-surface-renderer-limit', 'md3-block-out-of-file'], GZDOOM.name, GZDOOM.md3?.notes?.unchecked),
   p('md3-no-frames', GZDOOM.name, GZDOOM.md3?.notes?.frameRange),
+
+  // --- MD3: Red Eclipse (md3.h) ---
+  p('md3-version', RE, REDECLIPSE.md3?.version?.fact),
+  c(['md3-block-out-of-file', 'md3-block-in-header'], RE, 'surfaces, their triangles, texture coordinates and vertices, and the tags are read at their offsets (seek, read), unchecked', RE_MD3('83-84, 91, 102-103, 107, 132')),
+  c('md3-count-negative', RE, 'the counts size the arrays unchecked (new tri[numtriangles], new tcvert[numvertices])', RE_MD3('89-90, 100-101')),
+  c('md3-surface-ident', RE, 'a surface\'s id is read and not checked (only the file\'s IDP3 is)', RE_MD3('64, 84')),
+  c('md3-surface-end', RE, 'the next surface is read at this one\'s start + OFS_END, unchecked', RE_MD3('125')),
+  c('md3-surface-frames', RE, 'each surface\'s vertices are read for the header\'s frame count; the surface\'s own count is not used', RE_MD3('106-108')),
+  c('md3-triangle-index', RE, 'triangle indexes are cast to ushort, unchecked against the surface\'s vertex count', RE_MD3('97')),
+  c('md3-tag-name-mismatch', RE, 'tag names are taken from frame 0 only; the names in later frames are ignored', RE_MD3('139')),
+  c(['md3-normal-byte-order', 'md3-normals-zero'], RE, 'a normal\'s low byte is its zenith (z = cos) and its high byte its azimuth: a 0 word points straight up (+Z)', RE_MD3('118-122')),
+  c('md3-name-unterminated', RE, 'surface and tag names are copied up to their NUL (newstring): a name that fills its 64 bytes runs on into the fields after it', RE_MD3('87, 139')),
+  p('md3-surface-no-shader', RE, REDECLIPSE.md3?.shadersIgnored?.fact),
 
   // --- DPM: DarkPlaces (read for the validator before; model_alias.c is too long to count) ---
   c('dpm-type', DARKPLACES.name, 'a type other than 2 stops the load with Host_Error ("only type 2 (hierarchical skeletal pose) models are currently supported")', DPM_AT),
