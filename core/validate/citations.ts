@@ -44,6 +44,8 @@ const RE_IQM = (lines: string): SourceRef => ({ repo: 'redeclipse/base', path: '
 const RE = REDECLIPSE.name;
 /** Red Eclipse's MD3 loader (md3.h: md3meshgroup::load), the version its profile cites. */
 const RE_MD3 = (lines: string): SourceRef => ({ repo: 'redeclipse/base', path: 'src/engine/md3.h', commit: '2df3fd7037429700c2710a27924b32a2deda69dc', lines });
+/** GZDoom's MD3 loader (FMD3Model::Load, LoadGeometry, BuildVertexBuffer), the version its profile cites. */
+const GZ_MD3 = (lines: string): SourceRef => ({ repo: 'ZDoom/gzdoom', path: 'src/common/models/models_md3.cpp', commit: '9875850c195012b50d52ae16b2a4df7720084cdc', lines });
 const DPM_AT = DP_MD3_AT('Mod_DARKPLACESMODEL_Load (from offset 87524)');
 
 const c = (codes: ValidationCode | readonly ValidationCode[], engine: string, does: string, source: SourceRef): CodeCitation => ({ codes: typeof codes === 'string' ? [codes] : codes, engine, does, source });
@@ -192,6 +194,10 @@ export const CODE_CITATIONS: readonly CodeCitation[] = [
   p('md3-surface-frames', DARKPLACES.name, DARKPLACES.md3?.surfaceFrames?.fact),
   p(['md3-version', 'md3-count-negative', 'md3-count-limit', 'md3-surface-renderer-limit', 'md3-block-out-of-file'], GZDOOM.name, GZDOOM.md3?.notes?.unchecked),
   p('md3-no-frames', GZDOOM.name, GZDOOM.md3?.notes?.frameRange),
+  c('md3-surface-frames', GZDOOM.name, 'each surface\'s vertices are read for the model\'s (the header\'s) frame count; the surface\'s own count is not read', GZ_MD3('223-225')),
+  c('md3-triangle-index', GZDOOM.name, 'triangle indexes go into the index buffer as stored, unchecked', GZ_MD3('206-209, 288')),
+  c(['md3-surface-end', 'md3-surface-ident'], GZDOOM.name, 'the next surface is read at this one\'s start + OFS_END, and its ident is not checked', GZ_MD3('155-161, 198-200')),
+  p('md3-surface-no-shader', GZDOOM.name, GZDOOM.md3?.notes?.unskinned),
 
   // --- MD3: Red Eclipse (md3.h) ---
   p('md3-version', RE, REDECLIPSE.md3?.version?.fact),
