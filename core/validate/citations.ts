@@ -30,6 +30,8 @@ const IOQ3_REPO = 'ioquake/ioq3';
 const IOQ3_COMMIT = '2ca05943a6a8f341eadc98cc42473c7f8cafc196';
 /** ioquake3's IQM loader and skinning (R_LoadIQM, R_CullIQM, R_AddIQMSurfaces, RB_IQMSurfaceAnim). */
 const Q3_IQM = (lines: string): SourceRef => ({ repo: IOQ3_REPO, path: 'code/renderergl1/tr_model_iqm.c', commit: IOQ3_COMMIT, lines });
+/** ioquake3's MD3 drawing (R_CullModel, R_AddMD3Surfaces). */
+const Q3_MESH = (lines: string): SourceRef => ({ repo: IOQ3_REPO, path: 'code/renderergl1/tr_mesh.c', commit: IOQ3_COMMIT, lines });
 /** ioquake3's MD3 loader (R_LoadMD3). */
 const Q3_MD3 = (lines: string): SourceRef => ({ repo: IOQ3_REPO, path: 'code/renderergl1/tr_model.c', commit: IOQ3_COMMIT, lines });
 const DP_IQM_AT = (at: string): SourceRef => ({ repo: 'DarkPlacesEngine/DarkPlaces', path: 'model_alias.c', commit: '016f413cd468dd26b7f03b423f8bbc6854aa3b80', at });
@@ -187,7 +189,10 @@ export const CODE_CITATIONS: readonly CodeCitation[] = [
   c('md3-surface-frames', IOQ3, 'a surface\'s own frame count only sizes the byte swap of its vertices; R_LoadMD3 does not compare it with the header\'s', Q3_MD3('510')),
   c('md3-triangle-index', IOQ3, 'triangle indexes are byte-swapped, never checked against the surface\'s vertex count', Q3_MD3('494-499')),
   c('md3-name-unterminated', IOQ3, 'a surface name is lower-cased and measured with strlen with no bound: a name that fills its 64 bytes runs on into the surface\'s counts', Q3_MD3('471, 475')),
-  c('md3-surface-no-shader', IOQ3, 'the surface\'s shaders are registered from its list; with none (or one not found: index 0) it is drawn with the default shader unless a .skin names one', Q3_MD3('480-491')),
+  c('md3-surface-no-shader', IOQ3, 'a surface with no shader is drawn with the default shader, unless the entity has a custom shader or a .skin names one', Q3_MESH('375-376')),
+  c('md3-bounds-radius', IOQ3, 'the model is culled first by the sphere of the frame\'s radius around its local origin (both frames\' when it blends two): a radius that does not reach the vertices makes the model vanish while part of it is on screen', Q3_MESH('87-136')),
+  c('md3-bounds-contain', IOQ3, 'where the sphere test does not decide, the model is culled by the union of the two frames\' boxes: vertices outside it vanish while the box is off screen', Q3_MESH('138-156')),
+  c('md3-bounds-inverted', IOQ3, 'the frame\'s radius and box are used as stored to cull the model, unchecked', Q3_MESH('87-156')),
 
   // --- MD3: other engines ---
   p('md3-version', DARKPLACES.name, DARKPLACES.md3?.version?.fact),
