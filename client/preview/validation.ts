@@ -4,7 +4,7 @@
 
 import * as vscode from 'vscode';
 import type { Severity } from '../../core/iqe/diagnostic';
-import { codeSectionLines } from '../../core/validate/doc';
+import { codeSectionLines } from '../../core/validate/docSections';
 import { parseSeverityOverrides, type SeverityOverrides, type ValidationReport } from '../../core/validate/report';
 
 /** The `source` of the validator's entries in the Problems panel. */

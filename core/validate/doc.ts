@@ -1,17 +1,17 @@
 // The codes part of docs/VALIDATION.md, made from codes.ts and citations.ts (`npm run validation-doc`
 // writes it; a test keeps the doc the same): a table of every code, then one section per code with
 // what each engine whose source was read does with the problem. The Problems panel links each
-// entry to its code's section (codeSectionLines).
+// entry to its code's section (docSections.ts).
 
 import { citeSource } from '../engines/types';
 import { citationsOf } from './citations';
 import { VALIDATION_CODES, type ValidationCode } from './codes';
+import { codeHeading } from './docSections';
 
 export const CODE_TABLE_START = '<!-- validation codes: made from core/validate/codes.ts and citations.ts (npm run validation-doc) -->';
 export const CODE_TABLE_END = '<!-- end of validation codes -->';
 
 const escapeCell = (text: string) => text.replace(/\|/g, '\\|');
-const heading = (code: string) => `### \`${code}\``;
 
 /** What the section says where no engine's source was read for the code. */
 const UNCITED = 'No engine\'s handling of this was read in its source: the message says what follows from the format (iqm.txt, md3.txt, dpmodel.txt) for a loader that trusts the file.';
@@ -27,7 +27,7 @@ export function validationCodeTable(): string {
   const sections = codes.flatMap((code) => {
     const e = VALIDATION_CODES[code];
     const facts = citationsOf(code).map((f) => `- **${f.engine}**: ${f.does} (${citeSource(f.source)})`);
-    return [heading(code), '', `${e.kind}, ${e.severity}: ${e.summary}.`, '', ...(facts.length > 0 ? facts : [UNCITED]), ''];
+    return [codeHeading(code), '', `${e.kind}, ${e.severity}: ${e.summary}.`, '', ...(facts.length > 0 ? facts : [UNCITED]), ''];
   });
   return [
     CODE_TABLE_START,
@@ -43,14 +43,4 @@ export function validationCodeTable(): string {
     ...sections,
     CODE_TABLE_END,
   ].join('\n');
-}
-
-/** The 1-based line of each code's section heading in the doc's text (a code without one is absent). */
-export function codeSectionLines(doc: string): Map<string, number> {
-  const lines = new Map<string, number>();
-  doc.split('\n').forEach((line, i) => {
-    const m = /^### `([a-z0-9-]+)`$/.exec(line);
-    if (m && m[1] in VALIDATION_CODES) lines.set(m[1], i + 1);
-  });
-  return lines;
 }

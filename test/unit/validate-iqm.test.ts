@@ -2,7 +2,8 @@
 // generated file that triggers it and nothing else.
 import { test } from 'node:test';
 import { readFileSync } from 'node:fs';
-import { CODE_TABLE_END, CODE_TABLE_START, codeSectionLines, validationCodeTable } from '../../core/validate/doc';
+import { CODE_TABLE_END, CODE_TABLE_START, validationCodeTable } from '../../core/validate/doc';
+import { codeSectionLines } from '../../core/validate/docSections';
 import assert from 'node:assert/strict';
 import { validateModel } from '../../core/validate/index';
 import { VALIDATION_CODES, type ValidationCode } from '../../core/validate/codes';
