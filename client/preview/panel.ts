@@ -28,7 +28,7 @@ import { compileOptionsOf } from '../compile/settings';
 import { compileSource, settingsFor } from '../compile/source';
 import type { Platform } from '../platform';
 import { engineFindings, toDiagnostics } from './engines';
-import { validationDiagnostics } from './validation';
+import { validationDiagnostics, validationDocLinks } from './validation';
 import { errorText, toArrayBuffer } from '../../core/host/transfer';
 import { saveImage, showSource } from './userFiles';
 import { watchCompanionFiles, watchModelFiles } from './watchers';
@@ -299,7 +299,12 @@ export class PreviewPanel implements ComparablePreview {
     const report = read.validate();
     if (!report || stale()) return;
     this.timeline.mark('validated');
-    if (ownBytes) this.host.problems().set(this.uri, [...engineProblems, ...validationDiagnostics(report)]);
+    if (ownBytes) {
+      // Each entry's code links to its section of the packaged docs/VALIDATION.md.
+      const links = await validationDocLinks(this.host.context.extensionUri, (m) => this.host.log(m));
+      if (stale()) return;
+      this.host.problems().set(this.uri, [...engineProblems, ...validationDiagnostics(report, links)]);
+    }
     this.post({ type: 'validation', report });
   }
 

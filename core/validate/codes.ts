@@ -57,6 +57,7 @@ export const VALIDATION_CODES = {
   'iqm-pose-parent-mismatch': s('link', 'warning', "a pose's parent is not its joint's parent"),
   'iqm-pose-count': s('link', 'warning', 'num_poses is neither 0 nor num_joints'),
   'iqm-pose-mask-reserved': s('link', 'warning', "a pose's channel mask sets bits past its channels"),
+  'iqm-mesh-renderer-limit': s('link', 'information', "a mesh over ioquake3's renderer limit (999 vertices, 1999 triangles)"),
   'iqm-blend-index-range': s('link', 'error', 'a weighted blend index past the joints'),
   'iqm-blend-without-joints': s('link', 'warning', 'blend data but no joints or poses'),
   'iqm-anim-range': s('link', 'error', "an animation's frames are past num_frames"),
@@ -112,6 +113,8 @@ export const VALIDATION_CODES = {
   'md3-surface-end': s('structure', 'error', "a surface's OFS_END is smaller than its header (the next surface is inside it)"),
   // MD3: link
   'md3-count-limit': s('link', 'warning', "a frame, tag, surface, shader, vertex or triangle count past Quake 3's MD3_MAX_*"),
+  'md3-no-frames': s('link', 'error', 'no frames: ioquake3 does not load the model'),
+  'md3-surface-renderer-limit': s('link', 'warning', "a surface over ioquake3's renderer limit (999 vertices, 1999 triangles)"),
   'md3-surface-frames': s('link', 'error', "a surface's frame count is not the header's"),
   'md3-triangle-index': s('link', 'error', "a triangle names a vertex outside its surface's vertices"),
   'md3-tag-name-mismatch': s('link', 'warning', "a frame's tag has another name than frame 0's"),

@@ -35,7 +35,7 @@ import { createPose, sampleFrames } from '../model/sample';
 import { skinVertices, totalVertices } from '../model/skin';
 import { quotedName } from '../names';
 import type { Reporter } from './report';
-import { boundsFrames, checkBoundsFrame, controlBytesIn, eachDuplicateTriangle, hasCycle, parentChainChecks, type BoundsCheck } from './shared';
+import { boundsFrames, checkBoundsFrame, controlBytesIn, eachDuplicateTriangle, hasCycle, parentChainChecks, rendererLimit, rendererLimitText, type BoundsCheck } from './shared';
 
 interface Block {
   name: string;
@@ -196,6 +196,8 @@ export function validateIqm(bytes: Uint8Array, rep: Reporter): void {
       meshFirstT[m] = Math.min(ft, numTris);
       meshNumT[m] = Math.min(nt, numTris - meshFirstT[m]);
       if (nt === 0) rep.add('iqm-mesh-empty', o + 20, label, () => `${label()} has no triangles${nv === 0 ? ' and no vertices' : ''}: engines draw nothing for it`);
+      const over = rendererLimit(nv, nt);
+      if (over) rep.add('iqm-mesh-renderer-limit', over === 'vertices' ? o + 12 : o + 20, label, () => `${label()}: ${rendererLimitText('R_LoadIQM', nm, nv, nt, over)}`);
       if (material === '') rep.add('iqm-mesh-material-empty', o + 4, label, () => `${label()} has no material name: engines draw it with their default (missing) texture unless a skin names one`);
     }
     overlapRanges(meshFirstV, meshNumV, (a, b) => rep.add('iqm-mesh-vertex-overlap', ofsMeshes + b * IQM_RECORD.mesh + 8, `mesh ${b}`, `mesh ${b} ${quotedName(meshNames[b])} shares vertices with mesh ${a} ${quotedName(meshNames[a])}: engines skin and draw them for both; iqm-tools' reader refuses the file`));

@@ -9,7 +9,7 @@ import { morphVertices } from '../model/sample';
 import { totalVertices } from '../model/skin';
 import { quotedName } from '../names';
 import type { Reporter } from './report';
-import { BlockMap, boundsFrames, checkBoundsFrame, checkTriangleList, fixedName, type LayoutCodes } from './shared';
+import { BlockMap, boundsFrames, checkBoundsFrame, checkTriangleList, fixedName, rendererLimit, rendererLimitText, type LayoutCodes } from './shared';
 
 const MD3_CODES: LayoutCodes = { inHeader: 'md3-block-in-header', outOfFile: 'md3-block-out-of-file', overlap: 'md3-block-overlap', nameControl: 'md3-name-control', nameUnterminated: 'md3-name-unterminated' };
 
@@ -40,6 +40,7 @@ export function validateMd3(bytes: Uint8Array, rep: Reporter): void {
   const numFrames = count(76, 'header', 'frames', MD3_LIMITS.frames);
   const numTags = count(80, 'header', 'tags', MD3_LIMITS.tags);
   const numSurfaces = count(84, 'header', 'surfaces', MD3_LIMITS.surfaces);
+  if (i32(76) === 0) rep.add('md3-no-frames', 76, 'header', 'the model has no frames: ioquake3 does not load it ("R_LoadMD3: … has no frames"); GZDoom draws nothing');
 
   const blocks = new BlockMap(rep, MD3_CODES, MD3_SIZE.header, length);
   const place = blocks.place.bind(blocks);
@@ -108,6 +109,8 @@ export function validateMd3(bytes: Uint8Array, rep: Reporter): void {
     const numShaders = count(s0 + 76, label, 'shaders', MD3_LIMITS.shaders);
     const numVerts = count(s0 + 80, label, 'vertices', MD3_LIMITS.verts);
     const numTris = count(s0 + 84, label, 'triangles', MD3_LIMITS.tris);
+    const over = rendererLimit(numVerts, numTris);
+    if (over) rep.add('md3-surface-renderer-limit', s0 + (over === 'vertices' ? 80 : 84), label, `${label}: ${rendererLimitText('R_LoadMD3', name, numVerts, numTris, over)}`);
     if (sFrames !== numFrames) rep.add('md3-surface-frames', s0 + 72, label, `${label} has ${sFrames} frames, the header ${numFrames}: DarkPlaces refuses the file; loaders that index the surface's vertices by the header's frame read past them`);
     const ofsTris = s0 + i32(s0 + 88), ofsShaders = s0 + i32(s0 + 92), ofsSt = s0 + i32(s0 + 96), ofsXyz = s0 + i32(s0 + 100);
 

@@ -1,6 +1,7 @@
 // Checks the three validators share: hierarchies, names, and stored bounds against vertices.
 
 import { decodeUtf8 } from '../binary';
+import { IOQUAKE3 } from '../engines/ioquake3';
 import { quotedName } from '../names';
 import type { ValidationCode } from './codes';
 import type { Reporter } from './report';
@@ -9,6 +10,25 @@ import type { Reporter } from './report';
 export function controlBytesIn(bytes: Uint8Array, start: number, end: number): number {
   for (let i = start; i < end; i++) if (bytes[i] < 0x20 || bytes[i] === 0x7f) return i;
   return -1;
+}
+
+const Q3_MAX_VERTICES = IOQUAKE3.md3!.maxSurfaceVertices!.max;
+const Q3_MAX_TRIANGLES = IOQUAKE3.md3!.maxSurfaceTriangles!.max;
+
+/**
+ * Which of ioquake3's per-surface renderer limits a surface (MD3) or mesh (IQM) is over, or null:
+ * SHADER_MAX_VERTEXES (1000) vertices or more, or triangles × 3 reaching SHADER_MAX_INDEXES (6000).
+ * R_LoadMD3 and R_LoadIQM refuse the whole model then (docs/VALIDATION.md cites the lines).
+ */
+export function rendererLimit(vertices: number, triangles: number): 'vertices' | 'triangles' | null {
+  return vertices > Q3_MAX_VERTICES ? 'vertices' : triangles > Q3_MAX_TRIANGLES ? 'triangles' : null;
+}
+
+/** The message of a renderer-limit issue, with the warning ioquake3 prints (`loader`: R_LoadMD3 or R_LoadIQM). */
+export function rendererLimitText(loader: string, name: string, vertices: number, triangles: number, over: 'vertices' | 'triangles'): string {
+  const surface = name === '' ? 'a surface' : name;
+  const printed = over === 'vertices' ? `has more than ${Q3_MAX_VERTICES} verts on ${surface} (${vertices})` : `has more than ${Q3_MAX_TRIANGLES} triangles on ${surface} (${triangles})`;
+  return `${over === 'vertices' ? `${vertices} vertices` : `${triangles} triangles`}: ioquake3 does not load the model ("${loader}: … ${printed}"); other engines differ (iqm-tools lint --engine NAME)`;
 }
 
 /** Calls `report(j, parent)` for every entry whose parent is not before it (a parent past the table included). */

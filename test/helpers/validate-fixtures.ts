@@ -95,3 +95,17 @@ export const SQRTS = { SQRT2, SQRT5 };
 export function firedCodes(report: ValidationReport): string[] {
   return [...new Set([...report.issues.map((i) => i.code), ...Object.keys(report.omitted)])].sort();
 }
+
+/** An n × n grid of vertices over the unit square (x, y in [0, 1]), two triangles per cell, wound as the clean quad. */
+export function unitGrid(n: number): { xy: number[]; triangles: number[] } {
+  const xy: number[] = [];
+  for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) xy.push(i / (n - 1), j / (n - 1));
+  const triangles: number[] = [];
+  for (let j = 0; j + 1 < n; j++) {
+    for (let i = 0; i + 1 < n; i++) {
+      const a = j * n + i;
+      triangles.push(a, a + 1, a + n + 1, a, a + n + 1, a + n);
+    }
+  }
+  return { xy, triangles };
+}

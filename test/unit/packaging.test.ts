@@ -59,8 +59,8 @@ function builtFiles(dir = DIST, prefix = 'dist'): string[] {
   });
 }
 
-/** The package's documents (the README is out/package/README.md, packaged under this name). */
-const DOCUMENTS = ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE'];
+/** The package's documents (the README is out/package/README.md, packaged under this name; the validator's codes page, which the Problems entries link to). */
+const DOCUMENTS = ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE', 'docs/VALIDATION.md'];
 
 let listing: Promise<Set<string>> | undefined;
 const packageFiles = (): Promise<Set<string>> => (listing ??= vsce.listFiles({ cwd: ROOT, dependencies: false }).then((files) => new Set(files.map(packaged))));
@@ -103,6 +103,10 @@ test('the .vsix holds every file the build writes to dist/ (webview assets, work
   }
   const missing = built.filter((path) => !files.has(path));
   assert.deepEqual(missing, [], `.vscodeignore leaves out what the build writes: ${missing.join(', ')}`);
+});
+
+test('the .vsix holds docs/VALIDATION.md, the page the validator\'s Problems entries link to', { skip: NOT_BUILT }, async () => {
+  assert.ok((await packageFiles()).has('docs/VALIDATION.md'), '.vscodeignore leaves out docs/VALIDATION.md');
 });
 
 test('the .vsix holds nothing else: no sources, source maps, tests or examples', { skip: NOT_BUILT }, async () => {

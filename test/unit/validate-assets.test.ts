@@ -24,10 +24,13 @@ const EXPECTED: Record<string, { errors?: string[]; warnings?: string[] }> = {
   // 267 of its 271 frames store all-zero bounds (box and radii) for a model about 2 units wide.
   'dpm/nexuiz/h_chainsaw.dpm': { warnings: ['dpm-bounds-contain', 'dpm-bounds-radius'] },
   // Its one frame's box (-34 -24 -8 .. 23 0 7) is not where its vertices are (-25 -5.5 8 .. 32 4.8 23),
-  // its radius 40.4 short of 42.9; triangles 1210 and 1211 repeat 1075 and 1074.
-  'md3/chainsaw/g_chainsaw.md3': { warnings: ['md3-bounds-contain', 'md3-bounds-radius', 'md3-triangle-duplicate'] },
+  // its radius 40.4 short of 42.9; triangles 1210 and 1211 repeat 1075 and 1074; its surface 0 has
+  // 1,408 vertices, past ioquake3's 999 (a Nexuiz model: DarkPlaces has no such limit).
+  'md3/chainsaw/g_chainsaw.md3': { warnings: ['md3-bounds-contain', 'md3-bounds-radius', 'md3-surface-renderer-limit', 'md3-triangle-duplicate'] },
   // Triangle 267 of surface 0 repeats triangle 139.
   'md3/unvanquished/chaingun_thirdperson.md3': { warnings: ['md3-triangle-duplicate'] },
+  // An MD3 named .iqm: its surface 2 "rtzsentry" has 3,544 vertices, past ioquake3's 999 (R_LoadMD3 refuses the model; DarkPlaces loads it).
+  'iqm/mislabeled/rtzsentry.iqm': { warnings: ['md3-surface-renderer-limit'] },
   // Its surface "tag_weapon" (one marker triangle of 3 vertices; the file has no MD3 tags) has no normals: every word is 0.
   'md3/unvanquished/ckit_vwep.md3': { warnings: ['md3-normals-zero'] },
 };
@@ -53,6 +56,8 @@ test('the real files the validator reads: mrfixit\'s bounds hold its skinned ver
   const report = validateModel(asset('iqm/mrfixit/mrfixit.iqm'))!;
   assert.deepEqual(report.notes, []);
   assert.equal(report.counts.error + report.counts.warning, 0);
+  // Its mesh "Body" has 1,476 vertices: past ioquake3's 999, an information (other IQM engines load it).
+  assert.deepEqual(report.issues.filter((i) => i.code === 'iqm-mesh-renderer-limit').map((i) => [i.severity, i.where]), [['information', 'mesh 0 "Body"']]);
   // One frame's box made too small is found (the comparison does run).
   const bytes = asset('iqm/mrfixit/mrfixit.iqm');
   const view = new DataView(bytes.buffer, bytes.byteOffset);

@@ -3,6 +3,7 @@
 import { test } from 'node:test';
 import { readFileSync } from 'node:fs';
 import { CODE_TABLE_END, CODE_TABLE_START, validationCodeTable } from '../../core/validate/doc';
+import { codeSectionLines } from '../../core/validate/docSections';
 import assert from 'node:assert/strict';
 import { validateModel } from '../../core/validate/index';
 import { VALIDATION_CODES, type ValidationCode } from '../../core/validate/codes';
@@ -10,7 +11,7 @@ import { parseSeverityOverrides } from '../../core/validate/report';
 import type { IqmDocument } from '../../core/iqm/document';
 import { IQM_HEADER as H, IQM_RECORD } from '../../core/iqm/layout';
 import { writeIqmDocument } from '../helpers/iqm-writer';
-import { animationOnlyIqm, appendData, cleanIqm, firedCodes, headerField, iqmWith, poke, setHeader } from '../helpers/validate-fixtures';
+import { animationOnlyIqm, appendData, cleanIqm, firedCodes, headerField, iqmWith, poke, setHeader, unitGrid } from '../helpers/validate-fixtures';
 
 
 const arrayOf = (doc: IqmDocument, type: number) => {
@@ -68,6 +69,26 @@ const TRIGGERS: Partial<Record<ValidationCode, () => Uint8Array>> = {
   'iqm-mesh-vertex-overlap': () => iqmWith((d) => { d.meshes = [{ ...d.meshes[0], triangleCount: 1 }, { ...d.meshes[0], name: 'second', firstTriangle: 1, triangleCount: 1 }]; }),
   'iqm-mesh-triangle-overlap': () => iqmWith((d) => { d.meshes.push({ name: 'second', material: 'body.tga', firstVertex: 4, vertexCount: 0, firstTriangle: 1, triangleCount: 1 }); }),
   'iqm-mesh-empty': () => iqmWith((d) => { d.meshes.push({ name: 'empty', material: 'body.tga', firstVertex: 4, vertexCount: 0, firstTriangle: 2, triangleCount: 0 }); }),
+  // 32 × 32 = 1024 vertices (ioquake3 takes 999) over the clean quad's square; the upper half on "tip", as the quad's.
+  'iqm-mesh-renderer-limit': () => iqmWith((d) => {
+    const { xy, triangles } = unitGrid(32);
+    const count = xy.length / 2;
+    const each = (values: number[]) => Array.from({ length: count }, () => values).flat();
+    const upper = (v: number) => xy[v * 2 + 1] > 0.5;
+    const data = [
+      new Float32Array(xy.flatMap((x, k) => (k % 2 === 1 ? [x, 0] : [x]))),
+      new Float32Array(xy),
+      new Float32Array(each([0, 0, 1])),
+      new Float32Array(each([1, 0, 0, 1])),
+      new Uint8Array(Array.from({ length: count }, (_, v) => [upper(v) ? 1 : 0, 0, 0, 0]).flat()),
+      new Uint8Array(each([255, 0, 0, 0])),
+    ];
+    d.vertexArrays.forEach((a, i) => { a.data = data[i]; });
+    d.vertexCount = count;
+    d.triangles = new Uint32Array(triangles);
+    d.adjacency = null;
+    Object.assign(d.meshes[0], { vertexCount: count, triangleCount: triangles.length / 3 });
+  }),
   'iqm-mesh-material-empty': () => iqmWith((d) => { d.meshes[0].material = ''; }),
   'iqm-triangle-index': () => iqmWith((d) => { addTriangle(d, [0, 2, 99]); }),
   'iqm-triangle-outside-mesh': () => iqmWith((d) => { d.meshes[0].vertexCount = 3; }),
@@ -209,4 +230,19 @@ test('docs/VALIDATION.md lists every code with its kind and severity, as codes.t
   assert.ok(start >= 0 && end > start, 'the doc has the table markers');
   assert.equal(doc.slice(start, end + CODE_TABLE_END.length), validationCodeTable());
   assert.ok(Object.keys(VALIDATION_CODES).length >= 60);
+});
+
+test('every code has a section in docs/VALIDATION.md, found by the line the Problems panel links to', () => {
+  const doc = readFileSync('docs/VALIDATION.md', 'utf8');
+  const lines = doc.split('\n');
+  const sections = codeSectionLines(doc);
+  assert.deepEqual([...sections.keys()].sort(), Object.keys(VALIDATION_CODES).sort());
+  for (const [code, line] of sections) {
+    assert.equal(lines[line - 1], `### \`${code}\``);
+    // The table links each code to its section (GitHub's anchor of the heading).
+    assert.ok(doc.includes(`| [\`${code}\`](#${code}) |`), `${code} is linked from the table`);
+  }
+  // The section says what ioquake3 does, with the lines read: a code cited from R_LoadIQM.
+  const triangle = lines.slice(sections.get('iqm-triangle-index')!, sections.get('iqm-triangle-outside-mesh')! - 1).join('\n');
+  assert.match(triangle, /\*\*ioquake3\*\*: .* \(ioquake\/ioq3 code\/renderergl1\/tr_model_iqm\.c:391-395 @2ca05943\)/);
 });

@@ -19,7 +19,7 @@ import {
   md3Poke,
   md3With,
 } from '../helpers/validate-fixtures-md3-dpm';
-import { firedCodes } from '../helpers/validate-fixtures';
+import { firedCodes, unitGrid } from '../helpers/validate-fixtures';
 
 const md3 = () => writeMd3(cleanMd3());
 const dpm = () => writeDpm(cleanDpm());
@@ -55,6 +55,18 @@ const TRIGGERS: Partial<Record<ValidationCode, () => Uint8Array>> = {
   'md3-surface-end': () => md3Poke(md3Surface('ofsEnd', () => 50), MD3_FIELD.numSurfaces, 2),
   'md3-count-limit': () => md3With((s) => { s.tags = s.tags.map(() => Array.from({ length: 17 }, (_, i) => ({ name: `tag_${i}`, origin: [0, 0, 0], axis: [[1, 0, 0], [0, 1, 0], [0, 0, 1]] }))); }),
   'md3-surface-frames': () => md3Surface('numFrames', () => 1),
+  'md3-no-frames': () => md3With((s) => {
+    s.frames = [];
+    s.tags = [];
+    for (const surface of s.surfaces) [surface.xyz, surface.normals] = [[], []];
+  }),
+  // 32 × 32 = 1024 vertices (ioquake3 takes 999), 1922 triangles (it takes 1999), the clean quad's square and frames.
+  'md3-surface-renderer-limit': () => md3With((s) => {
+    const { xy, triangles } = unitGrid(32);
+    const at = (z: number) => xy.flatMap((x, k) => (k % 2 === 1 ? [Math.round(x * 64), z] : [Math.round(x * 64)]));
+    const count = xy.length / 2;
+    Object.assign(s.surfaces[0], { triangles, st: xy, xyz: [at(0), at(64)], normals: s.surfaces[0].normals.map((f) => Array(count).fill(f[0])) });
+  }),
   'md3-triangle-index': () => md3With((s) => { s.surfaces[0].triangles[5] = 7; }),
   'md3-tag-name-mismatch': () => md3With((s) => { s.tags[1][0].name = 'tag_head'; }),
   'md3-nonfinite': () => md3With((s) => { s.tags[1][0].origin = [0, NaN, 0]; }),

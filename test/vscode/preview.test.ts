@@ -11,7 +11,7 @@ import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../client/extension';
 import type { RenderedMessage } from '../../core/protocol';
 import { requestScreenshot, waitFor } from './harnessClient';
-import { activeExtension, assertPreviewDrawn, fixtureUri, lineOf, openFixture, revertAndClose, scratchFolder, setSetting, utf8, waitForTab, writeMd5Pair } from './helpers';
+import { activeExtension, assertPreviewDrawn, codeOf, fixtureUri, lineOf, openFixture, revertAndClose, scratchFolder, setSetting, utf8, waitForTab, writeMd5Pair } from './helpers';
 
 const IQE_PREVIEW = 'iqmTools.iqePreview';
 const MODEL_PREVIEW = 'iqmTools.preview';
@@ -277,14 +277,24 @@ suite('model preview', () => {
       await vscode.commands.executeCommand('vscode.openWith', uri, MODEL_PREVIEW);
       const tab = await waitForTab(uri, MODEL_PREVIEW);
       const found = await waitFor(() => (problems().length > 0 ? problems() : undefined), 'the validation report of validation-broken.iqm', 60000);
-      assert.deepEqual(found.map((d) => [d.code, d.severity]), [['iqm-anim-range', vscode.DiagnosticSeverity.Error], ['iqm-anim-framerate', vscode.DiagnosticSeverity.Warning]]);
+      assert.deepEqual(found.map((d) => [codeOf(d), d.severity]), [['iqm-anim-range', vscode.DiagnosticSeverity.Error], ['iqm-anim-framerate', vscode.DiagnosticSeverity.Warning]]);
       assert.match(found[0].message, /^byte \d+, animation 0 "idle": frames 0\.\.2 run past num_frames 2 \(frames 0\.\.1\): /);
       assert.equal(found[0].range.start.line, 0);
+      // Each code links to its section of the packaged docs/VALIDATION.md, at the heading's line.
+      const code = found[0].code as { value: string; target: vscode.Uri };
+      assert.equal(code.value, 'iqm-anim-range');
+      assert.match(code.target.path, /\/docs\/VALIDATION\.md$/);
+      const line = Number(/^L(\d+)$/.exec(code.target.fragment)?.[1]);
+      const doc = new TextDecoder().decode(await vscode.workspace.fs.readFile(code.target.with({ fragment: '' })));
+      assert.equal(doc.split('\n')[line - 1], '### `iqm-anim-range`');
+      // The Problems panel shows each code as a link (the screenshot).
+      await vscode.commands.executeCommand('workbench.actions.view.problems');
+      await requestScreenshot('preview-validation-problems');
       // The info panel lists them too (the screenshot shows its Validation section).
       await requestScreenshot('preview-validation', { webviewSelector: '#viewer[data-state="ready"]' });
       await setSetting('validation.severities', { 'iqm-anim-framerate': 'off', 'iqm-anim-range': 'warning' });
       const relaxed = await waitFor(() => (problems().length === 1 ? problems() : undefined), 'the setting to turn iqm-anim-framerate off', 60000);
-      assert.deepEqual(relaxed.map((d) => [d.code, d.severity]), [['iqm-anim-range', vscode.DiagnosticSeverity.Warning]]);
+      assert.deepEqual(relaxed.map((d) => [codeOf(d), d.severity]), [['iqm-anim-range', vscode.DiagnosticSeverity.Warning]]);
       await vscode.window.tabGroups.close(tab);
       await waitFor(() => (problems().length === 0 ? true : undefined), 'closing the preview to clear the report', 10000);
     } finally {
