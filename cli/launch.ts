@@ -2,7 +2,8 @@
 // cache the build wrote beside it (cli/codeCache.ts). Without a cache that fits (none, another
 // build's, or rejected by this node's V8) V8 compiles the bundle as `require` would. node is
 // started again with the flags of node/exitFlags.ts when they are missing (`node dist/cli.js`), so
-// that the process always ends once its output is written.
+// that the process always ends once its output is written, and with malloc's huge pages asked for
+// (node/hugePages.ts), which only a new process can take.
 import { spawn } from 'node:child_process';
 import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { constants } from 'node:os';
@@ -11,6 +12,7 @@ import { Script } from 'node:vm';
 import { isMainThread } from 'node:worker_threads';
 import { decodeCodeCache, encodeCodeCache, wrapModuleSource } from './codeCache';
 import { missingExitFlags } from '../node/exitFlags';
+import { withHugePages } from '../node/hugePages';
 
 const missing = isMainThread ? missingExitFlags(process.execArgv) : [];
 if (missing.length > 0) relaunch(missing);
@@ -22,7 +24,7 @@ else runBundle();
  * process runs no more JavaScript than that, so no compile of its own is in flight at its end.
  */
 function relaunch(flags: string[]): void {
-  const child = spawn(process.execPath, [...process.execArgv, ...flags, __filename, ...process.argv.slice(2)], { stdio: 'inherit' });
+  const child = spawn(process.execPath, [...process.execArgv, ...flags, __filename, ...process.argv.slice(2)], { stdio: 'inherit', env: withHugePages(process.env) });
   const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
   const pass = (signal: NodeJS.Signals): void => {
     child.kill(signal);

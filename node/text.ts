@@ -11,6 +11,10 @@ import { detectFormat, FORMATS, HEAD_BYTES, unusableMessage } from '../core/form
 import { openSource } from '../core/formats/sources';
 
 export function decodeText(bytes: Uint8Array): string {
+  // ASCII (nearly every model file): its Latin-1 copy, which node makes outside V8's heap in
+  // memory from malloc (where the launcher's huge pages apply: cli/launch.ts), not in V8's
+  // large-object space, which is mapped page by page.
+  if (isAscii(bytes)) return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
   return new TextDecoder('utf-8', { fatal: false }).decode(bytes);
 }
 

@@ -49,6 +49,8 @@ const cases: [string, Uint8Array][] = [
   ['a truncated character at the end of the file', concat(ascii(BLOCK_BYTES + 3), EURO.slice(0, 2))],
   ['invalid bytes among ASCII', concat(ascii(1000), [0xff, 0xc0, 0x80], ascii(2 * BLOCK_BYTES))],
   ['a lone continuation byte opening a block', concat(ascii(BLOCK_BYTES), [0x80], ascii(50))],
+  // decodeText's ASCII copy reads the view's own bytes, not its buffer's.
+  ['ASCII in a view that starts and ends inside its buffer', concat(EURO, ascii(BLOCK_BYTES), EURO).subarray(3, 3 + BLOCK_BYTES)],
 ];
 
 test('decodeText and readTextBlocks give what TextDecoder gives for the whole file', () => {
