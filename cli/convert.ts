@@ -45,9 +45,12 @@ function defaultOutput(input: string): string {
   return outputName(input, '.iqe');
 }
 
-/** Reads a model with the clips its preview plays (the sidecars beside it); a string is the one-line error. */
-async function load(file: string, notes: string[], animationFiles: boolean): Promise<Model | string> {
-  const loaded = await loadModel(file, 'compiled', animationFiles);
+/**
+ * Reads a model with the clips its preview plays (the sidecars beside it); a string is the one-line
+ * error. `toGltf`: a source's compile leaves out the bounds and adjacency (glTF carries neither).
+ */
+async function load(file: string, notes: string[], animationFiles: boolean, toGltf: boolean): Promise<Model | string> {
+  const loaded = await loadModel(file, 'compiled', animationFiles, undefined, { modelOnly: toGltf });
   if (!loaded.ok) return loaded.message;
   for (const w of loaded.warnings) notes.push(`${file}: warning: ${w}`);
   const found = await clipsBeside(nodeFileAccess, resolve(file), loaded.model);
@@ -99,7 +102,7 @@ export async function runConvert(args: string[]): Promise<number> {
   const models: Model[] = [];
   for (const file of inputs) {
     // The animation files beside a source go with it unless animation inputs are given.
-    const model = await load(file, notes, inputs.length === 1);
+    const model = await load(file, notes, inputs.length === 1, container !== null);
     if (typeof model === 'string') {
       process.stderr.write(model + '\n');
       return 2;
@@ -246,7 +249,7 @@ async function convertPlayer(player: { parts: Record<PlayerPart, string>; label:
   const models: Model[] = [];
   for (const part of PLAYER_PARTS) {
     const file = player.parts[part];
-    const model = await load(file, notes, false);
+    const model = await load(file, notes, false, true);
     if (typeof model === 'string') {
       process.stderr.write(model + '\n');
       return 2;
