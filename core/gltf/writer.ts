@@ -22,6 +22,7 @@ import { fallbackTangent } from '../math/tangent';
 import { fromTRS, invert3x4, mul3x4 } from '../math/mat3x4';
 import { clipFrames, storedFrame, type FrameSource } from '../iqe/writer';
 import { DEFAULT_FPS, type Mesh, type Model } from '../model/model';
+import { quotedName } from '../names';
 import { encodeUtf8 } from '../utf8';
 import { NEAR_UNIT } from './math';
 import { ARRAY_BUFFER, ELEMENT_ARRAY_BUFFER, FLOAT, UNSIGNED_BYTE, UNSIGNED_INT, UNSIGNED_SHORT } from './constants';
@@ -354,9 +355,17 @@ export function gltfDocument(model: Model, options: GltfWriteOptions): GltfDocum
     if (anim.poseCount !== jointCount) throw new GltfWriteError(`its animation has ${anim.poseCount} poses but the model has ${jointCount} joints`, i + 1);
     sources.push(a);
   }
-  if (sk) for (const source of sources) if (source.model.animation) animations.push(...skeletalAnimations(source, source === sources[0] ? model : source.model, { buffer, rest, jointBase, jointCount, warn }));
-  if (md3) animations.push(...morphAnimations(model, { buffer, meshNodes, tagNodes, warn }));
+  const labelled: { json: Json; label: string }[] = [];
+  if (sk) {
+    for (const source of sources) {
+      if (!source.model.animation) continue;
+      for (const json of skeletalAnimations(source, source === sources[0] ? model : source.model, { buffer, rest, jointBase, jointCount, warn })) labelled.push({ json, label: source.label });
+    }
+  }
+  if (md3) for (const json of morphAnimations(model, { buffer, meshNodes, tagNodes, warn })) labelled.push({ json, label: sources[0].label });
   else if (model.format === 'md3' && model.tags && model.frameCount > 1) warn('MD3 tags are written at frame 0: the model has no vertex animation to go with them');
+  uniqueAnimationNames(labelled, warn);
+  animations.push(...labelled.map((a) => a.json));
 
   // FTE and IQM extras that glTF has no place for.
   if (model.iqm) {
@@ -389,6 +398,28 @@ export function gltfDocument(model: Model, options: GltfWriteOptions): GltfDocum
   put('accessors', buffer.accessors);
   put('bufferViews', buffer.views);
   return { json, bin: buffer.bytes(), resources, warnings, animations: animations.length };
+}
+
+/**
+ * Animation names made unique, as glTF tools need them (Blender renames a second "walk" to
+ * "walk.001", so an action cannot be found by its name): the first of a name keeps it, a later one
+ * gets its input's name after it, "walk (anim.iqm)", then "walk (anim.iqm, 2)"; one warning lists
+ * the renames. In place, in the order written (the model's clips, then each animation input's).
+ */
+function uniqueAnimationNames(animations: readonly { json: Json; label: string }[], warn: (m: string) => void): void {
+  const taken = new Set<string>();
+  const renamed: string[] = [];
+  for (const { json, label } of animations) {
+    const name = json.name as string;
+    let unique = name;
+    for (let k = 1; taken.has(unique); k++) unique = k === 1 ? `${name} (${label})` : `${name} (${label}, ${k})`;
+    taken.add(unique);
+    if (unique === name) continue;
+    json.name = unique;
+    renamed.push(`${quotedName(name)} as ${quotedName(unique)}`);
+  }
+  const SHOWN = 5;
+  if (renamed.length) warn(`${plural(renamed.length, 'animation')} had the name of an earlier one (glTF tools such as Blender need each name once): written ${renamed.slice(0, SHOWN).join(', ')}${renamed.length > SHOWN ? ` and ${renamed.length - SHOWN} more` : ''}`);
 }
 
 /** The GLB container: 12-byte header, JSON chunk (space padded), BIN chunk (zero padded). */
