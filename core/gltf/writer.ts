@@ -25,7 +25,8 @@ import { DEFAULT_FPS, type Mesh, type Model } from '../model/model';
 import { quotedName } from '../names';
 import { encodeUtf8 } from '../utf8';
 import { NEAR_UNIT } from './math';
-import { ARRAY_BUFFER, ELEMENT_ARRAY_BUFFER, FLOAT, UNSIGNED_BYTE, UNSIGNED_INT, UNSIGNED_SHORT } from './constants';
+import { ARRAY_BUFFER, ELEMENT_ARRAY_BUFFER } from './constants';
+import { GltfBufferBuilder } from './buffer';
 
 /** 1, or the factor that makes a vector of length l unit where it is further than NEAR_UNIT from it. */
 function unitScale(l: number): number {
@@ -84,62 +85,6 @@ export class GltfWriteError extends Error {
 }
 
 type Json = Record<string, unknown>;
-
-/** The binary buffer as it is built: 4-byte aligned views of the parts, and the accessors on them. */
-class BufferBuilder {
-  private readonly parts: Uint8Array[] = [];
-  length = 0;
-  readonly views: Json[] = [];
-  readonly accessors: Json[] = [];
-
-  view(bytes: Uint8Array, target?: number): number {
-    const pad = (4 - (this.length % 4)) % 4;
-    if (pad) {
-      this.parts.push(new Uint8Array(pad));
-      this.length += pad;
-    }
-    this.parts.push(bytes);
-    this.views.push({ buffer: 0, byteOffset: this.length, byteLength: bytes.byteLength, ...(target ? { target } : {}) });
-    this.length += bytes.byteLength;
-    return this.views.length - 1;
-  }
-
-  /** An accessor of `count` elements of `type` over the array (its own view); min/max where glTF requires them. */
-  accessor(data: Float32Array | Uint8Array | Uint16Array | Uint32Array, type: 'SCALAR' | 'VEC2' | 'VEC3' | 'VEC4' | 'MAT4', options: { target?: number; bounds?: boolean } = {}): number {
-    const size = { SCALAR: 1, VEC2: 2, VEC3: 3, VEC4: 4, MAT4: 16 }[type];
-    const componentType = data instanceof Float32Array ? FLOAT : data instanceof Uint8Array ? UNSIGNED_BYTE : data instanceof Uint16Array ? UNSIGNED_SHORT : UNSIGNED_INT;
-    const count = data.length / size;
-    const view = this.view(new Uint8Array(data.buffer, data.byteOffset, data.byteLength), options.target);
-    const accessor: Json = { bufferView: view, componentType, count, type };
-    if (options.bounds) {
-      accessor.min = componentExtremes(data, size, -1);
-      accessor.max = componentExtremes(data, size, 1);
-    }
-    this.accessors.push(accessor);
-    return this.accessors.length - 1;
-  }
-
-  bytes(): Uint8Array {
-    const out = new Uint8Array(this.length + ((4 - (this.length % 4)) % 4));
-    let o = 0;
-    for (const p of this.parts) {
-      out.set(p, o);
-      o += p.byteLength;
-    }
-    return out;
-  }
-}
-
-/** The least (sign -1) or greatest (sign 1) value of each of the `size` components of the elements of `data`. */
-function componentExtremes(data: Float32Array | Uint8Array | Uint16Array | Uint32Array, size: number, sign: 1 | -1): number[] {
-  const out: number[] = [];
-  for (let k = 0; k < size; k++) {
-    let best = -sign * Infinity;
-    for (let i = k; i < data.length; i += size) if (sign * data[i] > sign * best) best = data[i];
-    out.push(best);
-  }
-  return out;
-}
 
 // ---------------------------------------------------------------------------------------------
 // Axes: Z-up (ours) -> Y-up (glTF), (x, y, z) -> (x, z, -y).
@@ -214,7 +159,7 @@ export function gltfDocument(model: Model, options: GltfWriteOptions): GltfDocum
   const warn = (m: string): void => {
     warnings.push(m);
   };
-  const buffer = new BufferBuilder();
+  const buffer = new GltfBufferBuilder();
   const nodes: Json[] = [];
   const sceneNodes: number[] = [];
   const sk = model.skeleton;
@@ -445,7 +390,7 @@ function glb(json: Json, bin: Uint8Array): Uint8Array {
 }
 
 interface MeshContext {
-  buffer: BufferBuilder;
+  buffer: GltfBufferBuilder;
   warn: (m: string) => void;
   skin: number | undefined;
   jointCount: number;
@@ -662,7 +607,7 @@ function triangleIndices(out: Uint16Array | Uint32Array, indices: Uint32Array, t
 }
 
 /** MD3: every frame after 0 a morph target (position and normal differences from frame 0). */
-function addMorphTargets(mesh: Mesh, primitive: Json, json: Json, buffer: BufferBuilder): void {
+function addMorphTargets(mesh: Mesh, primitive: Json, json: Json, buffer: GltfBufferBuilder): void {
   const morph = mesh.morph!;
   const n = mesh.vertexCount;
   const targets: Json[] = [];
@@ -713,7 +658,7 @@ function tagTrs(frames: Float32Array, o: number): Float64Array {
 }
 
 interface AnimationContext {
-  buffer: BufferBuilder;
+  buffer: GltfBufferBuilder;
   /** 10 per joint: the rest TRS in Y-up as the nodes have it. */
   rest: Float32Array;
   jointBase: number;
@@ -853,7 +798,7 @@ function sameRotation(a: Float32Array, ao: number, b: Float32Array, bo: number):
 }
 
 interface MorphContext {
-  buffer: BufferBuilder;
+  buffer: GltfBufferBuilder;
   meshNodes: number[];
   tagNodes: number[];
   warn: (m: string) => void;
