@@ -13,7 +13,7 @@
 //   Meshes are root nodes (glTF ignores a skinned mesh node's transform).
 // - Animations: one per clip, keys at frame k / fps (the clip's rate, else DEFAULT_FPS), LINEAR,
 //   channels only for joints that leave their rest pose; quaternions sign-continuous so slerp takes
-//   the short arc. The clip's own rate, loop flag, frame count and FTE events are in the
+//   the short arc; names unique (a repeated one gets its input's name after it). The clip's own rate, loop flag, frame count and FTE events are in the
 //   animation's `extras.iqmTools`; the IQM comment and extension names in the scene's; the
 //   material's name in the material's (GLTF.md: what the reader takes back from them).
 // - MD3: frame 0 as the mesh, every frame a morph target, and a weights animation per clip (the
