@@ -45,9 +45,12 @@ function defaultOutput(input: string): string {
   return outputName(input, '.iqe');
 }
 
-/** Reads a model with the clips its preview plays (the sidecars beside it); a string is the one-line error. */
-async function load(file: string, notes: string[], animationFiles: boolean): Promise<Model | string> {
-  const loaded = await loadModel(file, 'compiled', animationFiles);
+/**
+ * Reads a model with the clips its preview plays (the sidecars beside it); a string is the one-line
+ * error. `toGltf`: a source's compile leaves out the bounds and adjacency (glTF carries neither).
+ */
+async function load(file: string, notes: string[], animationFiles: boolean, toGltf: boolean): Promise<Model | string> {
+  const loaded = await loadModel(file, 'compiled', animationFiles, undefined, { modelOnly: toGltf });
   if (!loaded.ok) return loaded.message;
   for (const w of loaded.warnings) notes.push(`${file}: warning: ${w}`);
   const found = await clipsBeside(nodeFileAccess, resolve(file), loaded.model);
@@ -95,31 +98,25 @@ export async function runConvert(args: string[]): Promise<number> {
     return 2;
   }
 
-  const notes: string[] = [];
-  const models: Model[] = [];
-  for (const file of inputs) {
-    // The animation files beside a source go with it unless animation inputs are given.
-    const model = await load(file, notes, inputs.length === 1);
-    if (typeof model === 'string') {
-      process.stderr.write(model + '\n');
-      return 2;
-    }
-    models.push(model);
-  }
-  if (container) return writeGltfOutput(inputs, models, out, container, notes, json);
-  let result;
-  try {
-    result = writeIqe(models[0], {
-      label: basename(inputs[0]),
-      animations: models.slice(1).map((model, i) => ({ label: basename(inputs[i + 1]), model })),
-      comments: [`converted by iqm-tools from ${basename(inputs[0])} (${models[0].format.toUpperCase()})${inputs.length > 1 ? ` with the animations of ${inputs.slice(1).map((f) => basename(f)).join(', ')}` : ''}`],
-    });
-  } catch (error) {
-    if (!(error instanceof IqeWriteError)) throw error;
-    process.stderr.write(`${inputs[error.input]}: ${error.message}\n`);
+  const loaded = await convertInputs(inputs, container !== null);
+  if ('error' in loaded) {
+    process.stderr.write(loaded.error + '\n');
     return 2;
   }
-  for (const w of result.warnings) notes.push(`${inputs[0]}: warning: ${w}`);
+  const { models, notes } = loaded;
+  if (container) {
+    const gltf = await convertToGltf(inputs, models, container, stemOf(out), notes);
+    if ('error' in gltf) {
+      process.stderr.write(gltf.error + '\n');
+      return 2;
+    }
+    return writeGltfFiles(inputs, out, gltf.result, modelCounts([models[0]]), gltf.textures, notes, json);
+  }
+  const result = convertToIqe(inputs, models, notes);
+  if ('error' in result) {
+    process.stderr.write(result.error + '\n');
+    return 2;
+  }
   const bytes = Buffer.from(result.text, 'utf8');
   try {
     writeFileAtomically(out, bytes);
@@ -136,12 +133,53 @@ export async function runConvert(args: string[]): Promise<number> {
   return 0;
 }
 
-/** The glTF branch: textures found and made PNG, the writer, its files beside a .gltf first, each atomically. */
-async function writeGltfOutput(inputs: string[], models: Model[], out: string, container: 'glb' | 'gltf', notes: string[], json: boolean): Promise<number> {
+/**
+ * The inputs as convert reads them (the first the model, the rest animation inputs), each with the
+ * clips its preview plays; `notes` what it printed of them; the first error as one line. `toGltf`:
+ * a source's compile leaves out what glTF does not carry (load).
+ */
+export async function convertInputs(inputs: readonly string[], toGltf: boolean): Promise<{ models: Model[]; notes: string[] } | { error: string }> {
+  const notes: string[] = [];
+  const models: Model[] = [];
+  for (const file of inputs) {
+    // The animation files beside a source go with it unless animation inputs are given.
+    const model = await load(file, notes, inputs.length === 1, toGltf);
+    if (typeof model === 'string') return { error: model };
+    models.push(model);
+  }
+  return { models, notes };
+}
+
+/** The provenance line both outputs carry. */
+function provenance(inputs: readonly string[], model: Model): string {
+  return `converted by iqm-tools from ${basename(inputs[0])} (${model.format.toUpperCase()})${inputs.length > 1 ? ` with the animations of ${inputs.slice(1).map((f) => basename(f)).join(', ')}` : ''}`;
+}
+
+/** The IQE text of the loaded inputs (its warnings added to `notes`), or the error line naming the input. */
+export function convertToIqe(inputs: readonly string[], models: readonly Model[], notes: string[]): { text: string; animations: number } | { error: string } {
+  try {
+    const result = writeIqe(models[0], {
+      label: basename(inputs[0]),
+      animations: models.slice(1).map((model, i) => ({ label: basename(inputs[i + 1]), model })),
+      comments: [provenance(inputs, models[0])],
+    });
+    for (const w of result.warnings) notes.push(`${inputs[0]}: warning: ${w}`);
+    return { text: result.text, animations: result.animations };
+  } catch (error) {
+    if (!(error instanceof IqeWriteError)) throw error;
+    return { error: `${inputs[error.input]}: ${error.message}` };
+  }
+}
+
+/**
+ * The glTF of the loaded inputs: textures found and made PNG, the writer (`stem`: the output's
+ * name without extension, for a .gltf's files); what it could not carry added to `notes`; or the
+ * error line naming the input. Nothing is written.
+ */
+export async function convertToGltf(inputs: readonly string[], models: readonly Model[], container: 'glb' | 'gltf', stem: string, notes: string[]): Promise<{ result: GltfWriteResult; textures: number } | { error: string }> {
   const model = models[0];
   const found = await gltfMaterials(model, nodeFileAccess, resolve(inputs[0]), textureExtensions([]), nodeDeflate);
   for (const w of found.warnings) notes.push(`${inputs[0]}: ${w}`);
-  const stem = basename(out).slice(0, basename(out).length - extensionOf(out).length);
   let result;
   try {
     result = writeGltf(model, {
@@ -150,15 +188,19 @@ async function writeGltfOutput(inputs: string[], models: Model[], out: string, c
       label: basename(inputs[0]),
       materials: found.materials,
       animations: models.slice(1).map((m, i) => ({ label: basename(inputs[i + 1]), model: m })),
-      comments: [`converted by iqm-tools from ${basename(inputs[0])} (${model.format.toUpperCase()})${inputs.length > 1 ? ` with the animations of ${inputs.slice(1).map((f) => basename(f)).join(', ')}` : ''}`],
+      comments: [provenance(inputs, model)],
     });
   } catch (error) {
     if (!(error instanceof GltfWriteError)) throw error;
-    process.stderr.write(`${inputs[error.input]}: ${error.message}\n`);
-    return 2;
+    return { error: `${inputs[error.input]}: ${error.message}` };
   }
   for (const w of result.warnings) notes.push(`${inputs[0]}: warning: ${w}`);
-  return writeGltfFiles(inputs, out, result, modelCounts([model]), found.materials.filter((m) => m?.image).length, notes, json);
+  return { result, textures: found.materials.filter((m) => m?.image).length };
+}
+
+/** OUT.glb -> OUT. */
+function stemOf(out: string): string {
+  return basename(out).slice(0, basename(out).length - extensionOf(out).length);
 }
 
 /** The glTF's files (those beside a .gltf first), each atomically, and what `convert` prints of them. */
@@ -241,30 +283,40 @@ async function convertPlayer(player: { parts: Record<PlayerPart, string>; label:
     process.stderr.write(`convert: the output ${out} is the input ${overwritten} (the same file); name another output with -o\n`);
     return 2;
   }
+  const made = await convertPlayerToGltf(player.parts, player.label, ext === '.glb' ? 'glb' : 'gltf', stemOf(out));
+  if ('error' in made) {
+    process.stderr.write(made.error + '\n');
+    return 2;
+  }
+  return writeGltfFiles(inputs, out, made.result, modelCounts(made.models), made.textures, made.notes, json);
+}
+
+/**
+ * A Quake 3 player as one glTF (core/gltf/player.ts): each part read with its clips (animation.cfg)
+ * and textures (its skin); `notes` what convert prints of them; or the error line. Nothing is written.
+ */
+export async function convertPlayerToGltf(files: Record<PlayerPart, string>, label: string, container: 'glb' | 'gltf', stem: string): Promise<{ result: GltfWriteResult; models: Model[]; textures: number; notes: string[] } | { error: string }> {
+  const inputs = PLAYER_PARTS.map((p) => files[p]);
   const notes: string[] = [];
   const parts = {} as Record<PlayerPart, PlayerPartIn>;
   const models: Model[] = [];
   for (const part of PLAYER_PARTS) {
-    const file = player.parts[part];
-    const model = await load(file, notes, false);
-    if (typeof model === 'string') {
-      process.stderr.write(model + '\n');
-      return 2;
-    }
+    const file = files[part];
+    const model = await load(file, notes, false, true);
+    if (typeof model === 'string') return { error: model };
     const found = await gltfMaterials(model, nodeFileAccess, resolve(file), textureExtensions([]), nodeDeflate);
     for (const w of found.warnings) notes.push(`${file}: ${w}`);
     parts[part] = { model, label: basename(file), materials: found.materials };
     models.push(model);
   }
-  const stem = basename(out).slice(0, basename(out).length - ext.length);
   let result: GltfWriteResult;
   try {
-    result = writeGltfPlayer(parts, { container: ext === '.glb' ? 'glb' : 'gltf', stem, label: player.label, comments: [`converted by iqm-tools from the Quake 3 player ${player.label} (${inputs.map((f) => basename(f)).join(', ')})`] });
+    result = writeGltfPlayer(parts, { container, stem, label, comments: [`converted by iqm-tools from the Quake 3 player ${label} (${inputs.map((f) => basename(f)).join(', ')})`] });
   } catch (error) {
     if (!(error instanceof GltfWriteError)) throw error;
-    process.stderr.write(`${inputs[error.input]}: ${error.message}\n`);
-    return 2;
+    return { error: `${inputs[error.input]}: ${error.message}` };
   }
   for (const w of result.warnings) notes.push(`warning: ${w}`);
-  return writeGltfFiles(inputs, out, result, modelCounts(models), PLAYER_PARTS.reduce((n, p) => n + (parts[p].materials?.filter((m) => m?.image).length ?? 0), 0), notes, json);
+  const textures = PLAYER_PARTS.reduce((n, p) => n + (parts[p].materials?.filter((m) => m?.image).length ?? 0), 0);
+  return { result, models, textures, notes };
 }

@@ -3,7 +3,7 @@
 
 import { IqeDocument } from '../core/iqe/document';
 import { summarizeIqe } from '../core/iqe/summary';
-import { compile, textIqeSource } from '../core/compile/index';
+import { compile, type CompileOptions, textIqeSource } from '../core/compile/index';
 import { type IngestResult, ingestText } from '../core/compile/ingest';
 import { takeVpOrder, withVpOrder } from '../core/compile/vpOrder';
 import { COLLECT_BETWEEN_STEPS_FROM, fullCollector } from '../node/heap';
@@ -58,9 +58,10 @@ function unreadable(file: string, e: unknown): InfoModel {
  * vertices are those of its `vp` lines, in their order, and the file is read in blocks (neither
  * its bytes nor its text held whole). `animationFiles: false` leaves out the animation files beside a
  * source (a caller that is given animation files of its own). `given`: the file's bytes, when the
- * caller has read them already.
+ * caller has read them already. `compileOptions.modelOnly`: a source's compile leaves out what
+ * only an IQM file carries (CompileOptions; convert to glTF).
  */
-export async function loadModel(file: string, iqeOrder: 'compiled' | 'vp' = 'compiled', animationFiles = true, given?: Uint8Array): Promise<InfoModel> {
+export async function loadModel(file: string, iqeOrder: 'compiled' | 'vp' = 'compiled', animationFiles = true, given?: Uint8Array, compileOptions: Pick<CompileOptions, 'modelOnly'> = {}): Promise<InfoModel> {
   let bytes: Uint8Array;
   try {
     if (iqeOrder === 'vp' && detectFormat(readHead(file), file) === 'iqe') {
@@ -81,7 +82,7 @@ export async function loadModel(file: string, iqeOrder: 'compiled' | 'vp' = 'com
       return { ok: true, model: opened.model, warnings: opened.warnings };
     case 'source': {
       const companions = animationFiles ? opened.companions : { ...opened.companions, animations: [] };
-      const compiled = await modelOfSource(file, bytes, opened.format, companions);
+      const compiled = await modelOfSource(file, bytes, opened.format, companions, undefined, compileOptions);
       return compiled.ok ? { ok: true, model: compiled.model, warnings: compiled.warnings } : compiled;
     }
   }

@@ -201,7 +201,7 @@ export function compileModel(input: SourceModel, options: CompileOptions & Anima
     return { firstFrame, frameCount: frameList.length - firstFrame };
   });
   const frames = Int32Array.from(frameList);
-  const bounds = skeleton && input.blendBones && frames.length > 0
+  const bounds = skeleton && input.blendBones && frames.length > 0 && !options.modelOnly
     ? frameBounds({
       vertices: writtenVertices(candidates, input.vertexCount),
       positions: input.positions,
@@ -239,8 +239,8 @@ export function compileModel(input: SourceModel, options: CompileOptions & Anima
   collectPages();
 
   // Adjacency (B1) over the written positions and blend data.
-  let adjacency: Uint32Array = new Uint32Array(0);
-  if (triangles.length > 0) {
+  let adjacency: Uint32Array | null = options.modelOnly ? null : new Uint32Array(0);
+  if (adjacency && triangles.length > 0) {
     const columns: Column[] = [];
     for (const a of arrays) {
       if (a.slot === ArrayType.Position || a.slot === ArrayType.BlendIndexes || a.slot === ArrayType.BlendWeights) {

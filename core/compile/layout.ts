@@ -36,7 +36,8 @@ export interface IqmParts {
   vertexCount: number;
   arrays: VertexArray[];
   triangles: Uint32Array;
-  adjacency: Uint32Array;
+  /** null: no adjacency block (ofs_adjacency 0; CompileOptions.modelOnly). */
+  adjacency: Uint32Array | null;
   joints: OutputJoint[];
   poses: { parent: number; mask: number; offset: ArrayLike<number>; scale: ArrayLike<number> }[];
   anims: OutputAnim[];
@@ -62,7 +63,7 @@ export function writeIqm(parts: IqmParts): Uint8Array {
     meshes: parts.meshes.length,
     vertexArrays: parts.arrays.map((a) => ({ format: a.format, bytes: a.bytes.length })),
     triangles: triCount,
-    adjacency: true,
+    adjacency: parts.adjacency !== null,
     joints: parts.joints.length,
     poses: parts.poses.length,
     anims: parts.anims.length,
@@ -107,13 +108,13 @@ export function writeIqm(parts: IqmParts): Uint8Array {
     // The blocks are 4-aligned: a typed-array copy writes the same little-endian bytes as the
     // DataView loops below, without a call per value.
     new Uint32Array(out.buffer, layout.ofs_triangles, parts.triangles.length).set(parts.triangles);
-    new Uint32Array(out.buffer, layout.ofs_adjacency, parts.adjacency.length).set(parts.adjacency);
+    if (parts.adjacency) new Uint32Array(out.buffer, layout.ofs_adjacency, parts.adjacency.length).set(parts.adjacency);
     new Uint16Array(out.buffer, layout.ofs_frames, parts.frames.length).set(parts.frames);
   } else {
     p = layout.ofs_triangles;
     for (let i = 0; i < parts.triangles.length; i++, p += 4) view.setUint32(p, parts.triangles[i], true);
     p = layout.ofs_adjacency;
-    for (let i = 0; i < parts.adjacency.length; i++, p += 4) view.setUint32(p, parts.adjacency[i], true);
+    for (let i = 0; i < (parts.adjacency?.length ?? 0); i++, p += 4) view.setUint32(p, parts.adjacency![i], true);
     p = layout.ofs_frames;
     for (let i = 0; i < parts.frames.length; i++, p += 2) view.setUint16(p, parts.frames[i], true);
   }

@@ -15,6 +15,13 @@ export interface CompileOptions {
   forceJoints?: boolean;
   /** Not a compiler option: also return the source map (sourceMap.ts; the editor's preview asks for it). */
   sourceMap?: boolean;
+  /**
+   * Not a compiler option: leave out the two blocks that only an IQM file's users need, the
+   * per-frame bounds and the triangle adjacency (the rest is the same bytes). For a compile whose
+   * IQM is read back as a model and written as another format that carries neither (convert to
+   * glTF): on an animated model they are a large part of the compile's time.
+   */
+  modelOnly?: boolean;
 }
 
 /** The per-source animation options (`--name --fps --loop --start --end` before a file); applied only when it has exactly one animation. */

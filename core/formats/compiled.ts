@@ -4,7 +4,7 @@
 // skeleton, then read back as a model. The CLI runs this in its process; the extension host asks
 // its compile worker for the same request (core/host/compileRun.ts takes it through sources.ts too).
 
-import { compile, type BoundsProvider, type CompileResult, type CompileSource } from '../compile/index';
+import { compile, type BoundsProvider, type CompileOptions, type CompileResult, type CompileSource } from '../compile/index';
 import type { Model } from '../model/model';
 import { fileNameOf } from '../paths';
 import type { CompanionFiles } from './companions';
@@ -61,8 +61,8 @@ export function modelOfResult(result: CompileResult, format: FormatId, files: re
   return { ok: true, model, bytes: result.bytes, warnings, animations };
 }
 
-/** Compiles the source at `path` with its companions, in this thread, and reads the model back. */
-export async function modelOfSource(path: string, bytes: Uint8Array, format: FormatId, companions: CompanionFiles, bounds?: BoundsProvider): Promise<CompiledModel> {
+/** Compiles the source at `path` with its companions, in this thread, and reads the model back; `modelOnly`: see CompileOptions. */
+export async function modelOfSource(path: string, bytes: Uint8Array, format: FormatId, companions: CompanionFiles, bounds?: BoundsProvider, options: Pick<CompileOptions, 'modelOnly'> = {}): Promise<CompiledModel> {
   const sources = await companionSources(path, bytes, companions, format);
-  return modelOfResult(compile(sources, modelOptions(format), bounds), format, [path, ...companions.animations.map((a) => a.path)]);
+  return modelOfResult(compile(sources, { ...modelOptions(format), ...options }, bounds), format, [path, ...companions.animations.map((a) => a.path)]);
 }

@@ -13,7 +13,7 @@
 //   Meshes are root nodes (glTF ignores a skinned mesh node's transform).
 // - Animations: one per clip, keys at frame k / fps (the clip's rate, else DEFAULT_FPS), LINEAR,
 //   channels only for joints that leave their rest pose; quaternions sign-continuous so slerp takes
-//   the short arc. The clip's own rate, loop flag, frame count and FTE events are in the
+//   the short arc; names unique (a repeated one gets its input's name after it). The clip's own rate, loop flag, frame count and FTE events are in the
 //   animation's `extras.iqmTools`; the IQM comment and extension names in the scene's; the
 //   material's name in the material's (GLTF.md: what the reader takes back from them).
 // - MD3: frame 0 as the mesh, every frame a morph target, and a weights animation per clip (the
@@ -22,9 +22,11 @@ import { fallbackTangent } from '../math/tangent';
 import { fromTRS, invert3x4, mul3x4 } from '../math/mat3x4';
 import { clipFrames, storedFrame, type FrameSource } from '../iqe/writer';
 import { DEFAULT_FPS, type Mesh, type Model } from '../model/model';
+import { quotedName } from '../names';
 import { encodeUtf8 } from '../utf8';
 import { NEAR_UNIT } from './math';
-import { ARRAY_BUFFER, ELEMENT_ARRAY_BUFFER, FLOAT, UNSIGNED_BYTE, UNSIGNED_INT, UNSIGNED_SHORT } from './constants';
+import { ARRAY_BUFFER, ELEMENT_ARRAY_BUFFER } from './constants';
+import { GltfBufferBuilder } from './buffer';
 
 /** 1, or the factor that makes a vector of length l unit where it is further than NEAR_UNIT from it. */
 function unitScale(l: number): number {
@@ -83,57 +85,6 @@ export class GltfWriteError extends Error {
 }
 
 type Json = Record<string, unknown>;
-
-/** The binary buffer as it is built: 4-byte aligned views of the parts, and the accessors on them. */
-class BufferBuilder {
-  private readonly parts: Uint8Array[] = [];
-  length = 0;
-  readonly views: Json[] = [];
-  readonly accessors: Json[] = [];
-
-  view(bytes: Uint8Array, target?: number): number {
-    const pad = (4 - (this.length % 4)) % 4;
-    if (pad) {
-      this.parts.push(new Uint8Array(pad));
-      this.length += pad;
-    }
-    this.parts.push(bytes);
-    this.views.push({ buffer: 0, byteOffset: this.length, byteLength: bytes.byteLength, ...(target ? { target } : {}) });
-    this.length += bytes.byteLength;
-    return this.views.length - 1;
-  }
-
-  /** An accessor of `count` elements of `type` over the array (its own view); min/max where glTF requires them. */
-  accessor(data: Float32Array | Uint8Array | Uint16Array | Uint32Array, type: 'SCALAR' | 'VEC2' | 'VEC3' | 'VEC4' | 'MAT4', options: { target?: number; bounds?: boolean } = {}): number {
-    const size = { SCALAR: 1, VEC2: 2, VEC3: 3, VEC4: 4, MAT4: 16 }[type];
-    const componentType = data instanceof Float32Array ? FLOAT : data instanceof Uint8Array ? UNSIGNED_BYTE : data instanceof Uint16Array ? UNSIGNED_SHORT : UNSIGNED_INT;
-    const count = data.length / size;
-    const view = this.view(new Uint8Array(data.buffer, data.byteOffset, data.byteLength), options.target);
-    const accessor: Json = { bufferView: view, componentType, count, type };
-    if (options.bounds) {
-      const min = new Array<number>(size).fill(Infinity), max = new Array<number>(size).fill(-Infinity);
-      for (let i = 0; i < data.length; i++) {
-        const k = i % size;
-        if (data[i] < min[k]) min[k] = data[i];
-        if (data[i] > max[k]) max[k] = data[i];
-      }
-      accessor.min = min;
-      accessor.max = max;
-    }
-    this.accessors.push(accessor);
-    return this.accessors.length - 1;
-  }
-
-  bytes(): Uint8Array {
-    const out = new Uint8Array(this.length + ((4 - (this.length % 4)) % 4));
-    let o = 0;
-    for (const p of this.parts) {
-      out.set(p, o);
-      o += p.byteLength;
-    }
-    return out;
-  }
-}
 
 // ---------------------------------------------------------------------------------------------
 // Axes: Z-up (ours) -> Y-up (glTF), (x, y, z) -> (x, z, -y).
@@ -208,7 +159,7 @@ export function gltfDocument(model: Model, options: GltfWriteOptions): GltfDocum
   const warn = (m: string): void => {
     warnings.push(m);
   };
-  const buffer = new BufferBuilder();
+  const buffer = new GltfBufferBuilder();
   const nodes: Json[] = [];
   const sceneNodes: number[] = [];
   const sk = model.skeleton;
@@ -349,9 +300,17 @@ export function gltfDocument(model: Model, options: GltfWriteOptions): GltfDocum
     if (anim.poseCount !== jointCount) throw new GltfWriteError(`its animation has ${anim.poseCount} poses but the model has ${jointCount} joints`, i + 1);
     sources.push(a);
   }
-  if (sk) for (const source of sources) if (source.model.animation) animations.push(...skeletalAnimations(source, source === sources[0] ? model : source.model, { buffer, rest, jointBase, jointCount, warn }));
-  if (md3) animations.push(...morphAnimations(model, { buffer, meshNodes, tagNodes, warn }));
+  const labelled: { json: Json; label: string }[] = [];
+  if (sk) {
+    for (const source of sources) {
+      if (!source.model.animation) continue;
+      for (const json of skeletalAnimations(source, source === sources[0] ? model : source.model, { buffer, rest, jointBase, jointCount, warn })) labelled.push({ json, label: source.label });
+    }
+  }
+  if (md3) for (const json of morphAnimations(model, { buffer, meshNodes, tagNodes, warn })) labelled.push({ json, label: sources[0].label });
   else if (model.format === 'md3' && model.tags && model.frameCount > 1) warn('MD3 tags are written at frame 0: the model has no vertex animation to go with them');
+  uniqueAnimationNames(labelled, warn);
+  animations.push(...labelled.map((a) => a.json));
 
   // FTE and IQM extras that glTF has no place for.
   if (model.iqm) {
@@ -386,6 +345,28 @@ export function gltfDocument(model: Model, options: GltfWriteOptions): GltfDocum
   return { json, bin: buffer.bytes(), resources, warnings, animations: animations.length };
 }
 
+/**
+ * Animation names made unique, as glTF tools need them (Blender renames a second "walk" to
+ * "walk.001", so an action cannot be found by its name): the first of a name keeps it, a later one
+ * gets its input's name after it, "walk (anim.iqm)", then "walk (anim.iqm, 2)"; one warning lists
+ * the renames. In place, in the order written (the model's clips, then each animation input's).
+ */
+function uniqueAnimationNames(animations: readonly { json: Json; label: string }[], warn: (m: string) => void): void {
+  const taken = new Set<string>();
+  const renamed: string[] = [];
+  for (const { json, label } of animations) {
+    const name = json.name as string;
+    let unique = name;
+    for (let k = 1; taken.has(unique); k++) unique = k === 1 ? `${name} (${label})` : `${name} (${label}, ${k})`;
+    taken.add(unique);
+    if (unique === name) continue;
+    json.name = unique;
+    renamed.push(`${quotedName(name)} as ${quotedName(unique)}`);
+  }
+  const SHOWN = 5;
+  if (renamed.length) warn(`${plural(renamed.length, 'animation')} had the name of an earlier one (glTF tools such as Blender need each name once): written ${renamed.slice(0, SHOWN).join(', ')}${renamed.length > SHOWN ? ` and ${renamed.length - SHOWN} more` : ''}`);
+}
+
 /** The GLB container: 12-byte header, JSON chunk (space padded), BIN chunk (zero padded). */
 function glb(json: Json, bin: Uint8Array): Uint8Array {
   const text = encodeUtf8(JSON.stringify(json));
@@ -409,7 +390,7 @@ function glb(json: Json, bin: Uint8Array): Uint8Array {
 }
 
 interface MeshContext {
-  buffer: BufferBuilder;
+  buffer: GltfBufferBuilder;
   warn: (m: string) => void;
   skin: number | undefined;
   jointCount: number;
@@ -417,10 +398,12 @@ interface MeshContext {
   md3: boolean;
 }
 
+// The per-vertex passes below are small functions of their own: V8 compiles a hot loop's function
+// whole (on the main thread in the CLI, cli/launch.ts), and one function holding every pass took
+// longer to compile than the passes take to run.
 function writeMeshes(model: Model, c: MeshContext, add: (mesh: Mesh, json: Json) => void): void {
   const { buffer, warn } = c;
   let fixedNormals = 0, fixedTangents = 0, nonFinite = 0, unweighted = 0, outOfRange = 0, nowhere = 0;
-  const t = new Float64Array(4);
   const reverse = model.winding === 'cw';
   for (const [mi, mesh] of model.meshes.entries()) {
     const n = mesh.vertexCount;
@@ -430,97 +413,35 @@ function writeMeshes(model: Model, c: MeshContext, add: (mesh: Mesh, json: Json)
     }
     const attributes: Json = {};
     const position = new Float32Array(3 * n);
-    for (let v = 0; v < n; v++) {
-      const x = mesh.position[3 * v], y = mesh.position[3 * v + 1], z = mesh.position[3 * v + 2];
-      if (!(Number.isFinite(x) && Number.isFinite(y) && Number.isFinite(z))) nonFinite++;
-      position[3 * v] = finite(x, 0);
-      position[3 * v + 1] = finite(z, 0);
-      position[3 * v + 2] = -finite(y, 0);
-    }
+    nonFinite += yUpPositions(position, mesh.position, n);
     attributes.POSITION = buffer.accessor(position, 'VEC3', { target: ARRAY_BUFFER, bounds: true });
     if (mesh.normal) {
       const normal = new Float32Array(3 * n);
-      for (let v = 0; v < n; v++) {
-        let x = mesh.normal[3 * v], y = mesh.normal[3 * v + 1], z = mesh.normal[3 * v + 2];
-        let l = Math.sqrt(x * x + y * y + z * z);
-        // glTF requires unit normals: a zero or broken one becomes up (+Z ours).
-        if (!(l > 0 && Number.isFinite(l))) {
-          x = 0; y = 0; z = 1; l = 1;
-          fixedNormals++;
-        }
-        const u = unitScale(l);
-        normal[3 * v] = x * u;
-        normal[3 * v + 1] = z * u;
-        normal[3 * v + 2] = -y * u;
-      }
+      fixedNormals += yUpUnitNormals(normal, mesh.normal, n);
       attributes.NORMAL = buffer.accessor(normal, 'VEC3', { target: ARRAY_BUFFER });
       if (mesh.tangent) {
         const tangent = new Float32Array(4 * n);
-        for (let v = 0; v < n; v++) {
-          let x = mesh.tangent[4 * v], y = mesh.tangent[4 * v + 1], z = mesh.tangent[4 * v + 2];
-          const w = mesh.tangent[4 * v + 3];
-          let l = Math.sqrt(x * x + y * y + z * z);
-          if (!(l > 0 && Number.isFinite(l) && Number.isFinite(w))) {
-            // The compile's own fallback (IQE-SEMANTICS.md B8), as the IQE writer writes.
-            fallbackTangent(t, 0, mesh.normal[3 * v], mesh.normal[3 * v + 1], mesh.normal[3 * v + 2]);
-            [x, y, z, l] = [t[0], t[1], t[2], 1];
-            fixedTangents++;
-          }
-          const u = unitScale(l);
-          tangent[4 * v] = x * u;
-          tangent[4 * v + 1] = z * u;
-          tangent[4 * v + 2] = -y * u;
-          // Handedness: glTF allows ±1 only.
-          tangent[4 * v + 3] = w < 0 ? -1 : 1;
-        }
+        fixedTangents += yUpUnitTangents(tangent, mesh.tangent, mesh.normal, n);
         attributes.TANGENT = buffer.accessor(tangent, 'VEC4', { target: ARRAY_BUFFER });
       }
     }
-    if (mesh.texcoord) {
-      const uv = new Float32Array(2 * n);
-      for (let i = 0; i < 2 * n; i++) uv[i] = finite(mesh.texcoord[i], 0);
-      attributes.TEXCOORD_0 = buffer.accessor(uv, 'VEC2', { target: ARRAY_BUFFER });
-    }
+    if (mesh.texcoord) attributes.TEXCOORD_0 = buffer.accessor(finiteCopy(mesh.texcoord, 2 * n, 0), 'VEC2', { target: ARRAY_BUFFER });
     if (mesh.color) {
-      const color = new Float32Array(4 * n);
-      for (let i = 0; i < 4 * n; i++) color[i] = Math.min(Math.max(finite(mesh.color[i], 1), 0), 1);
+      const color = finiteCopy(mesh.color, 4 * n, 1);
+      clampUnit(color);
       attributes.COLOR_0 = buffer.accessor(color, 'VEC4', { target: ARRAY_BUFFER });
     }
     if (c.skin !== undefined && mesh.influences > 0 && mesh.blendIndices && mesh.blendWeights) {
-      const k = mesh.influences;
-      const sets = Math.ceil(k / 4);
-      const joints = Array.from({ length: sets }, () => (c.jointCount > 256 ? new Uint16Array(4 * n) : new Uint8Array(4 * n)));
-      const weights = Array.from({ length: sets }, () => new Float32Array(4 * n));
-      for (let v = 0; v < n; v++) {
-        let slot = 0;
-        let sum = 0;
-        for (let i = 0; i < k; i++) {
-          const w = mesh.blendWeights[v * k + i];
-          const j = mesh.blendIndices[v * k + i];
-          if (!(w > 0)) continue;
-          if (j >= c.jointCount) {
-            outOfRange++;
-            continue;
-          }
-          // The same joint twice (glTF forbids it): its weights summed.
-          let s = 0;
-          while (s < slot && joints[s >> 2][4 * v + (s & 3)] !== j) s++;
-          if (s === slot) {
-            joints[slot >> 2][4 * v + (slot & 3)] = j;
-            slot++;
-          }
-          weights[s >> 2][4 * v + (s & 3)] += w;
-          sum += w;
-        }
-        if (slot === 0) {
-          // No joint moves it: glTF needs weights that sum to 1; joint 0 takes it (as FTE does).
-          weights[0][4 * v] = 1;
-          unweighted++;
-        } else if (Math.abs(sum - 1) > 1e-6) for (let s = 0; s < slot; s++) weights[s >> 2][4 * v + (s & 3)] /= sum;
-      }
+      const sets = Math.ceil(mesh.influences / 4);
+      const joints = c.jointCount > 256 ? new Uint16Array(4 * sets * n) : new Uint8Array(4 * sets * n);
+      const weights = new Float32Array(4 * sets * n);
+      const counts = gatherInfluences(joints, weights, mesh.blendIndices, mesh.blendWeights, mesh.influences, n, c.jointCount);
+      unweighted += counts.unweighted;
+      outOfRange += counts.outOfRange;
+      // Set s is the s-th 4 slots of every vertex: JOINTS_s/WEIGHTS_s.
       for (let s = 0; s < sets; s++) {
-        attributes[`JOINTS_${s}`] = buffer.accessor(joints[s], 'VEC4', { target: ARRAY_BUFFER });
-        attributes[`WEIGHTS_${s}`] = buffer.accessor(weights[s], 'VEC4', { target: ARRAY_BUFFER });
+        attributes[`JOINTS_${s}`] = buffer.accessor(slotSet(joints, sets, s, n), 'VEC4', { target: ARRAY_BUFFER });
+        attributes[`WEIGHTS_${s}`] = buffer.accessor(slotSet(weights, sets, s, n), 'VEC4', { target: ARRAY_BUFFER });
       }
     }
     for (const custom of mesh.custom) {
@@ -529,25 +450,13 @@ function writeMeshes(model: Model, c: MeshContext, add: (mesh: Mesh, json: Json)
         warn(`mesh ${mi} "${mesh.name}": custom array "${custom.name}" has ${custom.size} components (glTF attributes have 1 to 4): left out`);
         continue;
       }
-      const data = new Float32Array(custom.size * n);
-      for (let i = 0; i < data.length; i++) data[i] = finite(custom.data[i], 0);
-      attributes[`_${custom.name}`] = buffer.accessor(data, type, { target: ARRAY_BUFFER });
+      attributes[`_${custom.name}`] = buffer.accessor(finiteCopy(custom.data, custom.size * n, 0), type, { target: ARRAY_BUFFER });
     }
 
     // Triangles, counter-clockwise; corners past the mesh's vertices left out.
-    const big = n >= 65535;
-    const indices = big ? new Uint32Array(3 * mesh.triangleCount) : new Uint16Array(3 * mesh.triangleCount);
-    let written = 0;
-    for (let tri = 0; tri < mesh.triangleCount; tri++) {
-      const a = mesh.indices[3 * tri], b = mesh.indices[3 * tri + 1], d = mesh.indices[3 * tri + 2];
-      if (!(a < n && b < n && d < n)) {
-        nowhere++;
-        continue;
-      }
-      indices[written++] = a;
-      indices[written++] = reverse ? d : b;
-      indices[written++] = reverse ? b : d;
-    }
+    const indices = n >= 65535 ? new Uint32Array(3 * mesh.triangleCount) : new Uint16Array(3 * mesh.triangleCount);
+    const written = triangleIndices(indices, mesh.indices, mesh.triangleCount, n, reverse);
+    nowhere += mesh.triangleCount - written / 3;
     if (written === 0) {
       warn(`mesh ${mi} "${mesh.name}": no triangle names vertices the mesh has: left out`);
       continue;
@@ -566,8 +475,139 @@ function writeMeshes(model: Model, c: MeshContext, add: (mesh: Mesh, json: Json)
   if (nowhere) warn(`${plural(nowhere, 'triangle')} name vertices their mesh does not have: left out`);
 }
 
+/** n positions in Y-up into out (3 per vertex), a non-finite coordinate as 0; the count of vertices with one. */
+function yUpPositions(out: Float32Array, position: Float32Array, n: number): number {
+  let nonFinite = 0;
+  for (let v = 0; v < n; v++) {
+    const x = position[3 * v], y = position[3 * v + 1], z = position[3 * v + 2];
+    if (!(Number.isFinite(x) && Number.isFinite(y) && Number.isFinite(z))) nonFinite++;
+    out[3 * v] = finite(x, 0);
+    out[3 * v + 1] = finite(z, 0);
+    out[3 * v + 2] = -finite(y, 0);
+  }
+  return nonFinite;
+}
+
+/** n unit normals in Y-up into out; a zero or broken one as up (+Z ours, glTF requires unit normals); the count of those. */
+function yUpUnitNormals(out: Float32Array, normal: Float32Array, n: number): number {
+  let fixed = 0;
+  for (let v = 0; v < n; v++) {
+    let x = normal[3 * v], y = normal[3 * v + 1], z = normal[3 * v + 2];
+    let l = Math.sqrt(x * x + y * y + z * z);
+    if (!(l > 0 && Number.isFinite(l))) {
+      x = 0; y = 0; z = 1; l = 1;
+      fixed++;
+    }
+    const u = unitScale(l);
+    out[3 * v] = x * u;
+    out[3 * v + 1] = z * u;
+    out[3 * v + 2] = -y * u;
+  }
+  return fixed;
+}
+
+/**
+ * n unit tangents in Y-up into out (4 per vertex, handedness ±1: glTF allows no other); a zero or
+ * broken one as the compile's own fallback from the normal (IQE-SEMANTICS.md B8, as the IQE writer
+ * writes it); the count of those.
+ */
+function yUpUnitTangents(out: Float32Array, tangent: Float32Array, normal: Float32Array, n: number): number {
+  let fixed = 0;
+  const t = new Float64Array(4);
+  for (let v = 0; v < n; v++) {
+    let x = tangent[4 * v], y = tangent[4 * v + 1], z = tangent[4 * v + 2];
+    const w = tangent[4 * v + 3];
+    let l = Math.sqrt(x * x + y * y + z * z);
+    if (!(l > 0 && Number.isFinite(l) && Number.isFinite(w))) {
+      fallbackTangent(t, 0, normal[3 * v], normal[3 * v + 1], normal[3 * v + 2]);
+      x = t[0]; y = t[1]; z = t[2]; l = 1;
+      fixed++;
+    }
+    const u = unitScale(l);
+    out[4 * v] = x * u;
+    out[4 * v + 1] = z * u;
+    out[4 * v + 2] = -y * u;
+    out[4 * v + 3] = w < 0 ? -1 : 1;
+  }
+  return fixed;
+}
+
+/** The first `count` values of `data`, a non-finite one as `fallback`. */
+function finiteCopy(data: Float32Array, count: number, fallback: number): Float32Array {
+  const out = new Float32Array(count);
+  for (let i = 0; i < count; i++) out[i] = finite(data[i], fallback);
+  return out;
+}
+
+/** Each value clamped to 0..1, in place. */
+function clampUnit(data: Float32Array): void {
+  for (let i = 0; i < data.length; i++) data[i] = Math.min(Math.max(data[i], 0), 1);
+}
+
+/**
+ * The blend influences of n vertices (k each) as glTF's slots, 4 * sets per vertex in one array:
+ * influences of weight 0 and joints that do not exist left out, the same joint twice summed into
+ * one slot (glTF forbids it), weights renormalised to sum 1; a vertex no joint moves bound to joint 0
+ * (glTF needs weights that sum to 1; as FTE does).
+ */
+function gatherInfluences(joints: Uint8Array | Uint16Array, weights: Float32Array, indices: Uint8Array | Uint16Array | Uint32Array, blendWeights: Float32Array, k: number, n: number, jointCount: number): { unweighted: number; outOfRange: number } {
+  let unweighted = 0, outOfRange = 0;
+  const slots = joints.length / n;
+  for (let v = 0; v < n; v++) {
+    const first = v * slots;
+    let slot = 0;
+    let sum = 0;
+    for (let i = 0; i < k; i++) {
+      const w = blendWeights[v * k + i];
+      const j = indices[v * k + i];
+      if (!(w > 0)) continue;
+      if (j >= jointCount) {
+        outOfRange++;
+        continue;
+      }
+      let s = 0;
+      while (s < slot && joints[first + s] !== j) s++;
+      if (s === slot) {
+        joints[first + slot] = j;
+        slot++;
+      }
+      weights[first + s] += w;
+      sum += w;
+    }
+    if (slot === 0) {
+      weights[first] = 1;
+      unweighted++;
+    } else if (Math.abs(sum - 1) > 1e-6) for (let s = 0; s < slot; s++) weights[first + s] /= sum;
+  }
+  return { unweighted, outOfRange };
+}
+
+/** Slots 4s..4s+3 of every vertex (of `sets` * 4), as one VEC4 array; the array itself when there is one set. */
+function slotSet<T extends Uint8Array | Uint16Array | Float32Array>(data: T, sets: number, s: number, n: number): T {
+  if (sets === 1) return data;
+  const out = new (data.constructor as new (length: number) => T)(4 * n);
+  for (let v = 0; v < n; v++) for (let e = 0; e < 4; e++) out[4 * v + e] = data[4 * (sets * v + s) + e];
+  return out;
+}
+
+/**
+ * The triangles whose corners all lie in the mesh's n vertices into out, counter-clockwise (a
+ * clockwise model's reversed); the count of indices written.
+ */
+function triangleIndices(out: Uint16Array | Uint32Array, indices: Uint32Array, triangleCount: number, n: number, reverse: boolean): number {
+  let written = 0;
+  for (let tri = 0; tri < triangleCount; tri++) {
+    const a = indices[3 * tri], b = indices[3 * tri + 1], d = indices[3 * tri + 2];
+    if (!(a < n && b < n && d < n)) continue;
+    out[written++] = a;
+    out[written++] = reverse ? d : b;
+    out[written++] = reverse ? b : d;
+  }
+  return written;
+}
+
 /** MD3: every frame after 0 a morph target (position and normal differences from frame 0). */
-function addMorphTargets(mesh: Mesh, primitive: Json, json: Json, buffer: BufferBuilder): void {
+function addMorphTargets(mesh: Mesh, primitive: Json, json: Json, buffer: GltfBufferBuilder): void {
   const morph = mesh.morph!;
   const n = mesh.vertexCount;
   const targets: Json[] = [];
@@ -618,7 +658,7 @@ function tagTrs(frames: Float32Array, o: number): Float64Array {
 }
 
 interface AnimationContext {
-  buffer: BufferBuilder;
+  buffer: GltfBufferBuilder;
   /** 10 per joint: the rest TRS in Y-up as the nodes have it. */
   rest: Float32Array;
   jointBase: number;
@@ -653,16 +693,7 @@ function skeletalAnimations(source: FrameSource, model: Model, c: AnimationConte
     }
     const rate = keyRate(clip.fps);
     const poses = new Float32Array(10 * jointCount * count);
-    for (let k = 0; k < count; k++) {
-      storedFrame(source.model, frames[k], frame, jointCount);
-      for (let i = 0; i < frame.length; i++) {
-        if (!Number.isFinite(frame[i])) {
-          bad++;
-          frame[i] = [0, 0, 0, 0, 0, 0, 1, 1, 1, 1][i % 10];
-        }
-      }
-      for (let j = 0; j < jointCount; j++) yUpPose(poses, (k * jointCount + j) * 10, frame, 10 * j);
-    }
+    bad += clipPoses(poses, source.model, frames, frame, jointCount);
     const times = new Float32Array(count);
     for (let k = 0; k < count; k++) times[k] = k / rate;
     let input = -1;
@@ -674,31 +705,12 @@ function skeletalAnimations(source: FrameSource, model: Model, c: AnimationConte
       channels.push({ sampler: samplers.length - 1, target: { node: c.jointBase + j, path } });
     };
     for (let j = 0; j < jointCount; j++) {
-      for (const [path, o, width] of [['translation', 0, 3], ['rotation', 3, 4], ['scale', 7, 3]] as const) {
-        const values = new Float32Array(width * count);
-        let moves = false;
-        for (let k = 0; k < count; k++) {
-          const p = (k * jointCount + j) * 10 + o;
-          for (let e = 0; e < width; e++) values[k * width + e] = poses[p + e];
-          if (path === 'rotation') {
-            const q = k * 4;
-            const l = Math.hypot(values[q], values[q + 1], values[q + 2], values[q + 3]);
-            const u = l > 0 ? unitScale(l) : 1;
-            if (l === 0) values[q + 3] = 1;
-            for (let e = 0; e < 4; e++) values[q + e] = Math.fround(values[q + e] * u);
-            // Sign-continuous (q and -q are one rotation; slerp between keys of opposite sign takes
-            // the long arc): each key on the side of the one before, the first on the rest's side.
-            const r = 10 * j + 3;
-            const [b, bo] = k > 0 ? [values, q - 4] : [rest, r];
-            if (b[bo] * values[q] + b[bo + 1] * values[q + 1] + b[bo + 2] * values[q + 2] + b[bo + 3] * values[q + 3] < 0) for (let e = 0; e < 4; e++) values[q + e] = -values[q + e];
-            const same = (sign: number): boolean => [0, 1, 2, 3].every((e) => sign * values[q + e] === rest[r + e]);
-            if (!same(1) && !same(-1)) moves = true;
-          } else {
-            for (let e = 0; e < width; e++) if (values[k * width + e] !== rest[10 * j + o + e]) moves = true;
-          }
-        }
-        if (moves) channel(j, path, values);
-      }
+      const translation = vectorKeys(poses, count, jointCount, j, 0, rest);
+      if (translation) channel(j, 'translation', translation);
+      const rotation = rotationKeys(poses, count, jointCount, j, rest);
+      if (rotation) channel(j, 'rotation', rotation);
+      const scale = vectorKeys(poses, count, jointCount, j, 7, rest);
+      if (scale) channel(j, 'scale', scale);
     }
     // glTF requires a channel: a clip that moves nothing holds the first joint where it rests.
     if (channels.length === 0 && jointCount > 0) {
@@ -712,8 +724,81 @@ function skeletalAnimations(source: FrameSource, model: Model, c: AnimationConte
   return out;
 }
 
+const IDENTITY_POSE = Float32Array.of(0, 0, 0, 0, 0, 0, 1, 1, 1, 1);
+
+/**
+ * The local poses of `frames` in Y-up into `poses` (10 per joint, frame-major); `frame` is scratch
+ * of 10 per joint; a non-finite value as the identity's. The count of those.
+ */
+function clipPoses(poses: Float32Array, model: Model, frames: readonly number[], frame: Float32Array, jointCount: number): number {
+  let bad = 0;
+  for (let k = 0; k < frames.length; k++) {
+    storedFrame(model, frames[k], frame, jointCount);
+    for (let i = 0; i < frame.length; i++) {
+      if (!Number.isFinite(frame[i])) {
+        bad++;
+        frame[i] = IDENTITY_POSE[i % 10];
+      }
+    }
+    for (let j = 0; j < jointCount; j++) yUpPose(poses, (k * jointCount + j) * 10, frame, 10 * j);
+  }
+  return bad;
+}
+
+/** Joint j's translation (o = 0) or scale (o = 7) at each of `count` keys, or null where every key is its rest value. */
+function vectorKeys(poses: Float32Array, count: number, jointCount: number, j: number, o: number, rest: Float32Array): Float32Array | null {
+  const values = new Float32Array(3 * count);
+  const r = 10 * j + o;
+  let moves = false;
+  for (let k = 0; k < count; k++) {
+    const p = (k * jointCount + j) * 10 + o;
+    for (let e = 0; e < 3; e++) {
+      const x = poses[p + e];
+      values[3 * k + e] = x;
+      if (x !== rest[r + e]) moves = true;
+    }
+  }
+  return moves ? values : null;
+}
+
+/**
+ * Joint j's rotation at each of `count` keys, unit (a zero one the identity) and sign-continuous
+ * (q and -q are one rotation; slerp between keys of opposite sign takes the long arc): each key on
+ * the side of the one before, the first on the rest's side. Null where every key is the rest (of
+ * either sign).
+ */
+function rotationKeys(poses: Float32Array, count: number, jointCount: number, j: number, rest: Float32Array): Float32Array | null {
+  const values = new Float32Array(4 * count);
+  const r = 10 * j + 3;
+  let moves = false;
+  for (let k = 0; k < count; k++) {
+    const p = (k * jointCount + j) * 10 + 3;
+    const q = 4 * k;
+    let x = poses[p], y = poses[p + 1], z = poses[p + 2], w = poses[p + 3];
+    const l = Math.hypot(x, y, z, w);
+    if (l === 0) w = 1;
+    else {
+      const u = unitScale(l);
+      x = Math.fround(x * u); y = Math.fround(y * u); z = Math.fround(z * u); w = Math.fround(w * u);
+    }
+    const b = k > 0 ? values : rest, bo = k > 0 ? q - 4 : r;
+    if (b[bo] * x + b[bo + 1] * y + b[bo + 2] * z + b[bo + 3] * w < 0) {
+      x = -x; y = -y; z = -z; w = -w;
+    }
+    values[q] = x; values[q + 1] = y; values[q + 2] = z; values[q + 3] = w;
+    if (!moves && !sameRotation(values, q, rest, r)) moves = true;
+  }
+  return moves ? values : null;
+}
+
+/** Whether the quaternion at a[ao..] is exactly b[bo..] or its negation. */
+function sameRotation(a: Float32Array, ao: number, b: Float32Array, bo: number): boolean {
+  const plus = a[ao] === b[bo] && a[ao + 1] === b[bo + 1] && a[ao + 2] === b[bo + 2] && a[ao + 3] === b[bo + 3];
+  return plus || (-a[ao] === b[bo] && -a[ao + 1] === b[bo + 1] && -a[ao + 2] === b[bo + 2] && -a[ao + 3] === b[bo + 3]);
+}
+
 interface MorphContext {
-  buffer: BufferBuilder;
+  buffer: GltfBufferBuilder;
   meshNodes: number[];
   tagNodes: number[];
   warn: (m: string) => void;

@@ -4,8 +4,9 @@
 // it, and animations whose channels are written at a key rate. Options add what the compile must
 // handle (STEP and CUBICSPLINE, quaternion keys of alternating sign, a non-zero start time, a
 // prop mesh parented to a joint, a node given as a matrix) and what it must refuse (`broken`).
-// Typed arrays throughout (a benchmark file has 100,000 vertices); accessors 4-byte aligned; the GLB
-// container is gltf-build.ts's.
+// Typed arrays throughout (a benchmark file has 100,000 vertices); the buffer is built as the model
+// writer builds its own (core/gltf/buffer.ts); the GLB container is gltf-build.ts's.
+import { GltfBufferBuilder } from '../../core/gltf/buffer';
 import { glbOf } from './gltf-build';
 import { prng } from './iqe-fixtures';
 
@@ -52,54 +53,6 @@ export interface GltfFixture {
   positionAccessor: number;
 }
 
-/** Accumulates the BIN buffer, bufferViews and accessors. */
-class BinaryBuilder {
-  private parts: Uint8Array[] = [];
-  private length = 0;
-  readonly bufferViews: Record<string, unknown>[] = [];
-  readonly accessors: Record<string, unknown>[] = [];
-
-  /** Adds a bufferView holding `data` (4-byte aligned) and an accessor over it; returns the accessor index. */
-  add(data: Float32Array | Uint16Array | Uint32Array | Uint8Array, type: string, extra: Record<string, unknown> = {}, target?: number): number {
-    const pad = (4 - (this.length % 4)) % 4;
-    if (pad) this.push(new Uint8Array(pad));
-    const bytes = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
-    const view = this.bufferViews.length;
-    this.bufferViews.push({ buffer: 0, byteOffset: this.length, byteLength: bytes.byteLength, ...(target ? { target } : {}) });
-    this.push(bytes.slice());
-    const components = { SCALAR: 1, VEC2: 2, VEC3: 3, VEC4: 4, MAT4: 16 }[type] ?? 1;
-    const componentType = data instanceof Float32Array ? 5126 : data instanceof Uint32Array ? 5125 : data instanceof Uint16Array ? 5123 : 5121;
-    this.accessors.push({ bufferView: view, componentType, count: data.length / components, type, ...extra });
-    return this.accessors.length - 1;
-  }
-
-  private push(b: Uint8Array): void {
-    this.parts.push(b);
-    this.length += b.byteLength;
-  }
-
-  bytes(): Uint8Array {
-    const out = new Uint8Array(this.length + ((4 - (this.length % 4)) % 4));
-    let o = 0;
-    for (const p of this.parts) {
-      out.set(p, o);
-      o += p.byteLength;
-    }
-    return out;
-  }
-}
-
-function minMax(data: Float32Array, components: number): { min: number[]; max: number[] } {
-  const min = new Array<number>(components).fill(Infinity), max = new Array<number>(components).fill(-Infinity);
-  for (let i = 0; i < data.length; i++) {
-    const c = i % components;
-    // min/max must be the float32 values as stored.
-    min[c] = Math.min(min[c], data[i]);
-    max[c] = Math.max(max[c], data[i]);
-  }
-  return { min, max };
-}
-
 /** The quaternion [x y z w] of `angle` radians about the unit axis. */
 function axisAngle(axis: number[], angle: number): number[] {
   const s = Math.sin(angle / 2);
@@ -120,7 +73,7 @@ export function makeGltf(options: GltfFixtureOptions = {}): GltfFixture {
   const segment = height / jointCount;
   const radius = 0.2;
 
-  const bin = new BinaryBuilder();
+  const bin = new GltfBufferBuilder();
   const vertexCount = rings * around;
   const position = new Float32Array(vertexCount * 3);
   const normal = new Float32Array(vertexCount * 3);
@@ -158,16 +111,16 @@ export function makeGltf(options: GltfFixtureOptions = {}): GltfFixture {
       t += 6;
     }
   }
-  const positionAccessor = bin.add(position, 'VEC3', minMax(position, 3), 34962);
+  const positionAccessor = bin.accessor(position, 'VEC3', { target: 34962, bounds: true });
   if (options.broken === 'accessor-bounds') (bin.accessors[positionAccessor] as { count: number }).count = vertexCount + 1;
   const attributes: Record<string, number> = {
     POSITION: positionAccessor,
-    NORMAL: bin.add(normal, 'VEC3', {}, 34962),
-    TEXCOORD_0: bin.add(texcoord, 'VEC2', {}, 34962),
-    JOINTS_0: bin.add(joints, 'VEC4', {}, 34962),
-    WEIGHTS_0: bin.add(weights, 'VEC4', {}, 34962),
+    NORMAL: bin.accessor(normal, 'VEC3', { target: 34962 }),
+    TEXCOORD_0: bin.accessor(texcoord, 'VEC2', { target: 34962 }),
+    JOINTS_0: bin.accessor(joints, 'VEC4', { target: 34962 }),
+    WEIGHTS_0: bin.accessor(weights, 'VEC4', { target: 34962 }),
   };
-  const indexAccessor = bin.add(indices, 'SCALAR', {}, 34963);
+  const indexAccessor = bin.accessor(indices, 'SCALAR', { target: 34963 });
 
   // Nodes: 0 = Armature (scene root), 1 = the skinned mesh, 2.. = joints (a chain), then the prop.
   const nodes: Record<string, unknown>[] = [];
@@ -200,12 +153,12 @@ export function makeGltf(options: GltfFixtureOptions = {}): GltfFixture {
     parent.children = [...(parent.children ?? []), nodes.length - 1];
     propTriangles = 12;
   }
-  const skin = { name: 'Armature', joints: jointNames.map((_, j) => 2 + j), inverseBindMatrices: bin.add(inverseBind, 'MAT4'), skeleton: 2 };
+  const skin = { name: 'Armature', joints: jointNames.map((_, j) => 2 + j), inverseBindMatrices: bin.accessor(inverseBind, 'MAT4'), skeleton: 2 };
 
   const gltfAnimations = animations.map((a, ai) => {
     const times = new Float32Array(keys);
     for (let k = 0; k < keys; k++) times[k] = start + k / keyRate;
-    const input = bin.add(times, 'SCALAR', { min: [times[0]], max: [times[keys - 1]] });
+    const input = bin.accessor(times, 'SCALAR', { bounds: true });
     const cubic = a.interpolation === 'CUBICSPLINE';
     const channels: Record<string, unknown>[] = [];
     const samplers: Record<string, unknown>[] = [];
@@ -231,7 +184,7 @@ export function makeGltf(options: GltfFixtureOptions = {}): GltfFixture {
           rotation.set(d, (k * 3 + 2) * 4);
         }
       }
-      samplers.push({ input, output: bin.add(rotation, 'VEC4'), interpolation: a.interpolation });
+      samplers.push({ input, output: bin.accessor(rotation, 'VEC4'), interpolation: a.interpolation });
       channels.push({ sampler: samplers.length - 1, target: { node: 2 + j, path: 'rotation' } });
     }
     // The root joint also moves and scales (translation and scale channels).
@@ -250,9 +203,9 @@ export function makeGltf(options: GltfFixtureOptions = {}): GltfFixture {
         grow.set([0.1 * w * Math.cos(s), 0, 0.1 * w * Math.cos(s)], k * 9 + 6);
       }
     }
-    samplers.push({ input, output: bin.add(move, 'VEC3'), interpolation: a.interpolation });
+    samplers.push({ input, output: bin.accessor(move, 'VEC3'), interpolation: a.interpolation });
     channels.push({ sampler: samplers.length - 1, target: { node: 2, path: 'translation' } });
-    samplers.push({ input, output: bin.add(grow, 'VEC3'), interpolation: a.interpolation });
+    samplers.push({ input, output: bin.accessor(grow, 'VEC3'), interpolation: a.interpolation });
     channels.push({ sampler: samplers.length - 1, target: { node: 2, path: 'scale' } });
     return { name: a.name, channels, samplers };
   });
@@ -268,7 +221,7 @@ export function makeGltf(options: GltfFixtureOptions = {}): GltfFixture {
     animations: gltfAnimations,
     materials: [{ name: 'TubeMaterial', pbrMetallicRoughness: { baseColorFactor: [0.8, 0.6, 0.4, 1] } }],
     accessors: bin.accessors,
-    bufferViews: bin.bufferViews,
+    bufferViews: bin.views,
     buffers: [{ byteLength: data.byteLength }],
   };
   let bytes: Uint8Array;
@@ -293,7 +246,7 @@ function trsMatrix(t: number[], q: number[]): number[] {
 }
 
 /** A box of half-size h, 24 vertices (a normal per face), 12 triangles. */
-function boxMesh(bin: BinaryBuilder, h: number): { attributes: Record<string, number>; indices: number } {
+function boxMesh(bin: GltfBufferBuilder, h: number): { attributes: Record<string, number>; indices: number } {
   const position: number[] = [], normal: number[] = [], texcoord: number[] = [], indices: number[] = [];
   for (let axis = 0; axis < 3; axis++) {
     for (const side of [1, -1]) {
@@ -315,7 +268,7 @@ function boxMesh(bin: BinaryBuilder, h: number): { attributes: Record<string, nu
   }
   const p = new Float32Array(position);
   return {
-    attributes: { POSITION: bin.add(p, 'VEC3', minMax(p, 3), 34962), NORMAL: bin.add(new Float32Array(normal), 'VEC3', {}, 34962), TEXCOORD_0: bin.add(new Float32Array(texcoord), 'VEC2', {}, 34962) },
-    indices: bin.add(new Uint16Array(indices), 'SCALAR', {}, 34963),
+    attributes: { POSITION: bin.accessor(p, 'VEC3', { target: 34962, bounds: true }), NORMAL: bin.accessor(new Float32Array(normal), 'VEC3', { target: 34962 }), TEXCOORD_0: bin.accessor(new Float32Array(texcoord), 'VEC2', { target: 34962 }) },
+    indices: bin.accessor(new Uint16Array(indices), 'SCALAR', { target: 34963 }),
   };
 }

@@ -3,6 +3,8 @@
 // own glTF input compiles the GLB back to the model that X's IQE conversion compiles to (the
 // semantic diff, core/compare/diff.ts, at its default tolerance). MD3 frames (morph targets with a
 // weights animation) are checked by evaluating the GLB's morph targets against the MD3's frames.
+// The conversions and compiles run in this process (test/helpers/convert-here.ts: the CLI's own
+// functions); one CLI run per output format checks that the command writes the same bytes.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -14,6 +16,7 @@ import { decodeGltf } from '../../core/gltf/decode';
 import { NEAR_UNIT } from '../../core/gltf/math';
 import { fallbackTangent } from '../../core/math/tangent';
 import type { Model } from '../../core/model/model';
+import { compileHere, convertHere } from '../helpers/convert-here';
 import { writeIqmDocument } from '../helpers/iqm-writer';
 import { ASSETS, NO_ASSETS, sharedModels } from '../helpers/model-assets';
 import { smallIqmDocument } from '../helpers/model-writers';
@@ -71,21 +74,15 @@ const KNOWN: Record<string, { sections: string[] }> = {
 };
 
 /** X -> GLB (validated) -> our compile, against X -> IQE -> our compile; the differences, none expected. */
-async function roundTrip(dir: string, file: string, label: string, extension = '.glb'): Promise<{ glb: Uint8Array; warnings: string[] }> {
-  const glbPath = join(dir, `x${extension}`);
-  const r = cli('convert', file, '-o', glbPath, '--json');
-  assert.equal(r.status, 0, `${label}: convert -o x${extension}: ${r.stderr}`);
-  const warnings = (JSON.parse(r.stdout) as { warnings: string[] }).warnings;
-  const glb = new Uint8Array(readFileSync(glbPath));
+async function roundTrip(dir: string, file: string, label: string, extension: '.glb' | '.gltf' = '.glb', animations: string[] = [], documented?: (expected: Model) => void): Promise<{ glb: Uint8Array; warnings: string[] }> {
+  const inputs = [file, ...animations];
+  const { path: glbPath, bytes: glb, warnings } = await convertHere(dir, inputs, extension);
   assert.deepEqual(await validate(glb, extension === '.gltf' ? dir : undefined), [], `${label}: glTF-Validator`);
-  assert.equal(cli('convert', file, '-o', join(dir, 'x.iqe')).status, 0, `${label}: convert -o x.iqe`);
-  const ref = cli('compile', join(dir, 'x.iqe'), '-o', join(dir, 'ref.iqm'));
-  assert.equal(ref.status, 0, `${label}: compile x.iqe: ${ref.stderr}`);
-  const back = cli('compile', glbPath, '-o', join(dir, 'back.iqm'));
-  assert.equal(back.status, 0, `${label}: compile x.glb: ${back.stderr}`);
-  const expected = readModel(new Uint8Array(readFileSync(join(dir, 'ref.iqm'))));
-  const actual = readModel(new Uint8Array(readFileSync(join(dir, 'back.iqm'))));
-  const generated = !/^vx /m.test(readFileSync(join(dir, 'x.iqe'), 'utf8'));
+  const iqe = await convertHere(dir, inputs, '.iqe');
+  const expected = await compileHere(iqe.path);
+  documented?.(expected);
+  const actual = await compileHere(glbPath);
+  const generated = !/^vx /m.test(new TextDecoder().decode(iqe.bytes));
   asGltfHolds(expected, generated);
   if (generated) for (const m of actual.meshes) m.tangent = null;
   const differences = diffModels(expected, actual);
@@ -132,26 +129,17 @@ test('convert -o .glb: generated IQMs (v2 and v1: custom array, comment, scaled 
   }
 });
 
-test('convert MESH ANIM -o .glb: an animation-only IQM with the mesh it borrows; alone, a clear error and no file', { skip: NO_ASSETS }, async () => {
+test('convert MESH ANIM -o .glb: an animation-only IQM with the mesh it borrows; alone, a clear error', { skip: NO_ASSETS }, async () => {
   await withTempDir('iqm-gltf-', async (dir) => {
     const guy = join(ASSETS, 'iqm/raylib_guy/guy.iqm'), anim = join(ASSETS, 'iqm/raylib_guy/guyanim.iqm');
-    const out = join(dir, 'guy.glb');
-    const r = cli('convert', guy, anim, '-o', out);
-    assert.equal(r.status, 0, r.stderr);
-    const glb = new Uint8Array(readFileSync(out));
-    assert.deepEqual(await validate(glb), []);
-    const iqe = cli('convert', guy, anim, '-o', join(dir, 'guy.iqe'));
-    assert.equal(iqe.status, 0, iqe.stderr);
-    assert.equal(cli('compile', join(dir, 'guy.iqe'), '-o', join(dir, 'ref.iqm')).status, 0);
-    assert.equal(cli('compile', out, '-o', join(dir, 'back.iqm')).status, 0);
-    const expected = readModel(new Uint8Array(readFileSync(join(dir, 'ref.iqm'))));
-    const actual = readModel(new Uint8Array(readFileSync(join(dir, 'back.iqm'))));
-    assert.ok(expected.clips.length > readModel(new Uint8Array(readFileSync(guy))).clips.length, 'the animation file adds clips');
-    assert.deepEqual(diffModels(expected, actual), []);
-    const alone = cli('convert', anim, '-o', join(dir, 'anim.glb'));
-    assert.equal(alone.status, 2);
-    assert.match(alone.stderr, /animation-only model .*give the model whose skeleton it animates first/);
-    assert.ok(!existsSync(join(dir, 'anim.glb')), 'no output on error');
+    // The two files' clips share their names (jump, dance): IQE and IQM keep both; glTF's are
+    // made unique (Blender would rename the second), the animation file's named after it.
+    const { warnings } = await roundTrip(dir, guy, 'guy.iqm + guyanim.iqm', '.glb', [anim], (expected) => {
+      assert.deepEqual(expected.clips.map((c) => c.name), ['jump', 'dance', 'jump', 'dance']);
+      expected.clips = expected.clips.map((c, i) => (i < 2 ? c : { ...c, name: `${c.name} (guyanim.iqm)` }));
+    });
+    assert.ok(warnings.some((w) => w.includes('2 animations had the name of an earlier one (glTF tools such as Blender need each name once): written "jump" as "jump (guyanim.iqm)", "dance" as "dance (guyanim.iqm)"')), warnings.join('\n'));
+    await assert.rejects(convertHere(dir, [anim], '.glb'), /animation-only model .*give the model whose skeleton it animates first/);
   });
 });
 
@@ -159,7 +147,7 @@ test('convert -o .gltf: the buffer and the textures (TGA made PNG) beside it, va
   await withTempDir('iqm-gltf-', async (dir) => {
     const file = join(ASSETS, 'iqm/mrfixit/mrfixit.iqm');
     await roundTrip(dir, file, 'mrfixit.gltf', '.gltf');
-    assert.deepEqual(readdirSync(dir).filter((f) => f.startsWith('x')).sort(), ['x.bin', 'x.gltf', 'x.iqe', 'x_Body.png', 'x_Head.png']);
+    assert.deepEqual(readdirSync(dir).sort(), ['x.bin', 'x.gltf', 'x.iqe', 'x_Body.png', 'x_Head.png']);
     for (const png of ['x_Body.png', 'x_Head.png']) assert.deepEqual([...readFileSync(join(dir, png)).subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
     const json = JSON.parse(readFileSync(join(dir, 'x.gltf'), 'utf8'));
     assert.deepEqual(json.images.map((i: { uri: string }) => i.uri), ['x_Body.png', 'x_Head.png']);
@@ -172,10 +160,7 @@ test('convert -o .glb: MD3 frames as morph targets: the GLB evaluated at several
     const file = join(ASSETS, rel);
     const md3 = readModel(new Uint8Array(readFileSync(file)));
     await withTempDir('iqm-gltf-', async (dir) => {
-      const out = join(dir, 'x.glb');
-      const r = cli('convert', file, '-o', out);
-      assert.equal(r.status, 0, r.stderr);
-      const bytes = new Uint8Array(readFileSync(out));
+      const { bytes } = await convertHere(dir, [file], '.glb');
       assert.deepEqual(await validate(bytes), [], rel);
       const { document } = await decodeGltf(bytes, 'x', undefined);
       const root = document.getRoot();
@@ -241,5 +226,25 @@ test('convert -o .glb: bad input is one clear line, exit 2, no file; an output o
     assert.equal(named.status, 2);
     assert.match(named.stderr, /name it \.iqe .*\.glb, \.gltf/);
     assert.deepEqual(readdirSync(dir), []);
+  });
+});
+
+test('the command writes what the functions above write: convert -o .glb, .gltf, .iqe and compile x.glb, one CLI run each', { skip: NO_ASSETS }, async () => {
+  const file = join(ASSETS, 'iqm/mrfixit/mrfixit.iqm');
+  await withTempDir('iqm-gltf-', async (here) => {
+    await withTempDir('iqm-gltf-cli-', async (there) => {
+      for (const extension of ['.glb', '.gltf', '.iqe'] as const) {
+        const made = await convertHere(here, [file], extension);
+        const r = cli('convert', file, '-o', join(there, `x${extension}`), '--json');
+        assert.equal(r.status, 0, r.stderr);
+        assert.deepEqual((JSON.parse(r.stdout) as { warnings: string[] }).warnings, made.warnings, `${extension}: the same notes`);
+      }
+      // Every file the three wrote, byte for byte (the .gltf's buffer and PNGs beside it).
+      assert.deepEqual(readdirSync(there).sort(), readdirSync(here).sort());
+      for (const name of readdirSync(here)) assert.ok(readFileSync(join(there, name)).equals(readFileSync(join(here, name))), `${name}: the same bytes`);
+      const back = cli('compile', join(there, 'x.glb'), '-o', join(there, 'back.iqm'));
+      assert.equal(back.status, 0, back.stderr);
+      assert.deepEqual(diffModels(await compileHere(join(here, 'x.glb')), readModel(new Uint8Array(readFileSync(join(there, 'back.iqm'))))), [], 'compile x.glb: the same model');
+    });
   });
 });
