@@ -17,7 +17,7 @@ export function convertOutput(source: vscode.Uri): vscode.Uri {
 async function convert(source: vscode.Uri, options: ConvertOptions, log: vscode.OutputChannel, context: vscode.ExtensionContext, platform: Platform): Promise<ConvertOutcome> {
   const name = fileName(source);
   const warnings: string[] = [];
-  const model = await modelToConvert(source, context, platform, warnings);
+  const model = await modelToConvert(source, context, platform, warnings, 'iqe');
   if (typeof model === 'string') {
     void vscode.window.showErrorMessage(`Convert to IQE: ${model}`);
     return { warnings, error: model };

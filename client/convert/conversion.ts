@@ -47,7 +47,7 @@ export function outputBeside(source: vscode.Uri, extension: string): vscode.Uri 
  * it names and the animation files beside it), never on the extension host's thread (the glTF
  * reader is only in the worker). Its errors stop the conversion.
  */
-async function modelOf(source: vscode.Uri, bytes: Uint8Array, context: vscode.ExtensionContext, platform: Platform, log: (line: string) => void): Promise<Model> {
+async function modelOf(source: vscode.Uri, bytes: Uint8Array, context: vscode.ExtensionContext, platform: Platform, log: (line: string) => void, modelOnly: boolean): Promise<Model> {
   const name = fileName(source);
   const format = detectFormat(bytes, source.path);
   const role = FORMATS[format].role;
@@ -57,7 +57,8 @@ async function modelOf(source: vscode.Uri, bytes: Uint8Array, context: vscode.Ex
   const { animations, resources } = await companionFiles(source, bytes, format);
   if (animations.length > 0) log(`${name}: with the animation files beside it: ${animations.map((a) => a.name).join(', ')}`);
   // The request the preview makes (the same options, companions and model).
-  const request: CompileRequest = sourceRequest(name, format, bytes, animations, resources, compileOptionsOf(settingsFor(source)));
+  // For glTF, without the per-frame bounds and the adjacency glTF does not carry (CompileOptions.modelOnly).
+  const request: CompileRequest = sourceRequest(name, format, bytes, animations, resources, { ...compileOptionsOf(settingsFor(source)), ...(modelOnly ? { modelOnly } : {}) });
   const size = bytes.length + animations.reduce((n, a) => n + a.bytes.length, 0);
   const cancel = new vscode.CancellationTokenSource();
   let reply;
@@ -77,13 +78,14 @@ async function modelOf(source: vscode.Uri, bytes: Uint8Array, context: vscode.Ex
 
 /**
  * The model at `source` with the clips its preview plays (core/lookup/clips.ts: NAME.framegroups,
- * animation.cfg for an MD3), its notes added to `warnings`; a string: the one-line error (the
- * byte offset where the file is wrong).
+ * animation.cfg for an MD3), its notes added to `warnings`, for the `output` format (a source
+ * compiled for glTF leaves out what glTF does not carry); a string: the one-line error (the byte
+ * offset where the file is wrong).
  */
-export async function modelToConvert(source: vscode.Uri, context: vscode.ExtensionContext, platform: Platform, warnings: string[]): Promise<Model | string> {
+export async function modelToConvert(source: vscode.Uri, context: vscode.ExtensionContext, platform: Platform, warnings: string[], output: 'iqe' | 'gltf'): Promise<Model | string> {
   let model: Model;
   try {
-    model = await modelOf(source, await vscode.workspace.fs.readFile(source), context, platform, (line) => warnings.push(line));
+    model = await modelOf(source, await vscode.workspace.fs.readFile(source), context, platform, (line) => warnings.push(line), output === 'gltf');
   } catch (error) {
     return error instanceof FormatError ? `${fileName(source)}: ${error.message} (at byte ${error.offset})` : error instanceof Error ? error.message : String(error);
   }

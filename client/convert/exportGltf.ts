@@ -24,7 +24,7 @@ async function exportGltf(source: vscode.Uri, options: ConvertOptions, log: vsco
     void vscode.window.showErrorMessage(`${TITLE}: ${error}`);
     return { warnings, error };
   };
-  const model = await modelToConvert(source, context, platform, warnings);
+  const model = await modelToConvert(source, context, platform, warnings, 'gltf');
   if (typeof model === 'string') return fail(model);
   // The images the preview draws (the engines' image extensions, as its texture lookup uses).
   const extensions = textureExtensions(parseEngineList(engineSetting(source)).engines);
