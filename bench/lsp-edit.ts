@@ -24,6 +24,7 @@ import { pathToFileURL } from 'node:url';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
 import { DebugMemoryRequest } from '../core/lspMethods';
 import { assetsDir, syntheticIqe } from './helpers/data';
+import { places, TYPED } from './helpers/typing';
 
 interface Published {
   uri: string;
@@ -47,8 +48,6 @@ const REQUEST_OFFSETS: [Kind, number][] = [
 ];
 type Kind = 'hover' | 'definition' | 'references' | 'outline';
 const GOALS: Record<Kind | 'diagnostics', number> = { hover: 16, definition: 16, references: 16, outline: 50, diagnostics: 100 };
-/** Typed after a face line and deleted again, one character a keystroke. */
-const TYPED = '\nfm 0 1 2';
 
 const MB = 1e6;
 const servers = [
@@ -82,21 +81,6 @@ function documents(): Doc[] {
   add('g64-f250 24 MB', syntheticIqe('lsp-g64-f250.iqe', ['--grid', '64', '--frames-per-anim', '250']));
   add('g150-f600 95 MB', syntheticIqe('lsp-g150-f600.iqe', ['--grid', '150', '--frames-per-anim', '600']));
   return out;
-}
-
-/** Where the user types and points: lines near the middle of the document's faces. */
-function places(lines: string[]) {
-  const faces: number[] = [];
-  for (let i = 0; i < lines.length; i++) if (/^\s*f[am]\s/.test(lines[i])) faces.push(i);
-  if (faces.length < 4) throw new Error('the document has too few face lines to type after');
-  const typeAfter = faces[faces.length >> 1];
-  // A face line before the typing (its line number does not move), and a vp line before that.
-  const face = faces[(faces.length >> 1) - 2];
-  let vertex = face;
-  while (vertex > 0 && !/^\s*vp\s/.test(lines[vertex])) vertex--;
-  const faceLine = lines[face];
-  const index = faceLine.search(/\d/); // the first index of the face
-  return { typeAfter, typeColumn: lines[typeAfter].replace(/\r$/, '').length, face, faceIndexColumn: index, vertex, vertexColumn: lines[vertex].search(/vp/) + 1 };
 }
 
 interface Result {
