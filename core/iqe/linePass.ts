@@ -64,7 +64,60 @@ export interface PassState {
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
-export const START_STATE: PassState = Object.freeze({
+/**
+ * A PassState that a chunk's pass changes as it goes; kept (and never changed again) as the state
+ * at the chunk's end. A class, so that every state has the same shape: the pass reads and writes
+ * its fields per line.
+ */
+class RunningState implements Mutable<PassState> {
+  verticesSoFar: number;
+  fmOffset: number;
+  meshOrdinal: number;
+  jointOrdinal: number;
+  meshName: string;
+  materialName: string;
+  meshLine: Anchor | undefined;
+  sectionPending: boolean;
+  lastSectionMesh: string | undefined;
+  lastSectionMaterial: string | undefined;
+  sectionFirstLine: ReadonlyMap<string, Anchor>;
+  basePoses: number;
+  firstExtraBasePoseLine: Anchor | undefined;
+  animationLine: Anchor | undefined;
+  animationPoses: number;
+  framePoses: number;
+  frameOpenLine: Anchor | undefined;
+  frameStartLine: Anchor | undefined;
+  declaredAt: readonly (Anchor | undefined)[];
+
+  constructor(from: PassState) {
+    this.verticesSoFar = from.verticesSoFar;
+    this.fmOffset = from.fmOffset;
+    this.meshOrdinal = from.meshOrdinal;
+    this.jointOrdinal = from.jointOrdinal;
+    this.meshName = from.meshName;
+    this.materialName = from.materialName;
+    this.meshLine = from.meshLine;
+    this.sectionPending = from.sectionPending;
+    this.lastSectionMesh = from.lastSectionMesh;
+    this.lastSectionMaterial = from.lastSectionMaterial;
+    this.sectionFirstLine = from.sectionFirstLine;
+    this.basePoses = from.basePoses;
+    this.firstExtraBasePoseLine = from.firstExtraBasePoseLine;
+    this.animationLine = from.animationLine;
+    this.animationPoses = from.animationPoses;
+    this.framePoses = from.framePoses;
+    this.frameOpenLine = from.frameOpenLine;
+    this.frameStartLine = from.frameStartLine;
+    this.declaredAt = from.declaredAt;
+  }
+}
+
+export function runningState(from: PassState): Mutable<PassState> {
+  return new RunningState(from);
+}
+
+export const START_STATE: PassState = new RunningState({
   verticesSoFar: 0,
   fmOffset: 0,
   meshOrdinal: -1,
@@ -314,10 +367,15 @@ const fsLineScratch = int32s(16);
  */
 export function passChunk(chunk: Chunk, lineCount: number, vpCount: number, structural: boolean, entry: PassState, g: PassGlobals): ChunkPass {
   if (!structural) {
-    const exit = vpCount === 0 ? entry : Object.freeze({ ...entry, verticesSoFar: entry.verticesSoFar + vpCount });
+    let exit = entry;
+    if (vpCount > 0) {
+      const counted = new RunningState(entry);
+      counted.verticesSoFar += vpCount;
+      exit = counted;
+    }
     return { chunk, globals: g, lineCount, entry, exit, problems: undefined, foreign: [], faceArity: undefined, faceArityLine: undefined, fsArity: undefined, fsLine: undefined, usedFrom: 0, used: undefined };
   }
-  const s: Mutable<PassState> = { ...entry };
+  const s = new RunningState(entry);
   const out = new ProblemRecorder(chunk);
   const { vertexCount, jointCount, positions, zeroAreas } = g;
   usedScratch.length = faceArityScratch.length = faceLineScratch.length = fsArityScratch.length = fsLineScratch.length = 0;
@@ -330,6 +388,7 @@ export function passChunk(chunk: Chunk, lineCount: number, vpCount: number, stru
     let i0 = -1;
     let i1 = -1;
     let reportedDegenerate = false;
+    const used = usedScratch.reserve(n);
     for (let a = 0; a < n; a++) {
       const raw = values[v + a];
       let index: number;
@@ -346,7 +405,7 @@ export function passChunk(chunk: Chunk, lineCount: number, vpCount: number, stru
         out.add(index0, 'face-index-range', a, index, vertexCount);
         index = -1;
       } else {
-        usedScratch.push(index);
+        used[usedScratch.length++] = index;
         if (index < usedMin) usedMin = index;
         if (index > usedMax) usedMax = index;
         if (fm && (index < meshStart || index >= meshEnd)) {
@@ -506,7 +565,7 @@ export function passChunk(chunk: Chunk, lineCount: number, vpCount: number, stru
     globals: g,
     lineCount,
     entry,
-    exit: Object.freeze(s),
+    exit: s,
     problems: out.problems,
     foreign: out.foreign,
     faceArity: kept(faceArityScratch),

@@ -9,7 +9,7 @@ import { attributeSlot, Cmd } from './commands';
 import { IQM_BLENDINDEXES, IQM_UBYTE } from '../iqm/layout';
 import { ProblemList, Target } from './problems';
 import { int32s } from '../growable';
-import { type Anchor, type ChunkPass, closeAnimation, decodeLine, passChunk, PassMemo, type PassGlobals, ProblemRecorder, resolveLine, START_STATE } from './linePass';
+import { type Anchor, type ChunkPass, closeAnimation, decodeLine, passChunk, PassMemo, type PassGlobals, ProblemRecorder, resolveLine, runningState, START_STATE } from './linePass';
 
 export { PassMemo } from './linePass';
 
@@ -283,7 +283,7 @@ export function* analyseInSteps(chunks: readonly Chunk[], zeroAreas = true, memo
     passes.push(pass);
     state = pass.exit;
   }
-  const end = { ...state };
+  const end = runningState(state);
   const atEnd = new ProblemRecorder(undefined);
   closeAnimation(end, jointCount, atEnd);
 
