@@ -33,6 +33,16 @@ export interface DebugMemoryResult {
 /** Tests and benchmarks → server: its memory use (bytes, process.memoryUsage()), after a full collection when asked and possible. */
 export const DebugMemoryRequest = new RequestType<DebugMemoryParams | undefined, DebugMemoryResult, void>('iqmTools/debugMemory');
 
+export interface DebugTimingParams {
+  uri: string;
+}
+export interface DebugTimingResult {
+  /** From the server's didOpen handler getting the document (its text decoded) to the first diagnostics it published for it, ms; absent before. */
+  openToFirstDiagnosticsMs?: number;
+}
+/** Benchmarks → server: how long the server took from having an opened document's text to its first diagnostics (bench/lsp-edit.ts). */
+export const DebugTimingRequest = new RequestType<DebugTimingParams, DebugTimingResult, void>('iqmTools/debugTiming');
+
 export interface ReadFileParams {
   uri: string;
   /** Larger files are not sent: the result then has no text. */

@@ -63,7 +63,11 @@ const setImmediateIfAny = (globalThis as { setImmediate?: (callback: () => void)
 export function yieldToEventLoop(): Promise<void> {
   return new Promise((resolve) => {
     if (setImmediateIfAny) {
-      setImmediateIfAny(resolve);
+      // Two hops: vscode-jsonrpc handles a message that arrived during the slice in a setImmediate
+      // queued after ours, so with one hop the next slice ran first and a request waited for it too
+      // (issue 35: definition and references waited a slice longer than hovers); the second hop
+      // lands on the next turn, after the connection's.
+      setImmediateIfAny(() => setImmediateIfAny(resolve));
       return;
     }
     const channel = new MessageChannel();

@@ -11,7 +11,7 @@ import { definition, references } from './references';
 import { documentSymbols } from './symbols';
 import type { IqeDocument } from '../core/iqe/document';
 import { partialView, type ParsedLines } from '../core/iqe/navigation';
-import { CloseLargeFileNotification, DebugMemoryRequest, type DebugMemoryResult, ValidateLargeFileNotification } from '../core/lspMethods';
+import { CloseLargeFileNotification, DebugMemoryRequest, type DebugMemoryResult, DebugTimingRequest, ValidateLargeFileNotification } from '../core/lspMethods';
 import { LargeFiles, type LargeFileReader } from './largeFiles';
 import { parseInSlices, SLICE_MS, ValidationScheduler } from './scheduler';
 import { SettingsStore } from './settings';
@@ -39,7 +39,12 @@ export function startServer(connection: Connection, host: ServerHost): void {
   const settings = new SettingsStore(connection);
   const documents = new DocumentStore();
 
+  /** performance.now() when each open document arrived, and how long its first diagnostics took from there (DebugTimingRequest). */
+  const openTiming = new Map<string, { openedAt: number; firstDiagnosticsMs?: number }>();
+
   function publish(uri: string, version: number | undefined, diagnostics: Diagnostic[]): void {
+    const timing = openTiming.get(uri);
+    if (timing && timing.firstDiagnosticsMs === undefined) timing.firstDiagnosticsMs = performance.now() - timing.openedAt;
     void connection.sendDiagnostics({ uri, version, diagnostics });
   }
 
@@ -69,6 +74,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
   });
 
   connection.onDidOpenTextDocument(({ textDocument }) => {
+    openTiming.set(textDocument.uri, { openedAt: performance.now() });
     const kind = kindOf(textDocument.uri, textDocument.languageId);
     if (kind !== undefined) {
       sidecars.open(textDocument.uri, kind, textDocument.text, textDocument.version);
@@ -102,6 +108,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
       return;
     }
     documents.close(textDocument.uri);
+    openTiming.delete(textDocument.uri);
     scheduler.forget(textDocument.uri);
     settings.forget(textDocument.uri);
     publish(textDocument.uri, undefined, []);
@@ -195,6 +202,8 @@ export function startServer(connection: Connection, host: ServerHost): void {
     return trigger !== undefined && !IQE_TRIGGER_CHARACTERS.includes(trigger) ? [] : answerNow(textDocument.uri, position.line, [], (doc) => completions(doc, position));
   });
   connection.onCodeAction(({ textDocument, context }) => answerParsed(textDocument.uri, [], (doc) => codeActions(doc, textDocument.uri, context.diagnostics)));
+
+  connection.onRequest(DebugTimingRequest, (params) => ({ openToFirstDiagnosticsMs: openTiming.get(params.uri)?.firstDiagnosticsMs }));
 
   const memory = host.memory?.bind(host);
   if (memory) connection.onRequest(DebugMemoryRequest, (params) => memory(params?.gc === true));

@@ -6,7 +6,7 @@
 // can yield and cancel between them.
 import { type Chunk, chunkIndexOfLine, lineStartOf, LineScanner, parseChunk, parseChunks } from './chunk';
 import type { IqeDiagnostic, ValidateOptions } from './diagnostic';
-import { analyseInSteps, type Analysis } from './validate';
+import { analyseInSteps, type Analysis, PassMemo } from './validate';
 import { eachDiagnostic, materialize } from './report';
 import { releaseNumberKernel } from './line';
 
@@ -23,6 +23,8 @@ export class IqeDocument {
   /** The current text when it is known as one string (undefined after edits, until asked for). */
   private joined: string | undefined;
   private analysis: Analysis | undefined;
+  /** Each chunk's part of the last analysis, for the next one (only the chunks an edit touched are checked again). */
+  private passMemo = new PassMemo();
   /** Grows with every change of the text: an analysis begun before a change is not cached. */
   private generation = 0;
 
@@ -183,7 +185,7 @@ export class IqeDocument {
     this.parseSome(Infinity);
     if (this.analysis) return this.analysis;
     const generation = this.generation;
-    const analysis = yield* analyseInSteps(this.chunks);
+    const analysis = yield* analyseInSteps(this.chunks, true, this.passMemo);
     if (this.generation === generation) this.analysis = analysis;
     return analysis;
   }
@@ -260,6 +262,7 @@ export class IqeDocument {
     this.parsedEnd = 0;
     this.complete = false;
     this.tailShift = 0;
+    this.passMemo = new PassMemo();
     this.invalidateAnalysis();
   }
 

@@ -279,6 +279,51 @@ export function sections(doc: ParsedLines): OutlineSection[] {
   return out;
 }
 
+/**
+ * The face values of a chunk, in short: the smallest and largest non-negative value of its `fa`
+ * and of its `fm` lines (Infinity, -Infinity when none), and whether any is negative. Kept per chunk
+ * (an edit replaces the chunks it touches), so references of a vertex read again only those
+ * (issue 35: every face line of a 95 MB document was read for each references request).
+ */
+interface FaceRange {
+  faMin: number;
+  faMax: number;
+  fmMin: number;
+  fmMax: number;
+  negative: boolean;
+}
+const faceRanges = new WeakMap<Chunk, FaceRange>();
+
+function faceRange(chunk: Chunk): FaceRange {
+  let range = faceRanges.get(chunk);
+  if (range) return range;
+  range = { faMin: Infinity, faMax: -Infinity, fmMin: Infinity, fmMax: -Infinity, negative: false };
+  for (let i = 0; i < chunk.lineCount; i++) {
+    const k = chunk.kind[i];
+    if (k !== Cmd.Fa && k !== Cmd.Fm) continue;
+    for (let v = chunk.valueStart[i]; v < chunk.valueStart[i + 1]; v++) {
+      const raw = chunk.values[v];
+      if (raw < 0) range.negative = true;
+      else if (k === Cmd.Fa) {
+        if (raw < range.faMin) range.faMin = raw;
+        if (raw > range.faMax) range.faMax = raw;
+      } else {
+        if (raw < range.fmMin) range.fmMin = raw;
+        if (raw > range.fmMax) range.fmMax = raw;
+      }
+    }
+  }
+  faceRanges.set(chunk, range);
+  return range;
+}
+
+/** Whether a face of `chunk` (which has no `mesh` line) can resolve to vertex `index`, its fm values counting from `meshBase`. */
+function mayUseVertex(chunk: Chunk, index: number, meshBase: number): boolean {
+  const r = faceRange(chunk);
+  // A negative value counts back from the vertices before its line: not bounded here.
+  return r.negative || (index >= r.faMin && index <= r.faMax) || (index - meshBase >= r.fmMin && index - meshBase <= r.fmMax);
+}
+
 /** Lines that use vertex `index` in a face (up to `limit` of them). */
 export function facesUsingVertex(doc: ParsedLines, index: number, limit = 1000): number[] {
   const out: number[] = [];
@@ -287,6 +332,12 @@ export function facesUsingVertex(doc: ParsedLines, index: number, limit = 1000):
   let meshBase = 0;
   for (const chunk of doc.parsedChunks) {
     if (chunk.summary.faceLines === 0 && chunk.summary.meshVertexOffsets.length === 0) {
+      verticesSoFar += chunk.summary.vpCount;
+      continue;
+    }
+    // (A skipped chunk adds no line, so one past the comment may be skipped too: the first chunk
+    // read after the comment returns.)
+    if (chunk.summary.meshVertexOffsets.length === 0 && !mayUseVertex(chunk, index, meshBase)) {
       verticesSoFar += chunk.summary.vpCount;
       continue;
     }

@@ -1,7 +1,7 @@
 // A compact, growable list of cross-line problems found by the validator: parallel typed arrays,
 // no object per problem, so a file with a million bad face indices stays small. Messages and
 // ranges are made later, only for the problems that are reported (report.ts).
-import { CodeId, type Code } from './codes';
+import { CODES, CodeId, type Code } from './codes';
 import { float64s, int32s } from '../growable';
 
 /** Where on its line a problem points. */
@@ -91,6 +91,11 @@ export class ProblemList {
       this.rarePlaces.push(relatedLine);
       this.rarePlaces.push(relatedTarget);
     }
+  }
+
+  /** Adds problem p of `from` again, at `lineNumber` with `relatedLine` (kept lists name lines otherwise: linePass.ts). */
+  copy(from: ProblemList, p: number, lineNumber: number, relatedLine: number): void {
+    this.add(lineNumber, CODES[from.code(p)], from.target(p), from.a(p), from.b(p), relatedLine, from.relatedTarget(p), from.endLine(p), from.notes.get(p), from.c(p));
   }
 
   line(p: number): number {

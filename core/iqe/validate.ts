@@ -1,12 +1,17 @@
 // The cross-line checks of IQE-SEMANTICS.md §9.2: counts, indices, skeleton, frames, sections.
 // Two passes over the chunks' typed arrays: the first gathers totals (vertex count, joints,
-// declarations), the second checks every line against them in file order. Lines after the first
-// `comment` command are comment text (§3.7) and are not looked at.
+// declarations) from the chunks' summaries, the second checks every line against them in file
+// order, a chunk at a time (linePass.ts), keeping each chunk's results so that after an edit only
+// the chunks whose input changed are passed again. Lines after the first `comment` command are
+// comment text (§3.7) and are not looked at.
 import { ATTRIBUTE_KINDS, type Chunk, type ChunkSummary, summariseUpTo, type Values } from './chunk';
-import { attributeSlot, Cmd, commandOfVertexarrayType, VERTEXARRAY_TYPES } from './commands';
-import { IQM_BLENDINDEXES, IQM_FLOAT, IQM_UBYTE } from '../iqm/layout';
+import { attributeSlot, Cmd } from './commands';
+import { IQM_BLENDINDEXES, IQM_UBYTE } from '../iqm/layout';
 import { ProblemList, Target } from './problems';
 import { int32s } from '../growable';
+import { type Anchor, type ChunkPass, closeAnimation, decodeLine, passChunk, PassMemo, type PassGlobals, ProblemRecorder, resolveLine, runningState, START_STATE } from './linePass';
+
+export { PassMemo } from './linePass';
 
 export interface Analysis {
   problems: ProblemList;
@@ -17,12 +22,11 @@ export interface Analysis {
   faceLineCount: number;
 }
 
-const DECLARABLE_TYPES = VERTEXARRAY_TYPES.length;
-/** The joint limit of engines that store joint indices in a byte (DarkPlaces, FTE's GPU path). */
-const ENGINE_MAX_JOINTS = 256;
 const VX = attributeSlot(Cmd.Vx);
 const VS = attributeSlot(Cmd.Vs);
 const VB = attributeSlot(Cmd.Vb);
+/** Chunks whose kept pass is reused between two yields of analyseInSteps (a reuse is a few comparisons). */
+const REUSED_PER_STEP = 256;
 
 /** What the analysis reads of each chunk: its summary, cut at the `comment` line where needed. */
 interface Part {
@@ -39,6 +43,7 @@ interface Totals {
   vertexCount: number;
   /** x, y, z per vertex: in 32 bits when every chunk holds its numbers so (they are then exact in 32 bits). */
   positions: Values;
+  positionsEpoch: number;
   firstVpLine: number;
   lastVpLine: number;
   attributeCount: Int32Array;
@@ -47,6 +52,7 @@ interface Totals {
   firstVx4Line: number;
   firstVx6Line: number;
   jointLines: number[];
+  jointAnchors: Anchor[];
   jointParents: number[];
   hasAnimation: boolean;
   faceLines: number;
@@ -54,6 +60,7 @@ interface Totals {
   meshStarts: number[];
   blendIndexFormat: number;
   commentLine: number;
+  pairsFs: boolean;
 }
 
 /** x, y, z of the chunk's `vp` lines first..last (defaults 0) into out from `at` (the values hold them; nothing keeps a copy). */
@@ -70,7 +77,50 @@ function readPositions(chunk: Chunk, first: number, last: number, out: Values, a
   }
 }
 
-function gatherTotals(chunks: readonly Chunk[], withPositions: boolean): Totals {
+/**
+ * The positions of every vertex. The last analysis's (memo) are reused when the parts holding vp
+ * lines start at the same vertices: only the parts whose chunk an edit replaced are read again,
+ * and the epoch moves only when a position changed (the kept passes then check faces again).
+ */
+function positionsOf(parts: readonly Part[], vertexCount: number, memo: PassMemo): { positions: Values; epoch: number } {
+  const vpParts = parts.filter((p) => p.summary.vpCount > 0);
+  const kept = memo.positions;
+  if (
+    kept !== undefined &&
+    kept.values.length === 3 * vertexCount &&
+    kept.parts.length === vpParts.length &&
+    kept.parts.every((p, k) => p.vertexStart === vpParts[k].vertexStart)
+  ) {
+    let epoch = kept.epoch;
+    for (let k = 0; k < vpParts.length; k++) {
+      const { chunk, summary: s, lineCount, vertexStart } = vpParts[k];
+      if (kept.parts[k].chunk === chunk && kept.parts[k].lineCount === lineCount) continue;
+      // 32-bit positions cannot hold a chunk's 64-bit numbers: read them all again then.
+      if (kept.values instanceof Float32Array && !(chunk.values instanceof Float32Array)) return readAllPositions(vpParts, vertexCount, memo, kept.epoch + 1);
+      const fresh = new Float64Array(3 * s.vpCount);
+      readPositions(chunk, s.firstVp, s.lastVp, fresh, 0);
+      const at = 3 * vertexStart;
+      for (let i = 0; i < fresh.length; i++) {
+        if (kept.values[at + i] === fresh[i]) continue;
+        kept.values[at + i] = fresh[i];
+        epoch = kept.epoch + 1;
+      }
+      kept.parts[k] = { chunk, lineCount, vertexStart };
+    }
+    kept.epoch = epoch;
+    return { positions: kept.values, epoch };
+  }
+  return readAllPositions(vpParts, vertexCount, memo, (kept?.epoch ?? 0) + 1);
+}
+
+function readAllPositions(vpParts: readonly Part[], vertexCount: number, memo: PassMemo, epoch: number): { positions: Values; epoch: number } {
+  const positions = vpParts.every((p) => p.chunk.values instanceof Float32Array) ? new Float32Array(3 * vertexCount) : new Float64Array(3 * vertexCount);
+  for (const { chunk, summary: s, vertexStart } of vpParts) readPositions(chunk, s.firstVp, s.lastVp, positions, 3 * vertexStart);
+  memo.positions = { values: positions, parts: vpParts.map(({ chunk, lineCount, vertexStart }) => ({ chunk, lineCount, vertexStart })), epoch };
+  return { positions, epoch };
+}
+
+function gatherTotals(chunks: readonly Chunk[], withPositions: boolean, memo: PassMemo): Totals {
   const parts: Part[] = [];
   let commentLine = -1;
   let vertexCount = 0;
@@ -84,10 +134,12 @@ function gatherTotals(chunks: readonly Chunk[], withPositions: boolean): Totals 
       break;
     }
   }
+  const { positions, epoch } = withPositions ? positionsOf(parts, vertexCount, memo) : { positions: new Float64Array(0), epoch: 0 };
   const t: Totals = {
     parts,
     vertexCount,
-    positions: withPositions && parts.every((p) => p.summary.vpCount === 0 || p.chunk.values instanceof Float32Array) ? new Float32Array(3 * vertexCount) : new Float64Array(withPositions ? 3 * vertexCount : 0),
+    positions,
+    positionsEpoch: epoch,
     firstVpLine: -1,
     lastVpLine: -1,
     attributeCount: new Int32Array(ATTRIBUTE_KINDS),
@@ -96,17 +148,18 @@ function gatherTotals(chunks: readonly Chunk[], withPositions: boolean): Totals 
     firstVx4Line: -1,
     firstVx6Line: -1,
     jointLines: [],
+    jointAnchors: [],
     jointParents: [],
     hasAnimation: false,
     faceLines: 0,
     meshStarts: [],
     blendIndexFormat: IQM_UBYTE,
     commentLine,
+    pairsFs: false,
   };
   let blendDeclared = false;
   for (const { chunk, summary: s, vertexStart } of parts) {
     const base = chunk.firstLine;
-    if (withPositions && s.vpCount > 0) readPositions(chunk, s.firstVp, s.lastVp, t.positions, 3 * vertexStart);
     if (s.firstVp >= 0) {
       if (t.firstVpLine < 0) t.firstVpLine = base + s.firstVp;
       t.lastVpLine = base + s.lastVp;
@@ -121,6 +174,7 @@ function gatherTotals(chunks: readonly Chunk[], withPositions: boolean): Totals 
     if (t.firstVx6Line < 0 && s.firstVx6 >= 0) t.firstVx6Line = base + s.firstVx6;
     for (let j = 0; j < s.jointLines.length; j++) {
       t.jointLines.push(base + s.jointLines[j]);
+      t.jointAnchors.push({ chunk, index: s.jointLines[j] });
       t.jointParents.push(s.jointParents[j]);
     }
     t.hasAnimation ||= s.hasAnimation;
@@ -133,6 +187,7 @@ function gatherTotals(chunks: readonly Chunk[], withPositions: boolean): Totals 
         t.blendIndexFormat = chunk.values[v + 1];
       }
     }
+    if (!t.pairsFs && s.structuralLines > 0) t.pairsFs = memo.hasFs(chunk);
   }
   return t;
 }
@@ -161,249 +216,104 @@ function jointsOnCycles(parents: readonly number[]): Int32Array {
   return onCycle;
 }
 
-/** The most joints a cycle's description names before it elides the rest. */
-const CYCLE_SHOWN = 6;
-
-/** A cycle of parents from joint j, e.g. "2 → 1 → 2", or "0 → 1 → … → 0" when it is long. */
-function describeCycle(parents: readonly number[], j: number, length: number): string {
-  const path = [String(j)];
-  let k = parents[j];
-  for (let step = 1; step < Math.min(length, CYCLE_SHOWN); step++, k = parents[k]) path.push(String(k));
-  if (length > CYCLE_SHOWN) path.push('…');
-  path.push(String(j));
-  return path.join(' → ');
-}
-
 /**
  * The cross-line analysis. Without `zeroAreas`, faces are not checked for zero area (that needs
  * every position; it is a warning, so a caller that only wants to know about errors skips it).
  */
-export function analyse(chunks: readonly Chunk[], zeroAreas = true): Analysis {
-  const steps = analyseInSteps(chunks, zeroAreas);
+export function analyse(chunks: readonly Chunk[], zeroAreas = true, memo?: PassMemo): Analysis {
+  const steps = analyseInSteps(chunks, zeroAreas, memo);
   for (;;) {
     const step = steps.next();
     if (step.done) return step.value;
   }
 }
 
+/** Adds a kept pass's problems to `problems`, at the lines their anchors have now. */
+function addProblemsOf(chunk: Chunk | undefined, kept: ProblemList, foreign: readonly Anchor[], problems: ProblemList): void {
+  for (let p = 0; p < kept.length; p++) {
+    problems.copy(kept, p, decodeLine(chunk, foreign, kept.line(p)), decodeLine(chunk, foreign, kept.relatedLine(p)));
+  }
+}
+
 /**
  * analyse() a step at a time: each next() does the work of about one chunk of lines, so that the
  * language server can answer requests between steps (issue 35: a keystroke's validation of a large
- * document held hovers back for its whole length). The chunks must not change meanwhile.
+ * document held hovers back for its whole length). The chunks must not change meanwhile. `memo`
+ * keeps each chunk's pass for the next analysis of the same document (IqeDocument keeps one): a
+ * chunk whose lines, starting state and document totals are unchanged is not passed again.
  */
-export function* analyseInSteps(chunks: readonly Chunk[], zeroAreas = true): Generator<void, Analysis, undefined> {
-  const t = gatherTotals(chunks, zeroAreas);
+export function* analyseInSteps(chunks: readonly Chunk[], zeroAreas = true, memo = new PassMemo()): Generator<void, Analysis, undefined> {
+  const t = gatherTotals(chunks, zeroAreas, memo);
   yield;
   const problems = new ProblemList();
   const { vertexCount, positions } = t;
   const jointCount = t.jointLines.length;
-  const onCycle = jointsOnCycles(t.jointParents);
-  const referenced = new Uint8Array(vertexCount);
+  const globals: PassGlobals = memo.useGlobals({
+    vertexCount,
+    jointCount,
+    meshStarts: t.meshStarts,
+    jointParents: t.jointParents,
+    jointAnchors: t.jointAnchors,
+    onCycle: jointsOnCycles(t.jointParents),
+    positions,
+    positionsEpoch: t.positionsEpoch,
+    zeroAreas,
+    pairsFs: t.pairsFs,
+    hasFaces: t.faceLines > 0,
+    attributeCount: t.attributeCount,
+  });
 
-  // Running state of the line-by-line pass, as the reference compiler keeps it (§3).
-  let verticesSoFar = 0;
-  let fmOffset = 0;
-  let meshOrdinal = -1;
-  let jointOrdinal = 0;
-  // Sections: the current names, whether a new section is pending, each pair's first section.
-  let meshName = '';
-  let materialName = '';
-  let meshLine = -1;
-  let sectionPending = true;
-  let lastSectionMesh: string | undefined;
-  let lastSectionMaterial: string | undefined;
-  const sectionFirstLine = new Map<string, number>();
-  // Poses and frames (§3.7).
-  let basePoses = 0;
-  let firstExtraBasePoseLine = -1;
-  let animationLine = -1;
-  let animationPoses = 0;
-  let framePoses = 0;
-  let frameOpenLine = -1;
-  let frameStartLine = -1;
-  // fs pairing: arities of face lines and of fs lines, in order (the faces' only when the file
-  // has an fs line: a list per face line was a fifth of the check's memory on a file of faces).
-  const pairsFs = t.parts.some((part) => part.chunk.kind.includes(Cmd.Fs));
+  // The line-by-line pass, a chunk at a time; a chunk's kept pass when its input is unchanged.
+  const passes: ChunkPass[] = [];
+  let state = START_STATE;
+  let reused = 0;
+  memo.passedLastTime = 0;
+  for (const part of t.parts) {
+    let pass = memo.reusable(part.chunk, part.lineCount, state, globals);
+    if (pass === undefined) {
+      pass = passChunk(part.chunk, part.lineCount, part.summary.vpCount, part.summary.structuralLines > 0, state, globals);
+      memo.passes.set(part.chunk, pass);
+      if (part.summary.structuralLines > 0) {
+        memo.passedLastTime++;
+        yield;
+      }
+    } else if (++reused % REUSED_PER_STEP === 0) {
+      yield;
+    }
+    passes.push(pass);
+    state = pass.exit;
+  }
+  const end = runningState(state);
+  const atEnd = new ProblemRecorder(undefined);
+  closeAnimation(end, jointCount, atEnd);
+
+  // The passes' results, in file order: problems, the vertices faces use, the fs pairing's lists.
+  const referenced = new Uint8Array((vertexCount + 7) >> 3);
   const faceArity = int32s();
   const faceArityLine = int32s();
   const fsArity = int32s();
   const fsLine = int32s();
-  const declaredAt = new Int32Array(DECLARABLE_TYPES).fill(-1);
-
-  const closeFrame = (): void => {
-    if (framePoses > 0 && framePoses !== jointCount) problems.add(frameStartLine, 'frame-pose-count', Target.Command, framePoses, jointCount);
-    framePoses = 0;
-  };
-  const closeAnimation = (): void => {
-    if (animationLine < 0) return;
-    closeFrame();
-    if (animationPoses === 0) problems.add(animationLine, 'animation-empty', Target.Command);
-    animationPoses = 0;
-  };
-
-  const checkFace = (fm: boolean, lineNumber: number, values: Values, v: number, n: number): void => {
-    const meshEnd = fm && meshOrdinal + 1 < t.meshStarts.length ? t.meshStarts[meshOrdinal + 1] : vertexCount;
-    const meshStart = fm ? fmOffset : 0;
-    let i0 = -1;
-    let i1 = -1;
-    let reportedDegenerate = false;
-    for (let a = 0; a < n; a++) {
-      const raw = values[v + a];
-      let index: number;
-      if (raw < 0) {
-        index = verticesSoFar + raw;
-        if (index < 0) {
-          problems.add(lineNumber, 'face-index-clamped', a, raw, verticesSoFar);
-          index = 0;
-        }
-      } else {
-        index = fm ? fmOffset + raw : raw;
-      }
-      if (index >= vertexCount) {
-        problems.add(lineNumber, 'face-index-range', a, index, vertexCount);
-        index = -1;
-      } else {
-        referenced[index] = 1;
-        if (fm && (index < meshStart || index >= meshEnd)) {
-          problems.add(lineNumber, 'face-index-mesh', a, index, meshStart, meshLine, Target.Name, -1, undefined, meshEnd);
-        }
-      }
-      if (a === 0) i0 = index;
-      else if (a === 1) i1 = index;
-      else {
-        // Fan triangle (i0, i1, index) (§3.2).
-        if (!reportedDegenerate && i0 >= 0 && i1 >= 0 && index >= 0) {
-          if (i0 === i1 || i1 === index || i0 === index) {
-            problems.add(lineNumber, 'degenerate-triangle', Target.Line, a - 2, 0);
-            reportedDegenerate = true;
-          } else if (zeroAreas && zeroArea(positions, i0, i1, index)) {
-            problems.add(lineNumber, 'degenerate-triangle', Target.Line, a - 2, 1);
-            reportedDegenerate = true;
-          }
-        }
-        i1 = index;
-      }
+  for (const pass of passes) {
+    if (pass.problems) addProblemsOf(pass.chunk, pass.problems, pass.foreign, problems);
+    const { used, usedFrom } = pass;
+    if (used instanceof Uint8Array) {
+      for (let b = 0, at = usedFrom >> 3; b < used.length; b++) referenced[at + b] |= used[b];
+    } else if (used) {
+      for (let u = 0; u < used.length; u++) referenced[used[u] >> 3] |= 1 << (used[u] & 7);
     }
-  };
-
-  for (const part of t.parts) {
-    const { chunk, summary } = part;
-    if (summary.structuralLines === 0) {
-      // Only vertex attributes: nothing here depends on the running state but the vertex count.
-      verticesSoFar += summary.vpCount;
-      continue;
+    const base = pass.chunk.firstLine;
+    if (pass.faceArity && pass.faceArityLine) {
+      faceArity.pushMany(pass.faceArity, pass.faceArity.length);
+      for (const line of pass.faceArityLine) faceArityLine.push(base + line);
     }
-    const { kind, valueStart, values, names } = chunk;
-    for (let i = 0; i < part.lineCount; i++) {
-      const k = kind[i] as Cmd;
-      if (k === Cmd.Vp) {
-        verticesSoFar++;
-        continue;
-      }
-      if (k < Cmd.Pq) continue;
-      const lineNumber = chunk.firstLine + i;
-      const v = valueStart[i];
-      const n = valueStart[i + 1] - v;
-      switch (k) {
-        case Cmd.Fa:
-        case Cmd.Fm:
-          if (n >= 3 && pairsFs) {
-            faceArity.push(n);
-            faceArityLine.push(lineNumber);
-          }
-          if (n < 2) break;
-          if (sectionPending) {
-            const key = `${meshName}\u0000${materialName}`;
-            const first = sectionFirstLine.get(key);
-            if (first === undefined) sectionFirstLine.set(key, meshLine >= 0 ? meshLine : lineNumber);
-            else problems.add(lineNumber, 'repeated-section', Target.Command, 0, 0, first, Target.Line, -1, key);
-            lastSectionMesh = meshName;
-            lastSectionMaterial = materialName;
-            sectionPending = false;
-          }
-          checkFace(k === Cmd.Fm, lineNumber, values, v, n);
-          break;
-        case Cmd.Fs:
-          if (n >= 3) {
-            fsArity.push(n);
-            fsLine.push(lineNumber);
-          }
-          break;
-        case Cmd.Mesh:
-          meshOrdinal++;
-          fmOffset = verticesSoFar;
-          meshName = names.get(i) ?? '';
-          meshLine = lineNumber;
-          if (lastSectionMesh !== meshName) sectionPending = true;
-          break;
-        case Cmd.Material:
-          materialName = names.get(i) ?? '';
-          if (lastSectionMaterial !== materialName) sectionPending = true;
-          break;
-        case Cmd.Joint: {
-          const parent = n > 0 ? values[v] : -1;
-          const j = jointOrdinal++;
-          if (parent >= 0 && (parent >= j || parent >= jointCount || onCycle[j])) {
-            const related = parent < jointCount ? t.jointLines[parent] : -1;
-            const cycle = onCycle[j] > 0 ? `${describeCycle(t.jointParents, j, onCycle[j])}\u0000${onCycle[j]}` : undefined;
-            problems.add(lineNumber, 'joint-parent', 0, parent, j + (cycle ? 0.5 : 0), related, Target.Name, -1, cycle);
-          }
-          if (j === ENGINE_MAX_JOINTS) problems.add(lineNumber, 'engine-compat', Target.Line, 1, jointCount);
-          break;
-        }
-        case Cmd.Pq:
-        case Cmd.Pm:
-        case Cmd.Pa:
-          if (animationLine < 0) {
-            basePoses++;
-            if (basePoses > jointCount && firstExtraBasePoseLine < 0) firstExtraBasePoseLine = lineNumber;
-          } else {
-            if (framePoses === 0) frameStartLine = frameOpenLine;
-            framePoses++;
-            animationPoses++;
-          }
-          break;
-        case Cmd.Animation:
-          closeAnimation();
-          animationLine = lineNumber;
-          frameOpenLine = lineNumber;
-          break;
-        case Cmd.Frame:
-          if (animationLine < 0) problems.add(lineNumber, 'animation-command-outside', Target.Command);
-          else {
-            closeFrame();
-            frameOpenLine = lineNumber;
-          }
-          break;
-        case Cmd.Framerate:
-        case Cmd.Loop:
-          if (animationLine < 0) problems.add(lineNumber, 'animation-command-outside', Target.Command);
-          break;
-        case Cmd.Vertexarray: {
-          const type = values[v];
-          const format = values[v + 1];
-          if (type < 0 || format < 0) break;
-          if (declaredAt[type] >= 0) {
-            problems.add(lineNumber, 'vertexarray-format', Target.Line, 1, type, declaredAt[type]);
-            break;
-          }
-          declaredAt[type] = lineNumber;
-          const command = commandOfVertexarrayType(type);
-          let hasData = command === Cmd.Vp ? vertexCount > 0 : command !== -1 && t.attributeCount[attributeSlot(command)] > 0;
-          // Review fix: normals are generated when triangles exist, tangents when normals and
-          // texcoords do (§4.2), so declaring them without vn / vx still describes written data.
-          if (type === 2 /* normal */) hasData ||= t.faceLines > 0;
-          else if (type === 3 /* tangent */) hasData ||= t.faceLines > 0 && t.attributeCount[attributeSlot(Cmd.Vt)] > 0;
-          if (!hasData) problems.add(lineNumber, 'vertexarray-format', Target.Line, 2, type);
-          // Review fix: at the FORMAT word (value 1), the token at fault (§9.2 Positions).
-          else if (format !== IQM_UBYTE && format !== IQM_FLOAT) problems.add(lineNumber, 'engine-compat', 1, 2, format);
-          break;
-        }
-      }
+    if (pass.fsArity && pass.fsLine) {
+      fsArity.pushMany(pass.fsArity, pass.fsArity.length);
+      for (const line of pass.fsLine) fsLine.push(base + line);
     }
-    yield;
   }
-  closeAnimation();
+  if (atEnd.problems) addProblemsOf(undefined, atEnd.problems, atEnd.foreign, problems);
+  const basePoses = end.basePoses;
+  const firstExtraBasePoseLine = resolveLine(end.firstExtraBasePoseLine);
 
   checkBlends(t, jointCount, problems);
   yield;
@@ -444,13 +354,19 @@ export function* analyseInSteps(chunks: readonly Chunk[], zeroAreas = true): Gen
     problems.add(t.firstVpLine, 'no-faces', Target.Command, vertexCount);
   } else if (t.faceLines > 0) {
     let run = -1;
-    for (let index = 0; index <= vertexCount; index++) {
-      const used = index === vertexCount || referenced[index] === 1;
+    for (let index = 0; index <= vertexCount; ) {
+      // Eight vertices at a time where their byte says they all continue the same state.
+      if ((index & 7) === 0 && index + 8 <= vertexCount && referenced[index >> 3] === (run < 0 ? 0xff : 0)) {
+        index += 8;
+        continue;
+      }
+      const used = index === vertexCount || ((referenced[index >> 3] >> (index & 7)) & 1) === 1;
       if (!used && run < 0) run = index;
       else if (used && run >= 0) {
         problems.add(vertexLine(t, run), 'unreferenced-vertex', Target.Line, run, index - 1, -1, Target.Line, vertexLine(t, index - 1));
         run = -1;
       }
+      index++;
     }
   }
 
@@ -468,13 +384,6 @@ export function* analyseInSteps(chunks: readonly Chunk[], zeroAreas = true): Gen
 
   problems.trim();
   return { problems, commentLine: t.commentLine, vertexCount, jointCount, faceLineCount: t.faceLines };
-}
-
-function zeroArea(positions: Values, a: number, b: number, c: number): boolean {
-  const ax = positions[3 * a], ay = positions[3 * a + 1], az = positions[3 * a + 2];
-  const e1x = positions[3 * b] - ax, e1y = positions[3 * b + 1] - ay, e1z = positions[3 * b + 2] - az;
-  const e2x = positions[3 * c] - ax, e2y = positions[3 * c + 1] - ay, e2z = positions[3 * c + 2] - az;
-  return e2y * e1z - e2z * e1y === 0 && e2z * e1x - e2x * e1z === 0 && e2x * e1y - e2y * e1x === 0;
 }
 
 /** The line of the global vertex `index` (its `vp`): the part that holds it, then a scan. */

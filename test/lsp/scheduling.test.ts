@@ -5,8 +5,19 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { bigIqe, MINIMAL_IQE, problemCodes, range, single, TestServer } from './helpers/server';
 import { DebugMemoryRequest } from '../../core/lspMethods';
+import { yieldToEventLoop } from '../../server/scheduler';
 
 describe('lsp: scheduling', () => {
+  it('between two slices of work, a message the connection queued meanwhile is handled first', async () => {
+    // vscode-jsonrpc handles each arrived message in a setImmediate of its own; one queued after a
+    // slice ended must run before the next slice (else a request waited a whole slice longer).
+    const order: string[] = [];
+    const nextSlice = yieldToEventLoop().then(() => order.push('next slice'));
+    setImmediate(() => order.push('message'));
+    await nextSlice;
+    assert.deepEqual(order, ['message', 'next slice']);
+  });
+
   it('a burst of edits publishes the latest version only', async () => {
     const debounceMs = 1_500; // generous, so that a slow machine still sends the burst within it
     const server = await TestServer.start({ diagnostics: { debounceMs } });
