@@ -30,12 +30,13 @@ const SCANNED = ['core', 'client', 'server', 'media', 'cli', 'node'];
  * - formats is the registry every entry point opens models and compile sources through: it
  *   knows every reader and the compile, and reads their companion files over the injected file
  *   access;
- * - validate checks a binary model's bytes (every problem, with codes), opening it through formats;
  * - sidecar parses .skin, .shader, .framegroups and animation.cfg;
  * - lookup resolves names beside a model the way an engine does (textures, shader scripts, skins,
  *   player parts, which files pair with a sidecar, the one clip order) over the parsed sidecars,
  *   reading models through formats;
  * - engines are the engine profiles, and check models and player sets (found by lookup) against them;
+ * - validate checks a binary model's bytes (every problem, with codes), opening it through formats;
+ *   its messages and its document cite what the engines' loaders do, from their profiles;
  * - sidecarCheck gives a sidecar file's diagnostics: its text against the model and the textures
  *   the lookup finds;
  * - compare diffs two opened models;
@@ -55,10 +56,10 @@ const CORE_LAYERS: readonly (readonly string[])[] = [
   ['compile'],
   ['md5', 'smd', 'obj', 'gltf'],
   ['formats'],
-  ['validate'],
   ['sidecar'],
   ['lookup'],
   ['engines'],
+  ['validate'],
   ['sidecarCheck'],
   ['compare'],
   ['viewLink.ts'],
