@@ -24,9 +24,12 @@ export function rendererLimit(vertices: number, triangles: number): 'vertices' |
   return vertices > Q3_MAX_VERTICES ? 'vertices' : triangles > Q3_MAX_TRIANGLES ? 'triangles' : null;
 }
 
-/** The message of a renderer-limit issue, with the warning ioquake3 prints (`loader`: R_LoadMD3 or R_LoadIQM). */
+/**
+ * The message of a renderer-limit issue, with the warning ioquake3 prints (`loader`: R_LoadMD3 or
+ * R_LoadIQM); the name quoted and escaped (core/names.ts), as the file's bytes may hold anything.
+ */
 export function rendererLimitText(loader: string, name: string, vertices: number, triangles: number, over: 'vertices' | 'triangles'): string {
-  const surface = name === '' ? 'a surface' : name;
+  const surface = name === '' ? 'a surface' : quotedName(name);
   const printed = over === 'vertices' ? `has more than ${Q3_MAX_VERTICES} verts on ${surface} (${vertices})` : `has more than ${Q3_MAX_TRIANGLES} triangles on ${surface} (${triangles})`;
   return `${over === 'vertices' ? `${vertices} vertices` : `${triangles} triangles`}: ioquake3 does not load the model ("${loader}: … ${printed}"); other engines differ (iqm-tools lint --engine NAME)`;
 }

@@ -185,3 +185,17 @@ test('a DPM whose bounds miss the skinned vertices in every frame is reported pe
   assert.deepEqual(report.issues.map((i) => i.where), ['frame 0', 'frame 1', 'frame 2', 'frame 3', 'frame 4']);
   assert.deepEqual(report.omitted, { 'dpm-bounds-contain': 3 });
 });
+
+test('the renderer-limit message quotes ioquake3 with the surface name escaped (the CI fuzz found control bytes printed raw)', () => {
+  const { xy, triangles } = unitGrid(32);
+  const bytes = md3With((s) => {
+    const at = (z: number) => xy.flatMap((x, k) => (k % 2 === 1 ? [Math.round(x * 64), z] : [Math.round(x * 64)]));
+    const count = xy.length / 2;
+    Object.assign(s.surfaces[0], { name: 'body\u0010', triangles, st: xy, xyz: [at(0), at(64)], normals: s.surfaces[0].normals.map((f) => Array(count).fill(f[0])) });
+  });
+  const issue = validateModel(bytes)!.issues.find((i) => i.code === 'md3-surface-renderer-limit');
+  assert.ok(issue, 'the limit is reported');
+  assert.match(issue.message, /has more than 999 verts on "body\\u0010" \(1024\)/);
+  // eslint-disable-next-line no-control-regex -- control characters are what it looks for
+  assert.doesNotMatch(issue.message + issue.where, /[\u0000-\u001f\u007f-\u009f]/);
+});
