@@ -15,6 +15,7 @@
 import type { Diagnostic } from 'vscode-languageserver';
 import type { IqeDiagnostic } from '../core/iqe/diagnostic';
 import type { IqeDocument } from '../core/iqe/document';
+import { prepareNavigation } from '../core/iqe/navigation';
 import type { ValidationTarget } from './documents';
 import { internalErrorDiagnostic, toLspDiagnostics } from './diagnostics';
 import { engineDiagnostics } from './engineDiagnostics';
@@ -51,6 +52,8 @@ interface State {
   running: Run | undefined;
   /** What was last published (version and options): asking for it again publishes nothing. */
   published: Run | undefined;
+  /** Whether the navigation tables of the document's chunks were built after its first diagnostics. */
+  navigationPrepared: boolean;
 }
 
 /** Node's setImmediate (after the I/O that arrived meanwhile); workers have none. */
@@ -169,7 +172,7 @@ export class ValidationScheduler {
   private state(uri: string): State {
     let state = this.states.get(uri);
     if (!state) {
-      state = { lastStart: -Infinity, restUntil: -Infinity, timer: undefined, running: undefined, published: undefined };
+      state = { lastStart: -Infinity, restUntil: -Infinity, timer: undefined, running: undefined, published: undefined, navigationPrepared: false };
       this.states.set(uri, state);
     }
     return state;
@@ -203,6 +206,11 @@ export class ValidationScheduler {
       if (stale() || state.running !== current) return;
       state.published = current;
       this.publish(target.uri, target.publishVersion, diagnostics);
+      if (!state.navigationPrepared) {
+        state.navigationPrepared = true;
+        // In slices after the first diagnostics, while the user reads them; chunks an edit replaces meanwhile are built when asked for.
+        void stepInSlices(prepareNavigation([...iqe.parsedChunks]), () => {}, () => target.closed || target.iqe !== iqe || this.states.get(target.uri) !== state);
+      }
     } catch (error) {
       this.log.error(`Validation of ${target.uri} (version ${version}) failed: ${describe(error)}`);
       if (stale()) return;

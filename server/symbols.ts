@@ -65,7 +65,11 @@ export function documentSymbols(doc: IqeDocument): DocumentSymbol[] {
         kind: SymbolKind.Event,
         range,
         selectionRange,
-        children: (s.frameLines ?? []).map((line, k) => ({ name: `frame ${k}`, kind: SymbolKind.Number, range: lineRange(doc, line), selectionRange: lineRange(doc, line) })),
+        children: (s.frameLines ?? []).map((line, k) => {
+          // The line's length from the outline: a lookup of each of thousands of frame lines cost more than the rest of the outline.
+          const end = s.frameLineLengths![k];
+          return { name: `frame ${k}`, kind: SymbolKind.Number, range: { start: { line, character: 0 }, end: { line, character: end } }, selectionRange: { start: { line, character: 0 }, end: { line, character: end } } };
+        }),
       });
     } else {
       out.push({ name: 'comment', detail: 'verbatim to the IQM comment section', kind: SymbolKind.String, range, selectionRange });

@@ -200,70 +200,155 @@ export interface OutlineSection {
   frames?: number;
   framerate?: number;
   loop?: boolean;
-  /** animation: the line of each frame's first pose. */
+  /** animation: the line of each frame's first pose, and that line's length in characters. */
   frameLines?: number[];
+  frameLineLengths?: number[];
+}
+
+/**
+ * A chunk's part of the outline: its section commands in order, each with the `vp` and face lines
+ * between the one before (or the chunk's start) and it, so that sections() reads a few entries per
+ * chunk instead of every line (issue 35: the outline of a 95 MB document walked 2.5 million lines
+ * per request, and VS Code asks for it and for the folding after every keystroke). Kept per chunk:
+ * an edit replaces the chunks it touches. Lines are the chunk's own.
+ */
+interface OutlineEvent {
+  /** Mesh, Material, Animation, Frame, Framerate, Loop, Comment; Pq stands for the first pose after the chunk's start or after a frame or animation command. */
+  kind: Cmd;
+  line: number;
+  /** `vp` and face lines since the event before (or the chunk's start). */
+  vertices: number;
+  faces: number;
+  /** Mesh, Material, Animation: the name. */
+  name: string;
+  /** Framerate: its value; Pq: the length of the pose line (its outline range ends there). */
+  value: number;
+}
+
+interface ChunkOutline {
+  events: OutlineEvent[];
+  /** `vp` and face lines after the last event. */
+  tailVertices: number;
+  tailFaces: number;
+}
+
+const chunkOutlines = new WeakMap<Chunk, ChunkOutline>();
+
+function chunkOutline(chunk: Chunk): ChunkOutline {
+  let outline = chunkOutlines.get(chunk);
+  if (outline) return outline;
+  const events: OutlineEvent[] = [];
+  let vertices = 0;
+  let faces = 0;
+  if (chunk.summary.structuralLines === 0 && chunk.summary.commentLine < 0) {
+    vertices = chunk.summary.vpCount;
+  } else {
+    const push = (kind: Cmd, line: number, name = '', value = 0): void => {
+      events.push({ kind, line, vertices, faces, name, value });
+      vertices = 0;
+      faces = 0;
+    };
+    // A pose event already stands for the poses since the chunk's start or the last frame or animation.
+    let poseMarked = false;
+    lines: for (let i = 0; i < chunk.lineCount; i++) {
+      const k = chunk.kind[i] as Cmd;
+      switch (k) {
+        case Cmd.Vp:
+          vertices++;
+          break;
+        case Cmd.Fa:
+        case Cmd.Fm:
+          faces++;
+          break;
+        case Cmd.Mesh:
+        case Cmd.Material:
+          push(k, i, chunk.names.get(i) ?? '');
+          break;
+        case Cmd.Animation:
+          push(k, i, chunk.names.get(i) ?? '');
+          poseMarked = false;
+          break;
+        case Cmd.Frame:
+          push(k, i);
+          poseMarked = false;
+          break;
+        case Cmd.Pq:
+        case Cmd.Pm:
+        case Cmd.Pa:
+          if (!poseMarked) {
+            const start = lineStartOf(chunk, i);
+            push(Cmd.Pq, i, '', lineContentEnd(chunk.text, start, lineStartOf(chunk, i + 1)) - start);
+            poseMarked = true;
+          }
+          break;
+        case Cmd.Framerate: {
+          const at = chunk.valueStart[i];
+          push(k, i, '', at < chunk.valueStart[i + 1] ? chunk.values[at] : 0);
+          break;
+        }
+        case Cmd.Loop:
+          push(k, i);
+          break;
+        case Cmd.Comment:
+          push(k, i);
+          break lines;
+      }
+    }
+  }
+  outline = { events, tailVertices: vertices, tailFaces: faces };
+  chunkOutlines.set(chunk, outline);
+  return outline;
 }
 
 /** Meshes, animations and the comment section, in file order, each with its line range. */
 export function sections(doc: ParsedLines): OutlineSection[] {
   const out: OutlineSection[] = [];
-  const chunks = doc.parsedChunks;
-  const comment = commentLine(doc);
   let current: OutlineSection | undefined;
   let lastLine = 0;
-  let framePoses = 0;
+  let framePoses = false;
   const close = (endLine: number): void => {
     if (current) current.endLine = Math.max(current.line, endLine);
     current = undefined;
   };
-  for (const chunk of chunks) {
+  const count = (vertices: number, faces: number): void => {
+    if (current?.kind !== 'mesh') return;
+    current.vertices! += vertices;
+    current.faces! += faces;
+  };
+  for (const chunk of doc.parsedChunks) {
     lastLine = chunk.firstLine + chunk.lineCount - 1;
-    if (chunk.summary.structuralLines === 0 && chunk.summary.commentLine < 0) {
-      if (current?.kind === 'mesh') current.vertices! += chunk.summary.vpCount;
-      continue;
-    }
-    for (let i = 0; i < chunk.lineCount; i++) {
-      const lineNumber = chunk.firstLine + i;
-      if (comment >= 0 && lineNumber > comment) break;
-      const k = chunk.kind[i] as Cmd;
-      switch (k) {
-        case Cmd.Vp:
-          if (current?.kind === 'mesh') current.vertices!++;
-          break;
-        case Cmd.Fa:
-        case Cmd.Fm:
-          if (current?.kind === 'mesh') current.faces!++;
-          break;
+    const { events, tailVertices, tailFaces } = chunkOutline(chunk);
+    for (const event of events) {
+      count(event.vertices, event.faces);
+      const lineNumber = chunk.firstLine + event.line;
+      switch (event.kind) {
         case Cmd.Mesh:
           close(lineNumber - 1);
-          current = { kind: 'mesh', name: chunk.names.get(i) ?? '', line: lineNumber, endLine: lineNumber, vertices: 0, faces: 0 };
+          current = { kind: 'mesh', name: event.name, line: lineNumber, endLine: lineNumber, vertices: 0, faces: 0 };
           out.push(current);
           break;
         case Cmd.Material:
-          if (current?.kind === 'mesh') current.material = chunk.names.get(i) ?? '';
+          if (current?.kind === 'mesh') current.material = event.name;
           break;
         case Cmd.Animation:
           close(lineNumber - 1);
-          current = { kind: 'animation', name: chunk.names.get(i) ?? '', line: lineNumber, endLine: lineNumber, frames: 0, framerate: 0, loop: false, frameLines: [] };
-          framePoses = 0;
+          current = { kind: 'animation', name: event.name, line: lineNumber, endLine: lineNumber, frames: 0, framerate: 0, loop: false, frameLines: [], frameLineLengths: [] };
+          framePoses = false;
           out.push(current);
           break;
         case Cmd.Frame:
-          framePoses = 0;
+          framePoses = false;
           break;
         case Cmd.Pq:
-        case Cmd.Pm:
-        case Cmd.Pa:
-          if (current?.kind === 'animation') {
-            if (framePoses === 0) {
-              current.frames!++;
-              current.frameLines!.push(lineNumber);
-            }
-            framePoses++;
+          if (current?.kind === 'animation' && !framePoses) {
+            current.frames!++;
+            current.frameLines!.push(lineNumber);
+            current.frameLineLengths!.push(event.value);
           }
+          framePoses = true;
           break;
         case Cmd.Framerate:
-          if (current?.kind === 'animation') current.framerate = Math.max(0, chunk.values[chunk.valueStart[i]] ?? 0);
+          if (current?.kind === 'animation') current.framerate = Math.max(0, event.value);
           break;
         case Cmd.Loop:
           if (current?.kind === 'animation') current.loop = true;
@@ -274,6 +359,7 @@ export function sections(doc: ParsedLines): OutlineSection[] {
           return out;
       }
     }
+    count(tailVertices, tailFaces);
   }
   close(lastLine);
   return out;
@@ -315,6 +401,20 @@ function faceRange(chunk: Chunk): FaceRange {
   }
   faceRanges.set(chunk, range);
   return range;
+}
+
+/**
+ * Builds the tables kept per chunk that the outline, the folding and references read, one chunk a
+ * step: the language server runs it in slices after a document's first diagnostics, so that the
+ * first outline and references requests do not build them for every chunk at once (issue 35: on a
+ * 95 MB document those first requests took 25-55 ms each, the later ones under 3).
+ */
+export function* prepareNavigation(chunks: readonly Chunk[]): Generator<void, void, undefined> {
+  for (const chunk of chunks) {
+    chunkOutline(chunk);
+    if (chunk.summary.faceLines > 0) faceRange(chunk);
+    yield;
+  }
 }
 
 /** Whether a face of `chunk` (which has no `mesh` line) can resolve to vertex `index`, its fm values counting from `meshBase`. */

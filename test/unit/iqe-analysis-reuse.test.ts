@@ -3,13 +3,16 @@
 // character and line edits, through IqeDocument.edit as the language server makes them, on real
 // files and on generated documents with skeletons, animations, sections, fs lines and
 // declarations, each followed by a comparison of every problem (line, code, place, arguments,
-// related line, note, in order) and of the diagnostics with those of a full analysis.
+// related line, note, in order) and of the diagnostics with those of a full analysis. The outline
+// (sections, kept per chunk too) is compared with a walk over every line of the text.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CHUNK_CHARS } from '../../core/iqe/chunk';
 import { IqeDocument, validateIqe } from '../../core/iqe/document';
 import { materialize } from '../../core/iqe/report';
 import { analyse, type Analysis, PassMemo } from '../../core/iqe/validate';
+import { sections, type OutlineSection } from '../../core/iqe/navigation';
+import { Cmd } from '../../core/iqe/commands';
 import type { ProblemList } from '../../core/iqe/problems';
 import { prng, randomInt } from '../helpers/iqe-fixtures';
 import { skinnedModel } from '../helpers/skinned-model';
@@ -102,7 +105,57 @@ function runEdits(name: string, text: string, seed: number, edits: number): void
     sameAnalysis(incremental, full, what);
     assert.deepEqual(materialize(doc.parsedChunks, incremental, { maxProblems: 100000 }), materialize(doc.parsedChunks, full, { maxProblems: 100000 }), `${what}: diagnostics`);
     if (e % 25 === 0) assert.deepEqual(doc.diagnostics(), validateIqe(text), `${what}: against a fresh parse`);
+    assert.deepEqual(sections(doc), sectionsByLines(doc, text), `${what}: outline`);
   }
+}
+
+/**
+ * The outline by a walk over every parsed line (what sections() did before it kept a summary per
+ * chunk), with each frame line's length from the text itself.
+ */
+function sectionsByLines(doc: IqeDocument, text: string): OutlineSection[] {
+  const textLines = text.split('\n');
+  const out: OutlineSection[] = [];
+  let current: OutlineSection | undefined;
+  let framePoses = 0;
+  const close = (endLine: number) => {
+    if (current) current.endLine = Math.max(current.line, endLine);
+    current = undefined;
+  };
+  for (const chunk of doc.parsedChunks) {
+    for (let i = 0; i < chunk.lineCount; i++) {
+      const line = chunk.firstLine + i;
+      const kind = chunk.kind[i] as Cmd;
+      if (kind === Cmd.Vp && current?.kind === 'mesh') current.vertices!++;
+      else if ((kind === Cmd.Fa || kind === Cmd.Fm) && current?.kind === 'mesh') current.faces!++;
+      else if (kind === Cmd.Mesh) {
+        close(line - 1);
+        out.push((current = { kind: 'mesh', name: chunk.names.get(i) ?? '', line, endLine: line, vertices: 0, faces: 0 }));
+      } else if (kind === Cmd.Material && current?.kind === 'mesh') current.material = chunk.names.get(i) ?? '';
+      else if (kind === Cmd.Animation) {
+        close(line - 1);
+        out.push((current = { kind: 'animation', name: chunk.names.get(i) ?? '', line, endLine: line, frames: 0, framerate: 0, loop: false, frameLines: [], frameLineLengths: [] }));
+        framePoses = 0;
+      } else if (kind === Cmd.Frame) framePoses = 0;
+      else if ((kind === Cmd.Pq || kind === Cmd.Pm || kind === Cmd.Pa) && current?.kind === 'animation') {
+        if (framePoses++ === 0) {
+          current.frames!++;
+          current.frameLines!.push(line);
+          current.frameLineLengths!.push(textLines[line].length);
+        }
+      } else if (kind === Cmd.Framerate && current?.kind === 'animation') {
+        const at = chunk.valueStart[i];
+        current.framerate = Math.max(0, at < chunk.valueStart[i + 1] ? chunk.values[at] : 0);
+      } else if (kind === Cmd.Loop && current?.kind === 'animation') current.loop = true;
+      else if (kind === Cmd.Comment) {
+        close(line - 1);
+        out.push({ kind: 'comment', name: 'comment', line, endLine: doc.lineCount - 1 });
+        return out;
+      }
+    }
+  }
+  close(doc.lineCount - 1);
+  return out;
 }
 
 /** A document of several chunks with what the pass keeps state for: meshes and materials (repeated sections), fm faces, fs lines, declarations, a skeleton with a bad parent, animations with short frames. */
