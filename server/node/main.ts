@@ -22,6 +22,13 @@ function unexpected(what: string, error: unknown): void {
     process.stderr.write(`${text}\n`);
   }
 }
+// node's own end of a process (its platform's teardown, after the 'exit' handlers) waits for V8's
+// background compiles, and forever when one of them waits for a garbage collection
+// (nodejs/node#54918, node/exitFlags.ts). The server keeps those compiles concurrent (compiled on
+// the main thread they held requests up to 100 ms while typing, node/serverProcess.ts), so it ends
+// in its last 'exit' handler, when all of its own has run, the one way that waits for nothing: a
+// signal to itself. The client only logs how its server ended.
+process.on('exit', () => process.kill(process.pid, 'SIGKILL'));
 process.on('uncaughtException', (error) => unexpected('Uncaught exception', error));
 process.on('unhandledRejection', (reason) => unexpected('Unhandled rejection', reason));
 
