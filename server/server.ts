@@ -151,13 +151,22 @@ export function startServer(connection: Connection, host: ServerHost): void {
    * As answer(), from the lines parsed so far: while a large document's first parse runs in slices,
    * a hover is answered at once from the parsed part (issue 35: requests waited for the whole
    * parse), after parsing on towards its `line` for at most one slice's time (a line far into the
-   * file gets no answer until the parse reaches it).
+   * file gets no answer until the parse reaches it). Requests share that slice: within a frame
+   * (16 ms) after one request parsed, the next ones answer from what is parsed (issue 35: the
+   * hovers that queued while a 95 MB document was sent each parsed a slice, and one sent after
+   * them waited for all of those slices, 150 ms).
    */
+  const FRAME_MS = 16;
+  let requestParseUntil = -Infinity;
   function answerNow<T>(uri: string, line: number, empty: T, feature: (doc: ParsedLines) => T): T {
     return answer(uri, empty, (iqe) => {
       if (iqe.fullyParsed) return feature(iqe);
-      const deadline = performance.now() + SLICE_MS;
-      while (iqe.lineCount <= line && !iqe.parseSome(1) && performance.now() < deadline);
+      const now = performance.now();
+      if (iqe.lineCount <= line && now >= requestParseUntil) {
+        const deadline = now + SLICE_MS;
+        while (iqe.lineCount <= line && !iqe.parseSome(1) && performance.now() < deadline);
+        requestParseUntil = now + FRAME_MS;
+      }
       return feature(partialView(iqe));
     });
   }
