@@ -450,14 +450,8 @@ export class Viewer {
       this.persist();
     }
     this.framing.rotate(now, s.autoRotate && this.scene !== null);
-    const wanted = this.dirty || s.playing || s.autoRotate;
-    // A frame waits while the GPU still draws the last one, or rests after a slow one (Renderer.readyForFrame), and is asked for again.
-    const gpuBusy = wanted && !(this.gpus.renderer?.readyForFrame(now) ?? true);
-    if (wanted && !gpuBusy) {
-      this.renderFrame();
-      this.gpus.renderer?.endFrame();
-    }
-    if (gpuBusy || (s.playing && this.playback.clip && this.scene) || (s.autoRotate && this.scene)) {
+    if (this.dirty || s.playing || s.autoRotate) this.renderFrame();
+    if ((s.playing && this.playback.clip && this.scene) || (s.autoRotate && this.scene)) {
       this.frameRequested = true;
       requestAnimationFrame(this.tickBound);
     }

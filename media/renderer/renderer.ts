@@ -5,7 +5,6 @@
 import type { ModelLayout, MeshLayout, TextureLayout } from './layout';
 import { wireframeIndices } from './layout';
 import { checkerPixels, floatTexture, GlError, imageTexture, linkProgram, staticBuffer, uniforms } from './gl';
-import { FramePacer } from './framePacer';
 import {
   ATTRIB,
   CAPTURE_FRAGMENT_SOURCE,
@@ -338,7 +337,6 @@ export class Renderer {
   private captureBuffer: WebGLBuffer | null = null;
   private captureCapacity = 0;
   private feedback: WebGLTransformFeedback | null = null;
-  private readonly pacer: FramePacer;
 
   constructor(readonly canvas: HTMLCanvasElement, preserveDrawingBuffer = true) {
     // Multisampling on real GPUs; not on software rasterisers (SwiftShader, llvmpipe), where it
@@ -346,7 +344,6 @@ export class Renderer {
     const gl = canvas.getContext('webgl2', { antialias: !softwareRenderer(), preserveDrawingBuffer, alpha: false });
     if (!gl) throw new GlError('WebGL2 is not available in this webview (the GPU may be disabled or blocklisted).');
     this.gl = gl;
-    this.pacer = new FramePacer(gl);
     this.initShared();
   }
 
@@ -373,17 +370,6 @@ export class Renderer {
     this.captureBuffer = null;
     this.captureCapacity = 0;
     this.feedback = null;
-    this.pacer.reset();
-  }
-
-  /** Whether a frame may be drawn at `now` (performance.now() ms; framePacer.ts: not while the GPU still draws the last one). */
-  readyForFrame(now: number): boolean {
-    return this.pacer.ready(now);
-  }
-
-  /** After a frame's commands. */
-  endFrame(): void {
-    this.pacer.frameEnded(performance.now());
   }
 
   get contextLost(): boolean {
