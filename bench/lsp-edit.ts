@@ -141,11 +141,7 @@ async function session(serverPath: string, doc: Doc): Promise<Result> {
     await connection.sendRequest(method, params);
     return { sentAt, latency: performance.now() - sentAt };
   };
-  const timedRequest = async (method: string, params: unknown): Promise<number> => {
-    const start = performance.now();
-    await connection.sendRequest(method, params);
-    return performance.now() - start;
-  };
+  const timedRequest = async (method: string, params: unknown): Promise<number> => (await sentRequest(method, params)).latency;
   const sleepUntil = (at: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, at - performance.now())));
 
   try {
