@@ -13,12 +13,12 @@
 // (readFileSync + the core reader the webview runs, median of 3: the baseline; goal: the first
 // frame within twice it).
 //   npm run bench -- preview-first-frame          IQM_BENCH_RUNS=N (default 5), IQM_BENCH_HOSTS=node,web, IQM_BENCH_MODELS=dpm,iqm,iqm-100mb,largest
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { assetsDir, median } from './helpers/data';
 import { bigIqm } from './helpers/bigIqm';
-import { readModel } from '../core/formats/models';
+import { GENERATED_100MB, largestModel, readAndParseMs } from './helpers/previewModels';
 import { benchInVsCode, harnessMissing } from './helpers/vscodeHarness';
 
 const RUNS = Number(process.env.IQM_BENCH_RUNS ?? 5);
@@ -33,38 +33,14 @@ const ALL_MODELS: { label: string; asset: string; viewType: string }[] = [
   { label: 'smd', asset: 'smd/assimp/WusonSMD.smd', viewType: 'iqmTools.preview' },
   { label: 'obj', asset: 'obj/assimp/spider.obj', viewType: 'iqmTools.objPreview' },
 ];
-/** The largest IQM, MD3 or DPM of ../shared/assets (issue 35: "the largest shared model"). */
-function largestModel(): string | null {
-  let best: { rel: string; size: number } | null = null;
-  const walk = (dir: string, rel: string): void => {
-    for (const name of readdirSync(dir)) {
-      const path = join(dir, name);
-      if (statSync(path).isDirectory()) walk(path, `${rel}${name}/`);
-      else if (/\.(iqm|md3|dpm)$/i.test(name) && (!best || statSync(path).size > best.size)) best = { rel: `${rel}${name}`, size: statSync(path).size };
-    }
-  };
-  if (existsSync(assetsDir)) walk(assetsDir, '');
-  return best === null ? null : (best as { rel: string }).rel;
-}
 const largest = largestModel();
 if (largest) ALL_MODELS.push({ label: 'largest', asset: largest, viewType: 'iqmTools.preview' });
 /** The generated 100 MB IQM (written into the workspace, not an asset). */
-const GENERATED = { label: 'iqm-100mb', file: 'grid-100mb.iqm', side: 1120 };
+const GENERATED = GENERATED_100MB;
 
 /** IQM_BENCH_MODELS=dpm,iqm: only those labels. */
 const chosen = (label: string) => !process.env.IQM_BENCH_MODELS || process.env.IQM_BENCH_MODELS.split(',').includes(label);
 const MODELS = ALL_MODELS.filter((m) => chosen(m.label));
-
-/** Milliseconds node takes to read `path` and parse it with the core reader (the webview's), median of 3: the baseline of the 2x goal. */
-function readAndParseMs(path: string): number {
-  const times: number[] = [];
-  for (let i = 0; i < 3; i++) {
-    const t0 = performance.now();
-    readModel(new Uint8Array(readFileSync(path)));
-    times.push(performance.now() - t0);
-  }
-  return median(times);
-}
 
 interface Line {
   host: string;

@@ -59,11 +59,19 @@ interface Client {
   /** Messages posted before the page's event stream connected. */
   queue: string[];
   ending: ReturnType<typeof setTimeout> | null;
+  /** The ArrayBuffers of messages sent, until the page fetches them (`blob?n=`): by number, with what waits for them. */
+  blobs: Map<number, { bytes: ArrayBuffer; served(): void }>;
+  nextBlob: number;
 }
 
-/** A message as one line of JSON: ArrayBuffers (model bytes, images) as `{"$bytes": base64}` (media/standalone/shim.ts decodes them). */
-export function encodeMessage(m: HostToWebview): string {
-  return JSON.stringify(m, (_key, value: unknown) => (value instanceof ArrayBuffer ? { $bytes: Buffer.from(value).toString('base64') } : value));
+/**
+ * A message as one line of JSON, its ArrayBuffers (model bytes, images) as `{"$blob": n}`, each
+ * handed to `keep`, which numbers it: the page fetches them as binary before it dispatches the
+ * message (media/standalone/shim.ts). A 100 MB model as base64 in the event stream took seconds
+ * to encode, parse and decode, and a model over ~380 MB could not be a string at all.
+ */
+export function encodeMessage(m: HostToWebview, keep: (bytes: ArrayBuffer) => number): string {
+  return JSON.stringify(m, (_key, value: unknown) => (value instanceof ArrayBuffer ? { $blob: keep(value) } : value));
 }
 
 function escapeHtml(s: string): string {
@@ -111,6 +119,8 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
       'Cache-Control': 'no-store',
       'X-Content-Type-Options': 'nosniff',
       'Referrer-Policy': 'no-referrer',
+      // Known length: the page takes a large body into one buffer of that size.
+      'Content-Length': Buffer.byteLength(body),
       ...(csp ? { 'Content-Security-Policy': csp } : {}),
     });
     res.end(body);
@@ -130,11 +140,19 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
     const known = clients.get(id);
     if (known) return known;
     if (!Number.isInteger(file) || file < 0 || file >= options.files.length) return null;
-    const client: Client = { stream: null, queue: [], ending: null, session: null as unknown as ViewSession };
-    const post = (m: HostToWebview) => {
-      const line = `data: ${encodeMessage(m)}\n\n`;
+    const client: Client = { stream: null, queue: [], ending: null, blobs: new Map(), nextBlob: 0, session: null as unknown as ViewSession };
+    // Resolves once the page has fetched every buffer of the message (at once without any; or when the page is gone).
+    const post = (m: HostToWebview): Promise<void> => {
+      const served: Promise<void>[] = [];
+      const keep = (bytes: ArrayBuffer) => {
+        const n = client.nextBlob++;
+        served.push(new Promise((resolve) => client.blobs.set(n, { bytes, served: resolve })));
+        return n;
+      };
+      const line = `data: ${encodeMessage(m, keep)}\n\n`;
       if (client.stream) client.stream.write(line);
       else client.queue.push(line);
+      return Promise.all(served).then(() => undefined);
     };
     const imageUrl = (path: string) => `image?client=${id}&path=${encodeURIComponent(path)}`;
     const session = new ViewSession(options.files[file], post, {
@@ -149,6 +167,7 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
     const side = url.searchParams.get('side');
     if (GROUP_ID.test(group) && (side === 'left' || side === 'right')) pairs.join(group, side as Side, session);
     clients.set(id, client);
+    session.start();
     return client;
   };
 
@@ -157,6 +176,8 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
     if (!client) return;
     pairs.leave(client.session);
     client.session.close();
+    for (const blob of client.blobs.values()) blob.served();
+    client.blobs.clear();
     client.stream?.end();
     clients.delete(id);
   };
@@ -208,6 +229,18 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
     });
   };
 
+  /** A message's ArrayBuffer, once: the page fetches each as it receives the message that names it. */
+  const serveBlob = (res: ServerResponse, url: URL) => {
+    const client = clients.get(url.searchParams.get('client') ?? '');
+    const n = Number(url.searchParams.get('n'));
+    const blob = client?.blobs.get(n);
+    if (!client || blob === undefined) return refuse(res, 404, 'no such data: fetched already, or of a page that is gone');
+    client.blobs.delete(n);
+    console.error('T blob request', Date.now());
+    res.once('close', blob.served);
+    send(res, 200, 'application/octet-stream', Buffer.from(blob.bytes));
+  };
+
   /** An image the engine lookup resolved for this page's model; any other path is refused. */
   const image = (res: ServerResponse, url: URL) => {
     const client = clients.get(url.searchParams.get('client') ?? '');
@@ -247,6 +280,7 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
     }
     if (route === 'events') return events(req, res, url);
     if (route === 'image') return image(res, url);
+    if (route === 'blob') return serveBlob(res, url);
     const type = BUNDLE[route];
     if (type) return send(res, 200, type, readFileSync(join(options.dist, route)));
     refuse(res, 404, 'not found');

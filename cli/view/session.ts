@@ -59,15 +59,15 @@ export class ViewSession {
   constructor(
     /** The model's absolute path (POSIX separators). */
     readonly path: string,
-    readonly post: (m: HostToWebview) => void,
+    /** Sends a message to the page; resolves once the page has it with its buffers (or is gone). */
+    readonly post: (m: HostToWebview) => Promise<void>,
     private readonly options: SessionOptions,
   ) {}
 
   onMessage(m: WebviewToHost): void {
     switch (m.type) {
       case 'ready':
-        this.follow();
-        void this.sendLoad();
+        // The load started when the page connected (start): its bytes travel while the page builds its viewer.
         break;
       case 'textureRequest':
         void this.answerTextures(m.generation, m.requests);
@@ -98,6 +98,16 @@ export class ViewSession {
       default:
         assertNever(m);
     }
+  }
+
+  /**
+   * Reads the model and posts its `load` as soon as the page has connected (its event stream opens
+   * before the preview's bundle runs); the page's stand-in for VS Code dispatches it once the
+   * viewer listens (media/standalone/shim.ts), as a panel posts on `ready`.
+   */
+  start(): void {
+    this.follow();
+    void this.sendLoad();
   }
 
   close(): void {
@@ -134,7 +144,9 @@ export class ViewSession {
     const generation = ++this.generation;
     const stale = () => generation !== this.generation || this.closed;
     const fs = nodeFileAccess;
+    console.error('T start', Date.now());
     const bytes = await fs.readBytes(this.path);
+    console.error('T read', Date.now());
     if (stale()) return;
     if (!bytes) return this.failed(`${this.path}: cannot read the file`);
     const read = await readPreviewModel(this.path, bytes, {
@@ -144,6 +156,7 @@ export class ViewSession {
       log: this.options.log,
     });
     if (stale()) return;
+    console.error('T previewRead', Date.now());
     const reload = this.loads > 0;
     const fileName = fileNameOf(this.path);
     switch (read.kind) {
@@ -156,10 +169,14 @@ export class ViewSession {
         this.embedded = [];
         this.colors = [];
         this.loads++;
-        this.post({ ...read.message, reload, ...(partner ? { partner } : {}) });
+        console.error('T partner', Date.now());
+        const delivered = this.post({ ...read.message, reload, ...(partner ? { partner } : {}) });
         this.outcome(bytes, read.message.sidecars, null);
-        // The validator after the load has gone (it reads every frame and triangle): the first frame does not wait for it.
-        await new Promise<void>((resolve) => setTimeout(resolve, 0));
+        // The validator once the page has the model (it reads every frame and triangle, 0.5 s and more
+        // on 100 MB, on this thread): the model's transfer and first frame do not wait for it.
+        console.error('T posted', Date.now());
+        await delivered;
+        console.error('T delivered', Date.now());
         if (stale()) return;
         const report = read.validate();
         if (report && !stale()) this.post({ type: 'validation', report });

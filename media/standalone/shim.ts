@@ -5,7 +5,6 @@
 // needs an editor is done here instead: an exported image is downloaded, and the editor-only
 // commands say what to run. esbuild -> dist/view-shim.js; the server: cli/view/server.ts.
 
-import { decodeBase64 } from '../../core/base64';
 import type { WebviewToHost } from '../../core/protocol';
 
 declare global {
@@ -22,15 +21,34 @@ const client = Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.t
 const query = new URLSearchParams({ client, file, compare: page.get('compare') ?? '', side: page.get('side') ?? '' }).toString();
 const stateKey = `iqm-view-state:${location.pathname}:${file}`;
 
-/** A host message: JSON whose `{"$bytes": base64}` values are ArrayBuffers (cli/view/server.ts encodeMessage). */
-function decodeMessage(text: string): unknown {
-  return JSON.parse(text, (_key, value: unknown) => {
-    if (typeof value === 'object' && value !== null && typeof (value as { $bytes?: unknown }).$bytes === 'string') {
-      const bytes = decodeBase64((value as { $bytes: string }).$bytes);
-      return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
-    }
+/**
+ * A host message: JSON whose `{"$blob": n}` values are ArrayBuffers the server holds for this page
+ * (cli/view/server.ts encodeMessage), fetched as binary here before the message is dispatched.
+ */
+async function decodeMessage(text: string): Promise<unknown> {
+  const fetches: Promise<void>[] = [];
+  const blobs = new Map<number, ArrayBuffer>();
+  const message: unknown = JSON.parse(text, (_key, value: unknown) => {
+    const n = typeof value === 'object' && value !== null ? (value as { $blob?: unknown }).$blob : undefined;
+    if (typeof n !== 'number') return value;
+    fetches.push(
+      fetch(`blob?${query}&n=${n}`).then(async (r) => {
+        if (!r.ok) throw new Error(`the model's data (${n}) was not served: ${r.status} ${await r.text()}`);
+        blobs.set(n, await r.arrayBuffer());
+      }),
+    );
     return value;
   });
+  await Promise.all(fetches);
+  // The placeholders, replaced now that every buffer has arrived.
+  const fill = (value: unknown): unknown => {
+    if (typeof value !== 'object' || value === null) return value;
+    const n = (value as { $blob?: unknown }).$blob;
+    if (typeof n === 'number') return blobs.get(n);
+    for (const [key, inner] of Object.entries(value)) (value as Record<string, unknown>)[key] = fill(inner);
+    return value;
+  };
+  return fill(message);
 }
 
 /** The export-image button: the PNG downloaded by the browser. */
@@ -45,9 +63,15 @@ function download(png: ArrayBuffer, name: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 10000);
 }
 
+// The host's messages wait for the preview's `ready` (posted once its listener is in place): the
+// host starts the model's load when the page connects, before the bundle has run.
+let listening: () => void = () => undefined;
+const pageListens = new Promise<void>((resolve) => (listening = resolve));
+
 // In order: the host must see `ready` before the texture requests that follow it.
 let sending: Promise<unknown> = Promise.resolve();
 function toHost(m: WebviewToHost): void {
+  if (m.type === 'ready') listening();
   if (m.type === 'saveImage') return download(m.png, m.name);
   if (m.type === 'convertToIqe') {
     window.alert('Convert to IQE writes the IQE text in VS Code. Here, in a terminal:\n\n  iqm-tools convert MODEL -o MODEL.iqe');
@@ -75,4 +99,17 @@ window.acquireVsCodeApi = () => ({
 });
 
 const events = new EventSource(`events?${query}`);
-events.onmessage = (e: MessageEvent<string>) => window.dispatchEvent(new MessageEvent('message', { data: decodeMessage(e.data) }));
+// In order: a message waits for the buffers of those before it (a reload's `load` after the first).
+let receiving: Promise<unknown> = pageListens;
+events.onmessage = (e: MessageEvent<string>) => {
+  const decoded = decodeMessage(e.data);
+  decoded.catch(() => undefined); // reported when its turn comes, below
+  receiving = receiving.then(async () => {
+    try {
+      window.dispatchEvent(new MessageEvent('message', { data: await decoded }));
+    } catch (error) {
+      console.error(error);
+      window.dispatchEvent(new MessageEvent('message', { data: { type: 'hostError', message: `iqm-tools view: ${error instanceof Error ? error.message : String(error)}` } }));
+    }
+  });
+};

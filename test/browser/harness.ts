@@ -5,6 +5,7 @@
 // bytes and sidecars and answers `textureRequest` with the same lookup code the extension uses
 // (client/preview/resolve.ts over node:fs).
 
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -39,6 +40,22 @@ export function skipReason(): string | false {
   if (!existsSync(ASSETS)) return `../shared is absent (${ASSETS}); browser tests skipped`;
   if (!existsSync(join(REPO, 'dist', 'webview.js'))) return 'dist/webview.js is missing (npm run build); browser tests skipped';
   return false;
+}
+
+/** Starts `iqm-tools view --no-open ARGS` (dist/cli.js) and resolves with the address it prints. */
+export function startView(args: string[]): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [join(REPO, 'dist', 'cli.js'), 'view', '--no-open', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    let err = '';
+    child.stdout?.on('data', (c: Buffer) => {
+      out += c.toString('utf8');
+      const m = /http:\/\/127\.0\.0\.1:\d+\/[A-Za-z0-9_-]+\//.exec(out);
+      if (m) resolve({ child, url: m[0] });
+    });
+    child.stderr?.on('data', (c: Buffer) => (err += c.toString('utf8')));
+    child.on('exit', (code) => reject(new Error(`iqm-tools view exited (${code}): ${err}`)));
+  });
 }
 
 /** Flags: headless WebGL2 on SwiftShader, no sandbox (root/containers), no background network. */

@@ -8,13 +8,13 @@
 
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { httpGet } from '../helpers/http';
 import { join } from 'node:path';
 import type { BrowserContext, Frame, Page } from 'playwright-core';
-import { ASSETS, CHROMIUM, CHROMIUM_ARGS, REPO, type PageGlobals, pixelStats, screenshotPath, skipReason, still } from './harness';
+import { ASSETS, CHROMIUM, CHROMIUM_ARGS, REPO, type PageGlobals, pixelStats, screenshotPath, skipReason, startView, still } from './harness';
 
 const skip = skipReason();
 const work = mkdtempSync(join(tmpdir(), 'iqm-view-test-'));
@@ -45,22 +45,6 @@ let context: BrowserContext | null = null;
 let page: Page;
 /** Every URL the page asked for (the images the host pointed it to). */
 const requested: string[] = [];
-
-/** Starts `iqm-tools view` and resolves with the address it prints. */
-function startView(args: string[]): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [join(REPO, 'dist', 'cli.js'), 'view', '--no-open', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    let err = '';
-    child.stdout?.on('data', (c: Buffer) => {
-      out += c.toString('utf8');
-      const m = /http:\/\/127\.0\.0\.1:\d+\/[A-Za-z0-9_-]+\//.exec(out);
-      if (m) resolve({ child, url: m[0] });
-    });
-    child.stderr?.on('data', (c: Buffer) => (err += c.toString('utf8')));
-    child.on('exit', (code) => reject(new Error(`iqm-tools view exited (${code}): ${err}`)));
-  });
-}
 
 before(async () => {
   if (skip) return;
@@ -137,7 +121,7 @@ test('view: every model of the list is drawn (textured where it has textures) an
   }
 });
 
-test('view: an image the lookup resolved is served to its page; a path outside the named models, or no token, is refused', { skip }, async () => {
+test('view: an image the lookup resolved is served to its page, the model\'s bytes once; a path outside the named models, or no token, is refused', { skip }, async () => {
   const bob = MODELS.findIndex((m) => m.name === 'Bob.md5mesh');
   await page.click(`#files button[data-file="${bob}"]`);
   await viewer(bob);
@@ -154,6 +138,15 @@ test('view: an image the lookup resolved is served to its page; a path outside t
     assert.equal(r.status, 403, `${path} is refused`);
     assert.match(r.body, /refused/);
   }
+  // The model's bytes came as binary (blob?), once: fetched again, or with another page's id, they are not served.
+  const blobs = requested.filter((r) => r.includes('/blob?') && new URL(r).searchParams.get('client') === client);
+  assert.ok(blobs.length > 0, `the page fetched its model's bytes: ${requested.filter((r) => r.includes('blob?')).join(', ')}`);
+  const again = await httpGet(blobs[0]);
+  assert.equal(again.status, 404);
+  assert.match(again.body, /fetched already/);
+  const other = new URL(blobs[0]);
+  other.searchParams.set('client', 'f'.repeat(32));
+  assert.equal((await httpGet(other.href)).status, 404, 'another page id');
   const origin = new URL(url).origin;
   assert.equal((await httpGet(`${origin}/`)).status, 403, 'the root without the token');
   assert.equal((await httpGet(`${origin}/${'A'.repeat(32)}/webview.js`)).status, 403, 'a wrong token');
