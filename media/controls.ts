@@ -161,6 +161,13 @@ export class Controls {
     this.changedSetting();
   }
 
+  /** Stops playback and auto-rotation (the preview draws this model too slowly to animate it). */
+  stopAnimating(): void {
+    this.view.playback.setPlaying(false);
+    this.state.autoRotate = false;
+    this.changedSetting();
+  }
+
   private stepFrame(d: number): void {
     if (!this.view.playback.clip) return;
     this.setPlaying(false);

@@ -20,6 +20,7 @@ import { LoadError } from './load';
 import { ModelLoading } from './modelLoading';
 import { OverlayLines } from './overlays/lines';
 import { ViewPicking } from './picking';
+import { SlowFrames } from './slowFrames';
 import { Playback } from './playback';
 import { Assembly } from './playerAssembly';
 import { bindPointer } from './pointer';
@@ -27,6 +28,7 @@ import { OrbitCamera, type CameraState, type CameraView } from './renderer/camer
 import type { Scene } from './scene';
 import { clear, h } from './ui/dom';
 import { renderInfo } from './ui/info';
+import { Notice } from './ui/notice';
 import { StatusView } from './ui/status';
 import { WorkPanel } from './ui/workPanel';
 import { ViewCamera } from './viewCamera';
@@ -44,6 +46,9 @@ export class Viewer {
   readonly root: HTMLElement;
   readonly canvas: HTMLCanvasElement;
   private readonly status = new StatusView();
+  private readonly notice = new Notice();
+  /** Stops the animation of a model drawn too slowly to animate (a second a frame on a software rasteriser). */
+  private readonly slowFrames = new SlowFrames();
   private readonly info: HTMLElement;
   /** The toolbar, the playback bar and the keyboard, and what they change. */
   private readonly controls: Controls;
@@ -110,7 +115,7 @@ export class Viewer {
     );
     this.picking = new ViewPicking(this.root, this.canvas, this.camera, this.work, (m) => this.post(m));
     this.root.append(
-      h('div', { class: 'stage' }, this.canvas, this.picking.names.label, this.status.el, this.controls.toolbar.el, this.loading.partnerPicker.el, this.compile.badge.el),
+      h('div', { class: 'stage' }, this.canvas, this.picking.names.label, this.status.el, this.notice.el, this.controls.toolbar.el, this.loading.partnerPicker.el, this.compile.badge.el),
       this.info,
       this.controls.timeline.el,
     );
@@ -182,6 +187,11 @@ export class Viewer {
       return;
     }
     const model = scene.model;
+    // Another model (not the same file again) is watched for slow frames again.
+    if (!msg.reload) {
+      this.slowFrames.reset();
+      this.notice.hide();
+    }
     this.compile.loaded(msg.compiled ?? null);
     this.picking.forgetPick(scene);
     this.controls.fillSkins(loading.usableSkins());
@@ -443,6 +453,14 @@ export class Viewer {
   private tick(now: number): void {
     this.frameRequested = false;
     const s = this.state;
+    const animating = this.scene !== null && ((s.playing && this.playback.clip !== undefined) || s.autoRotate);
+    if (!animating) this.slowFrames.idle();
+    else {
+      const slowMs = this.slowFrames.frame(now);
+      if (slowMs !== null) return this.stopSlowAnimation(slowMs);
+      // Animating again after a stop: the user chose to.
+      if (this.notice.shown) this.notice.hide();
+    }
     if (this.playback.advance(now, this.scene !== null)) {
       // The clip ended: drawn once more (its last frame), and the controls say it ended.
       this.dirty = true;
@@ -455,6 +473,16 @@ export class Viewer {
       this.frameRequested = true;
       requestAnimationFrame(this.tickBound);
     }
+  }
+
+  /** Frames took `frameMs` each (median of the slow run): the animation stops, and the notice says why. */
+  private stopSlowAnimation(frameMs: number): void {
+    const software = this.gpus.renderer?.software ?? null;
+    const text = `Stopped animating: each frame took about ${(frameMs / 1000).toFixed(1)} s to draw${software ? ` with ${software}, a software renderer (no GPU)` : ''}. Play to animate anyway.`;
+    this.controls.stopAnimating();
+    this.notice.show(text);
+    this.root.dataset.slowFrames = String(Math.round(frameMs));
+    this.post({ type: 'log', level: 'warn', message: `${this.loading.fileName}: ${text}` });
   }
 
   /** One frame: pose → joint texture → draw. Public for tests and benchmarks. */

@@ -309,16 +309,17 @@ function variantOf(kind: ModelLayout['kind']): VertexVariant {
   }
 }
 
-/** True when WebGL2 runs on a CPU rasteriser (probed once on a throw-away canvas). */
-function softwareRenderer(): boolean {
+/** The CPU rasteriser WebGL2 runs on (SwiftShader, llvmpipe, …), or null on a GPU (probed once on a throw-away canvas). */
+function softwareRenderer(): string | null {
   const probe = document.createElement('canvas');
   probe.width = probe.height = 1;
   const gl = probe.getContext('webgl2');
-  if (!gl) return false;
+  if (!gl) return null;
   const info = gl.getExtension('WEBGL_debug_renderer_info');
   const name = String(gl.getParameter(info ? info.UNMASKED_RENDERER_WEBGL : gl.RENDERER));
   gl.getExtension('WEBGL_lose_context')?.loseContext();
-  return /swiftshader|llvmpipe|software|softpipe/i.test(name);
+  const found = /swiftshader|llvmpipe|softpipe|software/i.exec(name);
+  return found === null ? null : found[0].toLowerCase() === 'swiftshader' ? 'SwiftShader' : found[0];
 }
 
 /** Overlay line vertices: x y z r g b a. */
@@ -338,10 +339,14 @@ export class Renderer {
   private captureCapacity = 0;
   private feedback: WebGLTransformFeedback | null = null;
 
+  /** The CPU rasteriser drawing (SwiftShader, llvmpipe), or null on a GPU. */
+  readonly software: string | null;
+
   constructor(readonly canvas: HTMLCanvasElement, preserveDrawingBuffer = true) {
     // Multisampling on real GPUs; not on software rasterisers (SwiftShader, llvmpipe), where it
     // doubles the cost of every frame.
-    const gl = canvas.getContext('webgl2', { antialias: !softwareRenderer(), preserveDrawingBuffer, alpha: false });
+    this.software = softwareRenderer();
+    const gl = canvas.getContext('webgl2', { antialias: this.software === null, preserveDrawingBuffer, alpha: false });
     if (!gl) throw new GlError('WebGL2 is not available in this webview (the GPU may be disabled or blocklisted).');
     this.gl = gl;
     this.initShared();

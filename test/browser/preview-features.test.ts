@@ -83,6 +83,52 @@ test('a clip that does not loop ends with the restart button, and Play plays it 
   await s.page.waitForSelector('#play[data-state="ended"]', { timeout: 10000 });
 });
 
+test('a model drawn too slowly to animate (frames of 0.9 s) stops animating and says why; Play animates it anyway', { skip }, async () => {
+  assert.equal(await loadGenerated(s, 'skinned-tube.iqm', readFileSync(join(examples, 'skinned-tube.iqm'))), 'ready');
+  // A clip that loops (one that ends would stop by itself).
+  const looping = await s.page.$$eval('#clip option', (o) => o.find((x) => /^(bend|wave)/.test(x.textContent ?? ''))?.getAttribute('value') ?? '');
+  assert.ok(Number(looping) >= 0, looping);
+  await s.page.selectOption('#clip', looping);
+  if ((await s.page.getAttribute('#loop', 'aria-pressed')) !== 'true') await s.page.click('#loop');
+  await s.page.evaluate(() => (globalThis as unknown as PageGlobals).iqmPreview.setPlaying(true));
+  assert.equal(await s.page.getAttribute('#play', 'data-state'), 'playing');
+  assert.ok(await s.page.isHidden('#notice'));
+  // Frames as a software rasteriser draws 2.5 M triangles: animation frame times 900 ms apart.
+  const slowFrames = () =>
+    s.page.evaluate(() => {
+      const w = globalThis as unknown as { requestAnimationFrame(f: (t: number) => void): number; __fastRaf?: unknown };
+      const raf = w.requestAnimationFrame.bind(w);
+      w.__fastRaf = raf;
+      let late = 0;
+      w.requestAnimationFrame = (f) => raf((t) => f(t + (late += 900)));
+    });
+  const fastFrames = () =>
+    s.page.evaluate(() => {
+      const w = globalThis as unknown as { requestAnimationFrame: unknown; __fastRaf?: unknown };
+      w.requestAnimationFrame = w.__fastRaf;
+    });
+  await slowFrames();
+  try {
+    await s.page.waitForSelector('#notice:not(.hidden)', { timeout: 10000 });
+    assert.equal(await s.page.getAttribute('#play', 'data-state'), 'paused');
+    assert.match((await s.page.textContent('#notice')) ?? '', /Stopped animating: each frame took about 0\.9 s to draw.*Play to animate anyway/);
+    // The slow run's median: the 900 ms added to the page's own frame interval.
+    const frameMs = Number(await s.page.getAttribute('#viewer', 'data-slow-frames'));
+    assert.ok(frameMs >= 900 && frameMs < 1000, String(frameMs));
+    await s.page.screenshot({ path: screenshotPath('slow-frames-stopped') });
+    // The user plays it again: it animates, slow frames or not, and the notice goes.
+    await s.page.click('#play');
+    await s.page.waitForSelector('#notice.hidden', { state: 'attached', timeout: 5000 });
+    await s.page.waitForTimeout(1500);
+    assert.equal(await s.page.getAttribute('#play', 'data-state'), 'playing');
+  } finally {
+    await fastFrames();
+  }
+  // Another model: the notice goes (and the model is watched afresh: test/unit/slow-frames).
+  assert.equal(await loadGenerated(s, 'bending-pyramid.md3', readFileSync(join(examples, 'bending-pyramid.md3'))), 'ready');
+  assert.ok(await s.page.isHidden('#notice'));
+});
+
 test('the host plays a clip by name and highlights a joint (playClip, highlight messages)', { skip }, async () => {
   assert.equal(await loadGenerated(s, 'skinned-tube.iqm', readFileSync(join(examples, 'skinned-tube.iqm'))), 'ready');
   const post = (m: unknown) => s.page.evaluate((msg) => (globalThis as unknown as PageGlobals).postMessage(msg, '*'), m);
