@@ -236,7 +236,6 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
     const blob = client?.blobs.get(n);
     if (!client || blob === undefined) return refuse(res, 404, 'no such data: fetched already, or of a page that is gone');
     client.blobs.delete(n);
-    console.error('T blob request', Date.now());
     res.once('close', blob.served);
     send(res, 200, 'application/octet-stream', Buffer.from(blob.bytes));
   };

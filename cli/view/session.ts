@@ -144,9 +144,7 @@ export class ViewSession {
     const generation = ++this.generation;
     const stale = () => generation !== this.generation || this.closed;
     const fs = nodeFileAccess;
-    console.error('T start', Date.now());
     const bytes = await fs.readBytes(this.path);
-    console.error('T read', Date.now());
     if (stale()) return;
     if (!bytes) return this.failed(`${this.path}: cannot read the file`);
     const read = await readPreviewModel(this.path, bytes, {
@@ -156,7 +154,6 @@ export class ViewSession {
       log: this.options.log,
     });
     if (stale()) return;
-    console.error('T previewRead', Date.now());
     const reload = this.loads > 0;
     const fileName = fileNameOf(this.path);
     switch (read.kind) {
@@ -169,14 +166,11 @@ export class ViewSession {
         this.embedded = [];
         this.colors = [];
         this.loads++;
-        console.error('T partner', Date.now());
         const delivered = this.post({ ...read.message, reload, ...(partner ? { partner } : {}) });
         this.outcome(bytes, read.message.sidecars, null);
         // The validator once the page has the model (it reads every frame and triangle, 0.5 s and more
         // on 100 MB, on this thread): the model's transfer and first frame do not wait for it.
-        console.error('T posted', Date.now());
         await delivered;
-        console.error('T delivered', Date.now());
         if (stale()) return;
         const report = read.validate();
         if (report && !stale()) this.post({ type: 'validation', report });
