@@ -15,7 +15,7 @@ export const SLOW_FRAMES = 3;
 export class SlowFrames {
   /** The last animated frame's time (ms), or -1 when the next frame starts a new run. */
   private last = -1;
-  private slowInRow = 0;
+  /** The slow intervals of the current run, in a row (ms). */
   private intervals: number[] = [];
   /** Stopped once for this model: not again until the next model. */
   private stopped = false;
@@ -27,12 +27,11 @@ export class SlowFrames {
     if (this.stopped || last < 0) return null;
     const interval = now - last;
     if (interval <= SLOW_FRAME_MS) {
-      this.slowInRow = 0;
       this.intervals = [];
       return null;
     }
     this.intervals.push(interval);
-    if (++this.slowInRow < SLOW_FRAMES) return null;
+    if (this.intervals.length < SLOW_FRAMES) return null;
     this.stopped = true;
     const sorted = [...this.intervals].sort((a, b) => a - b);
     return sorted[Math.floor(sorted.length / 2)];
@@ -41,7 +40,6 @@ export class SlowFrames {
   /** Not animating (paused, hidden, stopped): the next animated frame starts a new run. */
   idle(): void {
     this.last = -1;
-    this.slowInRow = 0;
     this.intervals = [];
   }
 
