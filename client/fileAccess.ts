@@ -1,11 +1,40 @@
 // The injected file access (core/files.ts) over vscode.workspace.fs, for the model's file system
 // (the same scheme and authority as `base`: local, remote and virtual files alike); an open
-// document's text, saved or not, is what the user sees, so it is the editor's text.
+// document's text, saved or not, is what the user sees, so it is the editor's text. Files on the
+// extension host's own disk (file:) are read by the host itself where it can (the Node host:
+// client/node/diskReads.ts), not through a round trip to the window per call.
 import * as vscode from 'vscode';
 import type { FileAccess } from '../core/files';
 
+/** Reads of the extension host's own files, by file system path (Uri.fsPath). */
+export interface DiskReads {
+  readBytes(fsPath: string): Promise<Uint8Array | null>;
+  isFile(fsPath: string): Promise<boolean>;
+  listFolder(fsPath: string): Promise<readonly string[] | null>;
+}
+
+/** The host's own reads of file: URIs (set once at activation by the Node host); null: all through vscode.workspace.fs. */
+let diskReads: DiskReads | null = null;
+
+export function readLocalFilesWith(reads: DiskReads | null): void {
+  diskReads = reads;
+}
+
 export function workspaceAccess(base: vscode.Uri): FileAccess {
   const uriOf = (path: string) => base.with({ path });
+  const editorText = (path: string) => {
+    const uri = uriOf(path).toString();
+    return vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri)?.getText();
+  };
+  const disk = base.scheme === 'file' ? diskReads : null;
+  if (disk) {
+    return {
+      readBytes: (path) => disk.readBytes(uriOf(path).fsPath),
+      isFile: (path) => disk.isFile(uriOf(path).fsPath),
+      listFolder: (path) => disk.listFolder(uriOf(path).fsPath),
+      editorText,
+    };
+  }
   return {
     async readBytes(path) {
       try {
@@ -28,9 +57,6 @@ export function workspaceAccess(base: vscode.Uri): FileAccess {
         return null;
       }
     },
-    editorText(path) {
-      const uri = uriOf(path).toString();
-      return vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri)?.getText();
-    },
+    editorText,
   };
 }

@@ -2,10 +2,14 @@
 // remote hosts (SSH, WSL, code-server).
 import type * as vscode from 'vscode';
 import { activateOn, type ExtensionApi } from '../extension';
+import { readLocalFilesWith } from '../fileAccess';
+import { nodeDiskReads } from './diskReads';
 import { nodePlatform } from './platform';
 
 export { deactivate } from '../extension';
 
 export function activate(context: vscode.ExtensionContext): Promise<ExtensionApi> {
+  // The model's neighbours (sidecars, textures, player parts, companions) are read with node:fs.
+  readLocalFilesWith(nodeDiskReads);
   return activateOn(nodePlatform, context);
 }

@@ -7,6 +7,7 @@ import type { TimelineEvent } from '../../core/previewTimeline';
 import { engineFindings } from './engines';
 import { validationOverrides } from './validation';
 import { companionFiles } from './files';
+import { workspaceAccess } from '../fileAccess';
 import { readPreviewModel, type PreviewRead } from '../../core/host/modelRead';
 
 export type ModelRead =
@@ -27,7 +28,9 @@ export function displayPath(uri: vscode.Uri): string {
 export async function loadPreviewModel(uri: vscode.Uri, source: vscode.Uri, fs: FileAccess, log: (message: string) => void, mark: (event: TimelineEvent) => void = () => undefined): Promise<ModelRead> {
   let bytes: Uint8Array;
   try {
-    bytes = await vscode.workspace.fs.readFile(source);
+    // A local file with node:fs in the Node host (client/fileAccess.ts); when it cannot be read,
+    // vscode.workspace.fs says why.
+    bytes = (await workspaceAccess(source).readBytes(source.path)) ?? (await vscode.workspace.fs.readFile(source));
   } catch (e) {
     return { kind: 'error', message: `${source.fsPath || source.path}: ${e instanceof Error ? e.message : String(e)}` };
   }
