@@ -1,22 +1,17 @@
 // The injected file access (core/files.ts) over vscode.workspace.fs, for the model's file system
 // (the same scheme and authority as `base`: local, remote and virtual files alike); an open
 // document's text, saved or not, is what the user sees, so it is the editor's text. Files on the
-// extension host's own disk (file:) are read by the host itself where it can (the Node host:
-// client/node/diskReads.ts), not through a round trip to the window per call.
+// extension host's own disk (file:) are read by the host itself where it can (the Node host, with
+// node:fs: node/files.ts), not through a round trip to the window per call: in code-server a
+// workspace.fs stat took 5-9 ms (100 of them 0.46-0.94 s, against under 1 ms with node:fs), and a
+// texture lookup tries dozens of names.
 import * as vscode from 'vscode';
 import type { FileAccess } from '../core/files';
 
-/** Reads of the extension host's own files, by file system path (Uri.fsPath). */
-export interface DiskReads {
-  readBytes(fsPath: string): Promise<Uint8Array | null>;
-  isFile(fsPath: string): Promise<boolean>;
-  listFolder(fsPath: string): Promise<readonly string[] | null>;
-}
+/** The host's own reads of file: URIs, by file system path (Uri.fsPath); set once at activation by the Node host; null: all through vscode.workspace.fs. */
+let diskReads: FileAccess | null = null;
 
-/** The host's own reads of file: URIs (set once at activation by the Node host); null: all through vscode.workspace.fs. */
-let diskReads: DiskReads | null = null;
-
-export function readLocalFilesWith(reads: DiskReads | null): void {
+export function readLocalFilesWith(reads: FileAccess | null): void {
   diskReads = reads;
 }
 

@@ -3,13 +3,13 @@
 import type * as vscode from 'vscode';
 import { activateOn, type ExtensionApi } from '../extension';
 import { readLocalFilesWith } from '../fileAccess';
-import { nodeDiskReads } from './diskReads';
+import { nodeFileAccessAsync } from '../../node/files';
 import { nodePlatform } from './platform';
 
 export { deactivate } from '../extension';
 
 export function activate(context: vscode.ExtensionContext): Promise<ExtensionApi> {
   // The model's neighbours (sidecars, textures, player parts, companions) are read with node:fs.
-  readLocalFilesWith(nodeDiskReads);
+  readLocalFilesWith(nodeFileAccessAsync);
   return activateOn(nodePlatform, context);
 }

@@ -48,7 +48,7 @@ async function decodeMessage(text: string): Promise<unknown> {
     for (const [key, inner] of Object.entries(value)) (value as Record<string, unknown>)[key] = fill(inner);
     return value;
   };
-  return fill(message);
+  return blobs.size > 0 ? fill(message) : message;
 }
 
 /** The export-image button: the PNG downloaded by the browser. */
